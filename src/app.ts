@@ -1,0 +1,21 @@
+import { Elysia } from 'elysia'
+import { createDeps, type AppDeps, type DepsInput } from './platform/deps'
+import { httpPlatform } from './platform/http'
+import { openapiPlugin } from './platform/openapi'
+import { VERSION } from './version'
+
+export type App = ReturnType<typeof createApp>
+
+/**
+ * The whole HTTP app with its dependencies injected. Tests drive it with
+ * `app.handle(new Request('http://localhost/...'))`; `serve` hands it to Bun.
+ * The platform comes first so its error and log hooks cover every feature route.
+ */
+export function createApp(input: DepsInput | AppDeps) {
+  const deps = createDeps(input)
+  return new Elysia({ normalize: false })
+    .use(httpPlatform(deps.log))
+    .use(openapiPlugin(VERSION))
+    .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
+    .decorate('deps', deps)
+}

@@ -1,0 +1,37 @@
+import { Database } from 'bun:sqlite'
+import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import { mkdirSync, closeSync, openSync, chmodSync, existsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import * as schema from './schema'
+
+export type Durability = 'full' | 'normal'
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
+
+export interface OpenOptions {
+  durability?: Durability
+  /** Create the file (and its directory) when missing. Default true. */
+  create?: boolean
+}
+
+/**
+ * Opens the Lobby database with the pragmas bun:sqlite does not set for us:
+ * WAL, a busy timeout (bun defaults to 0: an instant SQLITE_BUSY under a concurrent CLI
+ * write), foreign keys, and `synchronous` FULL (an acknowledged write survives power loss)
+ * or NORMAL when the operator chose `--durability normal`.
+ * A new file is created with owner-only permissions: it holds webhook signing secrets.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  const { durability = 'full', create = true } = options
+  if (path !== ':memory:' && !existsSync(path)) {
+    if (!create) throw new Error(`database not found: ${path}`)
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    closeSync(openSync(path, 'a', 0o600))
+    chmodSync(path, 0o600)
+  }
+  const client = new Database(path, { create, strict: true })
+  client.exec('PRAGMA journal_mode = WAL')
+  client.exec('PRAGMA busy_timeout = 5000')
+  client.exec('PRAGMA foreign_keys = ON')
+  client.exec(`PRAGMA synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`)
+  return drizzle({ client, schema }) as Db
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open'
+import { credentials } from '../provisioning/tables'
+import { ApiError, CommonCodes } from './errors'
+
+export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook'
+
+export const SECRET_PREFIX: Record<CredentialKind, string> = {
+  workspace: 'lbw_',
+  queue: 'lbq_',
+  display: 'lbd_',
+  webhook: 'lbh_',
+}
+
+/** What a route learns about the caller once a secret is found and valid. */
+export interface Credential {
+  id: string
+  kind: CredentialKind
+  ownerId: string
+  name: string
+  scopes: string[] | null
+  locations: string[] | null
+  services: string[] | null
+  issuePerMinute: number | null
+  readPerMinute: number | null
+}
+
+/** API keys and display tokens are stored and found only by this hash. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex')
+}
+
+/**
+ * Which secret the request presents. `Authorization: Bearer <secret>` always; the
+ * `x-service-api-key` header only where the route allows it (workspace routes). Sending both
+ * is 400 MULTIPLE_CREDENTIALS. Returns null when none is presented.
+ */
+export function presentedSecret(request: Request, options: { allowApiKeyHeader: boolean }): string | null {
+  const authorization = request.headers.get('authorization')
+  const apiKeyHeader = options.allowApiKeyHeader ? request.headers.get('x-service-api-key') : null
+  if (authorization !== null && apiKeyHeader !== null) {
+    throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send the key in Authorization or x-service-api-key, not both')
+  }
+  if (apiKeyHeader !== null) return apiKeyHeader.trim() || null
+  if (authorization === null) return null
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match ? match[1]! : null
+}
+
+/** `last used` is written at most this often per credential, so a busy key costs no write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000
+
+/**
+ * Finds credentials by the hash of their secret with one prepared statement per request, so a
+ * key rotated or revoked by the CLI is seen on the very next request with no cache to expire.
+ */
+export class CredentialStore {
+  private readonly byHash
+  private readonly touch
+
+  constructor(private readonly db: Db) {
+    this.byHash = db
+      .select()
+      .from(credentials)
+      .where(eq(credentials.secretHash, sql.placeholder('hash')))
+      .prepare()
+    this.touch = db
+      .update(credentials)
+      .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(credentials.id, sql.placeholder('id')))
+      .prepare()
+  }
+
+  /** The valid credential of `kind` with this secret, or null (unknown, revoked, expired, other kind). */
+  authenticate(secret: string | null, kind: CredentialKind, now: number): Credential | null {
+    if (secret === null || !secret.startsWith(SECRET_PREFIX[kind])) return null
+    const row = this.byHash.get({ hash: hashSecret(secret) })
+    if (row === undefined || row.kind !== kind) return null
+    if (row.revokedAt !== null) return null
+    if (row.expiresAt !== null && row.expiresAt <= now) return null
+    if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      this.touch.run({ id: row.id, now })
+    }
+    return {
+      id: row.id,
+      kind: row.kind,
+      ownerId: row.ownerId,
+      name: row.name,
+      scopes: parseList(row.scopes),
+      locations: parseList(row.locations),
+      services: parseList(row.services),
+      issuePerMinute: row.issuePerMinute,
+      readPerMinute: row.readPerMinute,
+    }
+  }
+}
+
+function parseList(json: string | null): string[] | null {
+  return json === null ? null : (JSON.parse(json) as string[])
+}

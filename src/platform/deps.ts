@@ -1,0 +1,35 @@
+import type { Db } from '../db/open'
+import { systemClock, type Clock } from './clock'
+import { randomIds, type IdGenerator } from './ids'
+import { jsonLogger, type Logger } from './log'
+import { RollingWindowLimiter, type RateLimiter } from './rate-limit'
+import { InMemoryNonces, type NonceMemory } from './nonces'
+import { CredentialStore } from './credentials'
+import { IdempotencyStore } from './idempotency'
+
+/** Everything a feature needs from outside itself, injected so tests control time and IDs. */
+export interface AppDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  log: Logger
+  limiter: RateLimiter
+  nonces: NonceMemory
+  credentials: CredentialStore
+  idempotency: IdempotencyStore
+}
+
+export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
+
+export function createDeps(input: DepsInput): AppDeps {
+  return {
+    clock: systemClock,
+    ids: randomIds,
+    log: jsonLogger,
+    limiter: new RollingWindowLimiter(),
+    nonces: new InMemoryNonces(),
+    credentials: new CredentialStore(input.db),
+    idempotency: new IdempotencyStore(input.db),
+    ...input,
+  }
+}

@@ -1,0 +1,54 @@
+/** One failing field: `path` is a JSON Pointer into the request body (or a header name). */
+export interface ErrorDetail {
+  path: string
+  message: string
+}
+
+/**
+ * The one error type features throw. The app's error handler turns it into the envelope
+ * `{"error": {"code", "message", "details"?, "correlationId"}}` with this status and headers.
+ */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly code: string,
+    message: string,
+    public readonly details?: ErrorDetail[],
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+/** Codes shared by every route. Feature-specific codes live with their feature. */
+export const CommonCodes = {
+  NOT_FOUND: 'NOT_FOUND',
+  INVALID_JSON: 'INVALID_JSON',
+  INVALID_REQUEST: 'INVALID_REQUEST',
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_CONTENT_TYPE: 'UNSUPPORTED_CONTENT_TYPE',
+  MULTIPLE_CREDENTIALS: 'MULTIPLE_CREDENTIALS',
+  RATE_LIMITED: 'RATE_LIMITED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+} as const
+
+export function envelope(code: string, message: string, correlationId?: string, details?: ErrorDetail[]) {
+  return {
+    error: {
+      code,
+      message,
+      ...(details && details.length > 0 ? { details } : {}),
+      ...(correlationId ? { correlationId } : {}),
+    },
+  }
+}
+
+/** Escape one JSON Pointer segment (RFC 6901). */
+export function pointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1')
+}
+export function pointer(...segments: (string | number)[]): string {
+  return segments.map((s) => '/' + pointerSegment(s)).join('')
+}

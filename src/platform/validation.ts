@@ -1,0 +1,67 @@
+import type { TSchema, Static } from '@sinclair/typebox'
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import { ValueErrorType } from '@sinclair/typebox/errors'
+import { ApiError, pointer, type ErrorDetail } from './errors'
+
+export { TypeCompiler }
+
+/** How many failing paths one response lists; enough to fix a payload, bounded in size. */
+const MAX_DETAILS = 100
+
+/**
+ * Checks `value` against a compiled TypeBox schema and lists every failing path as a JSON
+ * Pointer. Messages describe the rule, never the submitted value. Unknown properties are
+ * reported at their own path. Schemas are closed (`additionalProperties: false`), and
+ * TypeBox's `Integer`/`Number` refuse numeric strings, unlike Elysia's coercing `t.Numeric`.
+ */
+export function schemaErrors(check: TypeCheck<TSchema>, value: unknown): ErrorDetail[] {
+  const details: ErrorDetail[] = []
+  const seen = new Set<string>()
+  for (const error of check.Errors(value)) {
+    let path = error.path
+    let message = error.message
+    // TypeBox reports each unknown property at its own path.
+    if (error.type === ValueErrorType.ObjectAdditionalProperties) message = 'unknown property'
+    if (error.type === ValueErrorType.StringMaxLength) {
+      // TypeBox counts UTF-16 units; the contract counts code points.
+      const max = (error.schema as unknown as { maxLength: number }).maxLength
+      if (codePointLength(error.value as string) <= max) continue
+      message = `must be at most ${max} characters`
+    }
+    if (error.type === ValueErrorType.Union) message = 'does not match any allowed form'
+    push(path, message)
+    if (details.length >= MAX_DETAILS) break
+  }
+  return details
+
+  function push(path: string, message: string) {
+    const key = `${path}\u0000${message}`
+    if (seen.has(key) || details.length >= MAX_DETAILS) return
+    seen.add(key)
+    details.push({ path: path === '' ? '/' : path, message })
+  }
+}
+
+/** Validates or throws 422 with `code` and every failing path. */
+export function assertSchema<T extends TSchema>(
+  check: TypeCheck<T>,
+  value: unknown,
+  code: string,
+): asserts value is Static<T> {
+  if (check.Check(value)) return
+  const details = schemaErrors(check as unknown as TypeCheck<TSchema>, value)
+  // Only code-point-length false alarms failed: the value is valid.
+  if (details.length === 0) return
+  throw new ApiError(422, code, 'request validation failed', details)
+}
+
+export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
+  return TypeCompiler.Compile(schema)
+}
+
+/** Contract §2: string bounds count Unicode code points, not UTF-16 units. */
+export function codePointLength(value: string): number {
+  let n = 0
+  for (const _ of value) n++
+  return n
+}

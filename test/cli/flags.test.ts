@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { runCli, tempDir } from '../support/cli'
+
+describe('lobby CLI', () => {
+  test('--version names the version and the schema version', () => {
+    const r = runCli(['--version'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^lobby \d+\.\d+\.\d+ \(schema \d+\)\n$/)
+  })
+
+  test.each([
+    [['--bogus']],
+    [['serve', '--port', 'eighty']],
+    [['serve', '--durability', 'sometimes']],
+    [['serve', '--nope']],
+    [['serve', '--tls-cert', '/nonexistent.pem']],
+    [['migrate', '--db']],
+  ])('a bad flag %p exits 2 with one line on stderr', (args) => {
+    const r = runCli(args)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(r.stderr).toStartWith('lobby: ')
+  })
+
+  test('a bad environment value is refused like a bad flag', () => {
+    const r = runCli(['serve'], { LOBBY_DURABILITY: 'maybe' })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--durability')
+  })
+
+  test('--help works on every command', () => {
+    for (const command of ['serve', 'migrate']) {
+      const r = runCli([command, '--help'])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain(`lobby ${command}`)
+    }
+  })
+
+  test('migrate applies, then reports nothing to apply; LOBBY_DB is honoured', () => {
+    const db = join(tempDir(), 'x', 'lobby.db')
+    const first = runCli(['migrate'], { LOBBY_DB: db })
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.stdout).applied.length).toBeGreaterThan(0)
+    const second = runCli(['migrate', '--db', db])
+    expect(JSON.parse(second.stdout).applied).toEqual([])
+  })
+})

@@ -1,0 +1,35 @@
+import { expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { startServer } from '../../src/server'
+import { createApp } from '../../src/app'
+import { silentLogger } from '../../src/platform/log'
+import { tempDir } from '../support/cli'
+
+test('stopping finishes a slow in-flight request, refuses new connections, and closes the database', async () => {
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: join(tempDir(), 'lobby.db'),
+    durability: 'full',
+    log: silentLogger,
+    buildApp: (deps) => createApp(deps).get('/slow', async () => {
+      await gate
+      return { done: true }
+    }),
+  })
+  const inFlight = fetch(`${server.url}/slow`)
+  await Bun.sleep(50) // let the request reach the handler
+  let stopped = false
+  const stopping = server.stop().then(() => (stopped = true))
+  await Bun.sleep(50)
+  expect(stopped).toBe(false)
+  await expect(fetch(`${server.url}/health`)).rejects.toThrow()
+  release()
+  const res = await inFlight
+  expect(res.status).toBe(200)
+  expect(await res.json()).toEqual({ done: true })
+  await stopping
+  expect(() => server.deps.db.$client.query('SELECT 1').get()).toThrow()
+})

@@ -1,0 +1,53 @@
+import { openDatabase, type Db } from '../../src/db/open'
+import { migrateDatabase } from '../../src/db/migrate'
+import { createApp } from '../../src/app'
+import { createDeps, type AppDeps } from '../../src/platform/deps'
+import { ManualClock } from '../../src/platform/clock'
+import { SequentialIds } from '../../src/platform/ids'
+import type { Logger } from '../../src/platform/log'
+
+export interface TestContext {
+  app: ReturnType<typeof createApp>
+  deps: AppDeps
+  db: Db
+  clock: ManualClock
+  logs: Record<string, unknown>[]
+}
+
+/** A fresh in-memory database, migrated, with a manual clock and predictable IDs. */
+export function testDb(): Db {
+  const db = openDatabase(':memory:')
+  migrateDatabase(db.$client)
+  return db
+}
+
+export function testContext(overrides: Partial<AppDeps> = {}): TestContext {
+  const db = overrides.db ?? testDb()
+  const clock = new ManualClock()
+  const logs: Record<string, unknown>[] = []
+  const log: Logger = (entry) => logs.push(entry)
+  const deps = createDeps({ db, clock, ids: new SequentialIds(), log, ...overrides })
+  return { app: createApp(deps), deps, db, clock: (deps.clock as ManualClock) ?? clock, logs }
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>
+  body?: unknown
+  /** Sent as is, not JSON-encoded. */
+  raw?: RequestInit['body']
+}
+
+/** One request through the app, the way a client would send it. */
+export function request(app: { handle(r: Request): Promise<Response> }, method: string, path: string, options: RequestOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers }
+  let body: RequestInit['body'] | undefined = options.raw
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body)
+    headers['content-type'] ??= 'application/json'
+  }
+  return app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+}
+
+export async function jsonOf(response: Response): Promise<any> {
+  return JSON.parse(await response.text())
+}
