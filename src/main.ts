@@ -2,6 +2,8 @@
 import { UsageError } from './cli/args'
 import { serveCommand, serveHelp } from './cli/serve'
 import { migrateCommand, migrateHelp } from './cli/migrate'
+import { provisionCommand, provisionHelp } from './cli/provision'
+import { keysCommand, keysHelp } from './cli/keys'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
@@ -22,8 +24,8 @@ const notYet = (usage: string): Command => ({
 const commands: Record<string, Command> = {
   serve: { run: serveCommand, help: serveHelp },
   migrate: { run: migrateCommand, help: migrateHelp },
-  provision: notYet('lobby provision --db PATH --file FILE'),
-  keys: notYet('lobby keys list|rotate|revoke --db PATH ...'),
+  provision: { run: provisionCommand, help: provisionHelp },
+  keys: { run: keysCommand, help: keysHelp },
   'edge-authority': notYet('lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)'),
   backup: notYet('lobby backup --db PATH --out FILE'),
   webhooks: notYet('lobby webhooks deliveries|redeliver --db PATH ...'),

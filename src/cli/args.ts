@@ -1,3 +1,4 @@
+import { openDatabase } from '../db/open'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 /** A bad flag or file: one line on stderr, exit 2, nothing half-applied. */
@@ -42,4 +43,13 @@ export function dbPath(flag: string | undefined): string {
 /** Writes a JSON document to stdout, pretty for people reading a terminal. */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n')
+}
+
+/** Opens an existing database for a command that must not create one. */
+export function openExistingDatabase(path: string) {
+  try {
+    return openDatabase(path, { create: false })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
 }

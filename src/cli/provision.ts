@@ -1,0 +1,39 @@
+import { parseFlags, required, dbPath, printJson, UsageError } from './args'
+import { openDatabase } from '../db/open'
+import { migrateDatabase } from '../db/migrate'
+import { applyProvisioning, parseProvisioningText, ProvisioningError } from '../provisioning/service'
+
+export const provisionHelp = `lobby provision --db PATH --file FILE
+
+Creates or updates what a provisioning file (JSON, or YAML for .yaml/.yml) describes, in one
+transaction. Idempotent; entities absent from the file are left alone. Prints JSON:
+{"applied": {...}, "secrets": [...]}; a secret appears only in the run that created it —
+store it then, it is never shown again. See README "Provisioning file".`
+
+export async function provisionCommand(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { db: { type: 'string' }, file: { type: 'string' } })
+  if (flags.help) {
+    console.log(provisionHelp)
+    return 0
+  }
+  const fileName = required(flags.file, 'file')
+  const file = Bun.file(fileName)
+  if (!(await file.exists())) throw new UsageError(`file not found: ${fileName}`)
+  let document: unknown
+  try {
+    document = parseProvisioningText(await file.text(), fileName)
+  } catch (error) {
+    throw new UsageError(`${fileName}: not valid ${/\.ya?ml$/i.test(fileName) ? 'YAML' : 'JSON'}: ${String((error as Error).message).split('\n')[0]}`)
+  }
+  const db = openDatabase(dbPath(flags.db))
+  try {
+    migrateDatabase(db.$client)
+    printJson(applyProvisioning(db, document, Date.now()))
+  } catch (error) {
+    if (error instanceof ProvisioningError) throw new UsageError(`${fileName}: ${error.message}`)
+    throw error
+  } finally {
+    db.$client.close()
+  }
+  return 0
+}

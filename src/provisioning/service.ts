@@ -1,0 +1,250 @@
+import { and, eq } from 'drizzle-orm'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../db/open'
+import { compile, schemaErrors } from '../platform/validation'
+import { pointer, type ErrorDetail } from '../platform/errors'
+import { isIanaTimeZone } from '../platform/time'
+import { randomIds, type IdGenerator } from '../platform/ids'
+import type { CredentialKind } from '../platform/credentials'
+import { workspaces, credentials } from './tables'
+import { widgets } from '../widgets/tables'
+import { prayerSources } from '../prayer/tables'
+import { queueUnits, locations, services, serviceLocations } from '../queue/tables'
+import { counters, counterServices } from '../counters/tables'
+import { webhooks } from '../webhooks/tables'
+import { ProvisioningFile, DEFAULT_QUEUE_SCOPES } from './model'
+import { insertCredential, NO_PROPERTIES, type KeyProperties } from './keys'
+
+const checkFile = compile(ProvisioningFile)
+
+/** A provisioning file that cannot be applied; nothing was written. */
+export class ProvisioningError extends Error {
+  constructor(public readonly details: ErrorDetail[]) {
+    super(`provisioning file is invalid: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`)
+  }
+}
+
+export interface ProvisionedSecret {
+  kind: CredentialKind
+  owner: string
+  name: string
+  secret: string
+}
+
+type Counts = { created: number; updated: number; unchanged: number }
+export interface ProvisionResult {
+  applied: Record<string, Counts>
+  secrets: ProvisionedSecret[]
+}
+
+/** Parses a provisioning file's text: YAML for .yaml/.yml, else JSON. */
+export function parseProvisioningText(text: string, fileName: string): unknown {
+  if (/\.ya?ml$/i.test(fileName)) return Bun.YAML.parse(text)
+  return JSON.parse(text)
+}
+
+/**
+ * Creates or updates what the file describes, in one immediate transaction: a bad file
+ * changes nothing. Idempotent: unchanged entities are not written, and a secret is created
+ * (and returned) only for a credential name that has none yet. Entities absent from the
+ * file are left alone; a revoked key stays revoked (`keys rotate` issues a new one).
+ */
+export function applyProvisioning(db: Db, document: unknown, now: number, ids: IdGenerator = randomIds): ProvisionResult {
+  if (!checkFile.Check(document)) throw new ProvisioningError(schemaErrors(checkFile, document))
+  const file = document as ProvisioningFile
+  return db.transaction((tx) => {
+    const problems = checkReferences(tx as unknown as Db, file)
+    if (problems.length > 0) throw new ProvisioningError(problems)
+    return write(tx as unknown as Db, file, now, ids)
+  }, { behavior: 'immediate' })
+}
+
+function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
+  const problems: ErrorDetail[] = []
+  const seen = new Map<string, string>()
+  const unique = (kind: string, id: string, path: string) => {
+    const key = `${kind}:${id}`
+    if (seen.has(key)) problems.push({ path, message: `duplicate ${kind} id (also at ${seen.get(key)})` })
+    else seen.set(key, path)
+  }
+  /** An existing row with this id must belong to the same parent. */
+  const owned = (table: SQLiteTable & { id: any }, parentColumn: any, id: string, parentId: string, path: string, what: string) => {
+    const row = db.select({ parent: parentColumn }).from(table).where(eq(table.id, id)).get() as { parent: string } | undefined
+    if (row !== undefined && row.parent !== parentId) problems.push({ path, message: `${what} already belongs to ${row.parent}` })
+  }
+  const uniqueNames = (names: string[], path: string) => {
+    const s = new Set<string>()
+    names.forEach((n, i) => {
+      if (s.has(n)) problems.push({ path: `${path}/${i}/name`, message: 'duplicate key name' })
+      s.add(n)
+    })
+  }
+
+  file.workspaces.forEach((ws, w) => {
+    const wp = pointer('workspaces', w)
+    unique('workspace', ws.id, `${wp}/id`)
+    uniqueNames((ws.apiKeys ?? []).map((k) => k.name), `${wp}/apiKeys`)
+    uniqueNames((ws.displayTokens ?? []).map((k) => k.name), `${wp}/displayTokens`)
+    ws.widgets?.forEach((wd, i) => {
+      unique('widget', wd.id, `${wp}/widgets/${i}/id`)
+      owned(widgets, widgets.workspaceId, wd.id, ws.id, `${wp}/widgets/${i}/id`, 'widget')
+      const existing = db.select({ type: widgets.type }).from(widgets).where(eq(widgets.id, wd.id)).get()
+      if (existing && existing.type !== wd.type) problems.push({ path: `${wp}/widgets/${i}/type`, message: `a widget's type cannot change (is ${existing.type})` })
+    })
+    ws.prayerSources?.forEach((ps, i) => {
+      const pp = `${wp}/prayerSources/${i}`
+      unique('prayer source', ps.id, `${pp}/id`)
+      owned(prayerSources, prayerSources.workspaceId, ps.id, ws.id, `${pp}/id`, 'prayer source')
+      if (!isIanaTimeZone(ps.timezone)) problems.push({ path: `${pp}/timezone`, message: 'not an IANA time zone name' })
+    })
+    ws.queueUnits?.forEach((qu, u) => {
+      const up = `${wp}/queueUnits/${u}`
+      unique('queue unit', qu.id, `${up}/id`)
+      owned(queueUnits, queueUnits.workspaceId, qu.id, ws.id, `${up}/id`, 'queue unit')
+      const unitLocations = new Set([
+        ...(qu.locations ?? []).map((l) => l.id),
+        ...db.select({ id: locations.id }).from(locations).where(eq(locations.queueUnitId, qu.id)).all().map((r) => r.id),
+      ])
+      const unitServices = new Set([
+        ...(qu.services ?? []).map((s) => s.id),
+        ...db.select({ id: services.id }).from(services).where(eq(services.queueUnitId, qu.id)).all().map((r) => r.id),
+      ])
+      qu.locations?.forEach((l, i) => {
+        unique('location', l.id, `${up}/locations/${i}/id`)
+        owned(locations, locations.queueUnitId, l.id, qu.id, `${up}/locations/${i}/id`, 'location')
+        if (!isIanaTimeZone(l.timezone)) problems.push({ path: `${up}/locations/${i}/timezone`, message: 'not an IANA time zone name' })
+      })
+      qu.services?.forEach((s, i) => {
+        unique('service', s.id, `${up}/services/${i}/id`)
+        owned(services, services.queueUnitId, s.id, qu.id, `${up}/services/${i}/id`, 'service')
+        s.locations.forEach((l, j) => {
+          if (!unitLocations.has(l)) problems.push({ path: `${up}/services/${i}/locations/${j}`, message: 'no such location in this queue unit' })
+        })
+      })
+      qu.counters?.forEach((c, i) => {
+        unique('counter', c.id, `${up}/counters/${i}/id`)
+        owned(counters, counters.queueUnitId, c.id, qu.id, `${up}/counters/${i}/id`, 'counter')
+        if (!unitLocations.has(c.locationId)) problems.push({ path: `${up}/counters/${i}/locationId`, message: 'no such location in this queue unit' })
+        c.services.forEach((s, j) => {
+          if (!unitServices.has(s)) problems.push({ path: `${up}/counters/${i}/services/${j}`, message: 'no such service in this queue unit' })
+        })
+      })
+      uniqueNames((qu.apiKeys ?? []).map((k) => k.name), `${up}/apiKeys`)
+      qu.apiKeys?.forEach((k, i) => {
+        k.locations?.forEach((l, j) => {
+          if (!unitLocations.has(l)) problems.push({ path: `${up}/apiKeys/${i}/locations/${j}`, message: 'no such location in this queue unit' })
+        })
+        k.services?.forEach((s, j) => {
+          if (!unitServices.has(s)) problems.push({ path: `${up}/apiKeys/${i}/services/${j}`, message: 'no such service in this queue unit' })
+        })
+      })
+      qu.webhooks?.forEach((h, i) => {
+        unique('webhook', h.id, `${up}/webhooks/${i}/id`)
+        owned(webhooks, webhooks.queueUnitId, h.id, qu.id, `${up}/webhooks/${i}/id`, 'webhook')
+      })
+    })
+  })
+  return problems
+}
+
+function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): ProvisionResult {
+  const applied: Record<string, Counts> = {}
+  const secrets: ProvisionedSecret[] = []
+  const count = (kind: string, outcome: keyof Counts) => {
+    applied[kind] ??= { created: 0, updated: 0, unchanged: 0 }
+    applied[kind][outcome] += 1
+  }
+
+  /** Insert, or update only the fields that differ; `updatedAt` moves only on a real change. */
+  const upsert = (kind: string, table: SQLiteTable & { id: any }, id: string, values: Record<string, unknown>) => {
+    const existing = db.select().from(table).where(eq(table.id, id)).get() as Record<string, unknown> | undefined
+    if (existing === undefined) {
+      db.insert(table).values({ id, ...values, createdAt: now, updatedAt: now } as never).run()
+      return count(kind, 'created')
+    }
+    const changed = Object.entries(values).filter(([k, v]) => existing[k] !== v)
+    if (changed.length === 0) return count(kind, 'unchanged')
+    db.update(table).set({ ...Object.fromEntries(changed), updatedAt: now } as never).where(eq(table.id, id)).run()
+    count(kind, 'updated')
+  }
+
+  /** Makes the set of linked IDs exactly `wanted`. */
+  const link = (table: typeof serviceLocations | typeof counterServices, ownerColumn: any, otherColumn: any, ownerId: string, wanted: string[], make: (other: string) => Record<string, string>) => {
+    const have = (db.select({ other: otherColumn }).from(table).where(eq(ownerColumn, ownerId)).all() as { other: string }[]).map((r) => r.other)
+    for (const other of have) if (!wanted.includes(other)) db.delete(table).where(and(eq(ownerColumn, ownerId), eq(otherColumn, other))).run()
+    for (const other of wanted) if (!have.includes(other)) db.insert(table).values(make(other) as never).run()
+  }
+
+  /** Creates the credential name if it has no version yet; else keeps its properties in step. */
+  const credential = (kind: CredentialKind, ownerId: string, name: string, props: KeyProperties) => {
+    const rows = db.select().from(credentials)
+      .where(and(eq(credentials.kind, kind), eq(credentials.ownerId, ownerId), eq(credentials.name, name))).all()
+    if (rows.length === 0) {
+      secrets.push({ kind, owner: ownerId, name, secret: insertCredential(db, ids, kind, ownerId, name, props, now) })
+      return count(`${kind}Keys`, 'created')
+    }
+    const stored = {
+      scopes: props.scopes && JSON.stringify(props.scopes),
+      locations: props.locations && JSON.stringify(props.locations),
+      services: props.services && JSON.stringify(props.services),
+      issuePerMinute: props.issuePerMinute,
+      readPerMinute: props.readPerMinute,
+    }
+    const differs = rows.some((r) => (Object.keys(stored) as (keyof typeof stored)[]).some((k) => r[k] !== stored[k]))
+    if (!differs) return count(`${kind}Keys`, 'unchanged')
+    db.update(credentials).set(stored)
+      .where(and(eq(credentials.kind, kind), eq(credentials.ownerId, ownerId), eq(credentials.name, name))).run()
+    count(`${kind}Keys`, 'updated')
+  }
+
+  for (const ws of file.workspaces) {
+    upsert('workspaces', workspaces, ws.id, { name: ws.name })
+    for (const key of ws.apiKeys ?? []) credential('workspace', ws.id, key.name, NO_PROPERTIES)
+    for (const token of ws.displayTokens ?? []) credential('display', ws.id, token.name, NO_PROPERTIES)
+    for (const wd of ws.widgets ?? []) {
+      upsert('widgets', widgets, wd.id, {
+        workspaceId: ws.id, type: wd.type, name: wd.name, pushSource: wd.pushSource,
+        pushRateLimitPerMinute: wd.pushRateLimitPerMinute ?? 120,
+      })
+    }
+    for (const ps of ws.prayerSources ?? []) {
+      upsert('prayerSources', prayerSources, ps.id, {
+        workspaceId: ws.id, name: ps.name, timezone: ps.timezone,
+        locationName: ps.location?.name ?? null, city: ps.location?.city ?? null, country: ps.location?.country ?? null,
+        latitude: ps.location?.latitude ?? null, longitude: ps.location?.longitude ?? null,
+        pushRateLimitPerMinute: ps.pushRateLimitPerMinute ?? 30,
+      })
+    }
+    for (const qu of ws.queueUnits ?? []) {
+      upsert('queueUnits', queueUnits, qu.id, { workspaceId: ws.id, name: qu.name, active: qu.active ?? true })
+      for (const l of qu.locations ?? []) {
+        upsert('locations', locations, l.id, { queueUnitId: qu.id, name: l.name, timezone: l.timezone, active: l.active ?? true })
+      }
+      for (const s of qu.services ?? []) {
+        upsert('services', services, s.id, {
+          queueUnitId: qu.id, name: s.name, prefix: s.prefix, active: s.active ?? true,
+          defaultServiceSeconds: s.defaultServiceSeconds ?? 300,
+        })
+        link(serviceLocations, serviceLocations.serviceId, serviceLocations.locationId, s.id, s.locations, (l) => ({ serviceId: s.id, locationId: l }))
+      }
+      for (const c of qu.counters ?? []) {
+        upsert('counters', counters, c.id, { queueUnitId: qu.id, locationId: c.locationId, name: c.name })
+        link(counterServices, counterServices.counterId, counterServices.serviceId, c.id, c.services, (s) => ({ counterId: c.id, serviceId: s }))
+      }
+      for (const k of qu.apiKeys ?? []) {
+        credential('queue', qu.id, k.name, {
+          scopes: k.scopes ?? DEFAULT_QUEUE_SCOPES,
+          locations: k.locations ?? null,
+          services: k.services ?? null,
+          issuePerMinute: k.rateLimits?.issuePerMinute ?? 60,
+          readPerMinute: k.rateLimits?.readPerMinute ?? 600,
+        })
+      }
+      for (const h of qu.webhooks ?? []) {
+        upsert('webhooks', webhooks, h.id, { queueUnitId: qu.id, url: h.url, events: JSON.stringify(h.events), active: h.active ?? true })
+        credential('webhook', h.id, h.id, NO_PROPERTIES)
+      }
+    }
+  }
+  return { applied, secrets }
+}
