@@ -4,6 +4,7 @@ import { serveCommand, serveHelp } from './cli/serve'
 import { migrateCommand, migrateHelp } from './cli/migrate'
 import { provisionCommand, provisionHelp } from './cli/provision'
 import { keysCommand, keysHelp } from './cli/keys'
+import { demoCommand, demoHelp } from './cli/demo'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   provision: { run: provisionCommand, help: provisionHelp },
   keys: { run: keysCommand, help: keysHelp },
   'edge-authority': notYet('lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)'),
+  demo: { run: demoCommand, help: demoHelp },
   backup: notYet('lobby backup --db PATH --out FILE'),
   webhooks: notYet('lobby webhooks deliveries|redeliver --db PATH ...'),
 }

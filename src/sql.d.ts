@@ -1,3 +1,7 @@
+declare module '*.yaml' {
+  const text: string
+  export default text
+}
 declare module '*.sql' {
   const text: string
   export default text

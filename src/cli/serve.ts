@@ -37,7 +37,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(cert && key ? { tls: { cert, key } } : {}),
   })
 
-  await new Promise<void>((resolve) => {
+  await waitForStopSignal(server)
+  return 0
+}
+
+/** Resolves once SIGTERM or SIGINT has stopped the server gracefully. */
+export function waitForStopSignal(server: { stop(): Promise<void> }): Promise<void> {
+  return new Promise<void>((resolve) => {
     let stopping = false
     const onSignal = () => {
       if (stopping) return
@@ -47,5 +53,4 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.on('SIGTERM', onSignal)
     process.on('SIGINT', onSignal)
   })
-  return 0
 }

@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import demoYaml from '../provisioning/demo.yaml' with { type: 'text' }
+import { parseFlags, integerFlag } from './args'
+import { openDatabase } from '../db/open'
+import { migrateDatabase } from '../db/migrate'
+import { applyProvisioning } from '../provisioning/service'
+import { rotateKey } from '../provisioning/keys'
+import { randomIds, randomToken } from '../platform/ids'
+import { localDate } from '../platform/time'
+import { startServer } from '../server'
+import { waitForStopSignal } from './serve'
+
+export const demoHelp = `lobby demo [--port N] [--db PATH]
+
+Runs the server on ./data/demo.db provisioned from the built-in demo file (every entity kind),
+rotates the demo keys and prints them with ready curl commands for each public endpoint.
+Every start rotates the keys again, so only the last printed keys work.`
+
+const DEMO_DIR = './data/demo'
+
+/** Sample bodies the printed curl commands send, written next to the demo database. */
+function writeSampleBodies(dir: string, now: number) {
+  const today = localDate(now, 'Europe/Berlin')
+  const at = (hhmm: string) => `${today}T${hhmm}:00+01:00`
+  const schedule = {
+    pushVersion: 1,
+    widgetType: 'TODAYS_SCHEDULE',
+    writeMode: 'REPLACE_SNAPSHOT',
+    source: { eventId: 'demo-schedule', generatedAt: new Date(now).toISOString() },
+    data: {
+      schemaVersion: 2,
+      title: "Today's schedule",
+      locale: 'en-GB',
+      timezone: 'Europe/Berlin',
+      date: today,
+      items: [
+        { id: 'opening', title: 'Branch opens', startAt: at('09:00'), endAt: at('09:15'), location: 'Main hall', status: 'SCHEDULED' },
+        { id: 'pension-advice', title: 'Pension advice drop-in', startAt: at('10:00'), endAt: at('12:00'), location: 'Room 2', host: 'A. Rahman', status: 'SCHEDULED' },
+        { id: 'workshop', title: 'Online banking workshop', startAt: at('14:00'), endAt: at('15:30'), location: 'Annex', status: 'SCHEDULED' },
+      ],
+    },
+  }
+  const period = localDate(now, 'Europe/London').slice(0, 7)
+  const [year, month] = period.split('-').map(Number) as [number, number]
+  const days = Array.from({ length: new Date(Date.UTC(year, month, 0)).getUTCDate() }, (_, i) => {
+    const date = `${period}-${String(i + 1).padStart(2, '0')}`
+    const friday = new Date(`${date}T12:00:00Z`).getUTCDay() === 5
+    return {
+      date,
+      fajr: '05:40', sunrise: '07:20', dhuhr: '12:05', asr: '14:10', maghrib: '16:15', isha: '17:50',
+      iqamah: { fajr: '06:00', dhuhr: '12:30', asr: '14:30', maghrib: '16:20', isha: '18:15' },
+      ...(friday ? { jumuah: [{ khutbah: '12:45', iqamah: '13:15' }] } : {}),
+    }
+  })
+  const prayerMonth = { period, timezone: 'Europe/London', days }
+  mkdirSync(dir, { recursive: true })
+  Bun.write(join(dir, 'widget-schedule.json'), JSON.stringify(schedule, null, 2))
+  Bun.write(join(dir, 'prayer-month.json'), JSON.stringify(prayerMonth, null, 2))
+  Bun.write(join(dir, 'ticket.json'), JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'demo' }))
+  return { period }
+}
+
+export async function demoCommand(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { port: { type: 'string' }, db: { type: 'string' } })
+  if (flags.help) {
+    console.log(demoHelp)
+    return 0
+  }
+  const port = integerFlag(flags.port ?? process.env.LOBBY_PORT, 'port', 0, 65535) ?? 8080
+  const dbPath = flags.db ?? './data/demo.db'
+
+  const db = openDatabase(dbPath)
+  migrateDatabase(db.$client)
+  const now = Date.now()
+  applyProvisioning(db, Bun.YAML.parse(demoYaml), now)
+  const keys = {
+    workspace: rotateKey(db, randomIds, 'workspace', 'ws_demo', 'cms', 0, now).secret,
+    display: rotateKey(db, randomIds, 'display', 'ws_demo', 'lobby-screens', 0, now).secret,
+    kiosk: rotateKey(db, randomIds, 'queue', 'qu_main', 'kiosk', 0, now).secret,
+    operator: rotateKey(db, randomIds, 'queue', 'qu_main', 'operator', 0, now).secret,
+    webhook: rotateKey(db, randomIds, 'webhook', 'whk_crm', 'whk_crm', 0, now).secret,
+  }
+  db.$client.close()
+
+  const dir = resolve(DEMO_DIR)
+  const { period } = writeSampleBodies(dir, now)
+  const server = await startServer({ port, host: '127.0.0.1', dbPath, durability: 'full', log: () => {} })
+  const base = server.url
+
+  // A sample ticket, so the ticket-read command has an ID to read.
+  const issued = await fetch(`${base}/api/public/v1/queue/tickets`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${keys.kiosk}`,
+      'content-type': 'application/json',
+      'x-request-timestamp': new Date().toISOString(),
+      'x-request-nonce': randomToken(16),
+      'idempotency-key': randomToken(16),
+    },
+    body: JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'demo-sample' }),
+  })
+  const sample = issued.ok ? ((await issued.json()) as { data: { id: string; ticketNumber: string } }).data : undefined
+
+  const fresh = `-H "X-Request-Timestamp: $(date -u +%Y-%m-%dT%H:%M:%SZ)" -H "X-Request-Nonce: $(openssl rand -hex 16)" -H "Idempotency-Key: $(openssl rand -hex 16)"`
+  const lines = [
+    '',
+    `Lobby demo on ${base}  (database ${dbPath}; Swagger UI ${base}/swagger)`,
+    '',
+    'Keys (rotated at every demo start; only these work now):',
+    `  workspace API key (ws_demo/cms):       ${keys.workspace}`,
+    `  queue key (qu_main/kiosk, loc_hall):   ${keys.kiosk}`,
+    `  queue key (qu_main/operator):          ${keys.operator}`,
+    `  display token (ws_demo/lobby-screens): ${keys.display}`,
+    `  webhook signing secret (whk_crm):      ${keys.webhook}`,
+    '',
+    '# 1. List allowed services',
+    `curl -s ${base}/api/public/v1/queue/services -H "Authorization: Bearer ${keys.kiosk}"`,
+    '',
+    '# 2. Issue a ticket (fresh timestamp, nonce and Idempotency-Key on every paste)',
+    `curl -s -X POST ${base}/api/public/v1/queue/tickets -H "Authorization: Bearer ${keys.kiosk}" -H "Content-Type: application/json" ${fresh} --data @${join(dir, 'ticket.json')}`,
+    '',
+    '# 3. Read one ticket',
+    sample
+      ? `curl -s ${base}/api/public/v1/queue/tickets/${sample.id} -H "Authorization: Bearer ${keys.kiosk}"    # ${sample.ticketNumber}, issued by the demo`
+      : `# (the sample ticket could not be issued: HTTP ${issued.status}; issue one with command 2 and use its id)`,
+    '',
+    '# 4. Live state',
+    `curl -s ${base}/api/public/v1/queue/state -H "Authorization: Bearer ${keys.kiosk}"`,
+    '',
+    `# 5. Push this month's prayer schedule (${period})`,
+    `curl -s -X POST ${base}/api/public/v1/prayer-schedules/sources/psrc_centralmosque-0001-london/months -H "Authorization: Bearer ${keys.workspace}" -H "Content-Type: application/json" -H "Idempotency-Key: $(openssl rand -hex 16)" --data-binary @${join(dir, 'prayer-month.json')}`,
+    '',
+    "# 6. Push today's schedule widget",
+    `curl -s -X POST ${base}/api/public/v1/widgets/wdg_schedule_lobby/data/push -H "Authorization: Bearer ${keys.workspace}" -H "Content-Type: application/json" -H "Idempotency-Key: $(openssl rand -hex 16)" --data-binary @${join(dir, 'widget-schedule.json')}`,
+    '',
+    'Stop with Ctrl-C.',
+    '',
+  ]
+  process.stdout.write(lines.join('\n'))
+  await waitForStopSignal(server)
+  return 0
+}
