@@ -5,6 +5,7 @@ import { migrateCommand, migrateHelp } from './cli/migrate'
 import { provisionCommand, provisionHelp } from './cli/provision'
 import { keysCommand, keysHelp } from './cli/keys'
 import { demoCommand, demoHelp } from './cli/demo'
+import { webhooksCommand, webhooksHelp } from './cli/webhooks'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
@@ -30,7 +31,7 @@ const commands: Record<string, Command> = {
   'edge-authority': notYet('lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)'),
   demo: { run: demoCommand, help: demoHelp },
   backup: notYet('lobby backup --db PATH --out FILE'),
-  webhooks: notYet('lobby webhooks deliveries|redeliver --db PATH ...'),
+  webhooks: { run: webhooksCommand, help: webhooksHelp },
 }
 
 const usage = `Lobby: queue, widget and prayer-schedule server for a branch office.

@@ -5,6 +5,7 @@ import { migrateDatabase } from './db/migrate'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './platform/deps'
 import { jsonLogger, type Logger } from './platform/log'
+import { WebhookWorker } from './webhooks/worker'
 
 export interface ServeOptions {
   port: number
@@ -39,6 +40,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   deps.idempotency.prune(deps.clock.now())
   const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
+  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log })
+  webhookWorker.start()
 
   app.listen({
     port: options.port,
@@ -57,6 +60,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       clearInterval(pruneTimer)
       // Without `true`, Bun stops accepting and resolves once in-flight requests are done.
       await server.stop()
+      await webhookWorker.stop()
       db.$client.close()
       log({ level: 'info', msg: 'stopped' })
     },

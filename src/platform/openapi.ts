@@ -6,11 +6,11 @@ import swaggerCssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' 
 const ASSETS = '/swagger/assets'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security = {
+export const Security: Record<'queueBearer' | 'workspace' | 'displayToken', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   workspace: [{ workspaceBearer: [] }, { workspaceHeader: [] }],
   displayToken: [{ displayToken: [] }],
-} as const
+}
 
 const errorEnvelopeSchema = {
   type: 'object',

@@ -1,0 +1,38 @@
+import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
+import { migrateDatabase } from '../db/migrate'
+import { listDeliveries, redeliver } from '../webhooks/deliveries'
+
+export const webhooksHelp = `lobby webhooks deliveries --db PATH [--failed]
+lobby webhooks redeliver --db PATH --id ID
+
+deliveries: the newest 1000 webhook deliveries (or only the failed ones) as JSON.
+redeliver: queue one delivery again; a running server sends it within a second.`
+
+export async function webhooksCommand(argv: string[]): Promise<number> {
+  const [action, ...rest] = argv
+  if (action === undefined || action === '--help' || action === '-h') {
+    console.log(webhooksHelp)
+    return action === undefined ? 2 : 0
+  }
+  if (action !== 'deliveries' && action !== 'redeliver') throw new UsageError(`webhooks: unknown action "${action}" (deliveries, redeliver)`)
+  const flags = parseFlags(rest, { db: { type: 'string' }, failed: { type: 'boolean' }, id: { type: 'string' } })
+  if (flags.help) {
+    console.log(webhooksHelp)
+    return 0
+  }
+  if (action === 'redeliver' && flags.failed) throw new UsageError('--failed applies to deliveries only')
+  const id = action === 'redeliver' ? required(flags.id, 'id') : undefined
+  const db = openExistingDatabase(dbPath(flags.db))
+  try {
+    migrateDatabase(db.$client)
+    if (action === 'deliveries') {
+      printJson(listDeliveries(db, { failedOnly: flags.failed === true }))
+    } else {
+      if (!redeliver(db, id!, Date.now())) throw new UsageError(`no delivery with id ${id}`)
+      printJson({ redelivered: id })
+    }
+  } finally {
+    db.$client.close()
+  }
+  return 0
+}

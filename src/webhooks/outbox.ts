@@ -1,0 +1,74 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Db } from '../db/open'
+import type { IdGenerator } from '../platform/ids'
+import { isoTime } from '../platform/clock'
+import { credentials } from '../provisioning/tables'
+import { webhooks, webhookDeliveries } from './tables'
+
+export const TICKET_EVENT_TYPES = [
+  'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
+  'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
+] as const
+export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
+
+/** A transaction or the database. */
+type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
+
+/**
+ * Writes one event into the durable outbox for every active endpoint of the queue unit that
+ * subscribed to its type. Called inside the ticket change's own transaction, so the event
+ * exists exactly when the change does; delivery happens later, off the request path.
+ */
+export class WebhookOutbox {
+  private readonly subscribers
+  private readonly insert
+
+  constructor(db: Db, private readonly ids: IdGenerator) {
+    this.subscribers = db
+      .select({ id: webhooks.id, events: webhooks.events })
+      .from(webhooks)
+      .where(and(eq(webhooks.queueUnitId, sql.placeholder('unit')), eq(webhooks.active, true)))
+      .prepare()
+    this.insert = db
+      .insert(webhookDeliveries)
+      .values({
+        id: sql.placeholder('id'),
+        webhookId: sql.placeholder('webhookId'),
+        ticketId: sql.placeholder('ticketId'),
+        eventType: sql.placeholder('eventType'),
+        body: sql.placeholder('body'),
+        status: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: sql.placeholder('now'),
+        createdAt: sql.placeholder('now'),
+      })
+      .prepare()
+  }
+
+  /** Enqueue `type` for `ticket` (the public QueueTicket JSON). Returns the deliveries written. */
+  enqueue(queueUnitId: string, type: TicketEventType, ticket: { id: string }, now: number): number {
+    let written = 0
+    let body: string | undefined
+    for (const hook of this.subscribers.all({ unit: queueUnitId })) {
+      if (!(JSON.parse(hook.events) as string[]).includes(type)) continue
+      // One event, one ID and one body, whichever endpoints receive it.
+      body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), data: ticket })
+      this.insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId: ticket.id, eventType: type, body, now })
+      written += 1
+    }
+    return written
+  }
+}
+
+/** The current signing secret of an endpoint (rotation replaces it; revocation stops signing). */
+export function signingSecret(db: Db, webhookId: string): string | null {
+  const row = db
+    .select({ secret: credentials.secret })
+    .from(credentials)
+    .where(and(
+      eq(credentials.kind, 'webhook'), eq(credentials.ownerId, webhookId),
+      isNull(credentials.supersededAt), isNull(credentials.revokedAt),
+    ))
+    .get()
+  return row?.secret ?? null
+}
