@@ -149,7 +149,7 @@ describe('webhook delivery', () => {
     void worker
   })
 
-  test('x', async () => {
+  test('many due deliveries of different tickets all go out in one pass', async () => {
     const { ctx, hook, outbox, worker, ticket } = setup()
     for (let i = 0; i < 20; i++) outbox.enqueue('qu_main', 'ticket.created', ticket(`tkt_${i}`, 'WAITING'), ctx.clock.now())
     expect(await worker.tick()).toBe(20)
