@@ -6,6 +6,7 @@ import { provisionCommand, provisionHelp } from './cli/provision'
 import { keysCommand, keysHelp } from './cli/keys'
 import { demoCommand, demoHelp } from './cli/demo'
 import { webhooksCommand, webhooksHelp } from './cli/webhooks'
+import { backupCommand, backupHelp } from './cli/backup'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
@@ -30,7 +31,7 @@ const commands: Record<string, Command> = {
   keys: { run: keysCommand, help: keysHelp },
   'edge-authority': notYet('lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)'),
   demo: { run: demoCommand, help: demoHelp },
-  backup: notYet('lobby backup --db PATH --out FILE'),
+  backup: { run: backupCommand, help: backupHelp },
   webhooks: { run: webhooksCommand, help: webhooksHelp },
 }
 
