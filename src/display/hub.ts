@@ -1,0 +1,202 @@
+import type { Logger } from '../platform/log'
+
+export const TOPIC_KINDS = ['widget', 'queue', 'prayer'] as const
+export type TopicKind = (typeof TOPIC_KINDS)[number]
+
+/** The current state of one topic: its revision and its data, ready to send. */
+export interface TopicState {
+  revision: number
+  /** The data as JSON text, so it is embedded, not re-encoded, in every message. */
+  dataJson: string
+}
+
+/** Where the hub reads a topic's current state; null when unknown or not the workspace's. */
+export type TopicReader = (id: string, workspaceId: string) => TopicState | null
+
+/** The part of a websocket the hub uses (Bun's ServerWebSocket has all of it). */
+export interface LiveSocket {
+  send(text: string): number
+  getBufferedAmount(): number
+  close(code?: number, reason?: string): void
+}
+
+interface Client {
+  socket: LiveSocket
+  workspaceId: string
+  /** Re-checks the client's token; false once it is revoked or rotated out. */
+  stillAuthorized: () => boolean
+  /** Last revision sent per topic key, so nothing is sent twice or backwards. */
+  sent: Map<string, number>
+}
+
+export interface HubOptions {
+  log: Logger
+  /** A client whose unsent data passes this is too slow: it is dropped, not waited for. */
+  maxBufferedBytes?: number
+  maxTopicsPerClient?: number
+}
+
+const topicKey = (kind: TopicKind, id: string) => `${kind}\u0000${id}`
+
+/**
+ * Fans changes out to subscribed screens. A change is read and encoded once, then the same
+ * string goes to every subscriber of the topic, in the order changes were published. A send
+ * that would buffer past the limit drops that client (it reconnects and catches up with
+ * `sinceRevision`); a push never waits for a screen.
+ */
+export class LiveHub {
+  private readonly readers = new Map<TopicKind, TopicReader>()
+  private readonly subscribers = new Map<string, Set<Client>>()
+  private readonly clients = new Map<LiveSocket, Client>()
+  private readonly maxBuffered: number
+  private readonly maxTopics: number
+
+  constructor(private readonly options: HubOptions) {
+    this.maxBuffered = options.maxBufferedBytes ?? 1024 * 1024
+    this.maxTopics = options.maxTopicsPerClient ?? 50
+  }
+
+  register(kind: TopicKind, reader: TopicReader): void {
+    this.readers.set(kind, reader)
+  }
+
+  connect(socket: LiveSocket, workspaceId: string, stillAuthorized: () => boolean): void {
+    this.clients.set(socket, { socket, workspaceId, stillAuthorized, sent: new Map() })
+  }
+
+  disconnect(socket: LiveSocket): void {
+    const client = this.clients.get(socket)
+    if (!client) return
+    this.clients.delete(socket)
+    for (const key of client.sent.keys()) this.subscribers.get(key)?.delete(client)
+  }
+
+  get clientCount(): number {
+    return this.clients.size
+  }
+
+  /** Handles one client message: only `subscribe` exists. */
+  message(socket: LiveSocket, text: string): void {
+    const client = this.clients.get(socket)
+    if (!client) return
+    const request = parseSubscribe(text)
+    if (typeof request === 'string') return this.sendError(client, 'INVALID_MESSAGE', request)
+    if (client.sent.size + request.length > this.maxTopics) {
+      return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
+    }
+    for (const topic of request) {
+      const reader = this.readers.get(topic.kind)!
+      const state = reader(topic.id, client.workspaceId)
+      if (state === null) {
+        this.sendError(client, 'TOPIC_NOT_FOUND', `no ${topic.kind} "${topic.id}" for this display token`)
+        continue
+      }
+      const key = topicKey(topic.kind, topic.id)
+      let set = this.subscribers.get(key)
+      if (!set) this.subscribers.set(key, (set = new Set()))
+      set.add(client)
+      // Up to date: nothing to send. Otherwise the current state is the catch-up: every
+      // topic's data is a whole snapshot, so the latest one contains all missed changes.
+      if (topic.sinceRevision === state.revision) {
+        client.sent.set(key, state.revision)
+      } else {
+        client.sent.set(key, -1)
+        this.deliver(client, key, state.revision, encode('snapshot', topic.kind, topic.id, state))
+      }
+    }
+  }
+
+  /** A topic changed: read it once, encode once, send to every subscriber in order. */
+  publish(kind: TopicKind, id: string, workspaceId: string): void {
+    const set = this.subscribers.get(topicKey(kind, id))
+    if (!set || set.size === 0) return
+    const state = this.readers.get(kind)?.(id, workspaceId)
+    if (!state) return
+    const text = encode('update', kind, id, state)
+    const key = topicKey(kind, id)
+    for (const client of set) {
+      if ((client.sent.get(key) ?? -1) >= state.revision) continue
+      this.deliver(client, key, state.revision, text)
+    }
+  }
+
+  /** Heartbeat: a ping to every client, and a re-check of every token. */
+  heartbeat(): void {
+    const ping = '{"type":"ping"}'
+    for (const client of [...this.clients.values()]) {
+      if (!client.stillAuthorized()) {
+        this.drop(client, 4401, 'display token no longer valid')
+        continue
+      }
+      this.sendRaw(client, ping)
+    }
+  }
+
+  private deliver(client: Client, key: string, revision: number, text: string): void {
+    if (this.sendRaw(client, text)) client.sent.set(key, revision)
+  }
+
+  private sendRaw(client: Client, text: string): boolean {
+    if (client.socket.getBufferedAmount() > this.maxBuffered) {
+      this.drop(client, 1013, 'too slow: reconnect and catch up with sinceRevision')
+      return false
+    }
+    const result = client.socket.send(text)
+    if (result === 0) {
+      this.drop(client, 1013, 'send failed: reconnect and catch up with sinceRevision')
+      return false
+    }
+    return true
+  }
+
+  private drop(client: Client, code: number, reason: string): void {
+    this.disconnect(client.socket)
+    try {
+      client.socket.close(code, reason)
+    } catch (error) {
+      this.options.log({ level: 'warn', msg: 'closing a display socket failed', error: String(error) })
+    }
+  }
+
+  private sendError(client: Client, code: string, message: string): void {
+    this.sendRaw(client, JSON.stringify({ type: 'error', code, message }))
+  }
+}
+
+function encode(type: 'snapshot' | 'update', kind: TopicKind, id: string, state: TopicState): string {
+  return `{"type":"${type}","kind":"${kind}","id":${JSON.stringify(id)},"revision":${state.revision},"data":${state.dataJson}}`
+}
+
+interface TopicRequest {
+  kind: TopicKind
+  id: string
+  sinceRevision?: number
+}
+
+/** Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error. */
+export function parseSubscribe(text: string): TopicRequest[] | string {
+  let message: unknown
+  try {
+    message = JSON.parse(text)
+  } catch {
+    return 'message is not JSON'
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'message must be an object'
+  const { type, topics, ...rest } = message as Record<string, unknown>
+  if (type !== 'subscribe') return 'type must be "subscribe"'
+  if (Object.keys(rest).length > 0) return `unknown field: ${Object.keys(rest)[0]}`
+  if (!Array.isArray(topics) || topics.length === 0) return 'topics must be a non-empty array'
+  const out: TopicRequest[] = []
+  for (const [i, topic] of topics.entries()) {
+    if (typeof topic !== 'object' || topic === null) return `topics/${i} must be an object`
+    const { kind, id, sinceRevision, ...extra } = topic as Record<string, unknown>
+    if (Object.keys(extra).length > 0) return `topics/${i}: unknown field ${Object.keys(extra)[0]}`
+    if (!(TOPIC_KINDS as readonly unknown[]).includes(kind)) return `topics/${i}/kind must be widget, queue or prayer`
+    if (typeof id !== 'string' || id.length === 0 || id.length > 160) return `topics/${i}/id must be a string of 1 to 160 characters`
+    if (sinceRevision !== undefined && (!Number.isSafeInteger(sinceRevision) || (sinceRevision as number) < 0)) {
+      return `topics/${i}/sinceRevision must be a non-negative integer`
+    }
+    out.push({ kind: kind as TopicKind, id, ...(sinceRevision !== undefined ? { sinceRevision: sinceRevision as number } : {}) })
+  }
+  return out
+}
