@@ -1,0 +1,282 @@
+import type { Db } from '../db/open'
+import { parseJsonBytes } from '../platform/body'
+import { isoTime } from '../platform/clock'
+import type { AppDeps } from '../platform/deps'
+import { ApiError, pointer } from '../platform/errors'
+import { sha256Hex } from '../platform/idempotency'
+import { codePointLength } from '../platform/validation'
+import { WidgetCodes } from './codes'
+import {
+  IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
+  type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
+} from './model'
+import { widgetStore } from './store'
+import { validatePush, withItemDefaults } from './validate'
+
+/** One push as the route hands it over: no HTTP types, only what was sent. */
+export interface PushRequest {
+  widgetId: string
+  /** The workspace key presented (null when none was). */
+  secret: string | null
+  /** The `Idempotency-Key` header as sent (null when absent). */
+  idempotencyKey: string | null
+  /** The body exactly as received: idempotency compares these bytes. */
+  rawBody: Uint8Array
+}
+
+/** What to answer: a fresh result or the replay of a stored one. `body` is the exact JSON text. */
+export interface PushOutcome {
+  status: number
+  body: string
+  headers: Record<string, string>
+}
+
+/** A widget and its current snapshot, as readers (display feeds) get it. */
+export interface WidgetSnapshot {
+  widgetId: string
+  workspaceId: string
+  widgetType: WidgetType
+  name: string
+  /** 0 while the widget never accepted a push. */
+  dataRevision: number
+  /** ISO 8601 UTC with milliseconds; null while the widget never accepted a push. */
+  acceptedAt: string | null
+  itemCount: number
+  /** The accepted `data` object (item defaults filled in) as JSON text, ready to embed; null before the first push. */
+  dataJson: string | null
+}
+
+export type WidgetSnapshotListener = (snapshot: WidgetSnapshot) => void
+
+/** The configuration of the widget a push targets. */
+interface PushTarget {
+  id: string
+  workspaceId: string
+  type: WidgetType
+  name: string
+  pushRateLimitPerMinute: number
+}
+
+export const REVISION_HEADER = 'x-service-data-revision'
+export const REPLAYED_HEADER = 'idempotent-replayed'
+
+/**
+ * public-api.md endpoint 6, after the route's body size, content type and credential-header
+ * checks, in contract §4's order: widget access → rate limit → Idempotency-Key format →
+ * idempotency lookup on the raw bytes → JSON → envelope and payload → sequence → write.
+ */
+export function pushWidgetData(deps: AppDeps, request: PushRequest): PushOutcome {
+  const now = deps.clock.now()
+  const widget = authorizePush(deps, request.secret, request.widgetId, now)
+  assertWithinPushRate(deps, widget, now)
+  const key = checkedIdempotencyKey(request.idempotencyKey)
+  const requestHash = sha256Hex(request.rawBody)
+  const scope = idempotencyScope(widget.id)
+  if (key !== null) {
+    const replay = replayOf(deps, scope, key, requestHash, now)
+    if (replay !== null) return replay
+  }
+  const { envelope, warnings } = validatePush(widget.type, parseJsonBytes(request.rawBody))
+  const { outcome, snapshot } = storeSnapshot(deps, widget, envelope, warnings, { scope, key, requestHash }, now)
+  deps.log({
+    level: 'info',
+    msg: 'widget snapshot accepted',
+    widgetId: widget.id,
+    dataRevision: snapshot.dataRevision,
+    sequence: envelope.source?.sequence ?? null,
+    eventId: envelope.source?.eventId ?? null,
+  })
+  notifyListeners(deps, snapshot)
+  return outcome
+}
+
+/**
+ * No key is 401 AUTHENTICATION_REQUIRED. Otherwise the key must be a valid workspace key of
+ * the widget's workspace, and the widget must exist with an active push source; any failure
+ * is the same 403 WIDGET_NOT_FOUND_OR_FORBIDDEN, so the answer reveals no widget IDs.
+ */
+export function authorizePush(deps: AppDeps, secret: string | null, widgetId: string, now: number): PushTarget {
+  if (secret === null) {
+    throw new ApiError(401, WidgetCodes.AUTHENTICATION_REQUIRED, 'send a workspace API key in Authorization: Bearer or x-service-api-key')
+  }
+  const credential = deps.credentials.authenticate(secret, 'workspace', now)
+  const widget = widgetStore(deps.db).widgetById.get({ id: widgetId })
+  if (credential === null || widget === undefined || widget.workspaceId !== credential.ownerId || widget.pushSource !== 'ACTIVE') {
+    throw new ApiError(403, WidgetCodes.WIDGET_NOT_FOUND_OR_FORBIDDEN, 'no widget with an active push source for this key')
+  }
+  return widget
+}
+
+/**
+ * public-api.md Limits: `pushRateLimitPerMinute` (default 120) attempts per widget per rolling
+ * minute. Every authorized request counts, whatever its outcome; a refused one does not.
+ */
+export function assertWithinPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
+  const limit = widget.pushRateLimitPerMinute
+  const decision = deps.limiter.attempt(`widget-push:${widget.id}`, limit, now, RATE_WINDOW_MS)
+  if (decision.allowed) return
+  throw new ApiError(
+    429,
+    WidgetCodes.RATE_LIMITED,
+    `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`,
+    undefined,
+    { 'retry-after': String(decision.retryAfterSeconds) },
+  )
+}
+
+/** public-api.md Limits: `Idempotency-Key` is optional; when sent, 8 to 180 characters. */
+export function checkedIdempotencyKey(key: string | null): string | null {
+  if (key === null) return null
+  const length = codePointLength(key)
+  if (length < IDEMPOTENCY_KEY_MIN || length > IDEMPOTENCY_KEY_MAX) {
+    throw new ApiError(400, WidgetCodes.INVALID_IDEMPOTENCY_KEY, `Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`, [
+      { path: 'Idempotency-Key', message: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters` },
+    ])
+  }
+  return key
+}
+
+/** Keys belong to the widget: two widgets may use the same key independently. */
+export function idempotencyScope(widgetId: string): string {
+  return `widget:${widgetId}`
+}
+
+/**
+ * public-api.md endpoint 6 rules 1 and 2: the same key with the same raw bytes answers the
+ * original status, body and revision header; any byte changed is 409 IDEMPOTENCY_KEY_REUSED.
+ */
+function replayOf(deps: AppDeps, scope: string, key: string, requestHash: string, now: number): PushOutcome | null {
+  const stored = deps.idempotency.find(scope, key, now)
+  if (stored === null) return null
+  if (stored.requestHash !== requestHash) {
+    throw new ApiError(409, WidgetCodes.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was used with a different body; any changed byte counts', [
+      { path: 'Idempotency-Key', message: 'already used for a different request body' },
+    ])
+  }
+  return { status: stored.status, body: stored.body, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' } }
+}
+
+/**
+ * public-api.md endpoint 6 rule 3: a present `source.sequence` must be greater than the last
+ * accepted one; contract §4: the 409 names the last accepted sequence. An absent sequence
+ * is not compared (it is accepted with a warning and leaves the last sequence as it was).
+ */
+export function assertSequenceAdvances(lastSequence: number | null, sequence: number | undefined): void {
+  if (sequence === undefined || lastSequence === null || sequence > lastSequence) return
+  throw new ApiError(409, WidgetCodes.STALE_SOURCE_SEQUENCE, `source.sequence must be greater than ${lastSequence}, the last accepted sequence`, [
+    { path: pointer('source', 'sequence'), message: `must be greater than the last accepted sequence ${lastSequence}` },
+  ])
+}
+
+/**
+ * The write, in one immediate transaction: sequence check against the stored row, the new
+ * snapshot with its revision and sequence in one row, and the idempotency record. A reader
+ * sees the old snapshot or the new one, never half of it; a refused push writes nothing.
+ */
+function storeSnapshot(
+  deps: AppDeps,
+  widget: PushTarget,
+  envelope: PushEnvelope,
+  warnings: PushWarning[],
+  idempotency: { scope: string; key: string | null; requestHash: string },
+  now: number,
+): { outcome: PushOutcome; snapshot: WidgetSnapshot } {
+  const store = widgetStore(deps.db)
+  const sequence = envelope.source?.sequence
+  const dataJson = JSON.stringify(withItemDefaults(widget.type, envelope.data))
+  const itemCount = envelope.data.items.length
+  const acceptedAt = isoTime(now)
+  return deps.db.transaction(() => {
+    const current = store.snapshotState.get({ widgetId: widget.id })
+    assertSequenceAdvances(current?.lastSequence ?? null, sequence)
+    const dataRevision = (current?.dataRevision ?? 0) + 1
+    store.replaceSnapshot.run({
+      widgetId: widget.id,
+      dataRevision,
+      lastSequence: sequence ?? current?.lastSequence ?? null,
+      schemaVersion: SCHEMA_VERSION,
+      itemCount,
+      data: dataJson,
+      acceptedAt: now,
+    })
+    const response: PushResponse = {
+      accepted: true,
+      widgetId: widget.id,
+      widgetType: widget.type,
+      dataRevision,
+      schemaVersion: SCHEMA_VERSION,
+      acceptedAt,
+      itemCount,
+      warnings,
+    }
+    const outcome: PushOutcome = { status: 200, body: JSON.stringify(response), headers: { [REVISION_HEADER]: String(dataRevision) } }
+    if (idempotency.key !== null) {
+      deps.idempotency.save(idempotency.scope, idempotency.key, { requestHash: idempotency.requestHash, ...outcome }, now)
+    }
+    const snapshot: WidgetSnapshot = {
+      widgetId: widget.id,
+      workspaceId: widget.workspaceId,
+      widgetType: widget.type,
+      name: widget.name,
+      dataRevision,
+      acceptedAt,
+      itemCount,
+      dataJson,
+    }
+    return { outcome, snapshot }
+  }, { behavior: 'immediate' })
+}
+
+/**
+ * The widget `widgetId` with its current snapshot (revision 0 and null data before its first
+ * push), or null when there is no such widget. Reads one row: a snapshot and its revision are
+ * always from the same accepted push.
+ */
+export function getWidgetSnapshot(deps: Pick<AppDeps, 'db'>, widgetId: string): WidgetSnapshot | null {
+  const row = widgetStore(deps.db).snapshotForRead.get({ widgetId })
+  if (row === undefined) return null
+  return {
+    widgetId: row.widgetId,
+    workspaceId: row.workspaceId,
+    widgetType: row.widgetType,
+    name: row.name,
+    dataRevision: row.dataRevision ?? 0,
+    acceptedAt: row.acceptedAt === null ? null : isoTime(row.acceptedAt),
+    itemCount: row.itemCount ?? 0,
+    dataJson: row.data,
+  }
+}
+
+const listenersByDb = new WeakMap<Db, Set<WidgetSnapshotListener>>()
+
+/**
+ * Calls `listener` after every accepted snapshot of a widget in `db`, once committed and in
+ * order of acceptance, in this process (idempotent replays are not new snapshots). Listeners
+ * are per database, so two apps in one process never hear each other. Returns the function
+ * that unsubscribes. A throwing listener is logged and affects neither the push nor the others.
+ */
+export function onWidgetSnapshot(db: Db, listener: WidgetSnapshotListener): () => void {
+  let listeners = listenersByDb.get(db)
+  if (listeners === undefined) {
+    listeners = new Set()
+    listenersByDb.set(db, listeners)
+  }
+  const set = listeners
+  const subscription: WidgetSnapshotListener = (snapshot) => listener(snapshot)
+  set.add(subscription)
+  return () => {
+    set.delete(subscription)
+  }
+}
+
+function notifyListeners(deps: AppDeps, snapshot: WidgetSnapshot): void {
+  const listeners = listenersByDb.get(deps.db)
+  if (listeners === undefined) return
+  for (const listener of [...listeners]) {
+    try {
+      listener(snapshot)
+    } catch (error) {
+      deps.log({ level: 'error', msg: 'widget snapshot listener failed', widgetId: snapshot.widgetId, error: String((error as Error)?.stack ?? error) })
+    }
+  }
+}
