@@ -1,0 +1,154 @@
+import { Elysia, type DocumentDecoration } from 'elysia'
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { AppDeps } from '../platform/deps'
+import { ApiError } from '../platform/errors'
+import { KiB, isJsonContentType, readBodyLimited } from '../platform/body'
+import { presentedSecret } from '../platform/credentials'
+import { isoTime } from '../platform/clock'
+import { json } from '../platform/http'
+import { Security, errorResponses } from '../platform/openapi'
+import { Month, PushResponse, StoredMonthResponse } from './model'
+import { PrayerCodes } from './errors'
+import {
+  PERIOD_PATTERN,
+  SOURCE_ID_PATTERN,
+  assertIdempotencyKey,
+  enforcePushRate,
+  pushMonth,
+  readMonth,
+  sourceForCaller,
+} from './service'
+
+const BASE = '/api/public/v1/prayer-schedules/sources'
+
+/** Contract §5: the month push body is at most 256 KiB. */
+export const MAX_MONTH_BODY = 256 * KiB
+
+function assertSourceId(sourceId: string): void {
+  if (!SOURCE_ID_PATTERN.test(sourceId)) {
+    throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'sourceId must match ^psrc_[A-Za-z0-9-]{20,}$', [{ path: 'sourceId', message: 'does not match the source ID pattern' }])
+  }
+}
+
+function assertPeriod(period: string): void {
+  if (!PERIOD_PATTERN.test(period)) {
+    throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'period must be YYYY-MM', [{ path: 'period', message: 'must be YYYY-MM with a month 01 to 12' }])
+  }
+}
+
+function monthUrl(sourceId: string, period: string): string {
+  return `${BASE}/${encodeURIComponent(sourceId)}/months/${period}`
+}
+
+// Documentation only: these never refuse a request (the handlers check the values themselves,
+// so the order of checks and the error codes stay those of contract §5).
+const pathParams = {
+  sourceId: Type.String({ description: 'a configured Custom Push source; pattern ^psrc_[A-Za-z0-9-]{20,}$ (else 400 INVALID_REQUEST)' }),
+}
+const pushHeaders = Type.Object(
+  { 'idempotency-key': Type.Optional(Type.String({ description: 'required: 12 to 160 printable ASCII characters, kept 24 hours, compared on the raw body bytes' })) },
+  { additionalProperties: true },
+)
+
+// The shared constants are deeply readonly; OpenAPI's typings want mutable arrays.
+const workspaceSecurity = Security.workspace as unknown as NonNullable<DocumentDecoration['security']>
+
+/** A JSON body in OpenAPI: TypeBox schemas are JSON Schema, which OpenAPI's typings do not model. */
+function jsonContent(schema: TSchema) {
+  return { 'application/json': { schema: schema as never } }
+}
+
+const pushDescription = [
+  'Stores one complete, validated month of a prayer schedule for a Custom Push source (body: the month contract).',
+  '201 with `replay: false` when a new revision is stored; 200 with `replay: true` for the same Idempotency-Key and the same bytes,',
+  "and for a new key whose content (RFC 8785 checksum) equals the current revision's.",
+  'Checks, in order: body size → content type → sourceId pattern → credential → source access → rate limit →',
+  'Idempotency-Key format → idempotency lookup → JSON → schema and month rules → write.',
+].join(' ')
+
+/** The prayer-schedule month push and read (public API endpoint 5, contract §5). */
+export function prayerRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'lobby.prayer' })
+    .post(
+      `${BASE}/:sourceId/months`,
+      async ({ request, params }) => {
+        const raw = await readBodyLimited(request, MAX_MONTH_BODY)
+        if (!isJsonContentType(request)) {
+          throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
+        }
+        assertSourceId(params.sourceId)
+        const now = deps.clock.now()
+        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, now)
+        enforcePushRate(deps, source, now)
+        const key = assertIdempotencyKey(request.headers.get('idempotency-key'))
+        const outcome = pushMonth(deps, source, key, raw, now)
+        if (!outcome.created) return json(200, outcome.body)
+        return json(201, outcome.body, { location: monthUrl(source.id, outcome.body.period) })
+      },
+      {
+        parse: 'none',
+        params: Type.Object(pathParams),
+        headers: pushHeaders,
+        detail: {
+          summary: 'Push a complete prayer-schedule month',
+          description: pushDescription,
+          tags: ['Prayer schedules'],
+          security: workspaceSecurity,
+          requestBody: { required: true, content: jsonContent(Month) },
+          responses: {
+            201: { description: 'a new revision was stored', content: jsonContent(PushResponse) },
+            200: { description: 'replay: nothing new was stored', content: jsonContent(PushResponse) },
+            ...errorResponses({
+              400: [PrayerCodes.INVALID_JSON, PrayerCodes.INVALID_IDEMPOTENCY_KEY, PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
+              401: [PrayerCodes.AUTHENTICATION_REQUIRED],
+              403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
+              409: [PrayerCodes.IDEMPOTENCY_KEY_REUSED],
+              413: [PrayerCodes.PAYLOAD_TOO_LARGE],
+              422: [PrayerCodes.SCHEMA_VALIDATION_FAILED],
+              429: [PrayerCodes.RATE_LIMITED],
+            }),
+          },
+        },
+      },
+    )
+    .get(
+      `${BASE}/:sourceId/months/:period`,
+      ({ request, params }) => {
+        assertSourceId(params.sourceId)
+        assertPeriod(params.period)
+        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, deps.clock.now())
+        const stored = readMonth(deps.db, source.id, params.period)
+        if (stored === null) throw new ApiError(404, PrayerCodes.MONTH_NOT_FOUND, 'no month stored for this source and period')
+        return json(200, {
+          data: {
+            sourceId: stored.sourceId,
+            period: stored.period,
+            revision: stored.revision,
+            checksum: stored.checksum,
+            storedAt: isoTime(stored.storedAt),
+            dayCount: stored.dayCount,
+            location: source.location,
+            month: stored.month,
+          },
+        })
+      },
+      {
+        params: Type.Object({ ...pathParams, period: Type.String({ description: 'YYYY-MM (else 400 INVALID_REQUEST)' }) }),
+        detail: {
+          summary: 'Read a stored prayer-schedule month',
+          description: 'The current revision of the month as stored (its canonical JSON), with its revision and checksum.',
+          tags: ['Prayer schedules'],
+          security: workspaceSecurity,
+          responses: {
+            200: { description: 'the stored month', content: jsonContent(StoredMonthResponse) },
+            ...errorResponses({
+              400: [PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
+              401: [PrayerCodes.AUTHENTICATION_REQUIRED],
+              403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
+              404: [PrayerCodes.MONTH_NOT_FOUND],
+            }),
+          },
+        },
+      },
+    )
+}
