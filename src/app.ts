@@ -3,6 +3,7 @@ import { createDeps, type AppDeps, type DepsInput } from './platform/deps'
 import { httpPlatform } from './platform/http'
 import { openapiPlugin } from './platform/openapi'
 import { VERSION } from './version'
+import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -19,5 +20,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))
+    .use(widgetRoutes(deps))
     .decorate('deps', deps)
 }
