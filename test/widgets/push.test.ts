@@ -7,7 +7,7 @@ import { migrateDatabase } from '../../src/db/migrate'
 import { MiB } from '../../src/platform/body'
 import { revokeKey } from '../../src/provisioning/keys'
 import { WidgetCodes, WidgetWarnings } from '../../src/widgets/codes'
-import { WIDGET_TYPES, PAYLOADS } from '../../src/widgets/model'
+import { DEFAULT_PUSH_RATE_LIMIT, WIDGET_TYPES, PAYLOADS } from '../../src/widgets/model'
 import { getWidgetSnapshot, onWidgetSnapshot, type WidgetSnapshot } from '../../src/widgets/service'
 import {
   DATA_BY_TYPE, WIDGET_BY_TYPE, announcementsData, envelope, pushTo, schedulePush, scheduleData, snapshotRow, transportData,
@@ -274,6 +274,7 @@ describe('credential', () => {
 describe('rate limit: 120 attempts per widget per rolling minute', () => {
   test('every authorized attempt counts whatever its outcome; the 121st is 429 with Retry-After; the window rolls on', async () => {
     const ctx = widgetContext()
+    expect(DEFAULT_PUSH_RATE_LIMIT).toBe(120)
     for (let i = 0; i < 120; i++) {
       const res = await ctx.push(SCHEDULE, i % 2 === 0 ? '{' : schedulePush(i + 1))
       expect(res.status).toBe(i % 2 === 0 ? 400 : 200)
