@@ -1,0 +1,67 @@
+import type { AppDeps } from '../platform/deps'
+import { ApiError } from '../platform/errors'
+import { presentedSecret, type Credential } from '../platform/credentials'
+import { QueueCodes } from './errors'
+import { DEFAULT_SCOPES, type Scope } from './model'
+
+/** Contract §3: default rate limits per credential per rolling minute. */
+export const DEFAULT_ISSUE_PER_MINUTE = 60
+export const DEFAULT_READ_PER_MINUTE = 600
+
+/** Which rolling window a request counts against: ticket issue, or the reads (shared by the GET routes). */
+export type RateBucket = 'issue' | 'read'
+
+/**
+ * What "the credential" is for nonces, idempotency keys and rate windows: the Queue Unit and
+ * the key's name. Every version of a rotated key is the same credential, so a rotation in the
+ * middle of a client's retry neither resets its window nor forgets its Idempotency-Keys.
+ */
+export function credentialScope(caller: Credential): string {
+  return `${caller.ownerId}/${caller.name}`
+}
+
+export function hasScope(caller: Credential, scope: Scope): boolean {
+  return (caller.scopes ?? DEFAULT_SCOPES).includes(scope)
+}
+
+/** Location and service restrictions of a key; a key without a list may use them all. */
+export function mayUseLocation(caller: Credential, locationId: string): boolean {
+  return caller.locations === null || caller.locations.includes(locationId)
+}
+export function mayUseService(caller: Credential, serviceId: string): boolean {
+  return caller.services === null || caller.services.includes(serviceId)
+}
+
+/**
+ * The first checks every Queue route makes, in the contract's order: credential (401
+ * AUTHENTICATION_FAILED) → scope (403 SCOPE_FORBIDDEN) → rate limit (429 RATE_LIMITED with
+ * Retry-After). Every request that reaches the rate limit counts, whatever happens after it;
+ * a 429 is not counted, nor is a request refused before it (a 401 has no credential to count
+ * against, and a 403 scope refusal cannot do anything the window protects).
+ * Bearer only: Queue keys are never accepted in `x-service-api-key`.
+ */
+export function admitQueueCaller(deps: AppDeps, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
+  const caller = deps.credentials.authenticate(presentedSecret(request, { allowApiKeyHeader: false }), 'queue', now)
+  if (caller === null) {
+    throw new ApiError(401, QueueCodes.AUTHENTICATION_FAILED, 'a valid Queue API key is required (Authorization: Bearer lbq_…)', undefined, {
+      'www-authenticate': 'Bearer',
+    })
+  }
+  if (!hasScope(caller, scope)) {
+    throw new ApiError(403, QueueCodes.SCOPE_FORBIDDEN, `this key lacks the ${scope} scope`)
+  }
+  const limit = bucket === 'issue'
+    ? caller.issuePerMinute ?? DEFAULT_ISSUE_PER_MINUTE
+    : caller.readPerMinute ?? DEFAULT_READ_PER_MINUTE
+  const decision = deps.limiter.attempt(`queue:${bucket}:${credentialScope(caller)}`, limit, now)
+  if (!decision.allowed) {
+    throw new ApiError(
+      429,
+      QueueCodes.RATE_LIMITED,
+      `over ${limit} ${bucket === 'issue' ? 'ticket issues' : 'reads'} per minute for this key; retry after ${decision.retryAfterSeconds} s`,
+      undefined,
+      { 'retry-after': String(decision.retryAfterSeconds) },
+    )
+  }
+  return caller
+}

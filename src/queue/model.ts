@@ -1,0 +1,99 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** Operation scopes of a Queue key (contract §1); absent on a key means the first four. */
+export const Scopes = {
+  SERVICES_READ: 'services:read',
+  TICKETS_WRITE: 'tickets:write',
+  TICKETS_READ: 'tickets:read',
+  STATE_READ: 'state:read',
+  COUNTER_OPERATE: 'counter:operate',
+} as const
+export type Scope = (typeof Scopes)[keyof typeof Scopes]
+export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]
+
+/** Contract §3. */
+export const TICKET_STATUSES = ['WAITING', 'CALLED', 'SERVING', 'COMPLETED', 'NO_SHOW', 'CANCELLED'] as const
+export type TicketStatus = (typeof TICKET_STATUSES)[number]
+export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE'] as const
+export type TicketSource = (typeof TICKET_SOURCES)[number]
+
+const closed = { additionalProperties: false } as const
+
+/**
+ * IssueTicketRequest (public-api.md): IDs 1–160 characters, matched exactly (no trimming, case
+ * sensitive); `externalReference` optional, 1–255 characters, `null` meaning the same as absent.
+ * Bounds count code points (contract §2; `schemaErrors` re-checks `maxLength` that way).
+ */
+export const IssueTicketRequest = Type.Object(
+  {
+    locationId: Type.String({ minLength: 1, maxLength: 160, description: 'an exact locationId from the services list' }),
+    serviceId: Type.String({ minLength: 1, maxLength: 160, description: 'an exact service id from the services list' }),
+    externalReference: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()], { description: "caller's reference, 1–255 characters; null = none" }),
+    ),
+  },
+  closed,
+)
+export type IssueTicketRequest = Static<typeof IssueTicketRequest>
+
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
+const NullableDateTime = Type.Union([DateTime, Type.Null()])
+
+export const QueueTicket = Type.Object(
+  {
+    id: Type.String({ description: 'opaque ticket ID (tkt_…)' }),
+    ticketId: Type.String({ description: 'the same value as id' }),
+    ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
+    status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
+    source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
+    queueUnitId: Type.String(),
+    locationId: Type.String(),
+    serviceId: Type.String(),
+    externalReference: Type.Union([Type.String(), Type.Null()]),
+    createdAt: DateTime,
+    calledAt: NullableDateTime,
+    servingAt: NullableDateTime,
+    completedAt: NullableDateTime,
+  },
+  closed,
+)
+export type QueueTicket = Static<typeof QueueTicket>
+
+export const TicketResponse = Type.Object({ data: QueueTicket }, closed)
+
+export const ServiceEntry = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    prefix: Type.String(),
+    locationId: Type.String({ description: 'a service offered at several locations is listed once per location' }),
+    waiting: Type.Integer({ minimum: 0 }),
+    estimatedWaitSeconds: Type.Integer({
+      minimum: 0,
+      description: 'for a ticket issued now: ceil((waiting + 1) / max(open counters of this service here, 1)) × average service seconds',
+    }),
+  },
+  closed,
+)
+export type ServiceEntry = Static<typeof ServiceEntry>
+
+export const ServicesResponse = Type.Object({ data: Type.Object({ services: Type.Array(ServiceEntry) }, closed) }, closed)
+
+export const NowServing = Type.Object({ number: Type.String(), counterName: Type.String() }, closed)
+
+export const StateEntry = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    locationId: Type.String(),
+    waiting: Type.Integer({ minimum: 0 }),
+    nowServing: Type.Union([NowServing, Type.Null()], { description: 'null when no ticket of this service is CALLED or SERVING here' }),
+  },
+  closed,
+)
+export type StateEntry = Static<typeof StateEntry>
+
+export const StateResponse = Type.Object(
+  { data: Type.Object({ generatedAt: DateTime, services: Type.Array(StateEntry) }, closed) },
+  closed,
+)

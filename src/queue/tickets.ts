@@ -1,0 +1,218 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open'
+import type { IdGenerator } from '../platform/ids'
+import { isoTime, isoOrNull } from '../platform/clock'
+import { ticketEvents } from '../counters/tables'
+import { tickets, ticketSequences, serviceStats } from './tables'
+import { businessDayAt, formatTicketNumber } from './numbering'
+import type { QueueTicket, TicketSource } from './model'
+
+export type TicketRow = typeof tickets.$inferSelect
+
+/** What a new ticket needs; the caller has already checked that it may be issued. */
+export interface NewTicket {
+  queueUnitId: string
+  location: { id: string; timezone: string }
+  service: { id: string; prefix: string }
+  source: TicketSource
+  externalReference: string | null
+  /** The credential that issued it (audit, and the `actor` of its `created` event); null for the system. */
+  credentialId: string | null
+}
+
+/** Contract §3: the QueueTicket JSON of a row; `id` and `ticketId` carry the same `tkt_…`. */
+export function ticketJson(row: TicketRow): QueueTicket {
+  return {
+    id: row.id,
+    ticketId: row.id,
+    ticketNumber: row.ticketNumber,
+    status: row.status,
+    source: row.source,
+    queueUnitId: row.queueUnitId,
+    locationId: row.locationId,
+    serviceId: row.serviceId,
+    externalReference: row.externalReference,
+    createdAt: isoTime(row.createdAt),
+    calledAt: isoOrNull(row.calledAt),
+    servingAt: isoOrNull(row.servingAt),
+    completedAt: isoOrNull(row.completedAt),
+  }
+}
+
+/**
+ * Ticket writes and reads on statements prepared once per app. Writers must run inside an
+ * immediate transaction (`db.transaction(fn, { behavior: 'immediate' })`), so the number,
+ * the ticket, its event and the live counts commit together or not at all.
+ */
+export class TicketStore {
+  private readonly nextSeqStmt
+  private readonly nextRankStmt
+  private readonly insertStmt
+  private readonly eventStmt
+  private readonly waitingStmt
+  private readonly byIdStmt
+
+  constructor(private readonly db: Db, private readonly ids: IdGenerator) {
+    // One row per (location, prefix, local day): the upsert hands out 1, 2, 3, … and the
+    // write lock of the immediate transaction makes it race-free; the unique index on
+    // tickets (location, prefix, business_day, seq) would refuse a duplicate anyway.
+    this.nextSeqStmt = db
+      .insert(ticketSequences)
+      .values({
+        locationId: sql.placeholder('locationId'),
+        prefix: sql.placeholder('prefix'),
+        businessDay: sql.placeholder('businessDay'),
+        lastSeq: 1,
+      })
+      .onConflictDoUpdate({
+        target: [ticketSequences.locationId, ticketSequences.prefix, ticketSequences.businessDay],
+        set: { lastSeq: sql`${ticketSequences.lastSeq} + 1` },
+      })
+      .returning({ seq: ticketSequences.lastSeq })
+      .prepare()
+    this.nextRankStmt = db
+      .select({ rank: sql<number>`coalesce(max(${tickets.queueRank}), 0) + 1` })
+      .from(tickets)
+      .where(and(eq(tickets.status, 'WAITING'), eq(tickets.locationId, sql.placeholder('locationId'))))
+      .prepare()
+    this.insertStmt = db
+      .insert(tickets)
+      .values({
+        id: sql.placeholder('id'),
+        queueUnitId: sql.placeholder('queueUnitId'),
+        locationId: sql.placeholder('locationId'),
+        serviceId: sql.placeholder('serviceId'),
+        prefix: sql.placeholder('prefix'),
+        businessDay: sql.placeholder('businessDay'),
+        seq: sql.placeholder('seq'),
+        ticketNumber: sql.placeholder('ticketNumber'),
+        status: 'WAITING',
+        source: sql.placeholder('source'),
+        externalReference: sql.placeholder('externalReference'),
+        credentialId: sql.placeholder('credentialId'),
+        queueRank: sql.placeholder('queueRank'),
+        createdAt: sql.placeholder('now'),
+      })
+      .prepare()
+    this.eventStmt = db
+      .insert(ticketEvents)
+      .values({
+        ticketId: sql.placeholder('ticketId'),
+        type: sql.placeholder('type'),
+        fromStatus: sql.placeholder('fromStatus'),
+        toStatus: sql.placeholder('toStatus'),
+        counterId: sql.placeholder('counterId'),
+        actor: sql.placeholder('actor'),
+        at: sql.placeholder('now'),
+        detail: sql.placeholder('detail'),
+      })
+      .prepare()
+    this.waitingStmt = db
+      .insert(serviceStats)
+      .values({ serviceId: sql.placeholder('serviceId'), locationId: sql.placeholder('locationId'), waiting: sql`max(${sql.placeholder('delta')}, 0)` })
+      .onConflictDoUpdate({
+        target: [serviceStats.serviceId, serviceStats.locationId],
+        set: { waiting: sql`max(${serviceStats.waiting} + ${sql.placeholder('delta')}, 0)` },
+      })
+      .prepare()
+    this.byIdStmt = db.select().from(tickets).where(eq(tickets.id, sql.placeholder('id'))).prepare()
+  }
+
+  /**
+   * Contract §3 numbering: the next number of the location and prefix for the local business
+   * day of `now`, never reused that day. Must run in the issuing transaction.
+   */
+  nextTicketNumber(locationId: string, timezone: string, prefix: string, now: number) {
+    const businessDay = businessDayAt(now, timezone)
+    const { seq } = this.nextSeqStmt.get({ locationId, prefix, businessDay })!
+    return { businessDay, seq, ticketNumber: formatTicketNumber(prefix, seq) }
+  }
+
+  /**
+   * The rank that puts a ticket behind every WAITING ticket of its location (all services, so
+   * a counter serving several services can compare ranks: smaller is called first). A ticket
+   * requeued FIRST can take a rank below the smallest waiting one.
+   */
+  nextQueueRank(locationId: string): number {
+    return this.nextRankStmt.get({ locationId })!.rank
+  }
+
+  /**
+   * Writes a new WAITING ticket: its number, its rank at the end of the line, a `created` event
+   * in its history, and `service_stats.waiting` + 1. Returns the row as written. Used by the
+   * public API (source API) and by walk-ins at a counter (source OPERATOR).
+   */
+  insertTicket(input: NewTicket, now: number): TicketRow {
+    this.assertInTransaction()
+    const number = this.nextTicketNumber(input.location.id, input.location.timezone, input.service.prefix, now)
+    const row: TicketRow = {
+      id: this.ids.next('tkt_'),
+      queueUnitId: input.queueUnitId,
+      locationId: input.location.id,
+      serviceId: input.service.id,
+      prefix: input.service.prefix,
+      businessDay: number.businessDay,
+      seq: number.seq,
+      ticketNumber: number.ticketNumber,
+      status: 'WAITING',
+      source: input.source,
+      externalReference: input.externalReference,
+      credentialId: input.credentialId,
+      counterId: null,
+      callCount: 0,
+      queueRank: this.nextQueueRank(input.location.id),
+      createdAt: now,
+      calledAt: null,
+      servingAt: null,
+      completedAt: null,
+    }
+    this.insertStmt.run({
+      id: row.id,
+      queueUnitId: row.queueUnitId,
+      locationId: row.locationId,
+      serviceId: row.serviceId,
+      prefix: row.prefix,
+      businessDay: row.businessDay,
+      seq: row.seq,
+      ticketNumber: row.ticketNumber,
+      source: row.source,
+      externalReference: row.externalReference,
+      credentialId: row.credentialId,
+      queueRank: row.queueRank,
+      now,
+    })
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: { source: row.source } }, now)
+    this.adjustWaiting(row.serviceId, row.locationId, +1)
+    return row
+  }
+
+  /**
+   * Keeps `service_stats.waiting` in step: +1 when a ticket enters a waiting line, −1 when it
+   * leaves (never below 0). The services list and state read only this count.
+   */
+  adjustWaiting(serviceId: string, locationId: string, delta: number): void {
+    this.waitingStmt.run({ serviceId, locationId, delta })
+  }
+
+  /** Appends one entry to a ticket's history (`ticket_events`). */
+  appendEvent(event: { ticketId: string; type: string; fromStatus: string | null; toStatus: string; counterId: string | null; actor: string; detail?: Record<string, unknown> | null }, now: number): void {
+    this.eventStmt.run({
+      ticketId: event.ticketId,
+      type: event.type,
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      counterId: event.counterId,
+      actor: event.actor,
+      now,
+      detail: event.detail == null ? null : JSON.stringify(event.detail),
+    })
+  }
+
+  byId(id: string): TicketRow | null {
+    return this.byIdStmt.get({ id }) ?? null
+  }
+
+  private assertInTransaction(): void {
+    if (!this.db.$client.inTransaction) throw new Error('ticket writes must run inside an immediate transaction')
+  }
+}
