@@ -5,6 +5,7 @@ import { openapiPlugin } from './platform/openapi'
 import { VERSION } from './version'
 import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
+import { queueRoutes } from './queue/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -21,5 +22,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
+    .use(queueRoutes(deps))
     .decorate('deps', deps)
 }
