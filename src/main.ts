@@ -4,6 +4,7 @@ import { serveCommand, serveHelp } from './cli/serve'
 import { migrateCommand, migrateHelp } from './cli/migrate'
 import { provisionCommand, provisionHelp } from './cli/provision'
 import { keysCommand, keysHelp } from './cli/keys'
+import { edgeAuthorityCommand, edgeAuthorityHelp } from './cli/edge-authority'
 import { demoCommand, demoHelp } from './cli/demo'
 import { webhooksCommand, webhooksHelp } from './cli/webhooks'
 import { backupCommand, backupHelp } from './cli/backup'
@@ -29,7 +30,7 @@ const commands: Record<string, Command> = {
   migrate: { run: migrateCommand, help: migrateHelp },
   provision: { run: provisionCommand, help: provisionHelp },
   keys: { run: keysCommand, help: keysHelp },
-  'edge-authority': notYet('lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)'),
+  'edge-authority': { run: edgeAuthorityCommand, help: edgeAuthorityHelp },
   demo: { run: demoCommand, help: demoHelp },
   backup: { run: backupCommand, help: backupHelp },
   webhooks: { run: webhooksCommand, help: webhooksHelp },

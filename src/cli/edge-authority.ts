@@ -1,0 +1,55 @@
+import { parseFlags, required, dbPath, printJson, integerFlag, UsageError, openExistingDatabase } from './args'
+import { migrateDatabase } from '../db/migrate'
+import {
+  takeEdgeAuthority,
+  releaseEdgeAuthority,
+  EdgeAuthorityError,
+  MAX_EDGE_TTL_SECONDS,
+  type EdgeAuthorityState,
+} from '../queue/edge'
+
+export const edgeAuthorityHelp = `lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)
+
+An Edge at the branch takes or releases Queue authority over a Queue Unit. While an Edge
+holds it, ticket issue (and every queue change) is refused with 409 QUEUE_UNIT_EDGE_MANAGED.
+--holder NAME   take authority as NAME (1 to 200 characters); the same holder may renew
+--ttl SECONDS   the lease ends on its own after SECONDS (1 to ${MAX_EDGE_TTL_SECONDS}); without it, until released
+--release       give authority back (not an error when nobody holds it)
+Another holder's lease in force must be released first. Prints JSON
+{"queueUnitId","edgeManaged","holder","expiresAt","previousHolder"}. A running server sees
+the change on its next request.`
+
+/** The command's whole effect, callable from tests without a process. */
+export function runEdgeAuthority(
+  argv: string[],
+  now: number = Date.now(),
+): { help: string } | EdgeAuthorityState {
+  const flags = parseFlags(argv, {
+    db: { type: 'string' }, 'queue-unit': { type: 'string' }, holder: { type: 'string' }, ttl: { type: 'string' }, release: { type: 'boolean' },
+  })
+  if (flags.help) return { help: edgeAuthorityHelp }
+  const queueUnitId = required(flags['queue-unit'], 'queue-unit')
+  if (flags.release && flags.holder !== undefined) throw new UsageError('give either --holder or --release, not both')
+  if (!flags.release && flags.holder === undefined) throw new UsageError('give --holder NAME to take authority or --release to give it back')
+  if (flags.release && flags.ttl !== undefined) throw new UsageError('--ttl applies to --holder only')
+  const ttl = integerFlag(flags.ttl, 'ttl', 1, MAX_EDGE_TTL_SECONDS) ?? null
+  const holder = flags.release ? null : required(flags.holder, 'holder')
+
+  const db = openExistingDatabase(dbPath(flags.db))
+  try {
+    migrateDatabase(db.$client)
+    return holder === null ? releaseEdgeAuthority(db, queueUnitId, now) : takeEdgeAuthority(db, queueUnitId, holder, ttl, now)
+  } catch (error) {
+    if (error instanceof EdgeAuthorityError) throw new UsageError(error.message)
+    throw error
+  } finally {
+    db.$client.close()
+  }
+}
+
+export async function edgeAuthorityCommand(argv: string[]): Promise<number> {
+  const result = runEdgeAuthority(argv)
+  if ('help' in result) console.log(result.help)
+  else printJson(result)
+  return 0
+}
