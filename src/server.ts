@@ -41,7 +41,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   deps.idempotency.prune(deps.clock.now())
   const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
   const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log })
-  webhookWorker.start()
+  deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
 
   app.listen({
     port: options.port,
@@ -50,6 +50,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
   })
   const server = app.server as Server<unknown>
+  deps.lifecycle.start()
   const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${server.port}`
   log({ level: 'info', msg: 'listening', url, db: options.dbPath, durability: options.durability })
 
@@ -58,9 +59,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     async stop() {
       clearInterval(pruneTimer)
+      // Websockets first: Bun's stop waits for them too, and screens simply reconnect.
+      deps.lifecycle.beforeStop()
       // Without `true`, Bun stops accepting and resolves once in-flight requests are done.
       await server.stop()
-      await webhookWorker.stop()
+      await deps.lifecycle.stop()
       db.$client.close()
       log({ level: 'info', msg: 'stopped' })
     },

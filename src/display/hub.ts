@@ -85,8 +85,7 @@ export class LiveHub {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
     }
     for (const topic of request) {
-      const reader = this.readers.get(topic.kind)!
-      const state = reader(topic.id, client.workspaceId)
+      const state = this.readers.get(topic.kind)?.(topic.id, client.workspaceId) ?? null
       if (state === null) {
         this.sendError(client, 'TOPIC_NOT_FOUND', `no ${topic.kind} "${topic.id}" for this display token`)
         continue
@@ -118,6 +117,11 @@ export class LiveHub {
       if ((client.sent.get(key) ?? -1) >= state.revision) continue
       this.deliver(client, key, state.revision, text)
     }
+  }
+
+  /** Shutdown: every client is told to go away (1001) and will reconnect to the next server. */
+  closeAll(): void {
+    for (const client of [...this.clients.values()]) this.drop(client, 1001, 'server shutting down')
   }
 
   /** Heartbeat: a ping to every client, and a re-check of every token. */

@@ -6,6 +6,7 @@ import { RollingWindowLimiter, type RateLimiter } from './rate-limit'
 import { InMemoryNonces, type NonceMemory } from './nonces'
 import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
+import { Lifecycle } from './lifecycle'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   nonces: NonceMemory
   credentials: CredentialStore
   idempotency: IdempotencyStore
+  /** Background work features register; `serve` starts and stops it. */
+  lifecycle: Lifecycle
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
@@ -30,6 +33,7 @@ export function createDeps(input: DepsInput): AppDeps {
     nonces: new InMemoryNonces(),
     credentials: new CredentialStore(input.db),
     idempotency: new IdempotencyStore(input.db),
+    lifecycle: new Lifecycle(),
     ...input,
   }
 }

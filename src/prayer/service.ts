@@ -334,3 +334,13 @@ export function prayerToday(db: Db, sourceId: string, now: number): PrayerToday 
     next,
   }
 }
+
+/**
+ * Every stored month change of a source, all periods together: revisions count per period
+ * from 1, so their sum grows by one with each stored change. Display feeds use it as the
+ * revision of a source's live topic, which spans month boundaries.
+ */
+export function storedChangeCount(db: Db, sourceId: string): number {
+  const row = db.$client.query<{ n: number }, [string]>('SELECT coalesce(sum(revision), 0) AS n FROM prayer_months WHERE source_id = ?').get(sourceId)
+  return row?.n ?? 0
+}

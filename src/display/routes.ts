@@ -1,0 +1,116 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../platform/deps'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { presentedSecret, type Credential } from '../platform/credentials'
+import { errorResponses, Security } from '../platform/openapi'
+import { onWidgetSnapshot } from '../widgets/service'
+import { onPrayerMonth } from '../prayer/events'
+import { LiveHub, type LiveSocket } from './hub'
+import { widgetView, prayerTodayView, prayerMonthView, type DisplayView } from './service'
+
+const PREFIX = '/api/display/v1'
+const HEARTBEAT_MS = 25_000
+
+export const DisplayCodes = {
+  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
+  NOT_FOUND: CommonCodes.NOT_FOUND,
+} as const
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, OPTIONS',
+  'access-control-allow-headers': 'authorization, if-none-match, x-correlation-id',
+  'access-control-expose-headers': 'etag, x-correlation-id',
+  'access-control-max-age': '600',
+}
+
+/** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */
+function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
+  return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
+}
+
+function authenticateDisplay(deps: AppDeps, token: string | null): Credential {
+  const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
+  if (credential === null) {
+    throw new ApiError(401, DisplayCodes.AUTHENTICATION_FAILED, 'a valid display token (lbd_…) is required on display routes')
+  }
+  return credential
+}
+
+/** 200 with an ETag over the body, or 304 when the screen already has it. */
+function conditional(request: Request, view: DisplayView | null, what: string): Response {
+  if (view === null) throw new ApiError(404, DisplayCodes.NOT_FOUND, `no such ${what} for this display token`)
+  const etag = `"${Bun.hash(view.dataJson).toString(36)}"`
+  const headers = { etag, 'cache-control': 'no-cache' }
+  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
+  return new Response(view.dataJson, { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
+}
+
+const docs = (summary: string, extra: Record<number, string[]> = {}) => ({
+  summary,
+  tags: ['Display feeds'],
+  security: Security.displayToken,
+  responses: {
+    200: { description: 'the current state; ETag for conditional requests' },
+    304: { description: 'unchanged since If-None-Match' },
+    ...errorResponses({ 401: [DisplayCodes.AUTHENTICATION_FAILED], 404: [DisplayCodes.NOT_FOUND], ...extra }),
+  },
+})
+
+/**
+ * Contract §6: read-only display feeds for screens. Display tokens are accepted here and only
+ * here (the other routes authenticate other kinds), and every response answers CORS.
+ */
+export function displayRoutes(deps: AppDeps) {
+  const hub = new LiveHub({ log: deps.log })
+  hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
+  hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
+  onWidgetSnapshot(deps.db, (snapshot) => hub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
+  onPrayerMonth(deps.db, (event) => hub.publish('prayer', event.sourceId, event.workspaceId))
+
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  deps.lifecycle.register({
+    start: () => (heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)),
+    beforeStop: () => hub.closeAll(),
+    stop: () => clearInterval(heartbeat),
+  })
+
+  return new Elysia({ name: 'lobby.display' })
+    .decorate('liveHub', hub)
+    .onRequest(({ request, set }) => {
+      if (new URL(request.url).pathname.startsWith(`${PREFIX}/`)) Object.assign(set.headers, CORS)
+    })
+    .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
+    .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
+      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      return conditional(request, widgetView(deps, params.widgetId, credential.ownerId), 'widget')
+    }, { detail: docs('Current snapshot of a widget') })
+    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/months/:period`, ({ request, query, params }) => {
+      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      return conditional(request, prayerMonthView(deps, params.sourceId, params.period, credential.ownerId), 'stored month')
+    }, { detail: docs('A stored prayer-schedule month') })
+    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/today`, ({ request, query, params }) => {
+      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const view = prayerTodayView(deps, params.sourceId, credential.ownerId)
+      return conditional(request, view && view.dataJson !== 'null' ? view : null, "stored month for today at this source")
+    }, { detail: docs("Today's prayer times and the next prayer, in the source's time zone") })
+    .ws(`${PREFIX}/live`, {
+      detail: { summary: 'Live updates (websocket)', tags: ['Display feeds'], security: Security.displayToken },
+      beforeHandle({ request, query }) {
+        // Refused before the upgrade, so the screen gets a 401 in the envelope, not a dead socket.
+        authenticateDisplay(deps, tokenOf(request, query as Record<string, string | undefined>))
+      },
+      open(ws) {
+        const token = (ws.data.query as Record<string, string | undefined>).token ?? null
+        const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
+        if (credential === null) return ws.close(4401, 'display token not valid')
+        hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
+      },
+      message(ws, message) {
+        hub.message(ws.raw as unknown as LiveSocket, typeof message === 'string' ? message : JSON.stringify(message))
+      },
+      close(ws) {
+        hub.disconnect(ws.raw as unknown as LiveSocket)
+      },
+    })
+}

@@ -1,0 +1,49 @@
+import type { AppDeps } from '../platform/deps'
+import { isoTime } from '../platform/clock'
+import { getWidgetSnapshot } from '../widgets/service'
+import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
+import type { TopicState } from './hub'
+
+/** A display read: the body as JSON text (built once, reused by the websocket) and its revision. */
+export interface DisplayView extends TopicState {}
+
+/** `{widgetId, widgetType, name, dataRevision, acceptedAt, data}` of the workspace's widget, or null. */
+export function widgetView(deps: Pick<AppDeps, 'db'>, widgetId: string, workspaceId: string): DisplayView | null {
+  const snapshot = getWidgetSnapshot(deps, widgetId)
+  if (snapshot === null || snapshot.workspaceId !== workspaceId) return null
+  const head = JSON.stringify({
+    widgetId: snapshot.widgetId,
+    widgetType: snapshot.widgetType,
+    name: snapshot.name,
+    dataRevision: snapshot.dataRevision,
+    acceptedAt: snapshot.acceptedAt,
+  })
+  // The stored data is already JSON text: splice it in rather than parse and re-encode it.
+  return { revision: snapshot.dataRevision, dataJson: `${head.slice(0, -1)},"data":${snapshot.dataJson ?? 'null'}}` }
+}
+
+/**
+ * Today at the workspace's prayer source (times, iqamah, next prayer), or `data: null` when
+ * today's month is not stored. The revision counts every stored month change of the source.
+ */
+export function prayerTodayView(deps: Pick<AppDeps, 'db' | 'clock'>, sourceId: string, workspaceId: string): DisplayView | null {
+  const source = findSource(deps.db, sourceId)
+  if (source === null || source.workspaceId !== workspaceId) return null
+  const today = prayerToday(deps.db, sourceId, deps.clock.now())
+  return { revision: storedChangeCount(deps.db, sourceId), dataJson: JSON.stringify(today) }
+}
+
+/** One stored month of the workspace's source, or null. */
+export function prayerMonthView(deps: Pick<AppDeps, 'db'>, sourceId: string, period: string, workspaceId: string): DisplayView | null {
+  const source = findSource(deps.db, sourceId)
+  if (source === null || source.workspaceId !== workspaceId) return null
+  const stored = readMonth(deps.db, sourceId, period)
+  if (stored === null) return null
+  return {
+    revision: stored.revision,
+    dataJson: JSON.stringify({
+      sourceId, period, revision: stored.revision, checksum: stored.checksum, storedAt: isoTime(stored.storedAt),
+      dayCount: stored.dayCount, location: source.location, timezone: source.timezone, month: stored.month,
+    }),
+  }
+}
