@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { testContext, request, jsonOf } from '../support/app'
+import { provision, exampleDocument } from '../support/fixtures'
+import { tempDir } from '../support/cli'
+import { openDatabase } from '../../src/db/open'
+import { migrateDatabase } from '../../src/db/migrate'
+import { applyProvisioning } from '../../src/provisioning/service'
+import { revokeKey } from '../../src/provisioning/keys'
+import { startServer, type RunningServer } from '../../src/server'
+import { makeMonth } from '../prayer/support'
+import { envelope, announcementsData } from '../widgets/support'
+
+const SOURCE = 'psrc_centralmosque-0001-london'
+
+function displayContext() {
+  const ctx = testContext()
+  const p = provision(ctx, exampleDocument())
+  return {
+    ...ctx,
+    token: p.secret('display', 'ws_demo', 'lobby-screens'),
+    workspaceKey: p.secret('workspace', 'ws_demo', 'cms'),
+    queueKey: p.secret('queue', 'qu_main', 'all'),
+  }
+}
+
+let n = 0
+const pushWidget = (app: any, key: string, widgetId = 'wdg_announcements', items = 2) =>
+  request(app, 'POST', `/api/public/v1/widgets/${widgetId}/data/push`, {
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `key-${++n}-abcdef` },
+    raw: JSON.stringify(envelope('ANNOUNCEMENTS', announcementsData(items))),
+  })
+
+describe('display reads', () => {
+  test('a widget read has the snapshot, an ETag, and 304 when unchanged', async () => {
+    const ctx = displayContext()
+    const empty = await jsonOf(await request(ctx.app, 'GET', `/api/display/v1/widgets/wdg_announcements?token=${ctx.token}`))
+    expect(empty).toEqual({ widgetId: 'wdg_announcements', widgetType: 'ANNOUNCEMENTS', name: 'Announcements', dataRevision: 0, acceptedAt: null, data: null })
+    expect((await pushWidget(ctx.app, ctx.workspaceKey)).status).toBe(200)
+    const res = await request(ctx.app, 'GET', '/api/display/v1/widgets/wdg_announcements', { headers: { authorization: `Bearer ${ctx.token}` } })
+    const body = await jsonOf(res)
+    expect(body.dataRevision).toBe(1)
+    expect(body.data.items).toHaveLength(2)
+    const etag = res.headers.get('etag')!
+    const again = await request(ctx.app, 'GET', `/api/display/v1/widgets/wdg_announcements?token=${ctx.token}`, { headers: { 'if-none-match': etag } })
+    expect(again.status).toBe(304)
+    await pushWidget(ctx.app, ctx.workspaceKey, 'wdg_announcements', 3)
+    const changed = await request(ctx.app, 'GET', `/api/display/v1/widgets/wdg_announcements?token=${ctx.token}`, { headers: { 'if-none-match': etag } })
+    expect(changed.status).toBe(200)
+  })
+
+  test('prayer month and today reads, in the source time zone, with the next prayer', async () => {
+    const ctx = displayContext()
+    ctx.clock.set('2026-11-25T11:00:00.000Z')
+    const missing = await request(ctx.app, 'GET', `/api/display/v1/prayer-schedules/sources/${SOURCE}/today?token=${ctx.token}`)
+    expect(missing.status).toBe(404)
+    const pushed = await request(ctx.app, 'POST', `/api/public/v1/prayer-schedules/sources/${SOURCE}/months`, {
+      headers: { authorization: `Bearer ${ctx.workspaceKey}`, 'content-type': 'application/json', 'idempotency-key': 'prayer-key-000001' },
+      raw: JSON.stringify(makeMonth('2026-11')),
+    })
+    expect(pushed.status).toBe(201)
+    const today = await jsonOf(await request(ctx.app, 'GET', `/api/display/v1/prayer-schedules/sources/${SOURCE}/today?token=${ctx.token}`))
+    expect(today).toMatchObject({ sourceId: SOURCE, date: '2026-11-25', timezone: 'Europe/London', next: { prayer: 'dhuhr' } })
+    const month = await jsonOf(await request(ctx.app, 'GET', `/api/display/v1/prayer-schedules/sources/${SOURCE}/months/2026-11?token=${ctx.token}`))
+    expect(month).toMatchObject({ sourceId: SOURCE, period: '2026-11', revision: 1, dayCount: 30 })
+    expect(month.month.days).toHaveLength(30)
+  })
+
+  test('only display tokens are accepted on display routes, and a revoked one is refused', async () => {
+    const ctx = displayContext()
+    const path = '/api/display/v1/widgets/wdg_announcements'
+    for (const key of [ctx.workspaceKey, ctx.queueKey, 'lbd_unknown', '']) {
+      const res = await request(ctx.app, 'GET', path, { headers: key ? { authorization: `Bearer ${key}` } : {} })
+      expect(res.status).toBe(401)
+      expect((await jsonOf(res)).error.code).toBe('AUTHENTICATION_FAILED')
+      expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    }
+    revokeKey(ctx.db, 'display', 'ws_demo', 'lobby-screens', ctx.clock.now())
+    expect((await request(ctx.app, 'GET', `${path}?token=${ctx.token}`)).status).toBe(401)
+  })
+
+  test('a display token is refused on push, ticket issue and the other routes', async () => {
+    const ctx = displayContext()
+    const push = await pushWidget(ctx.app, ctx.token)
+    expect(push.status).toBe(403)
+    expect((await jsonOf(push)).error.code).toBe('WIDGET_NOT_FOUND_OR_FORBIDDEN')
+    const issue = await request(ctx.app, 'POST', '/api/public/v1/queue/tickets', {
+      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', 'x-request-timestamp': new Date(ctx.clock.now()).toISOString(), 'x-request-nonce': 'nonce-display-0001', 'idempotency-key': 'k1' },
+      body: { locationId: 'loc_hall', serviceId: 'svc_accounts' },
+    })
+    expect(issue.status).toBe(401)
+    expect((await jsonOf(issue)).error.code).toBe('AUTHENTICATION_FAILED')
+    for (const path of ['/api/public/v1/queue/state', '/api/public/v1/queue/services']) {
+      expect((await request(ctx.app, 'GET', path, { headers: { authorization: `Bearer ${ctx.token}` } })).status).toBe(401)
+    }
+    expect(ctx.db.$client.query('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 0 })
+  })
+
+  test("another workspace's widget is not found, and CORS preflight is answered", async () => {
+    const ctx = testContext()
+    const doc = exampleDocument()
+    doc.workspaces.push({ id: 'ws_b', name: 'B', displayTokens: [{ name: 'b' }], widgets: [] })
+    const p = provision(ctx, doc)
+    const res = await request(ctx.app, 'GET', `/api/display/v1/widgets/wdg_events?token=${p.secret('display', 'ws_b', 'b')}`)
+    expect(res.status).toBe(404)
+    const preflight = await request(ctx.app, 'OPTIONS', '/api/display/v1/widgets/wdg_events', { headers: { origin: 'http://tv.local', 'access-control-request-method': 'GET' } })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization')
+  })
+})
+
+describe('display websocket (real clients on 127.0.0.1)', () => {
+  let server: RunningServer
+  let dbPath: string
+  let secrets: Record<string, string>
+
+  beforeAll(async () => {
+    dbPath = join(tempDir(), 'lobby.db')
+    const db = openDatabase(dbPath)
+    migrateDatabase(db.$client)
+    const result = applyProvisioning(db, exampleDocument(), Date.now())
+    secrets = Object.fromEntries(result.secrets.map((s) => [`${s.kind}:${s.name}`, s.secret]))
+    db.$client.close()
+    server = await startServer({ port: 0, host: '127.0.0.1', dbPath, durability: 'normal', log: () => {} })
+  })
+  afterAll(async () => server?.stop())
+
+  const wsUrl = (token: string) => `${server.url.replace('http', 'ws')}/api/display/v1/live?token=${token}`
+
+  /** Opens a socket and collects its messages. */
+  async function connect(token = secrets['display:lobby-screens']!) {
+    const socket = new WebSocket(wsUrl(token))
+    const messages: any[] = []
+    const waiters: (() => void)[] = []
+    socket.onmessage = (e) => {
+      messages.push(JSON.parse(String(e.data)))
+      waiters.splice(0).forEach((w) => w())
+    }
+    await new Promise<void>((resolve, reject) => {
+      socket.onopen = () => resolve()
+      socket.onerror = () => reject(new Error('websocket refused'))
+    })
+    const next = async (count: number, ms = 2000) => {
+      const deadline = Date.now() + ms
+      while (messages.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${messages.length}`)
+        await new Promise<void>((r) => {
+          waiters.push(r)
+          setTimeout(r, 20)
+        })
+      }
+      return messages
+    }
+    return { socket, messages, next }
+  }
+
+  const livePush = (items: number) =>
+    fetch(`${server.url}/api/public/v1/widgets/wdg_announcements/data/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secrets['workspace:cms']}`, 'content-type': 'application/json', 'idempotency-key': `live-${++n}-abcdef` },
+      body: JSON.stringify(envelope('ANNOUNCEMENTS', announcementsData(items))),
+    })
+
+  test('subscribe, then receive a push within 50 ms of its 200', async () => {
+    const client = await connect()
+    client.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements' }] }))
+    const [snapshot] = await client.next(1)
+    expect(snapshot).toMatchObject({ type: 'snapshot', kind: 'widget', id: 'wdg_announcements' })
+    const response = await livePush(4)
+    const okAt = performance.now()
+    expect(response.status).toBe(200)
+    const revision = Number(response.headers.get('x-service-data-revision'))
+    const messages = await client.next(2)
+    const gotAt = performance.now()
+    expect(messages[1]).toMatchObject({ type: 'update', kind: 'widget', id: 'wdg_announcements', revision })
+    expect(messages[1].data.data.items).toHaveLength(4)
+    expect(gotAt - okAt).toBeLessThan(50)
+    client.socket.close()
+  })
+
+  test('a reconnect with a stale revision catches up; a current one gets nothing', async () => {
+    const first = await connect()
+    first.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements' }] }))
+    const [snap] = await first.next(1)
+    first.socket.close()
+    await livePush(5)
+    await livePush(6)
+    const stale = await connect()
+    stale.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements', sinceRevision: snap.revision }] }))
+    const [caught] = await stale.next(1)
+    expect(caught.type).toBe('snapshot')
+    expect(caught.revision).toBe(snap.revision + 2)
+    expect(caught.data.data.items).toHaveLength(6)
+    const current = await connect()
+    current.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements', sinceRevision: caught.revision }] }))
+    await Bun.sleep(100)
+    expect(current.messages).toEqual([])
+    stale.socket.close()
+    current.socket.close()
+  })
+
+  test('a bad or wrong-kind token is refused before the upgrade', async () => {
+    for (const token of ['lbd_nope', secrets['workspace:cms']!, secrets['queue:all']!]) {
+      const res = await fetch(`${server.url}/api/display/v1/live?token=${token}`, { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' } })
+      expect(res.status).toBe(401)
+      expect((await res.json() as any).error.code).toBe('AUTHENTICATION_FAILED')
+      await expect(connect(token)).rejects.toThrow()
+    }
+  })
+
+  test('500 subscribed clients all receive one push', async () => {
+    const clients = await Promise.all(Array.from({ length: 500 }, () => connect()))
+    for (const c of clients) c.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements' }] }))
+    await Promise.all(clients.map((c) => c.next(1, 5000)))
+    const response = await livePush(7)
+    const revision = Number(response.headers.get('x-service-data-revision'))
+    await Promise.all(clients.map((c) => c.next(2, 5000)))
+    for (const c of clients) expect(c.messages[1]).toMatchObject({ type: 'update', revision })
+    for (const c of clients) c.socket.close()
+  })
+})
