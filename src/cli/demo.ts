@@ -22,7 +22,10 @@ const DEMO_DIR = './data/demo'
 /** Sample bodies the printed curl commands send, written next to the demo database. */
 function writeSampleBodies(dir: string, now: number) {
   const today = localDate(now, 'Europe/Berlin')
-  const at = (hhmm: string) => `${today}T${hhmm}:00+01:00`
+  // Berlin's offset today (+01:00 in winter, +02:00 in summer), e.g. "GMT+01:00".
+  const offset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' })
+    .formatToParts(now).find((p) => p.type === 'timeZoneName')!.value.replace('GMT', '') || '+00:00'
+  const at = (hhmm: string) => `${today}T${hhmm}:00${offset}`
   const schedule = {
     pushVersion: 1,
     widgetType: 'TODAYS_SCHEDULE',
