@@ -11,6 +11,7 @@ import {
   type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
 } from './model'
 import { widgetStore } from './store'
+import { CommitListeners } from '../platform/listeners'
 import { validatePush, withItemDefaults } from './validate'
 
 /** One push as the route hands it over: no HTTP types, only what was sent. */
@@ -247,36 +248,17 @@ export function getWidgetSnapshot(deps: Pick<AppDeps, 'db'>, widgetId: string): 
   }
 }
 
-const listenersByDb = new WeakMap<Db, Set<WidgetSnapshotListener>>()
+const snapshotListeners = new CommitListeners<WidgetSnapshot>('widget snapshot')
 
 /**
  * Calls `listener` after every accepted snapshot of a widget in `db`, once committed and in
- * order of acceptance, in this process (idempotent replays are not new snapshots). Listeners
- * are per database, so two apps in one process never hear each other. Returns the function
- * that unsubscribes. A throwing listener is logged and affects neither the push nor the others.
+ * order of acceptance, in this process (idempotent replays are not new snapshots). Returns the
+ * function that unsubscribes.
  */
 export function onWidgetSnapshot(db: Db, listener: WidgetSnapshotListener): () => void {
-  let listeners = listenersByDb.get(db)
-  if (listeners === undefined) {
-    listeners = new Set()
-    listenersByDb.set(db, listeners)
-  }
-  const set = listeners
-  const subscription: WidgetSnapshotListener = (snapshot) => listener(snapshot)
-  set.add(subscription)
-  return () => {
-    set.delete(subscription)
-  }
+  return snapshotListeners.on(db, listener)
 }
 
 function notifyListeners(deps: AppDeps, snapshot: WidgetSnapshot): void {
-  const listeners = listenersByDb.get(deps.db)
-  if (listeners === undefined) return
-  for (const listener of [...listeners]) {
-    try {
-      listener(snapshot)
-    } catch (error) {
-      deps.log({ level: 'error', msg: 'widget snapshot listener failed', widgetId: snapshot.widgetId, error: String((error as Error)?.stack ?? error) })
-    }
-  }
+  snapshotListeners.emit(deps.db, snapshot, deps.log)
 }
