@@ -8,6 +8,8 @@ export const counters = sqliteTable('counters', {
   locationId: text('location_id').notNull().references(() => locations.id),
   name: text('name').notNull(),
   open: integer('open', { mode: 'boolean' }).notNull().default(false),
+  /** Local business day (location time zone) on which the counter was last opened; the daily close shuts counters opened on an earlier day. */
+  openDay: text('open_day'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
@@ -38,4 +40,28 @@ export const ticketEvents = sqliteTable(
     detail: text('detail'),
   },
   (t) => [index('ticket_events_ticket').on(t.ticketId, t.id)],
+)
+
+/**
+ * Every call and recall of a ticket at a counter: the display feeds' "recent calls", read
+ * newest first per queue unit (or location). Rows of finished business days are removed by the
+ * daily close; the full history stays in `ticket_events`.
+ */
+export const ticketCalls = sqliteTable(
+  'ticket_calls',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    queueUnitId: text('queue_unit_id').notNull(),
+    locationId: text('location_id').notNull(),
+    ticketId: text('ticket_id').notNull(),
+    counterId: text('counter_id').notNull(),
+    /** The ticket's business day. */
+    businessDay: text('business_day').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [
+    index('ticket_calls_unit').on(t.queueUnitId, t.id),
+    index('ticket_calls_location').on(t.locationId, t.businessDay),
+    index('ticket_calls_ticket').on(t.ticketId, t.id),
+  ],
 )

@@ -10,6 +10,11 @@ export const queueUnits = sqliteTable('queue_units', {
   edgeHolder: text('edge_holder'),
   /** End of the Edge lease; null with a holder = until released. */
   edgeExpiresAt: integer('edge_expires_at'),
+  /**
+   * Counts every change to the unit's tickets and counters (display feeds' `stateRevision`);
+   * bumped in the same transaction as the change, so it survives restarts and never repeats.
+   */
+  stateRevision: integer('state_revision').notNull().default(0),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
@@ -80,6 +85,7 @@ export const tickets = sqliteTable(
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),
     index('tickets_waiting_line').on(t.serviceId, t.locationId, t.status, t.queueRank),
     index('tickets_open_by_status').on(t.status, t.locationId),
+    index('tickets_counter_open').on(t.counterId, t.status),
   ],
 )
 
@@ -107,6 +113,8 @@ export const serviceStats = sqliteTable(
     locationId: text('location_id').notNull(),
     waiting: integer('waiting').notNull().default(0),
     avgServiceSeconds: integer('avg_service_seconds'),
+    /** Completions folded into `avgServiceSeconds` (the first ones weigh as a plain mean). */
+    completedCount: integer('completed_count').notNull().default(0),
     /** Ticket most recently called (CALLED or SERVING), or null. */
     nowServingTicketId: text('now_serving_ticket_id'),
   },
