@@ -8,8 +8,14 @@ import { DEFAULT_SCOPES, type Scope } from './model'
 export const DEFAULT_ISSUE_PER_MINUTE = 60
 export const DEFAULT_READ_PER_MINUTE = 600
 
-/** Which rolling window a request counts against: ticket issue, or the reads (shared by the GET routes). */
-export type RateBucket = 'issue' | 'read'
+/**
+ * Which rolling window a request counts against: ticket issue (public issue and walk-ins,
+ * `issuePerMinute`), the public reads (shared by the GET routes, `readPerMinute`), or the
+ * operator API's other routes (one window of their own, also bounded by `readPerMinute`).
+ */
+export type RateBucket = 'issue' | 'read' | 'operate'
+
+const BUCKET_NOUN: Record<RateBucket, string> = { issue: 'ticket issues', read: 'reads', operate: 'operator requests' }
 
 /**
  * What "the credential" is for nonces, idempotency keys and rate windows: the Queue Unit and
@@ -58,7 +64,7 @@ export function admitQueueCaller(deps: AppDeps, request: Request, scope: Scope, 
     throw new ApiError(
       429,
       QueueCodes.RATE_LIMITED,
-      `over ${limit} ${bucket === 'issue' ? 'ticket issues' : 'reads'} per minute for this key; retry after ${decision.retryAfterSeconds} s`,
+      `over ${limit} ${BUCKET_NOUN[bucket]} per minute for this key; retry after ${decision.retryAfterSeconds} s`,
       undefined,
       { 'retry-after': String(decision.retryAfterSeconds) },
     )

@@ -1,17 +1,18 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
-import { counters, counterServices } from '../counters/tables'
-import { queueUnits, locations, services, serviceLocations, serviceStats, tickets } from './tables'
+import { WebhookOutbox } from '../webhooks/outbox'
+import { queueUnits, locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
 import { TicketStore, ticketJson, type TicketRow } from './tickets'
-import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
+import { QueueLines, type QueueLine } from './lines'
+import { QueueRevisions } from './changes'
 import type { IssueTicketRequest, QueueTicket, ServiceEntry, StateEntry, TicketSource } from './model'
 
 export interface QueueUnitRow {
@@ -22,6 +23,12 @@ export interface QueueUnitRow {
 }
 
 export const TICKETS_PATH = '/api/public/v1/queue/tickets'
+
+/**
+ * Where an Idempotency-Key of each ticket source lives: public issues and walk-ins at a counter
+ * keep separate records, so the same key string on both routes never meets.
+ */
+const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin' }
 
 /** The answer to a ticket issue: the new ticket, or the stored response of an earlier one. */
 export interface IssueOutcome {
@@ -50,16 +57,20 @@ export function issuePayloadHash(request: IssueTicketRequest): string {
  */
 export class QueueService {
   readonly tickets: TicketStore
+  readonly lines: QueueLines
+  readonly revisions: QueueRevisions
+  readonly outbox: WebhookOutbox
   private readonly unitStmt
   private readonly locationStmt
   private readonly serviceStmt
   private readonly offeredStmt
-  private readonly linesStmt
-  private readonly openCountersStmt
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency'>) {
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log'>) {
     const db = deps.db
     this.tickets = new TicketStore(db, deps.ids)
+    this.lines = new QueueLines(db)
+    this.revisions = new QueueRevisions(db, deps.log)
+    this.outbox = new WebhookOutbox(db, deps.ids)
     this.unitStmt = db
       .select({ id: queueUnits.id, active: queueUnits.active, edgeHolder: queueUnits.edgeHolder, edgeExpiresAt: queueUnits.edgeExpiresAt })
       .from(queueUnits)
@@ -79,42 +90,6 @@ export class QueueService {
       .select({ serviceId: serviceLocations.serviceId })
       .from(serviceLocations)
       .where(and(eq(serviceLocations.serviceId, sql.placeholder('serviceId')), eq(serviceLocations.locationId, sql.placeholder('locationId'))))
-      .prepare()
-    // Every active (service, location) pair of a unit with its live counts: one row per pair,
-    // O(services × locations), never a scan of the ticket history.
-    this.linesStmt = db
-      .select({
-        id: services.id,
-        name: services.name,
-        prefix: services.prefix,
-        defaultServiceSeconds: services.defaultServiceSeconds,
-        locationId: locations.id,
-        waiting: serviceStats.waiting,
-        avgServiceSeconds: serviceStats.avgServiceSeconds,
-        nowServingNumber: tickets.ticketNumber,
-        nowServingCounter: counters.name,
-      })
-      .from(serviceLocations)
-      .innerJoin(services, eq(services.id, serviceLocations.serviceId))
-      .innerJoin(locations, eq(locations.id, serviceLocations.locationId))
-      .leftJoin(serviceStats, and(eq(serviceStats.serviceId, serviceLocations.serviceId), eq(serviceStats.locationId, serviceLocations.locationId)))
-      .leftJoin(tickets, and(eq(tickets.id, serviceStats.nowServingTicketId), inArray(tickets.status, ['CALLED', 'SERVING'])))
-      .leftJoin(counters, eq(counters.id, tickets.counterId))
-      .where(and(
-        eq(services.queueUnitId, sql.placeholder('unit')),
-        eq(locations.queueUnitId, sql.placeholder('unit')),
-        eq(services.active, true),
-        eq(locations.active, true),
-      ))
-      .orderBy(asc(locations.id), asc(services.id))
-      .prepare()
-    // Open counters per (service, location): a counter counts for every service it serves.
-    this.openCountersStmt = db
-      .select({ serviceId: counterServices.serviceId, locationId: counters.locationId, open: sql<number>`count(*)` })
-      .from(counters)
-      .innerJoin(counterServices, eq(counterServices.counterId, counters.id))
-      .where(and(eq(counters.queueUnitId, sql.placeholder('unit')), eq(counters.open, true)))
-      .groupBy(counterServices.serviceId, counters.locationId)
       .prepare()
   }
 
@@ -158,17 +133,29 @@ export class QueueService {
     return { unit, location: location!, service: service! }
   }
 
+  /** A service of the caller's unit, or null. */
+  serviceOf(queueUnitId: string, serviceId: string) {
+    const service = this.serviceStmt.get({ id: serviceId })
+    return service === undefined || service.queueUnitId !== queueUnitId ? null : service
+  }
+
+  /** Whether the service is offered at the location. */
+  isOffered(serviceId: string, locationId: string): boolean {
+    return this.offeredStmt.get({ serviceId, locationId }) !== undefined
+  }
+
   /**
    * Issues one ticket after the checks that read the database, in the contract's order: Edge
    * authority (409 QUEUE_UNIT_EDGE_MANAGED) → location and service (see `resolveIssueTarget`)
-   * → write. Must run inside an immediate transaction; for walk-ins at a counter call it with
-   * source `OPERATOR` inside the operator route's own transaction.
+   * → write: the ticket, its `created` event, the waiting count, the `ticket.created` webhook
+   * outbox rows and the unit's `stateRevision`. Must run inside an immediate transaction, and
+   * the caller tells `revisions.notify` once it committed (`issueIdempotent` does both).
    */
   issueTicket(caller: Credential, request: IssueTicketRequest, source: TicketSource, now: number): TicketRow {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
-    return this.tickets.insertTicket({
+    const row = this.tickets.insertTicket({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
       service: { id: target.service.id, prefix: target.service.prefix },
@@ -176,31 +163,39 @@ export class QueueService {
       externalReference: request.externalReference ?? null,
       credentialId: caller.id,
     }, now)
+    // Contract §3 Webhooks: the event is written in the same transaction as the change.
+    this.outbox.enqueue(row.queueUnitId, 'ticket.created', ticketJson(row), now)
+    this.revisions.bump(row.queueUnitId)
+    return row
   }
 
   /**
-   * Public ticket issue from the idempotency lookup on (contract §3): in one immediate
-   * transaction, the stored response of the same key (same payload → replay, other payload →
-   * 409 IDEMPOTENCY_KEY_REUSED), else `issueTicket` and the new idempotency record, which
-   * commit together. A failure writes nothing, so the same key may be retried.
+   * Ticket issue from the idempotency lookup on (contract §3): in one immediate transaction,
+   * the stored response of the same key (same payload → replay, other payload → 409
+   * IDEMPOTENCY_KEY_REUSED), else `issueTicket` and the new idempotency record, which commit
+   * together. A failure writes nothing, so the same key may be retried. Public issues (source
+   * API) always carry a key; walk-ins at a counter (source OPERATOR) may go without one
+   * (`null`: no lookup, no record). Listeners hear of a new ticket once it committed.
    */
-  issueIdempotent(caller: Credential, idempotencyKey: string, request: IssueTicketRequest, now: number): IssueOutcome {
-    const scope = `ticket:${credentialScope(caller)}`
+  issueIdempotent(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number, source: TicketSource = 'API'): IssueOutcome {
+    const scope = `${IDEMPOTENCY_SCOPES[source] ?? 'ticket'}:${credentialScope(caller)}`
     const requestHash = issuePayloadHash(request)
-    return this.deps.db.transaction(() => {
-      const stored = this.deps.idempotency.find(scope, idempotencyKey, now)
+    const outcome = this.deps.db.transaction((): IssueOutcome => {
+      const stored = idempotencyKey === null ? null : this.deps.idempotency.find(scope, idempotencyKey, now)
       if (stored !== null) {
         if (stored.requestHash !== requestHash) {
           throw new ApiError(409, QueueCodes.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was used with a different payload; use a new key for a new ticket')
         }
         return { status: stored.status, body: stored.body, headers: stored.headers, replayed: true }
       }
-      const row = this.issueTicket(caller, request, 'API', now)
+      const row = this.issueTicket(caller, request, source, now)
       const body = JSON.stringify({ data: ticketJson(row) })
       const headers = { location: `${TICKETS_PATH}/${encodeURIComponent(row.id)}` }
-      this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
+      if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }
     }, { behavior: 'immediate' })
+    if (!outcome.replayed) this.revisions.notify(caller.ownerId)
+    return outcome
   }
 
   /** A ticket the caller may see: its own unit, and its location and service within the key's lists. */
@@ -219,31 +214,20 @@ export class QueueService {
   }
 
   /** Active services at active locations, once per (service, location), within the key's lists. */
-  private allowedLines(caller: Credential) {
-    return this.linesStmt.all({ unit: caller.ownerId }).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+  private allowedLines(caller: Credential): QueueLine[] {
+    return this.lines.lines(caller.ownerId, true).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
   }
 
   /** Endpoint 1: the services list with waiting counts and the estimate for a ticket issued now. */
   listServices(caller: Credential): ServiceEntry[] {
-    const lines = this.allowedLines(caller)
-    if (lines.length === 0) return []
-    const open = new Map<string, number>()
-    for (const row of this.openCountersStmt.all({ unit: caller.ownerId })) open.set(`${row.serviceId}\u0000${row.locationId}`, row.open)
-    return lines.map((line) => {
-      const waiting = line.waiting ?? 0
-      return {
-        id: line.id,
-        name: line.name,
-        prefix: line.prefix,
-        locationId: line.locationId,
-        waiting,
-        estimatedWaitSeconds: estimatedWaitSeconds(
-          waiting,
-          open.get(`${line.id}\u0000${line.locationId}`) ?? 0,
-          averageServiceSeconds(line.avgServiceSeconds, line.defaultServiceSeconds),
-        ),
-      }
-    })
+    return this.allowedLines(caller).map((line) => ({
+      id: line.id,
+      name: line.name,
+      prefix: line.prefix,
+      locationId: line.locationId,
+      waiting: line.waiting,
+      estimatedWaitSeconds: line.estimatedWaitSeconds,
+    }))
   }
 
   /** Endpoint 4: waiting and now serving per allowed (service, location). */
@@ -254,15 +238,13 @@ export class QueueService {
         id: line.id,
         name: line.name,
         locationId: line.locationId,
-        waiting: line.waiting ?? 0,
-        nowServing: line.nowServingNumber != null && line.nowServingCounter != null
-          ? { number: line.nowServingNumber, counterName: line.nowServingCounter }
-          : null,
+        waiting: line.waiting,
+        nowServing: line.nowServing === null ? null : { number: line.nowServing.number, counterName: line.nowServing.counterName },
       })),
     }
   }
 }
 
-function queueUnitInactive(): ApiError {
+export function queueUnitInactive(): ApiError {
   return new ApiError(403, QueueCodes.QUEUE_UNIT_INACTIVE, 'the Queue Unit of this key is not active')
 }

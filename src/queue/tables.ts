@@ -112,6 +112,7 @@ export const serviceStats = sqliteTable(
     serviceId: text('service_id').notNull(),
     locationId: text('location_id').notNull(),
     waiting: integer('waiting').notNull().default(0),
+    /** Stored unrounded (SQLite keeps the fraction in this column); reads round to whole seconds. */
     avgServiceSeconds: integer('avg_service_seconds'),
     /** Completions folded into `avgServiceSeconds` (the first ones weigh as a plain mean). */
     completedCount: integer('completed_count').notNull().default(0),

@@ -47,6 +47,7 @@ export function ticketJson(row: TicketRow): QueueTicket {
 export class TicketStore {
   private readonly nextSeqStmt
   private readonly nextRankStmt
+  private readonly firstRankStmt
   private readonly insertStmt
   private readonly eventStmt
   private readonly waitingStmt
@@ -72,6 +73,11 @@ export class TicketStore {
       .prepare()
     this.nextRankStmt = db
       .select({ rank: sql<number>`coalesce(max(${tickets.queueRank}), 0) + 1` })
+      .from(tickets)
+      .where(and(eq(tickets.status, 'WAITING'), eq(tickets.locationId, sql.placeholder('locationId'))))
+      .prepare()
+    this.firstRankStmt = db
+      .select({ rank: sql<number>`coalesce(min(${tickets.queueRank}), 1) - 1` })
       .from(tickets)
       .where(and(eq(tickets.status, 'WAITING'), eq(tickets.locationId, sql.placeholder('locationId'))))
       .prepare()
@@ -135,6 +141,14 @@ export class TicketStore {
    */
   nextQueueRank(locationId: string): number {
     return this.nextRankStmt.get({ locationId })!.rank
+  }
+
+  /**
+   * The rank that puts a ticket in front of every WAITING ticket of its location (requeue
+   * FIRST): one below the smallest waiting rank, so the latest ticket put first is called first.
+   */
+  firstQueueRank(locationId: string): number {
+    return this.firstRankStmt.get({ locationId })!.rank
   }
 
   /**
