@@ -6,6 +6,7 @@ import { VERSION } from './version'
 import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
 import { queueRoutes } from './queue/routes'
+import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -24,6 +25,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
     .use(queueRoutes(deps))
+    .use(counterRoutes(deps))
     .use(displayRoutes(deps))
     .decorate('deps', deps)
 }

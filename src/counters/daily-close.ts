@@ -1,0 +1,185 @@
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
+import type { AppDeps } from '../platform/deps'
+import type { BackgroundTask } from '../platform/lifecycle'
+import { localDate } from '../platform/time'
+import { queueUnits, locations, tickets } from '../queue/tables'
+import { activeEdgeLease } from '../queue/edge'
+import { QueueService } from '../queue/service'
+import { counters, ticketCalls } from './tables'
+import { TicketWriter, SYSTEM_ACTOR } from './ticket-writer'
+import { DAILY_CLOSE, OPEN_STATUSES } from './transitions'
+
+/** How often the server looks for locations whose business day has ended. */
+export const DAILY_CLOSE_EVERY_MS = 30_000
+
+/** What one location's close did. */
+export interface LocationClose {
+  queueUnitId: string
+  locationId: string
+  /** The location's current local date: everything of earlier days was closed. */
+  businessDay: string
+  cancelled: number
+  noShows: number
+  completed: number
+  countersClosed: number
+  callsCleared: number
+}
+
+/**
+ * Contract §3: the daily close at each location's local midnight, a system transition of every
+ * ticket still open from an earlier business day: WAITING→CANCELLED, CALLED→NO_SHOW,
+ * SERVING→COMPLETED, each with its event (actor `system`) and webhook event. The same run
+ * closes the location's counters opened on an earlier day and clears its recent-calls list of
+ * earlier days. Each location closes in its own immediate transaction, with one
+ * `stateRevision` bump for the unit.
+ *
+ * `runDue(now)` is idempotent: it finds what is due from three grouped reads (open tickets,
+ * open counters, calls per location: O(locations) rows), so running it every 30 seconds costs
+ * nearly nothing, and running it at start-up catches up after any downtime. A Queue Unit under
+ * Edge authority is skipped (the Edge runs that queue); it is closed after the Edge releases it.
+ */
+export class DailyClose {
+  private readonly queue: QueueService
+  private readonly writer: TicketWriter
+  private readonly locationsStmt
+  private readonly dueTicketsStmt
+  private readonly dueCountersStmt
+  private readonly dueCallsStmt
+  private readonly unitStmt
+
+  constructor(private readonly deps: AppDeps) {
+    const db = deps.db
+    this.queue = new QueueService(deps)
+    this.writer = new TicketWriter(db, this.queue)
+    this.locationsStmt = db
+      .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })
+      .from(locations)
+      .orderBy(asc(locations.id))
+      .prepare()
+    this.dueTicketsStmt = db
+      .select({ locationId: tickets.locationId, day: sql<string>`min(${tickets.businessDay})` })
+      .from(tickets)
+      .where(inArray(tickets.status, [...OPEN_STATUSES]))
+      .groupBy(tickets.locationId)
+      .prepare()
+    // A counter opened before open_day existed counts as opened on an earlier day.
+    this.dueCountersStmt = db
+      .select({ locationId: counters.locationId, day: sql<string>`min(coalesce(${counters.openDay}, ''))` })
+      .from(counters)
+      .where(eq(counters.open, true))
+      .groupBy(counters.locationId)
+      .prepare()
+    this.dueCallsStmt = db
+      .select({ locationId: ticketCalls.locationId, day: sql<string>`min(${ticketCalls.businessDay})` })
+      .from(ticketCalls)
+      .groupBy(ticketCalls.locationId)
+      .prepare()
+    this.unitStmt = db
+      .select({ edgeHolder: queueUnits.edgeHolder, edgeExpiresAt: queueUnits.edgeExpiresAt })
+      .from(queueUnits)
+      .where(eq(queueUnits.id, sql.placeholder('id')))
+      .prepare()
+  }
+
+  /** Closes every location whose local business day has ended for something still open. */
+  runDue(now: number): LocationClose[] {
+    const earliest = new Map<string, string>()
+    const note = (rows: { locationId: string; day: string }[]) => {
+      for (const row of rows) {
+        const seen = earliest.get(row.locationId)
+        if (seen === undefined || row.day < seen) earliest.set(row.locationId, row.day)
+      }
+    }
+    note(this.dueTicketsStmt.all())
+    note(this.dueCountersStmt.all())
+    note(this.dueCallsStmt.all())
+    const closed: LocationClose[] = []
+    for (const location of this.locationsStmt.all()) {
+      const day = earliest.get(location.id)
+      if (day === undefined) continue
+      const today = localDate(now, location.timezone)
+      if (day >= today) continue
+      const result = this.closeLocation(location, today, now)
+      if (result !== null) closed.push(result)
+    }
+    return closed
+  }
+
+  /** One location's close in one immediate transaction; null when the unit is Edge-managed or nothing was left. */
+  private closeLocation(location: { id: string; queueUnitId: string; timezone: string }, today: string, now: number): LocationClose | null {
+    const db = this.deps.db
+    const result = db.transaction((): LocationClose | null => {
+      const unit = this.unitStmt.get({ id: location.queueUnitId })
+      if (unit === undefined || activeEdgeLease(unit, now) !== null) return null
+      const report: LocationClose = {
+        queueUnitId: location.queueUnitId, locationId: location.id, businessDay: today,
+        cancelled: 0, noShows: 0, completed: 0, countersClosed: 0, callsCleared: 0,
+      }
+      const open = db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.locationId, location.id), inArray(tickets.status, [...OPEN_STATUSES]), lt(tickets.businessDay, today)))
+        .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
+        .all()
+      for (const ticket of open) {
+        const status = ticket.status as keyof typeof DAILY_CLOSE
+        this.writer.apply(ticket, {
+          rule: DAILY_CLOSE[status],
+          actor: SYSTEM_ACTOR,
+          counterId: ticket.counterId,
+          changes: { completedAt: now },
+          detail: { reason: 'daily_close', businessDay: ticket.businessDay },
+          // A close at midnight is no service time: it stays out of the average.
+          sampleDuration: false,
+        }, now)
+        if (status === 'WAITING') report.cancelled += 1
+        else if (status === 'CALLED') report.noShows += 1
+        else report.completed += 1
+      }
+      report.countersClosed = db
+        .update(counters)
+        .set({ open: false, updatedAt: now })
+        .where(and(eq(counters.locationId, location.id), eq(counters.open, true), sql`coalesce(${counters.openDay}, '') < ${today}`))
+        .returning({ id: counters.id })
+        .all().length
+      report.callsCleared = db
+        .delete(ticketCalls)
+        .where(and(eq(ticketCalls.locationId, location.id), lt(ticketCalls.businessDay, today)))
+        .returning({ id: ticketCalls.id })
+        .all().length
+      const changed = open.length + report.countersClosed + report.callsCleared > 0
+      if (!changed) return null
+      // Transitions bumped the revision already; counters and calls alone need one bump.
+      if (open.length === 0) this.queue.revisions.bump(location.queueUnitId)
+      return report
+    }, { behavior: 'immediate' })
+    if (result !== null) {
+      this.queue.revisions.notify(location.queueUnitId)
+      this.deps.log({ level: 'info', msg: 'daily close', ...result })
+    }
+    return result
+  }
+
+  /**
+   * The server's timer: once at start-up (catching up after downtime), then every 30 seconds.
+   * A failed run (e.g. the database busy with a CLI write past the busy timeout) is logged and
+   * retried by the next one.
+   */
+  task(intervalMs: number = DAILY_CLOSE_EVERY_MS): BackgroundTask {
+    let timer: ReturnType<typeof setInterval> | undefined
+    const run = () => {
+      try {
+        this.runDue(this.deps.clock.now())
+      } catch (error) {
+        this.deps.log({ level: 'error', msg: 'daily close failed', error: String((error as Error)?.stack ?? error) })
+      }
+    }
+    return {
+      start: () => {
+        run()
+        timer = setInterval(run, intervalMs)
+      },
+      stop: () => clearInterval(timer),
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { QueueTicket } from '../queue/model'
+
+const closed = { additionalProperties: false } as const
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 160, description })
+
+/** Where a requeued or transferred ticket joins the waiting line. */
+export const Position = Type.Union([Type.Literal('FIRST'), Type.Literal('LAST')], {
+  description: 'FIRST: in front of every ticket waiting at the location now; LAST: behind all of them',
+})
+export type Position = Static<typeof Position>
+
+/** Actions without parameters take no body, or an empty JSON object. */
+export const NoBody = Type.Object({}, { ...closed, description: 'no body, or {}' })
+
+/** `POST tickets/{ticketId}/call`. */
+export const CallTicketRequest = Type.Object({ counterId: Id('the counter that calls the ticket (at the ticket\'s location, serving its service)') }, closed)
+export type CallTicketRequest = Static<typeof CallTicketRequest>
+
+/** `POST tickets/{ticketId}/requeue`. */
+export const RequeueRequest = Type.Object({ position: Position }, closed)
+export type RequeueRequest = Static<typeof RequeueRequest>
+
+/** `POST tickets/{ticketId}/transfer`; `position` is optional (default LAST). */
+export const TransferRequest = Type.Object(
+  {
+    serviceId: Id('another active service of the Queue Unit offered at the ticket\'s location'),
+    position: Type.Optional(Position),
+  },
+  closed,
+)
+export type TransferRequest = Static<typeof TransferRequest>
+
+export const Counter = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    locationId: Type.String(),
+    serviceIds: Type.Array(Type.String(), { description: 'the services this counter serves' }),
+    open: Type.Boolean({ description: 'open counters feed the wait estimate; a counter opens by `open` or by its first call' }),
+    ticket: Type.Union([QueueTicket, Type.Null()], { description: 'the CALLED or SERVING ticket the counter holds (at most one), or null' }),
+  },
+  closed,
+)
+export type Counter = Static<typeof Counter>
+
+export const CounterResponse = Type.Object({ data: Counter }, closed)
+
+const DateTime = Type.String({ format: 'date-time' })
+
+export const OverviewNowServing = Type.Object(
+  { number: Type.String(), counterName: Type.String(), status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]), calledAt: DateTime },
+  closed,
+)
+
+export const OverviewLine = Type.Object(
+  {
+    id: Type.String({ description: 'service ID' }),
+    name: Type.String(),
+    prefix: Type.String(),
+    locationId: Type.String(),
+    active: Type.Boolean({ description: 'the service and its location are active (an inactive line may still hold waiting tickets)' }),
+    waiting: Type.Integer({ minimum: 0 }),
+    estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+    nowServing: Type.Union([OverviewNowServing, Type.Null()]),
+    tickets: Type.Array(QueueTicket, { description: 'the WAITING tickets of this line in the order call-next takes them' }),
+  },
+  closed,
+)
+
+export const QueueOverview = Type.Object(
+  {
+    generatedAt: DateTime,
+    services: Type.Array(OverviewLine, { description: 'every (service, location) pair the key may use, by location ID then service ID' }),
+    counters: Type.Array(Counter, { description: 'every counter the key may operate, by ID' }),
+  },
+  closed,
+)
+export type QueueOverview = Static<typeof QueueOverview>
+export const QueueOverviewResponse = Type.Object({ data: QueueOverview }, closed)
+
+export const TicketEvent = Type.Object(
+  {
+    id: Type.Integer({ description: 'increases along the history' }),
+    type: Type.String({ description: 'created, called, recalled, serving, completed, no_show, cancelled, requeued, transferred' }),
+    fromStatus: Type.Union([Type.String(), Type.Null()]),
+    toStatus: Type.String(),
+    counterId: Type.Union([Type.String(), Type.Null()]),
+    actor: Type.String({ description: 'the credential ID that made the change, or `system` (daily close)' }),
+    at: DateTime,
+    detail: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  },
+  closed,
+)
+export type TicketEvent = Static<typeof TicketEvent>
+
+export const TicketEventsResponse = Type.Object(
+  { data: Type.Object({ ticketId: Type.String(), ticketNumber: Type.String(), events: Type.Array(TicketEvent) }, closed) },
+  closed,
+)

@@ -1,0 +1,373 @@
+import { Elysia, type DocumentDecoration } from 'elysia'
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { TypeCheck } from '@sinclair/typebox/compiler'
+import type { AppDeps } from '../platform/deps'
+import type { Credential } from '../platform/credentials'
+import { ApiError, type ErrorDetail } from '../platform/errors'
+import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { json } from '../platform/http'
+import { Security, errorResponses } from '../platform/openapi'
+import { assertSchema, codePointLength, compile } from '../platform/validation'
+import { admitQueueCaller, type RateBucket } from '../queue/access'
+import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
+import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import { ticketJson } from '../queue/tickets'
+import { CounterCodes } from './errors'
+import { CallTicketRequest, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
+import { CounterService } from './service'
+import { DailyClose } from './daily-close'
+
+const BASE = '/api/operator/v1'
+
+/** Operator bodies are small; the same 16 KB (16,384 bytes) as the public ticket issue. */
+export const MAX_OPERATOR_BODY = 16 * KiB
+
+const checkNoBody = compile(NoBody)
+const checkCall = compile(CallTicketRequest)
+const checkRequeue = compile(RequeueRequest)
+const checkTransfer = compile(TransferRequest)
+const checkIssue = compile(IssueTicketRequest)
+
+const queueSecurity = Security.queueBearer as unknown as NonNullable<DocumentDecoration['security']>
+
+function jsonContent(schema: TSchema) {
+  return { 'application/json': { schema: schema as never } }
+}
+
+/**
+ * The JSON body of an operator request, after the caller was admitted: Content-Type (400
+ * INVALID_REQUEST) → JSON (400 INVALID_JSON) → schema (422 VALIDATION_FAILED). Actions without
+ * parameters (`optional`) also accept no body at all, which reads as `{}`.
+ */
+function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: TypeCheck<T>, optional: boolean) {
+  let value: unknown = {}
+  if (raw.byteLength > 0 || !optional) {
+    if (!isJsonContentType(request)) {
+      throw new ApiError(400, CounterCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+    }
+    value = parseJsonBytes(raw)
+  }
+  assertSchema(check, value, CounterCodes.VALIDATION_FAILED)
+  return value
+}
+
+/**
+ * The headers step of a walk-in: Content-Type application/json, and the optional
+ * Idempotency-Key (1–160 characters). Every bad header is listed; 400 INVALID_REQUEST.
+ */
+function readWalkInHeaders(request: Request): { idempotencyKey: string | null } {
+  const details: ErrorDetail[] = []
+  if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+  const idempotencyKey = request.headers.get('idempotency-key')
+  if (idempotencyKey !== null) {
+    const n = codePointLength(idempotencyKey)
+    if (n < 1 || n > IDEMPOTENCY_KEY_MAX) details.push({ path: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` })
+  }
+  if (details.length > 0) {
+    throw new ApiError(400, CounterCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
+  }
+  return { idempotencyKey }
+}
+
+const ORDER_OF_CHECKS =
+  'Checks, in order: body size (16 KB) → credential → scope `counter:operate` → rate limit → Content-Type (when a body is sent) → JSON → schema → ' +
+  'Edge authority → Queue Unit active → counter / ticket lookup (404 also outside the key\'s locations and services) → transition → write.'
+
+const commonMutationErrors = {
+  400: [CounterCodes.INVALID_REQUEST, CounterCodes.INVALID_JSON],
+  401: [CounterCodes.AUTHENTICATION_FAILED],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
+  413: [CounterCodes.PAYLOAD_TOO_LARGE],
+  422: [CounterCodes.VALIDATION_FAILED],
+  429: [CounterCodes.RATE_LIMITED],
+}
+
+const readErrors = {
+  401: [CounterCodes.AUTHENTICATION_FAILED],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  429: [CounterCodes.RATE_LIMITED],
+}
+
+const counterParams = Type.Object({ counterId: Type.String({ description: 'the counter ID' }) })
+const ticketParams = Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) })
+
+function docs(summary: string, description: string, success: { status: number; description: string; schema: TSchema }, errors: Record<number, string[]>, body?: TSchema) {
+  return {
+    summary,
+    description,
+    tags: ['Operator'],
+    security: queueSecurity,
+    ...(body === undefined ? {} : { requestBody: { required: body !== NoBody, content: jsonContent(body) } }),
+    responses: {
+      [success.status]: { description: success.description, content: jsonContent(success.schema) },
+      ...errorResponses(errors),
+    },
+  }
+}
+
+const ticketResult = { status: 200, description: 'the ticket after the transition', schema: TicketResponse }
+
+type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'
+const SIMPLE_ACTIONS: { action: SimpleAction; summary: string; description: string }[] = [
+  { action: 'recall', summary: 'Recall a called ticket', description: 'CALLED→CALLED: calls the ticket again at its counter (call count +1; `calledAt` keeps the first call). Webhook `ticket.recalled`.' },
+  { action: 'start', summary: 'Start serving a called ticket', description: 'CALLED→SERVING: sets `servingAt`. Webhook `ticket.serving`.' },
+  { action: 'complete', summary: 'Complete a ticket being served', description: 'SERVING→COMPLETED: sets `completedAt`; `completedAt − servingAt` feeds the average service time. Webhook `ticket.completed`.' },
+  { action: 'no-show', summary: 'Mark a called ticket as no-show', description: 'CALLED→NO_SHOW: sets `completedAt`. Webhook `ticket.no_show`.' },
+  { action: 'cancel', summary: 'Cancel a waiting ticket', description: 'WAITING→CANCELLED: sets `completedAt`, the line is one shorter. Webhook `ticket.cancelled`.' },
+]
+
+/**
+ * The operator API (contract §3 "Operator API") at /api/operator/v1, for Queue keys with the
+ * `counter:operate` scope. Also runs the daily close on the server's lifecycle.
+ */
+export function counterRoutes(deps: AppDeps) {
+  const service = new CounterService(deps)
+  deps.lifecycle.register(new DailyClose(deps).task())
+
+  /** Body size → credential → scope → rate limit, in the public issue's order. */
+  async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
+    const raw = await readBodyLimited(request, MAX_OPERATOR_BODY)
+    const now = deps.clock.now()
+    const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, bucket, now)
+    return { raw, caller, now }
+  }
+
+  const ticketOk = (row: Parameters<typeof ticketJson>[0]) => json(200, { data: ticketJson(row) })
+
+  let app = new Elysia({ name: 'lobby.counters' })
+    .post(
+      `${BASE}/counters/:counterId/open`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        readBody(request, raw, checkNoBody, true)
+        return json(200, { data: service.openCounter(caller, params.counterId, now) })
+      },
+      {
+        parse: 'none',
+        params: counterParams,
+        detail: docs(
+          'Open a counter',
+          `Marks the counter open (open counters feed the wait estimate). Opening an open counter changes nothing. ${ORDER_OF_CHECKS}`,
+          { status: 200, description: 'the counter', schema: CounterResponse },
+          { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND] },
+          NoBody,
+        ),
+      },
+    )
+    .post(
+      `${BASE}/counters/:counterId/close`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        readBody(request, raw, checkNoBody, true)
+        return json(200, { data: service.closeCounter(caller, params.counterId, now) })
+      },
+      {
+        parse: 'none',
+        params: counterParams,
+        detail: docs(
+          'Close a counter',
+          `Marks the counter closed; 409 COUNTER_BUSY while it holds a CALLED or SERVING ticket. Closing a closed counter changes nothing. ${ORDER_OF_CHECKS}`,
+          { status: 200, description: 'the counter', schema: CounterResponse },
+          { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_BUSY] },
+          NoBody,
+        ),
+      },
+    )
+    .post(
+      `${BASE}/counters/:counterId/call-next`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        readBody(request, raw, checkNoBody, true)
+        return ticketOk(service.callNext(caller, params.counterId, now))
+      },
+      {
+        parse: 'none',
+        params: counterParams,
+        detail: docs(
+          'Call the next ticket',
+          'Calls the first WAITING ticket at the counter\'s location among the services it serves (and the key may use): tickets requeued FIRST, then the oldest. ' +
+            'WAITING→CALLED with `calledAt` and the counter; a closed counter opens. 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket; ' +
+            `404 NO_TICKET_WAITING when none waits. Webhook \`ticket.called\`. ${ORDER_OF_CHECKS}`,
+          { status: 200, description: 'the called ticket', schema: TicketResponse },
+          { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND, CounterCodes.NO_TICKET_WAITING], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_BUSY] },
+          NoBody,
+        ),
+      },
+    )
+    .post(
+      `${BASE}/tickets`,
+      async ({ request }) => {
+        const { raw, caller, now } = await admit(request, 'issue')
+        const { idempotencyKey } = readWalkInHeaders(request)
+        const body = parseJsonBytes(raw)
+        assertSchema(checkIssue, body, CounterCodes.VALIDATION_FAILED)
+        const outcome = service.walkIn(caller, idempotencyKey, body, now)
+        return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
+      },
+      {
+        parse: 'none',
+        headers: Type.Object(
+          { 'idempotency-key': Type.Optional(Type.String({ description: 'optional: 1 to 160 characters; the same key and parsed body within 24 hours return the original ticket' })) },
+          { additionalProperties: true },
+        ),
+        detail: {
+          summary: 'Issue a walk-in ticket',
+          description:
+            'A ticket issued at a counter (source OPERATOR), with the public issue\'s body and rules. No X-Request-Timestamp or X-Request-Nonce; an optional ' +
+            'Idempotency-Key makes retries safe (replay: 201 with `Idempotent-Replayed: true`; another body: 409 IDEMPOTENCY_KEY_REUSED). Counts against the ' +
+            'key\'s ticket-issue rate limit. Checks, in order: body size → credential → scope → rate limit → headers (Content-Type, Idempotency-Key) → JSON → ' +
+            'schema → idempotency lookup → Edge authority → Queue Unit active → location and service → write. Webhook `ticket.created`.',
+          tags: ['Operator'],
+          security: queueSecurity,
+          requestBody: { required: true, content: jsonContent(IssueTicketRequest) },
+          responses: {
+            201: {
+              description: 'the ticket',
+              headers: {
+                Location: { description: 'the ticket URL (public read)', schema: { type: 'string' } },
+                'Idempotent-Replayed': { description: '`true` when this repeats an earlier response', schema: { type: 'string', enum: ['true'] } },
+              },
+              content: jsonContent(TicketResponse),
+            },
+            ...errorResponses({
+              ...commonMutationErrors,
+              403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+              409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
+            }),
+          },
+        },
+      },
+    )
+    .post(
+      `${BASE}/tickets/:ticketId/call`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        const body = readBody(request, raw, checkCall, false)
+        return ticketOk(service.callTicket(caller, params.ticketId, body.counterId, now))
+      },
+      {
+        parse: 'none',
+        params: ticketParams,
+        detail: docs(
+          'Call a specific ticket',
+          'WAITING→CALLED at the given counter, which must be at the ticket\'s location and serve its service (else 422 on /counterId); a closed counter opens. ' +
+            'Ticket lookup, then counter lookup, then the counter match, then the transition (409 INVALID_TRANSITION), then 409 COUNTER_BUSY. ' +
+            `Webhook \`ticket.called\`. ${ORDER_OF_CHECKS}`,
+          ticketResult,
+          {
+            ...commonMutationErrors,
+            404: [CounterCodes.TICKET_NOT_FOUND, CounterCodes.COUNTER_NOT_FOUND],
+            409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION, CounterCodes.COUNTER_BUSY],
+          },
+          CallTicketRequest,
+        ),
+      },
+    )
+    .post(
+      `${BASE}/tickets/:ticketId/requeue`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        const body = readBody(request, raw, checkRequeue, false)
+        return ticketOk(service.requeue(caller, params.ticketId, body.position, now))
+      },
+      {
+        parse: 'none',
+        params: ticketParams,
+        detail: docs(
+          'Requeue a called ticket',
+          'CALLED→WAITING: the ticket leaves its counter, `calledAt` goes back to null, and it waits FIRST (in front of every ticket waiting at the location: the next call-next of a counter serving it takes it) ' +
+            `or LAST. Webhook \`ticket.requeued\`. ${ORDER_OF_CHECKS}`,
+          ticketResult,
+          { ...commonMutationErrors, 404: [CounterCodes.TICKET_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION] },
+          RequeueRequest,
+        ),
+      },
+    )
+    .post(
+      `${BASE}/tickets/:ticketId/transfer`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        const body = readBody(request, raw, checkTransfer, false)
+        return ticketOk(service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now))
+      },
+      {
+        parse: 'none',
+        params: ticketParams,
+        detail: docs(
+          'Transfer a ticket to another service',
+          'CALLED/SERVING→WAITING in another service at the same location, number kept: the ticket leaves its counter, `calledAt` and `servingAt` go back to null, ' +
+            'and it joins the target line LAST (default) or FIRST. The target must be another active service of the unit offered at the ticket\'s location ' +
+            `(else 422 on /serviceId) and within the key's services (else 403 SERVICE_FORBIDDEN), checked before the transition. Webhook \`ticket.transferred\`. ${ORDER_OF_CHECKS}`,
+          ticketResult,
+          {
+            ...commonMutationErrors,
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            404: [CounterCodes.TICKET_NOT_FOUND],
+            409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION],
+          },
+          TransferRequest,
+        ),
+      },
+    )
+    .get(
+      `${BASE}/queue`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        service.queue.assertQueueUnitActive(caller)
+        return json(200, { data: service.overview(caller, now) })
+      },
+      {
+        detail: docs(
+          'Queue overview',
+          'Every (service, location) line the key may use with its waiting count, estimate, now serving and WAITING tickets in call order; every counter the key may operate, ' +
+            'open or closed, with the ticket it holds. Checks: credential → scope → rate limit → Queue Unit active.',
+          { status: 200, description: 'the live queue', schema: QueueOverviewResponse },
+          readErrors,
+        ),
+      },
+    )
+    .get(
+      `${BASE}/tickets/:ticketId/events`,
+      ({ request, params }) => {
+        const now = deps.clock.now()
+        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        service.queue.assertQueueUnitActive(caller)
+        return json(200, { data: service.events(caller, params.ticketId) })
+      },
+      {
+        params: ticketParams,
+        detail: docs(
+          'A ticket\'s event history',
+          'Every transition of the ticket, oldest first: what (type, from, to), when, at which counter, and who (the credential ID, or `system` for the daily close). ' +
+            'Checks: credential → scope → rate limit → Queue Unit active → ticket (404 also outside the key\'s locations and services).',
+          { status: 200, description: 'the history', schema: TicketEventsResponse },
+          { ...readErrors, 404: [CounterCodes.TICKET_NOT_FOUND] },
+        ),
+      },
+    )
+
+  for (const { action, summary, description } of SIMPLE_ACTIONS) {
+    app = app.post(
+      `${BASE}/tickets/:ticketId/${action}`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        readBody(request, raw, checkNoBody, true)
+        return ticketOk(service.transition(caller, params.ticketId, action, now))
+      },
+      {
+        parse: 'none',
+        params: ticketParams,
+        detail: docs(
+          summary,
+          `${description} ${ORDER_OF_CHECKS}`,
+          ticketResult,
+          { ...commonMutationErrors, 404: [CounterCodes.TICKET_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION] },
+          NoBody,
+        ),
+      },
+    ) as typeof app
+  }
+  return app
+}

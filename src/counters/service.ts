@@ -1,0 +1,432 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../platform/deps'
+import type { Credential } from '../platform/credentials'
+import { ApiError, pointer } from '../platform/errors'
+import { isoTime } from '../platform/clock'
+import { localDate } from '../platform/time'
+import { locations, tickets } from '../queue/tables'
+import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
+import { ticketJson, type TicketRow } from '../queue/tickets'
+import { assertNotEdgeManaged } from '../queue/edge'
+import { mayUseLocation, mayUseService } from '../queue/access'
+import type { IssueTicketRequest } from '../queue/model'
+import { counters, counterServices, ticketEvents } from './tables'
+import { CounterCodes } from './errors'
+import { assertTransition, TRANSITIONS, type TicketAction } from './transitions'
+import { TicketWriter } from './ticket-writer'
+import type { Counter, Position, QueueOverview, TicketEvent } from './model'
+
+/** A counter as the operator API resolves it for a key. */
+export interface CounterRecord {
+  id: string
+  queueUnitId: string
+  locationId: string
+  name: string
+  open: boolean
+  openDay: string | null
+  /** The location's time zone (the counter's business day). */
+  timezone: string
+  /** Every service the counter serves. */
+  serviceIds: string[]
+  /** Those the key may use: call-next takes tickets of these only. */
+  usableServiceIds: string[]
+}
+
+/** What a mutation did: its result, and whether it changed the unit's tickets or counters. */
+interface Outcome<T> {
+  value: T
+  changed: boolean
+}
+
+/**
+ * The operator API's logic (contract §3 "Operator API"), free of HTTP. Every mutation is one
+ * immediate transaction (synchronous, no await inside) that checks, in order, Edge authority
+ * (409 QUEUE_UNIT_EDGE_MANAGED), the Queue Unit being active (403 QUEUE_UNIT_INACTIVE), the
+ * counter and ticket the request names (404, also when outside the key's lists), then the
+ * transition; the write carries the ticket, its event, the live counts, the webhook outbox
+ * rows and the unit's `stateRevision`. Listeners hear of the change after commit.
+ */
+export class CounterService {
+  readonly queue: QueueService
+  readonly writer: TicketWriter
+  private readonly counterStmt
+  private readonly counterServicesStmt
+  private readonly heldTicketStmt
+  private readonly setOpenStmt
+  private readonly unitCountersStmt
+  private readonly unitCounterServicesStmt
+  private readonly unitTicketsStmt
+  private readonly eventsStmt
+
+  constructor(private readonly deps: AppDeps) {
+    const db = deps.db
+    this.queue = new QueueService(deps)
+    this.writer = new TicketWriter(db, this.queue)
+    this.counterStmt = db
+      .select({
+        id: counters.id,
+        queueUnitId: counters.queueUnitId,
+        locationId: counters.locationId,
+        name: counters.name,
+        open: counters.open,
+        openDay: counters.openDay,
+        timezone: locations.timezone,
+      })
+      .from(counters)
+      .innerJoin(locations, eq(locations.id, counters.locationId))
+      .where(eq(counters.id, sql.placeholder('id')))
+      .prepare()
+    this.counterServicesStmt = db
+      .select({ serviceId: counterServices.serviceId })
+      .from(counterServices)
+      .where(eq(counterServices.counterId, sql.placeholder('id')))
+      .orderBy(asc(counterServices.serviceId))
+      .prepare()
+    // Contract §3: one open ticket per counter, CALLED or SERVING.
+    this.heldTicketStmt = db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.counterId, sql.placeholder('id')), inArray(tickets.status, ['CALLED', 'SERVING'])))
+      .limit(1)
+      .prepare()
+    this.setOpenStmt = db
+      .update(counters)
+      .set({ open: sql`${sql.placeholder('open')}`, openDay: sql`${sql.placeholder('openDay')}`, updatedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(counters.id, sql.placeholder('id')))
+      .prepare()
+    this.unitCountersStmt = db
+      .select({ id: counters.id, name: counters.name, locationId: counters.locationId, open: counters.open })
+      .from(counters)
+      .where(eq(counters.queueUnitId, sql.placeholder('unit')))
+      .orderBy(asc(counters.id))
+      .prepare()
+    this.unitCounterServicesStmt = db
+      .select({ counterId: counterServices.counterId, serviceId: counterServices.serviceId })
+      .from(counterServices)
+      .innerJoin(counters, eq(counters.id, counterServices.counterId))
+      .where(eq(counters.queueUnitId, sql.placeholder('unit')))
+      .orderBy(asc(counterServices.serviceId))
+      .prepare()
+    // Open tickets of a unit only (waiting or at a counter): bounded by the live queue, not the history.
+    this.unitTicketsStmt = db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.queueUnitId, sql.placeholder('unit')), inArray(tickets.status, ['WAITING', 'CALLED', 'SERVING'])))
+      .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
+      .prepare()
+    this.eventsStmt = db
+      .select()
+      .from(ticketEvents)
+      .where(eq(ticketEvents.ticketId, sql.placeholder('id')))
+      .orderBy(asc(ticketEvents.id))
+      .prepare()
+  }
+
+  // ---- lookups ------------------------------------------------------------------------
+
+  /**
+   * The counter if the key may operate it: same Queue Unit, its location within the key's
+   * locations, and at least one of its services within the key's services (a key without a
+   * service list may operate a counter of any services). Else null.
+   */
+  visibleCounter(caller: Credential, counterId: string): CounterRecord | null {
+    const row = this.counterStmt.get({ id: counterId })
+    if (row === undefined || row.queueUnitId !== caller.ownerId || !mayUseLocation(caller, row.locationId)) return null
+    const serviceIds = this.counterServicesStmt.all({ id: counterId }).map((r) => r.serviceId)
+    const usableServiceIds = serviceIds.filter((id) => mayUseService(caller, id))
+    if (caller.services !== null && usableServiceIds.length === 0) return null
+    return { ...row, serviceIds, usableServiceIds }
+  }
+
+  private requireCounter(caller: Credential, counterId: string): CounterRecord {
+    const counter = this.visibleCounter(caller, counterId)
+    if (counter === null) throw new ApiError(404, CounterCodes.COUNTER_NOT_FOUND, 'no such counter for this key')
+    return counter
+  }
+
+  private requireTicket(caller: Credential, ticketId: string): TicketRow {
+    const ticket = this.queue.visibleTicket(caller, ticketId)
+    if (ticket === null) throw new ApiError(404, CounterCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
+    return ticket
+  }
+
+  /** The CALLED or SERVING ticket the counter holds, or null. */
+  heldTicket(counterId: string): TicketRow | null {
+    return this.heldTicketStmt.get({ id: counterId }) ?? null
+  }
+
+  /** 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket (one open ticket per counter). */
+  private assertCounterFree(counter: CounterRecord): void {
+    const held = this.heldTicket(counter.id)
+    if (held === null) return
+    throw new ApiError(
+      409,
+      CounterCodes.COUNTER_BUSY,
+      `counter ${counter.id} holds ticket ${held.ticketNumber} (${held.status}); complete, no-show, requeue or transfer it first`,
+    )
+  }
+
+  private counterView(counter: Pick<CounterRecord, 'id' | 'name' | 'locationId' | 'open' | 'serviceIds'>): Counter {
+    const held = this.heldTicket(counter.id)
+    return {
+      id: counter.id,
+      name: counter.name,
+      locationId: counter.locationId,
+      serviceIds: counter.serviceIds,
+      open: counter.open,
+      ticket: held === null ? null : ticketJson(held),
+    }
+  }
+
+  // ---- the transaction every mutation runs in -----------------------------------------
+
+  private mutate<T>(caller: Credential, now: number, work: () => Outcome<T>): T {
+    const outcome = this.deps.db.transaction(() => {
+      const unit = this.queue.queueUnit(caller.ownerId)
+      if (unit !== null) assertNotEdgeManaged(unit, now)
+      if (unit === null || !unit.active) throw queueUnitInactive()
+      return work()
+    }, { behavior: 'immediate' })
+    if (outcome.changed) this.queue.revisions.notify(caller.ownerId)
+    return outcome.value
+  }
+
+  private setOpen(counter: CounterRecord, open: boolean, now: number): void {
+    this.setOpenStmt.run({ id: counter.id, open: open ? 1 : 0, openDay: open ? localDate(now, counter.timezone) : counter.openDay, now })
+  }
+
+  // ---- counters -----------------------------------------------------------------------
+
+  /** `POST counters/{id}/open`: opening an open counter changes nothing. */
+  openCounter(caller: Credential, counterId: string, now: number): Counter {
+    return this.mutate(caller, now, () => {
+      const counter = this.requireCounter(caller, counterId)
+      const today = localDate(now, counter.timezone)
+      if (counter.open && counter.openDay === today) return { value: this.counterView(counter), changed: false }
+      this.setOpen(counter, true, now)
+      // Re-opening a counter left open from an earlier day only moves its business day.
+      return { value: this.counterView({ ...counter, open: true }), changed: !counter.open }
+    })
+  }
+
+  /** `POST counters/{id}/close`: 409 COUNTER_BUSY while it holds a ticket; closing a closed counter changes nothing. */
+  closeCounter(caller: Credential, counterId: string, now: number): Counter {
+    return this.mutate(caller, now, () => {
+      const counter = this.requireCounter(caller, counterId)
+      this.assertCounterFree(counter)
+      if (!counter.open) return { value: this.counterView(counter), changed: false }
+      this.setOpen(counter, false, now)
+      return { value: this.counterView({ ...counter, open: false }), changed: true }
+    })
+  }
+
+  // ---- calls --------------------------------------------------------------------------
+
+  /**
+   * `POST counters/{id}/call-next` (contract §3): 409 COUNTER_BUSY while the counter holds a
+   * ticket; else the first WAITING ticket at the counter's location of the services it serves
+   * (and the key may use), by queue rank: tickets requeued FIRST, then the oldest. 404
+   * NO_TICKET_WAITING when there is none. Opens a closed counter.
+   */
+  callNext(caller: Credential, counterId: string, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const counter = this.requireCounter(caller, counterId)
+      this.assertCounterFree(counter)
+      const next = counter.usableServiceIds.length === 0 ? undefined : this.deps.db
+        .select()
+        .from(tickets)
+        .where(and(
+          eq(tickets.locationId, counter.locationId),
+          eq(tickets.status, 'WAITING'),
+          inArray(tickets.serviceId, counter.usableServiceIds),
+        ))
+        .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
+        .limit(1)
+        .get()
+      if (next === undefined) throw new ApiError(404, CounterCodes.NO_TICKET_WAITING, `no ticket is waiting for counter ${counter.id}`)
+      return { value: this.callAt(caller, counter, next, now), changed: true }
+    })
+  }
+
+  /**
+   * `POST tickets/{id}/call {counterId}`: ticket (404) → counter (404) → the counter is at the
+   * ticket's location and serves its service (422 on /counterId) → WAITING (409
+   * INVALID_TRANSITION) → the counter is free (409 COUNTER_BUSY).
+   */
+  callTicket(caller: Credential, ticketId: string, counterId: string, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const ticket = this.requireTicket(caller, ticketId)
+      const counter = this.requireCounter(caller, counterId)
+      if (counter.locationId !== ticket.locationId || !counter.serviceIds.includes(ticket.serviceId)) {
+        throw new ApiError(422, CounterCodes.VALIDATION_FAILED, 'request validation failed', [
+          { path: pointer('counterId'), message: `counter does not serve ${ticket.serviceId} at ${ticket.locationId}` },
+        ])
+      }
+      assertTransition('call', ticket.status)
+      this.assertCounterFree(counter)
+      return { value: this.callAt(caller, counter, ticket, now), changed: true }
+    })
+  }
+
+  /** WAITING→CALLED at `counter` (calledAt, counter, call count); a closed counter opens by its first call. */
+  private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
+    if (!counter.open) this.setOpen(counter, true, now)
+    return this.writer.apply(ticket, {
+      rule: TRANSITIONS.call,
+      actor: caller.id,
+      counterId: counter.id,
+      changes: { counterId: counter.id, calledAt: now, callCount: ticket.callCount + 1 },
+      recordCall: true,
+    }, now)
+  }
+
+  // ---- the other ticket transitions ---------------------------------------------------
+
+  /**
+   * recall · start · complete · no-show · cancel: the ticket (404) → the transition (409
+   * INVALID_TRANSITION) → write. The event names the ticket's counter.
+   */
+  transition(caller: Credential, ticketId: string, action: Extract<TicketAction, 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'>, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const ticket = this.requireTicket(caller, ticketId)
+      const rule = assertTransition(action, ticket.status)
+      const changes = {
+        recall: { callCount: ticket.callCount + 1 },
+        start: { servingAt: now },
+        complete: { completedAt: now },
+        'no-show': { completedAt: now },
+        cancel: { completedAt: now },
+      }[action]
+      const after = this.writer.apply(ticket, {
+        rule,
+        actor: caller.id,
+        counterId: ticket.counterId,
+        changes,
+        recordCall: action === 'recall',
+        sampleDuration: action === 'complete',
+      }, now)
+      return { value: after, changed: true }
+    })
+  }
+
+  /** CALLED→WAITING (contract §3 requeue): leaves its counter, calledAt back to null, FIRST or LAST in line. */
+  requeue(caller: Credential, ticketId: string, position: Position, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const ticket = this.requireTicket(caller, ticketId)
+      const rule = assertTransition('requeue', ticket.status)
+      const after = this.writer.apply(ticket, {
+        rule,
+        actor: caller.id,
+        counterId: ticket.counterId,
+        changes: { counterId: null, calledAt: null, queueRank: this.rankAt(ticket.locationId, position) },
+        detail: { position },
+      }, now)
+      return { value: after, changed: true }
+    })
+  }
+
+  /**
+   * CALLED/SERVING→WAITING in another service (contract §3 transfer), number kept: the ticket
+   * (404) → the target service: of this unit, active, offered at the ticket's location and not
+   * the ticket's own (422 on /serviceId), within the key's services (403 SERVICE_FORBIDDEN) →
+   * the transition (409) → write. It leaves its counter, calledAt and servingAt back to null,
+   * and joins the target line LAST (default) or FIRST.
+   */
+  transfer(caller: Credential, ticketId: string, serviceId: string, position: Position, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const ticket = this.requireTicket(caller, ticketId)
+      const target = this.queue.serviceOf(ticket.queueUnitId, serviceId)
+      const refuse = (message: string) => new ApiError(422, CounterCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('serviceId'), message }])
+      if (target === null) throw refuse('no such service in this Queue Unit')
+      if (!target.active) throw refuse('service is not active')
+      if (target.id === ticket.serviceId) throw refuse('the ticket is already in this service; use requeue')
+      if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
+      if (!mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
+      const rule = assertTransition('transfer', ticket.status)
+      const after = this.writer.apply(ticket, {
+        rule,
+        actor: caller.id,
+        counterId: ticket.counterId,
+        changes: { serviceId: target.id, counterId: null, calledAt: null, servingAt: null, queueRank: this.rankAt(ticket.locationId, position) },
+        detail: { fromServiceId: ticket.serviceId, toServiceId: target.id, position },
+      }, now)
+      return { value: after, changed: true }
+    })
+  }
+
+  private rankAt(locationId: string, position: Position): number {
+    return position === 'FIRST' ? this.queue.tickets.firstQueueRank(locationId) : this.queue.tickets.nextQueueRank(locationId)
+  }
+
+  // ---- walk-ins -------------------------------------------------------------------------
+
+  /**
+   * `POST tickets` (walk-in at a counter): the public issue's rules from the idempotency lookup
+   * on, with source OPERATOR; the Idempotency-Key is optional (null: none).
+   */
+  walkIn(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number): IssueOutcome {
+    return this.queue.issueIdempotent(caller, idempotencyKey, request, now, 'OPERATOR')
+  }
+
+  // ---- reads --------------------------------------------------------------------------
+
+  /**
+   * `GET queue`: every (service, location) line the key may use with its live counts and its
+   * WAITING tickets in call order, and every counter the key may operate with the ticket it
+   * holds. Reads the live queue (open tickets), never the ticket history.
+   */
+  overview(caller: Credential, now: number): QueueOverview {
+    const unit = caller.ownerId
+    const lines = this.queue.lines.lines(unit, false).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+    const waiting = new Map<string, TicketRow[]>()
+    const held = new Map<string, TicketRow>()
+    for (const ticket of this.unitTicketsStmt.all({ unit })) {
+      if (ticket.status === 'WAITING') {
+        const key = `${ticket.serviceId}\u0000${ticket.locationId}`
+        const line = waiting.get(key)
+        if (line === undefined) waiting.set(key, [ticket])
+        else line.push(ticket)
+      } else if (ticket.counterId !== null) {
+        held.set(ticket.counterId, ticket)
+      }
+    }
+    const servicesOf = new Map<string, string[]>()
+    for (const row of this.unitCounterServicesStmt.all({ unit })) {
+      const list = servicesOf.get(row.counterId)
+      if (list === undefined) servicesOf.set(row.counterId, [row.serviceId])
+      else list.push(row.serviceId)
+    }
+    const counterList: Counter[] = []
+    for (const counter of this.unitCountersStmt.all({ unit })) {
+      const serviceIds = servicesOf.get(counter.id) ?? []
+      if (!mayUseLocation(caller, counter.locationId)) continue
+      if (caller.services !== null && !serviceIds.some((id) => mayUseService(caller, id))) continue
+      const ticket = held.get(counter.id)
+      counterList.push({ ...counter, serviceIds, ticket: ticket === undefined ? null : ticketJson(ticket) })
+    }
+    return {
+      generatedAt: isoTime(now),
+      services: lines.map((line) => ({ ...line, tickets: (waiting.get(`${line.id}\u0000${line.locationId}`) ?? []).map(ticketJson) })),
+      counters: counterList,
+    }
+  }
+
+  /** `GET tickets/{id}/events`: the ticket's whole history, oldest first (404 as for a read). */
+  events(caller: Credential, ticketId: string): { ticketId: string; ticketNumber: string; events: TicketEvent[] } {
+    const ticket = this.requireTicket(caller, ticketId)
+    return {
+      ticketId: ticket.id,
+      ticketNumber: ticket.ticketNumber,
+      events: this.eventsStmt.all({ id: ticket.id }).map((row) => ({
+        id: row.id,
+        type: row.type,
+        fromStatus: row.fromStatus,
+        toStatus: row.toStatus,
+        counterId: row.counterId,
+        actor: row.actor,
+        at: isoTime(row.at),
+        detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
+      })),
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open'
+import { tickets } from '../queue/tables'
+import { ticketJson, type TicketRow } from '../queue/tickets'
+import { nextServiceAverage } from '../queue/wait'
+import type { QueueService } from '../queue/service'
+import { ticketCalls } from './tables'
+import type { TransitionRule } from './transitions'
+
+/** Who made a change: a credential ID, or `system` (the daily close). */
+export const SYSTEM_ACTOR = 'system'
+
+/** The columns a transition may change besides `status`. */
+export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'calledAt' | 'servingAt' | 'completedAt'>>
+
+export interface TransitionWrite {
+  rule: TransitionRule
+  /** A credential ID or `system`. */
+  actor: string
+  /** The counter the event names (the one calling, or the one the ticket leaves). */
+  counterId: string | null
+  changes: TicketChanges
+  /** Extra facts for the event history (e.g. transfer's services, requeue's position). */
+  detail?: Record<string, unknown> | null
+  /** A call or recall: listed in the display feeds' recent calls. */
+  recordCall?: boolean
+  /** A completion at a counter: its `completedAt − servingAt` feeds the average service time. */
+  sampleDuration?: boolean
+}
+
+const LINE_STATUSES = new Set(['CALLED', 'SERVING'])
+
+/**
+ * Writes one ticket transition with everything that must commit with it (contract §3): the
+ * ticket row, its `ticket_events` entry, the waiting counts and now-serving pointer in
+ * `service_stats`, the average service time, the call list, the webhook outbox row(s) and the
+ * unit's `stateRevision`. Runs inside the caller's immediate transaction; every statement is
+ * synchronous, so the transaction holds no await.
+ */
+export class TicketWriter {
+  private readonly callStmt
+  private readonly nowServingStmt
+  private readonly pointerStmt
+  private readonly statsStmt
+  private readonly averageStmt
+
+  constructor(private readonly db: Db, private readonly queue: QueueService) {
+    this.callStmt = db
+      .insert(ticketCalls)
+      .values({
+        queueUnitId: sql.placeholder('queueUnitId'),
+        locationId: sql.placeholder('locationId'),
+        ticketId: sql.placeholder('ticketId'),
+        counterId: sql.placeholder('counterId'),
+        businessDay: sql.placeholder('businessDay'),
+        at: sql.placeholder('at'),
+      })
+      .prepare()
+    // Contract §3 nowServing: the most recently called CALLED or SERVING ticket of the line.
+    // "Most recently called" is its latest call or recall (ticket_calls is in call order);
+    // the candidates are the line's tickets at counters, at most one per counter.
+    this.nowServingStmt = db.$client.query<{ id: string }, [string, string]>(`
+      SELECT t.id FROM tickets t
+      WHERE t.service_id = ?1 AND t.location_id = ?2 AND t.status IN ('CALLED', 'SERVING')
+      ORDER BY (SELECT max(c.id) FROM ticket_calls c WHERE c.ticket_id = t.id) DESC, t.called_at DESC, t.id DESC
+      LIMIT 1`)
+    this.pointerStmt = db.$client.query<unknown, [string, string, string | null]>(`
+      INSERT INTO service_stats (service_id, location_id, now_serving_ticket_id) VALUES (?1, ?2, ?3)
+      ON CONFLICT (service_id, location_id) DO UPDATE SET now_serving_ticket_id = excluded.now_serving_ticket_id`)
+    this.statsStmt = db.$client.query<{ avg: number | null; n: number }, [string, string]>(
+      'SELECT avg_service_seconds AS avg, completed_count AS n FROM service_stats WHERE service_id = ?1 AND location_id = ?2',
+    )
+    this.averageStmt = db.$client.query<unknown, [string, string, number, number]>(`
+      INSERT INTO service_stats (service_id, location_id, avg_service_seconds, completed_count) VALUES (?1, ?2, ?3, ?4)
+      ON CONFLICT (service_id, location_id) DO UPDATE SET avg_service_seconds = excluded.avg_service_seconds, completed_count = excluded.completed_count`)
+  }
+
+  /** Applies `write` to `before` (read in this transaction); returns the ticket as written. */
+  apply(before: TicketRow, write: TransitionWrite, now: number): TicketRow {
+    if (!this.db.$client.inTransaction) throw new Error('ticket transitions must run inside an immediate transaction')
+    const { rule } = write
+    const after = this.db
+      .update(tickets)
+      .set({ ...write.changes, status: rule.to })
+      // Compare-and-set on the status read a moment ago in this same transaction.
+      .where(and(eq(tickets.id, before.id), eq(tickets.status, before.status)))
+      .returning()
+      .get()
+    if (after === undefined) throw new Error(`ticket ${before.id} changed under its own transaction`)
+
+    this.queue.tickets.appendEvent({
+      ticketId: after.id,
+      type: rule.event,
+      fromStatus: before.status,
+      toStatus: after.status,
+      counterId: write.counterId,
+      actor: write.actor,
+      detail: write.detail ?? null,
+    }, now)
+
+    // Waiting counts: leaving a line −1, joining one +1 (a transfer joins another service's).
+    if (before.status === 'WAITING' && after.status !== 'WAITING') this.queue.tickets.adjustWaiting(before.serviceId, before.locationId, -1)
+    if (after.status === 'WAITING' && before.status !== 'WAITING') this.queue.tickets.adjustWaiting(after.serviceId, after.locationId, +1)
+
+    if (write.recordCall) {
+      this.callStmt.run({
+        queueUnitId: after.queueUnitId,
+        locationId: after.locationId,
+        ticketId: after.id,
+        counterId: after.counterId!,
+        businessDay: after.businessDay,
+        at: now,
+      })
+    }
+
+    // Now serving follows every move into, within or out of a counter.
+    if (LINE_STATUSES.has(before.status) || LINE_STATUSES.has(after.status)) {
+      this.refreshNowServing(before.serviceId, before.locationId)
+      if (after.serviceId !== before.serviceId) this.refreshNowServing(after.serviceId, after.locationId)
+    }
+
+    if (write.sampleDuration && after.servingAt !== null && after.completedAt !== null) {
+      this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
+    }
+
+    // Contract §3 Webhooks: written to the outbox in the same transaction as the change.
+    this.queue.outbox.enqueue(after.queueUnitId, rule.webhook, ticketJson(after), now)
+    this.queue.revisions.bump(after.queueUnitId)
+    return after
+  }
+
+  /** Points `now_serving_ticket_id` of the line at its most recently called open ticket (or null). */
+  refreshNowServing(serviceId: string, locationId: string): void {
+    const current = this.nowServingStmt.get(serviceId, locationId)
+    this.pointerStmt.run(serviceId, locationId, current?.id ?? null)
+  }
+
+  /** Folds one service duration into the line's moving average (see `nextServiceAverage`). */
+  private recordServiceTime(serviceId: string, locationId: string, seconds: number): void {
+    const stats = this.statsStmt.get(serviceId, locationId)
+    const count = stats?.n ?? 0
+    this.averageStmt.run(serviceId, locationId, nextServiceAverage(stats?.avg ?? null, count, seconds), count + 1)
+  }
+}
