@@ -1,0 +1,74 @@
+import { h } from './dom'
+import type { ScreenContext } from './context'
+import { LiveTopic, type Problem } from './live'
+import type { Shell } from './shell'
+import type { TopicKind } from './types'
+
+/** A quiet centred notice in the content area: an empty list, no data yet, a wrong filter. */
+export function notice(heading: string, hint = '', detail = ''): HTMLElement {
+  return h(
+    'div',
+    { class: 'notice' },
+    h('p', { class: 'notice-heading' }, heading),
+    hint ? h('p', { class: 'notice-hint' }, hint) : null,
+    detail ? h('p', { class: 'notice-detail', dir: 'ltr' }, detail) : null,
+  )
+}
+
+/**
+ * What the three kinds of screen share: one live topic, its problems shown in the message
+ * panel, "connecting" and "cannot reach" before the first data, and a redraw when data,
+ * language or connection change. Subclasses draw the data.
+ */
+export abstract class Board<T> {
+  /** `undefined` until the first answer; `null` when the topic has no data. */
+  protected data: T | null | undefined = undefined
+  protected readonly topic: LiveTopic<T>
+  private offline = false
+
+  constructor(
+    protected readonly ctx: ScreenContext,
+    protected readonly shell: Shell,
+    kind: TopicKind,
+    protected readonly id: string,
+    readPath: string,
+    private readonly unknownLabel: () => string,
+  ) {
+    this.topic = new LiveTopic<T>(kind, id, ctx.options.token ?? '', readPath, {
+      data: (data) => {
+        this.data = data
+        this.redraw()
+      },
+      problem: (problem) => this.showProblem(problem),
+      connection: (state) => {
+        this.offline = state.offlineSince !== null
+        shell.setConnection(state)
+        if (this.data === undefined) this.redraw()
+      },
+    })
+    ctx.onLangChange(() => this.redraw())
+  }
+
+  start(): void {
+    this.redraw()
+    this.topic.start()
+  }
+
+  protected redraw(): void {
+    const { labels } = this.ctx
+    if (this.data === undefined) {
+      this.shell.setContent(this.offline ? notice(labels.unreachable, labels.retrying) : notice(labels.connecting))
+      return
+    }
+    this.draw(this.data)
+  }
+
+  protected abstract draw(data: T | null): void
+
+  private showProblem(problem: Problem): void {
+    const { labels } = this.ctx
+    if (problem === 'token') this.shell.showMessage(labels.tokenInvalid, labels.tokenInvalidHint)
+    else if (problem === 'not-found') this.shell.showMessage(this.unknownLabel(), labels.checkId, this.id)
+    else this.shell.clearMessage()
+  }
+}

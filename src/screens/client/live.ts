@@ -1,0 +1,234 @@
+import { observeServerDate, serverNow } from './clock'
+import type { LiveMessage, TopicKind } from './types'
+
+/** Why a screen cannot show its data; null once the data is back. */
+export type Problem = 'token' | 'not-found' | null
+
+export interface ConnectionState {
+  /** True while the websocket is open and subscribed: what is on screen is live. */
+  live: boolean
+  /** When the screen noticed it lost the server (server clock), or null. */
+  offlineSince: number | null
+}
+
+export interface TopicHandlers<T> {
+  /** New data: from the HTTP read or from the websocket. `null` = the topic has no data. */
+  data(data: T | null): void
+  problem(problem: Problem): void
+  connection(state: ConnectionState): void
+}
+
+/** Reconnect delays: 1 s doubling to 15 s, each scaled by a random 0.5–1 so screens spread out. */
+const FIRST_RETRY_MS = 1000
+const MAX_RETRY_MS = 15_000
+/** After a token or ID problem: the URL is wrong, so only a slow re-check (a restored database may fix it). */
+const PROBLEM_RETRY_MS = 60_000
+/** The server pings every 25 s; a socket silent for this long is dead even if no close arrived. */
+const SILENCE_MS = 60_000
+/** Close codes of docs/display.md: 4401 token revoked or rotated out. */
+const CLOSE_TOKEN_INVALID = 4401
+
+/** A display token as a header value: printable ASCII without spaces. */
+const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/
+
+type ReadOutcome = 'ok' | 'token' | 'not-found' | 'unreachable'
+
+/**
+ * One display topic, kept live: an HTTP read first (it tells a bad token or an unknown ID
+ * apart, which a browser websocket cannot, and sets the server clock), then the display
+ * websocket for every change. After a drop it retries with backoff and re-subscribes with
+ * `sinceRevision`, so the server sends one snapshot if anything was missed, or nothing.
+ */
+export class LiveTopic<T> {
+  private socket: WebSocket | null = null
+  private revision: number | undefined
+  private attempt = 0
+  private retryTimer: ReturnType<typeof setTimeout> | undefined
+  private silenceTimer: ReturnType<typeof setTimeout> | undefined
+  private offlineSince: number | null = null
+  private live = false
+  private connecting = false
+
+  constructor(
+    private readonly kind: TopicKind,
+    private readonly id: string,
+    private readonly token: string,
+    private readonly readPath: string,
+    private readonly on: TopicHandlers<T>,
+  ) {}
+
+  start(): void {
+    window.addEventListener('online', () => {
+      if (!this.live) this.reconnectNow()
+    })
+    void this.connect()
+  }
+
+  /** Re-reads the topic over HTTP now (the prayer board does at each prayer and at midnight). */
+  async refresh(): Promise<boolean> {
+    return (await this.read()) === 'ok'
+  }
+
+  private reconnectNow(): void {
+    clearTimeout(this.retryTimer)
+    this.attempt = 0
+    void this.connect()
+  }
+
+  private async connect(): Promise<void> {
+    if (this.connecting) return
+    this.connecting = true
+    try {
+      const outcome = await this.read()
+      if (outcome === 'token' || (outcome === 'not-found' && this.kind !== 'prayer')) {
+        this.retry(PROBLEM_RETRY_MS)
+        return
+      }
+      if (outcome === 'unreachable') {
+        this.markOffline()
+        this.retry(this.backoff())
+        return
+      }
+      // A prayer source answers 404 both when it is unknown and when today's month is not
+      // stored; the websocket tells them apart (TOPIC_NOT_FOUND vs a snapshot of null).
+      this.openSocket()
+    } finally {
+      this.connecting = false
+    }
+  }
+
+  private async read(): Promise<ReadOutcome> {
+    if (!TOKEN_SHAPE.test(this.token)) {
+      this.on.problem('token')
+      return 'token'
+    }
+    const sentAt = Date.now()
+    let response: Response
+    try {
+      response = await fetch(this.readPath, { headers: { authorization: `Bearer ${this.token}` }, cache: 'no-store' })
+    } catch {
+      return 'unreachable'
+    }
+    observeServerDate(response.headers.get('date'), sentAt, Date.now())
+    if (response.status === 401) {
+      this.on.problem('token')
+      return 'token'
+    }
+    if (response.status === 404) {
+      if (this.kind === 'prayer') {
+        this.on.problem(null)
+        this.on.data(null)
+      } else {
+        this.on.problem('not-found')
+      }
+      return 'not-found'
+    }
+    if (!response.ok) return 'unreachable'
+    let body: T
+    try {
+      body = (await response.json()) as T
+    } catch {
+      return 'unreachable'
+    }
+    this.on.problem(null)
+    this.on.data(body)
+    return 'ok'
+  }
+
+  private openSocket(): void {
+    this.closeSocket()
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
+    const socket = new WebSocket(`${scheme}//${location.host}/api/display/v1/live?token=${encodeURIComponent(this.token)}`)
+    this.socket = socket
+    socket.addEventListener('open', () => {
+      if (this.socket !== socket) return
+      const topic = { kind: this.kind, id: this.id, ...(this.revision !== undefined ? { sinceRevision: this.revision } : {}) }
+      socket.send(JSON.stringify({ type: 'subscribe', topics: [topic] }))
+      this.attempt = 0
+      this.markLive()
+      this.watchSilence()
+    })
+    socket.addEventListener('message', (event) => {
+      if (this.socket !== socket) return
+      this.watchSilence()
+      this.handle(String(event.data))
+    })
+    socket.addEventListener('close', (event) => {
+      if (this.socket !== socket) return
+      this.socket = null
+      clearTimeout(this.silenceTimer)
+      if (event.code === CLOSE_TOKEN_INVALID) {
+        this.on.problem('token')
+        this.markOffline()
+        this.retry(PROBLEM_RETRY_MS)
+        return
+      }
+      this.markOffline()
+      this.retry(this.backoff())
+    })
+  }
+
+  private handle(text: string): void {
+    let message: LiveMessage
+    try {
+      message = JSON.parse(text) as LiveMessage
+    } catch {
+      return
+    }
+    if (message.type === 'snapshot' || message.type === 'update') {
+      if (message.kind !== this.kind || message.id !== this.id) return
+      if (this.revision !== undefined && message.revision < this.revision && message.type === 'update') return
+      this.revision = message.revision
+      this.on.problem(null)
+      this.on.data(message.data as T | null)
+    } else if (message.type === 'error' && message.code === 'TOPIC_NOT_FOUND') {
+      this.on.problem('not-found')
+    }
+  }
+
+  private watchSilence(): void {
+    clearTimeout(this.silenceTimer)
+    this.silenceTimer = setTimeout(() => {
+      // A half-open connection: no close will come, so give up on it here.
+      this.closeSocket()
+      this.markOffline()
+      this.retry(this.backoff())
+    }, SILENCE_MS)
+  }
+
+  private closeSocket(): void {
+    const socket = this.socket
+    this.socket = null
+    clearTimeout(this.silenceTimer)
+    if (socket !== null) {
+      try {
+        socket.close()
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  private backoff(): number {
+    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt)
+    this.attempt += 1
+    return Math.round(base * (0.5 + Math.random() / 2))
+  }
+
+  private retry(delayMs: number): void {
+    clearTimeout(this.retryTimer)
+    this.retryTimer = setTimeout(() => void this.connect(), delayMs)
+  }
+
+  private markLive(): void {
+    this.live = true
+    this.offlineSince = null
+    this.on.connection({ live: true, offlineSince: null })
+  }
+
+  private markOffline(): void {
+    this.live = false
+    this.offlineSince ??= serverNow()
+    this.on.connection({ live: false, offlineSince: this.offlineSince })
+  }
+}

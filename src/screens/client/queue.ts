@@ -1,0 +1,200 @@
+import { Board, notice } from './board'
+import { Chime } from './chime'
+import { serverNow } from './clock'
+import type { ScreenContext } from './context'
+import { h, text } from './dom'
+import { formatMinutes, formatNumber, formatTime } from './format'
+import type { Shell } from './shell'
+import type { QueueLocation, QueueServiceState, QueueState, RecentCall } from './types'
+
+/** How many recent calls the side list shows. */
+const RECENT_CALLS = 6
+/** A new call stays marked on its card and in the list this long. */
+const HIGHLIGHT_MS = 12_000
+/** The "please go to" banner: shown this long, shorter while more calls wait their turn. */
+const BANNER_MS = 6_000
+const BANNER_BUSY_MS = 3_500
+/** A call first seen after a reconnect is announced only if it is this recent. */
+const ANNOUNCE_WITHIN_MS = 120_000
+
+const callKey = (call: RecentCall) => `${call.locationId}|${call.number}|${call.calledAt}|${call.counterName}`
+const cardKey = (service: Pick<QueueServiceState, 'id' | 'locationId'>) => `${service.locationId}|${service.id}`
+
+/**
+ * The now-serving board: per service (and location) the number being served and its counter,
+ * the waiting count and the estimate, and the last calls. A call that appears while the board
+ * is live is announced: a banner with the number and counter, the card and the list entry
+ * marked, and a chime with `&chime=1`.
+ */
+export class QueueBoard extends Board<QueueState> {
+  /** Calls already on screen; only later ones are announced. */
+  private readonly seen = new Set<string>()
+  private primed = false
+  private readonly highlightUntil = new Map<string, number>()
+  private readonly banner: CallBanner
+  private redrawTimer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(ctx: ScreenContext, shell: Shell, queueUnitId: string) {
+    super(ctx, shell, 'queue', queueUnitId, `/api/display/v1/queue-units/${encodeURIComponent(queueUnitId)}/state`, () => ctx.labels.unknownQueue)
+    this.banner = new CallBanner(ctx, ctx.options.chime ? new Chime() : null)
+  }
+
+  protected draw(state: QueueState | null): void {
+    const { labels, options } = this.ctx
+    if (state === null) return this.shell.setContent(notice(labels.noContent))
+    const location = options.location === null ? null : state.locations.find((l) => l.id === options.location) ?? null
+    const single = location ?? (state.locations.length === 1 ? state.locations[0]! : null)
+    this.shell.setTitle(state.name, single?.name ?? '')
+    this.shell.setClockZone(single?.timezone ?? state.locations[0]?.timezone)
+    if (options.location !== null && location === null) {
+      return this.shell.setContent(notice(labels.unknownLocation, labels.checkId, options.location))
+    }
+
+    const inView = (locationId: string) => location === null || locationId === location.id
+    const services = state.services.filter((s) => inView(s.locationId))
+    const calls = state.recentCalls.filter((c) => inView(c.locationId))
+    this.announceNewCalls(calls, services)
+
+    const names = new Map(state.locations.map((l) => [l.id, l]))
+    const showLocation = new Set(services.map((s) => s.locationId)).size > 1
+    const now = serverNow()
+    const cards = services.map((s) => this.card(s, showLocation ? names.get(s.locationId) : undefined, now))
+    const grid = h('section', { class: 'svc-grid', 'data-count': bucket(services.length) }, cards.length > 0 ? cards : notice(labels.noServices))
+    const zone = single?.timezone ?? state.locations[0]?.timezone
+    const recent = h(
+      'aside',
+      { class: 'recent' },
+      h('h2', { class: 'recent-heading' }, labels.recentCalls),
+      h('ol', { class: 'recent-list' }, calls.slice(0, RECENT_CALLS).map((c) => this.recentRow(c, zone, now))),
+    )
+    this.shell.setContent(h('div', { class: 'queue-layout' }, grid, recent))
+    this.scheduleRedraw(now)
+  }
+
+  private card(service: QueueServiceState, location: QueueLocation | undefined, now: number): HTMLElement {
+    const { labels, lang } = this.ctx
+    const serving = service.nowServing
+    const fresh = (this.highlightUntil.get(cardKey(service)) ?? 0) > now
+    return h(
+      'article',
+      { class: `svc${fresh ? ' is-new' : ''}${serving === null ? ' is-idle' : ''}`, 'data-service': service.id, 'data-location': service.locationId },
+      h('header', { class: 'svc-head' }, text('span', 'svc-name', service.name), location ? text('span', 'svc-location', location.name) : null),
+      h(
+        'div',
+        { class: 'svc-now' },
+        h('span', { class: 'svc-label' }, labels.nowServing),
+        h('bdi', { class: 'svc-number' }, serving?.number ?? '—'),
+        serving ? text('span', 'svc-counter', serving.counterName) : null,
+      ),
+      h(
+        'footer',
+        { class: 'svc-stats' },
+        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.waiting))),
+        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' }, formatMinutes(lang, service.estimatedWaitSeconds))),
+      ),
+    )
+  }
+
+  private recentRow(call: RecentCall, zone: string | undefined, now: number): HTMLElement {
+    const fresh = (this.highlightUntil.get(callKey(call)) ?? 0) > now
+    return h(
+      'li',
+      { class: `recent-call${fresh ? ' is-new' : ''}` },
+      h('bdi', { class: 'recent-number' }, call.number),
+      h('span', { class: 'recent-arrow', 'aria-hidden': 'true' }, '→'),
+      text('span', 'recent-counter', call.counterName),
+      h('time', { class: 'recent-time', datetime: call.calledAt }, formatTime(this.ctx.lang, zone, call.calledAt)),
+    )
+  }
+
+  /**
+   * Marks and announces calls not seen before. The first data only primes the memory: those
+   * calls were made before the screen came on. After a reconnect, a missed call is announced
+   * only while it is recent.
+   */
+  private announceNewCalls(calls: RecentCall[], services: QueueServiceState[]): void {
+    const now = serverNow()
+    const fresh: RecentCall[] = []
+    for (const call of calls) {
+      const key = callKey(call)
+      if (this.seen.has(key)) continue
+      this.seen.add(key)
+      if (this.primed && now - Date.parse(call.calledAt) < ANNOUNCE_WITHIN_MS) fresh.push(call)
+    }
+    this.primed = true
+    if (this.seen.size > 500) {
+      const keep = new Set(calls.map(callKey))
+      for (const key of this.seen) if (!keep.has(key)) this.seen.delete(key)
+    }
+    // Oldest first, so the banner calls them in the order they were made.
+    for (const call of fresh.reverse()) {
+      this.highlightUntil.set(callKey(call), now + HIGHLIGHT_MS)
+      const service = services.find((s) => s.id === call.serviceId && s.locationId === call.locationId)
+      if (service) this.highlightUntil.set(cardKey(service), now + HIGHLIGHT_MS)
+      this.banner.announce(call)
+    }
+  }
+
+  /** Takes marks off when they expire. */
+  private scheduleRedraw(now: number): void {
+    clearTimeout(this.redrawTimer)
+    let next = Infinity
+    for (const [key, until] of this.highlightUntil) {
+      if (until <= now) this.highlightUntil.delete(key)
+      else next = Math.min(next, until)
+    }
+    if (next !== Infinity) this.redrawTimer = setTimeout(() => this.redraw(), next - now + 50)
+  }
+}
+
+/** Cards are sized by how many there are: a lone service gets a huge number. */
+function bucket(count: number): string {
+  if (count <= 1) return '1'
+  if (count <= 2) return '2'
+  if (count <= 4) return '4'
+  if (count <= 6) return '6'
+  if (count <= 9) return '9'
+  return 'many'
+}
+
+/** The "A008 — please go to — Counter 2" banner, one call at a time. */
+class CallBanner {
+  private readonly el: HTMLElement
+  private readonly pending: RecentCall[] = []
+  private showing = false
+
+  constructor(
+    private readonly ctx: ScreenContext,
+    private readonly chime: Chime | null,
+  ) {
+    this.el = h('div', { class: 'call-banner', role: 'status', 'aria-live': 'assertive', hidden: true })
+    document.getElementById('screen')?.append(this.el)
+  }
+
+  announce(call: RecentCall): void {
+    this.pending.push(call)
+    if (!this.showing) this.next()
+  }
+
+  private next(): void {
+    const call = this.pending.shift()
+    if (call === undefined) {
+      this.showing = false
+      this.el.hidden = true
+      return
+    }
+    this.showing = true
+    this.el.replaceChildren(
+      h('bdi', { class: 'banner-number' }, call.number),
+      h('span', { class: 'banner-goto' }, this.ctx.labels.pleaseGoTo),
+      h('span', { class: 'banner-counter', dir: 'auto' }, call.counterName),
+    )
+    this.el.hidden = false
+    // Restart the entrance animation for each call.
+    this.el.classList.remove('is-entering')
+    void this.el.offsetWidth
+    this.el.classList.add('is-entering')
+    this.chime?.play()
+    setTimeout(() => this.next(), this.pending.length > 0 ? BANNER_BUSY_MS : BANNER_MS)
+  }
+}

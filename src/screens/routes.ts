@@ -1,0 +1,67 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../platform/deps'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { ASSET_PREFIX, SCRIPT, STYLESHEET, type Asset } from './assets'
+import { screenPage, type ScreenKind } from './page'
+
+/**
+ * What a screen page may load and where it may connect: its own origin only (the display API
+ * and websocket), plus `https:` images an integrator put in widget data (announcements and
+ * events). No inline script or style, no frames, no forms.
+ */
+export const SCREEN_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' https: data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ')
+
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  // A screen always gets the page of the Lobby it talks to (the asset names change with each build).
+  'cache-control': 'no-store',
+  'content-security-policy': SCREEN_CSP,
+  // The token is in the page's URL: never send it to another site.
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+}
+
+function page(kind: ScreenKind, id: string, request: Request): Response {
+  return new Response(screenPage(kind, id, new URL(request.url).searchParams), { status: 200, headers: pageHeaders })
+}
+
+/** The current asset for any name of its kind: a page from before an upgrade still gets a working file. */
+function serveAsset(asset: Asset, requestedPath: string): Response {
+  const current = requestedPath === asset.path
+  return new Response(asset.body, {
+    headers: {
+      'content-type': asset.contentType,
+      'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+    },
+  })
+}
+
+const hidden = { detail: { hide: true } }
+
+/**
+ * The built-in screens (docs/screens.md): HTML pages a TV's browser opens with a display
+ * token in the URL, and the embedded script and stylesheet they load. The pages read the
+ * display API (docs/display.md) like any other client; they hold no data themselves, so a
+ * page is 200 for any token and the page says when the token is not valid.
+ */
+export function screenRoutes(_deps: AppDeps) {
+  return new Elysia({ name: 'lobby.screens' })
+    .get('/screens/queue/:queueUnitId', ({ params, request }) => page('queue', params.queueUnitId, request), hidden)
+    .get('/screens/widgets/:widgetId', ({ params, request }) => page('widget', params.widgetId, request), hidden)
+    .get('/screens/prayer/:sourceId', ({ params, request }) => page('prayer', params.sourceId, request), hidden)
+    .get(`${ASSET_PREFIX}/:file`, ({ params, request }) => {
+      const path = new URL(request.url).pathname
+      if (/^screens\.[0-9a-f]+\.js$/.test(params.file)) return serveAsset(SCRIPT, path)
+      if (/^screens\.[0-9a-f]+\.css$/.test(params.file)) return serveAsset(STYLESHEET, path)
+      throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such screen asset')
+    }, hidden)
+}

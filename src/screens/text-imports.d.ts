@@ -1,0 +1,10 @@
+// The screens' browser bundle and stylesheet, imported `with { type: 'text' }`: the text is
+// embedded in the executable by `bun build --compile`.
+declare module '*/generated/screens.js' {
+  const text: string
+  export default text
+}
+declare module '*/screens.css' {
+  const text: string
+  export default text
+}
