@@ -8,6 +8,7 @@ import { prayerRoutes } from './prayer/routes'
 import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
+import { screenRoutes } from './screens/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -27,5 +28,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(queueRoutes(deps))
     .use(counterRoutes(deps))
     .use(displayRoutes(deps))
+    .use(screenRoutes(deps))
     .decorate('deps', deps)
 }
