@@ -205,6 +205,7 @@ export class CounterService {
       if (counter.open && counter.openDay === today) return { value: this.counterView(counter), changed: false }
       this.setOpen(counter, true, now)
       // Re-opening a counter left open from an earlier day only moves its business day.
+      if (!counter.open) this.queue.revisions.bump(counter.queueUnitId)
       return { value: this.counterView({ ...counter, open: true }), changed: !counter.open }
     })
   }
@@ -216,6 +217,7 @@ export class CounterService {
       this.assertCounterFree(counter)
       if (!counter.open) return { value: this.counterView(counter), changed: false }
       this.setOpen(counter, false, now)
+      this.queue.revisions.bump(counter.queueUnitId)
       return { value: this.counterView({ ...counter, open: false }), changed: true }
     })
   }
@@ -268,7 +270,10 @@ export class CounterService {
     })
   }
 
-  /** WAITING→CALLED at `counter` (calledAt, counter, call count); a closed counter opens by its first call. */
+  /**
+   * WAITING→CALLED at `counter` (calledAt, counter, call count); a closed counter opens by its
+   * first call (the call's own revision bump covers the opening).
+   */
   private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
     if (!counter.open) this.setOpen(counter, true, now)
     return this.writer.apply(ticket, {

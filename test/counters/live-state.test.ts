@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { rmSync } from 'node:fs'
+import { get, SERVICES, STATE, type QueueTestContext } from '../queue/helpers'
+import { testContext } from '../support/app'
+import { exampleDocument, provision } from '../support/fixtures'
+import { tempDir } from '../support/cli'
+import { openDatabase } from '../../src/db/open'
+import { migrateDatabase } from '../../src/db/migrate'
+import { onQueueChange, type QueueChange } from '../../src/queue/changes'
+import { nextServiceAverage } from '../../src/queue/wait'
+import { randomIds } from '../../src/platform/ids'
+import { counterContext, issued, ok, act, callNext, op, stats, revision, jsonOf } from './helpers'
+
+type Line = { id: string; locationId: string; waiting: number; nowServing: unknown; estimatedWaitSeconds: number }
+const hall = (lines: Line[], serviceId = 'svc_accounts') => lines.find((l) => l.id === serviceId && l.locationId === 'loc_hall')!
+const state = async (ctx: QueueTestContext) => hall((await jsonOf(await get(ctx, STATE, ctx.key('all')))).data.services)
+const services = async (ctx: QueueTestContext, serviceId = 'svc_accounts') => hall((await jsonOf(await get(ctx, SERVICES, ctx.key('all')))).data.services, serviceId)
+
+describe('public services list and state follow the lifecycle at once', () => {
+  test('after call, start and complete: nowServing with the counter name, waiting', async () => {
+    const ctx = counterContext()
+    const a = await issued(ctx)
+    await issued(ctx)
+    expect(await state(ctx)).toMatchObject({ waiting: 2, nowServing: null })
+    await ok(callNext(ctx, 'cnt_2'))
+    expect(await state(ctx)).toMatchObject({ waiting: 1, nowServing: { number: 'A001', counterName: 'Counter 2' } })
+    expect((await services(ctx)).waiting).toBe(1)
+    await ok(act(ctx, a.id, 'start'))
+    expect(await state(ctx)).toMatchObject({ waiting: 1, nowServing: { number: 'A001', counterName: 'Counter 2' } })
+    await ok(act(ctx, a.id, 'complete'))
+    expect(await state(ctx)).toMatchObject({ waiting: 1, nowServing: null })
+  })
+
+  test('nowServing is the most recently called ticket of the line, a recall included; when it leaves, the previous one shows again', async () => {
+    const ctx = counterContext()
+    const a = await issued(ctx)
+    const b = await issued(ctx)
+    await ok(callNext(ctx, 'cnt_1'))
+    await ok(callNext(ctx, 'cnt_2'))
+    expect((await state(ctx)).nowServing).toEqual({ number: 'A002', counterName: 'Counter 2' })
+    await ok(act(ctx, a.id, 'recall'))
+    expect((await state(ctx)).nowServing).toEqual({ number: 'A001', counterName: 'Counter 1' })
+    await ok(act(ctx, a.id, 'no-show'))
+    expect((await state(ctx)).nowServing).toEqual({ number: 'A002', counterName: 'Counter 2' })
+    await ok(act(ctx, b.id, 'requeue', { position: 'LAST' }))
+    expect(await state(ctx)).toMatchObject({ waiting: 1, nowServing: null })
+  })
+
+  test('the estimate follows open counters and completed service times', async () => {
+    const ctx = counterContext()
+    for (let i = 0; i < 3; i++) await issued(ctx)
+    // 3 waiting, no counter open: (3 + 1) × 300.
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(4 * 300)
+    await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
+    await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(2 * 300)
+    expect((await services(ctx, 'svc_loans')).estimatedWaitSeconds).toBe(300)
+    // Two completions at cnt_1: 60 s and 120 s of service → average 90 s.
+    for (const seconds of [60, 120]) {
+      const t = await ok(callNext(ctx, 'cnt_1'))
+      ctx.clock.advance(10_000)
+      await ok(act(ctx, t.id, 'start'))
+      ctx.clock.advance(seconds * 1000)
+      await ok(act(ctx, t.id, 'complete'))
+    }
+    expect(stats(ctx, 'svc_accounts')).toMatchObject({ avg_service_seconds: 90, completed_count: 2 })
+    // 1 waiting, 2 open counters: ceil(2 / 2) × 90.
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(90)
+    await ok(op(ctx, 'POST', '/counters/cnt_2/close'))
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(2 * 90)
+    // Loans has no completion yet: still its default.
+    expect((await services(ctx, 'svc_loans')).estimatedWaitSeconds).toBe(300)
+  })
+
+  test('the moving average: plain mean of the first 20 completions, then each moves it by 1/20', () => {
+    let avg: number | null = null
+    for (let n = 0; n < 20; n++) avg = nextServiceAverage(avg, n, n % 2 === 0 ? 100 : 200)
+    expect(avg).toBeCloseTo(150, 9)
+    expect(nextServiceAverage(avg, 20, 350)).toBeCloseTo(160, 9)
+    expect(nextServiceAverage(null, 0, -5)).toBe(0)
+  })
+
+  test('a completion by the daily close or a no-show does not count as a service time', async () => {
+    const ctx = counterContext()
+    const a = await issued(ctx)
+    await ok(callNext(ctx, 'cnt_1'))
+    ctx.clock.advance(30_000)
+    await ok(act(ctx, a.id, 'no-show'))
+    expect(stats(ctx, 'svc_accounts')).toMatchObject({ avg_service_seconds: null, completed_count: 0 })
+  })
+})
+
+describe('stateRevision and onQueueChange', () => {
+  const dirs: string[] = []
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+  test('every change of tickets or counters bumps the revision once and tells the listeners after commit; refusals and replays do not', async () => {
+    const ctx = counterContext()
+    const heard: QueueChange[] = []
+    const revisionsSeenCommitted: number[] = []
+    const stop = onQueueChange(ctx.db, (change) => {
+      heard.push(change)
+      revisionsSeenCommitted.push(revision(ctx))
+    })
+    const a = await issued(ctx)
+    await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
+    await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
+    await ok(callNext(ctx, 'cnt_1'))
+    expect((await callNext(ctx, 'cnt_1')).status).toBe(409)
+    expect((await act(ctx, a.id, 'cancel')).status).toBe(409)
+    await ok(act(ctx, a.id, 'start'))
+    // A replayed walk-in is no change.
+    const walkIn = () => op(ctx, 'POST', '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }, undefined, { 'idempotency-key': 'replayed-walk-in' })
+    await ok(walkIn(), 201)
+    await ok(walkIn(), 201)
+    expect(heard).toEqual([1, 2, 3, 4, 5].map((stateRevision) => ({ queueUnitId: 'qu_main', workspaceId: 'ws_demo', stateRevision })))
+    expect(revisionsSeenCommitted).toEqual([1, 2, 3, 4, 5])
+    stop()
+    await ok(act(ctx, a.id, 'complete'))
+    expect(heard).toHaveLength(5)
+    expect(revision(ctx)).toBe(6)
+  })
+
+  test('listeners of one database never hear another', async () => {
+    const one = counterContext()
+    const two = counterContext()
+    const heard: string[] = []
+    onQueueChange(one.db, () => heard.push('one'))
+    await issued(two)
+    expect(heard).toEqual([])
+    await issued(one)
+    expect(heard).toEqual(['one'])
+  })
+
+  test('the revision survives reopening the database file', async () => {
+    const dir = tempDir()
+    dirs.push(dir)
+    const path = join(dir, 'lobby.db')
+    const first = openDatabase(path)
+    migrateDatabase(first.$client)
+    const ctx = testContext({ db: first })
+    const provisioned = provision(ctx, exampleDocument())
+    const key = provisioned.secret('queue', 'qu_main', 'operator')
+    const request = (c: typeof ctx, path: string, body?: unknown) => c.app.handle(new Request(`http://localhost/api/operator/v1${path}`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    }))
+    await ok(request(ctx, '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }), 201)
+    await ok(request(ctx, '/counters/cnt_1/call-next'))
+    const before = (first.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r
+    expect(before).toBe(2)
+    first.$client.close()
+
+    const second = openDatabase(path)
+    migrateDatabase(second.$client)
+    const again = testContext({ db: second, ids: randomIds })
+    expect((second.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r).toBe(2)
+    await ok(request(again, '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }), 201)
+    expect((second.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r).toBe(3)
+    second.$client.close()
+  })
+})
