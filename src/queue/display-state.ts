@@ -1,0 +1,147 @@
+import type { Db } from '../db/open'
+import type { AppDeps } from '../platform/deps'
+import { isoTime } from '../platform/clock'
+import type { TicketStatus } from './model'
+import { QueueLines, type LineNowServing } from './lines'
+
+/** How many calls `recentCalls` lists (docs/display.md). */
+export const RECENT_CALLS = 10
+
+export interface QueueDisplayLocation {
+  id: string
+  name: string
+  timezone: string
+}
+
+export interface QueueDisplayService {
+  id: string
+  name: string
+  prefix: string
+  locationId: string
+  waiting: number
+  estimatedWaitSeconds: number
+  nowServing: LineNowServing | null
+}
+
+export interface QueueDisplayCall {
+  number: string
+  serviceId: string
+  locationId: string
+  counterName: string
+  /** When this call (or recall) was made. */
+  calledAt: string
+  /** The ticket's status now. */
+  status: TicketStatus
+}
+
+/** The queue-state body of docs/display.md. */
+export interface QueueDisplayState {
+  queueUnitId: string
+  name: string
+  stateRevision: number
+  generatedAt: string
+  locations: QueueDisplayLocation[]
+  services: QueueDisplayService[]
+  recentCalls: QueueDisplayCall[]
+}
+
+interface UnitRow { id: string; workspaceId: string; name: string; stateRevision: number }
+interface LocationRow { id: string; name: string; timezone: string }
+interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; at: number; status: TicketStatus }
+
+/** Statements prepared once per database. */
+class DisplayStatements {
+  readonly lines: QueueLines
+  readonly unit
+  readonly locations
+  readonly calls
+  readonly callsAt
+
+  constructor(db: Db) {
+    this.lines = new QueueLines(db)
+    this.unit = db.$client.query<UnitRow, [string]>(
+      'SELECT id, workspace_id AS workspaceId, name, state_revision AS stateRevision FROM queue_units WHERE id = ?1',
+    )
+    this.locations = db.$client.query<LocationRow, [string]>(
+      'SELECT id, name, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id',
+    )
+    // The unit's latest calls and recalls, newest first; ticket_calls holds the current
+    // business days only (the daily close clears earlier ones), read by its (unit, id) index.
+    const callColumns = `
+      SELECT t.ticket_number AS number, t.service_id AS serviceId, c.location_id AS locationId, k.name AS counterName,
+             c.at AS at, t.status AS status
+      FROM ticket_calls c
+      JOIN tickets t ON t.id = c.ticket_id
+      JOIN counters k ON k.id = c.counter_id
+      JOIN locations l ON l.id = c.location_id AND l.active = 1`
+    this.calls = db.$client.query<CallRow, [string, number]>(`${callColumns} WHERE c.queue_unit_id = ?1 ORDER BY c.id DESC LIMIT ?2`)
+    this.callsAt = db.$client.query<CallRow, [string, string, number]>(
+      `${callColumns} WHERE c.queue_unit_id = ?1 AND c.location_id = ?2 ORDER BY c.id DESC LIMIT ?3`,
+    )
+  }
+}
+
+const statementsByDb = new WeakMap<Db, DisplayStatements>()
+
+function statementsFor(db: Db): DisplayStatements {
+  let statements = statementsByDb.get(db)
+  if (statements === undefined) statementsByDb.set(db, (statements = new DisplayStatements(db)))
+  return statements
+}
+
+/**
+ * The live state of a queue unit for screens (docs/display.md, contract §6): every active
+ * service at every active location of the unit (no key restriction: display tokens see the
+ * whole unit of their workspace) with waiting, estimate and now serving; the last 10 calls
+ * (recalls included), newest first; and the unit's `stateRevision`, all read in one snapshot.
+ * With `locationId`, only that location's entries. Null when the unit is unknown or belongs to
+ * another workspace, or when `locationId` is not an active location of the unit.
+ * O(services × locations + 10) per call, never a scan of the ticket history.
+ */
+export function queueDisplayState(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  queueUnitId: string,
+  workspaceId: string,
+  locationId?: string,
+): QueueDisplayState | null {
+  const statements = statementsFor(deps.db)
+  // One read transaction: the revision and the data it stands for come from one snapshot.
+  return deps.db.transaction(() => {
+    const unit = statements.unit.get(queueUnitId)
+    if (unit === null || unit.workspaceId !== workspaceId) return null
+    const allLocations = statements.locations.all(queueUnitId)
+    const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
+    if (locationId !== undefined && shown.length === 0) return null
+    const services = statements.lines
+      .lines(queueUnitId, true)
+      .filter((line) => locationId === undefined || line.locationId === locationId)
+      .map((line) => ({
+        id: line.id,
+        name: line.name,
+        prefix: line.prefix,
+        locationId: line.locationId,
+        waiting: line.waiting,
+        estimatedWaitSeconds: line.estimatedWaitSeconds,
+        nowServing: line.nowServing,
+      }))
+    const calls = locationId === undefined
+      ? statements.calls.all(queueUnitId, RECENT_CALLS)
+      : statements.callsAt.all(queueUnitId, locationId, RECENT_CALLS)
+    return {
+      queueUnitId: unit.id,
+      name: unit.name,
+      stateRevision: unit.stateRevision,
+      generatedAt: isoTime(deps.clock.now()),
+      locations: shown.map((l) => ({ id: l.id, name: l.name, timezone: l.timezone })),
+      services,
+      recentCalls: calls.map((c) => ({
+        number: c.number,
+        serviceId: c.serviceId,
+        locationId: c.locationId,
+        counterName: c.counterName,
+        calledAt: isoTime(c.at),
+        status: c.status,
+      })),
+    }
+  }, { behavior: 'deferred' })
+}

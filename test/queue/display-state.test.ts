@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'bun:test'
+import { queueDisplayState, RECENT_CALLS } from '../../src/queue/display-state'
+import { counterContext, issued, ok, act, callNext, op, mainUnit, revision } from '../counters/helpers'
+
+const T0 = '2026-11-25T09:30:00.000Z'
+
+describe('queueDisplayState (docs/display.md queue state)', () => {
+  test('the documented body: unit, revision, active locations and services with live counts, recent calls', async () => {
+    const ctx = counterContext()
+    const a = await issued(ctx)
+    await issued(ctx)
+    await issued(ctx, { locationId: 'loc_annex', serviceId: 'svc_accounts' })
+    await ok(callNext(ctx, 'cnt_1'))
+    ctx.clock.advance(5_000)
+    await ok(act(ctx, a.id, 'start'))
+    const state = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')
+    expect(state).toEqual({
+      queueUnitId: 'qu_main',
+      name: 'Main branch',
+      stateRevision: revision(ctx),
+      generatedAt: '2026-11-25T09:30:05.000Z',
+      locations: [
+        { id: 'loc_annex', name: 'Annex', timezone: 'Europe/Berlin' },
+        { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' },
+      ],
+      services: [
+        { id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, nowServing: null },
+        {
+          id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600,
+          nowServing: { number: 'A001', counterName: 'Counter 1', status: 'SERVING', calledAt: T0 },
+        },
+        { id: 'svc_loans', name: 'Loans', prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, nowServing: null },
+      ],
+      recentCalls: [
+        { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: T0, status: 'SERVING' },
+      ],
+    })
+    // Exactly the documented keys, in the documented order.
+    expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
+    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'nowServing'])
+    expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'calledAt', 'status'])
+  })
+
+  test('recent calls: the last 10, newest first, recalls included with their own time', async () => {
+    const ctx = counterContext()
+    const tickets = [] as { id: string }[]
+    for (let i = 0; i < 7; i++) tickets.push(await issued(ctx))
+    for (const ticket of tickets.slice(0, 6)) {
+      ctx.clock.advance(1000)
+      await ok(act(ctx, ticket.id, 'call', { counterId: 'cnt_2' }))
+      ctx.clock.advance(1000)
+      await ok(act(ctx, ticket.id, 'recall'))
+      if (ticket !== tickets[5]) await ok(act(ctx, ticket.id, 'no-show'))
+    }
+    const calls = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.recentCalls
+    expect(calls).toHaveLength(RECENT_CALLS)
+    expect(calls[0]).toEqual({ number: 'A006', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 2', calledAt: '2026-11-25T09:30:12.000Z', status: 'CALLED' })
+    expect(calls[1]).toMatchObject({ number: 'A006', calledAt: '2026-11-25T09:30:11.000Z' })
+    expect(calls[2]).toMatchObject({ number: 'A005', calledAt: '2026-11-25T09:30:10.000Z', status: 'NO_SHOW' })
+    expect(calls.at(-1)).toMatchObject({ number: 'A002', calledAt: '2026-11-25T09:30:03.000Z' })
+    const times = calls.map((c) => Date.parse(c.calledAt))
+    expect([...times].sort((x, y) => y - x)).toEqual(times)
+  })
+
+  test('all active services at active locations, whatever a key could see; an inactive location and its calls are left out', async () => {
+    const ctx = counterContext((doc) => {
+      mainUnit(doc).counters!.push({ id: 'cnt_annex', name: 'Annex desk', locationId: 'loc_annex', services: ['svc_accounts'] })
+    })
+    await issued(ctx, { locationId: 'loc_annex', serviceId: 'svc_accounts' })
+    await ok(callNext(ctx, 'cnt_annex'))
+    expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.recentCalls).toHaveLength(1)
+    ctx.db.$client.exec("UPDATE locations SET active = 0 WHERE id = 'loc_annex'")
+    const state = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!
+    expect(state.locations.map((l) => l.id)).toEqual(['loc_hall'])
+    expect(state.services.map((s) => `${s.id}@${s.locationId}`)).toEqual(['svc_accounts@loc_hall', 'svc_loans@loc_hall'])
+    expect(state.recentCalls).toEqual([])
+  })
+
+  test('one location: only its entries; null for an unknown unit, another workspace\'s, or a location not active in the unit', async () => {
+    const ctx = counterContext()
+    await issued(ctx)
+    await ok(callNext(ctx, 'cnt_1'))
+    const annex = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo', 'loc_annex')!
+    expect(annex.locations.map((l) => l.id)).toEqual(['loc_annex'])
+    expect(annex.services.map((s) => s.locationId)).toEqual(['loc_annex'])
+    expect(annex.recentCalls).toEqual([])
+    expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo', 'loc_hall')!.recentCalls).toHaveLength(1)
+    expect(queueDisplayState(ctx.deps, 'qu_nope', 'ws_demo')).toBeNull()
+    expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_other')).toBeNull()
+    expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo', 'loc_nope')).toBeNull()
+  })
+
+  test('the revision in the body moves with every change and the body follows at once', async () => {
+    const ctx = counterContext()
+    const r0 = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.stateRevision
+    await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
+    const opened = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!
+    expect(opened.stateRevision).toBe(r0 + 1)
+    expect(opened.services.find((s) => s.locationId === 'loc_hall' && s.id === 'svc_accounts')!.estimatedWaitSeconds).toBe(300)
+    const t = await issued(ctx)
+    await ok(act(ctx, t.id, 'cancel'))
+    expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.stateRevision).toBe(r0 + 3)
+  })
+})
