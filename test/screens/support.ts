@@ -1,0 +1,207 @@
+import { existsSync, mkdtempSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
+
+/** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const HAVE_CHROMIUM = existsSync(CHROMIUM)
+export const IMAGES = join(ROOT, 'docs', 'images')
+
+export const LANDSCAPE = { width: 1920, height: 1080 }
+export const PORTRAIT = { width: 1080, height: 1920 }
+
+/**
+ * Headless Chromium with a fresh profile, and the flags that keep it off the network: no
+ * background services, no component updates, no sync (this machine has no internet).
+ */
+export async function launchBrowser(): Promise<BrowserContext> {
+  const { chromium } = await import('playwright-core')
+  const profile = mkdtempSync(join(tmpdir(), 'lobby-chromium-'))
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: LANDSCAPE,
+    locale: 'en-GB',
+    timezoneId: 'Europe/Berlin',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  })
+}
+
+/**
+ * Every request the browser makes, and a guard that lets only 127.0.0.1 through: a request
+ * elsewhere is recorded and aborted, so the test that checks the list fails loudly.
+ */
+export async function guardNetwork(context: BrowserContext): Promise<{ all: string[]; outside: string[] }> {
+  const seen = { all: [] as string[], outside: [] as string[] }
+  context.on('request', (request) => {
+    seen.all.push(request.url())
+  })
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url())
+    const local = url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:'
+    if (local) return route.continue()
+    seen.outside.push(url.href)
+    return route.abort()
+  })
+  // Websockets are not routed by `context.route`; record their addresses too.
+  context.on('page', (page) => watchSockets(page, seen))
+  for (const page of context.pages()) watchSockets(page, seen)
+  return seen
+}
+
+function watchSockets(page: Page, seen: { all: string[]; outside: string[] }): void {
+  page.on('websocket', (socket) => {
+    seen.all.push(socket.url())
+    if (new URL(socket.url()).hostname !== '127.0.0.1') seen.outside.push(socket.url())
+  })
+}
+
+export interface Secrets {
+  workspace: string
+  display: string
+  kiosk: string
+  operator: string
+}
+
+/** dist/lobby on 127.0.0.1 with a temp database provisioned from the demo file by the CLI. */
+export class Lobby {
+  server: RunningBinary | null = null
+  readonly dir = mkdtempSync(join(tmpdir(), 'lobby-screens-'))
+  readonly db = join(this.dir, 'lobby.db')
+  port = 0
+  secrets!: Secrets
+
+  async start(): Promise<void> {
+    const binary = ensureBinary()
+    mkdirSync(this.dir, { recursive: true })
+    const run = Bun.spawnSync([binary, 'provision', '--db', this.db, '--file', join(ROOT, 'src/provisioning/demo.yaml')], { stdout: 'pipe', stderr: 'pipe' })
+    if (run.exitCode !== 0) throw new Error(`provision failed: ${run.stderr.toString()}`)
+    const { secrets } = JSON.parse(run.stdout.toString()) as { secrets: { kind: string; owner: string; name: string; secret: string }[] }
+    const find = (kind: string, owner: string, name: string) => {
+      const found = secrets.find((s) => s.kind === kind && s.owner === owner && s.name === name)
+      if (!found) throw new Error(`provision printed no ${kind} secret ${owner}/${name}`)
+      return found.secret
+    }
+    this.secrets = {
+      workspace: find('workspace', 'ws_demo', 'cms'),
+      display: find('display', 'ws_demo', 'lobby-screens'),
+      kiosk: find('queue', 'qu_main', 'kiosk'),
+      operator: find('queue', 'qu_main', 'operator'),
+    }
+    await this.serve('0')
+  }
+
+  /** (Re)starts the server on the same database; the first start picks a free port, later ones reuse it. */
+  async serve(port = String(this.port)): Promise<void> {
+    this.server = await startBinary(['serve', '--port', port, '--host', '127.0.0.1', '--db', this.db])
+    this.port = Number(new URL(this.server.url).port)
+  }
+
+  async kill(): Promise<void> {
+    if (this.server && this.server.proc.exitCode === null) await this.server.stop('SIGKILL')
+    this.server = null
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  screen(path: string, query: Record<string, string> = {}): string {
+    const params = new URLSearchParams({ token: this.secrets.display, ...query })
+    return `${this.url}${path}?${params}`
+  }
+
+  async pushWidget(widgetId: string, widgetType: string, data: unknown): Promise<Response> {
+    const response = await fetch(`${this.url}/api/public/v1/widgets/${widgetId}/data/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.secrets.workspace}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ pushVersion: 1, widgetType, writeMode: 'REPLACE_SNAPSHOT', data }),
+    })
+    if (response.status !== 200) throw new Error(`widget push ${response.status}: ${await response.text()}`)
+    return response
+  }
+
+  async pushMonth(sourceId: string, month: unknown): Promise<Response> {
+    const response = await fetch(`${this.url}/api/public/v1/prayer-schedules/sources/${sourceId}/months`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.secrets.workspace}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify(month),
+    })
+    if (response.status !== 201 && response.status !== 200) throw new Error(`month push ${response.status}: ${await response.text()}`)
+    return response
+  }
+
+  async issueTicket(locationId: string, serviceId: string): Promise<{ ticketNumber: string }> {
+    const response = await fetch(`${this.url}/api/public/v1/queue/tickets`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${this.secrets.kiosk}`,
+        'content-type': 'application/json',
+        'x-request-timestamp': new Date().toISOString(),
+        'x-request-nonce': crypto.randomUUID(),
+        'idempotency-key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({ locationId, serviceId }),
+    })
+    if (response.status !== 201 && response.status !== 200) throw new Error(`ticket issue ${response.status}: ${await response.text()}`)
+    return ((await response.json()) as { data: { ticketNumber: string } }).data
+  }
+
+  /** An operator action (`counters/cnt_1/call-next`, `tickets/tkt_…/start`); null when this build has no operator API. */
+  async operate(path: string): Promise<{ id: string; ticketNumber: string } | null> {
+    const response = await fetch(`${this.url}/api/operator/v1/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.secrets.operator}` },
+    })
+    if (response.status === 404) {
+      const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null
+      if (body?.error?.code === 'NOT_FOUND') return null
+      throw new Error(`${path}: 404 ${JSON.stringify(body)}`)
+    }
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return ((await response.json()) as { data: { id: string; ticketNumber: string } }).data
+  }
+
+  callNext(counterId: string) {
+    return this.operate(`counters/${counterId}/call-next`)
+  }
+
+  /** Serves a called ticket to the end, freeing its counter for the next call. */
+  async finish(ticketId: string): Promise<void> {
+    await this.operate(`tickets/${ticketId}/start`)
+    await this.operate(`tickets/${ticketId}/complete`)
+  }
+}
+
+/** The calendar date `YYYY-MM-DD` and `YYYY-MM` period of an instant in a zone. */
+export function localDate(instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant)
+}
+
+/** The offset of `timeZone` at `instant`, as `+01:00`. */
+export function offsetOf(instant: number, timeZone: string): string {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
+  const m = /GMT([+-]\d{2}):?(\d{2})?/.exec(name)
+  return m ? `${m[1]}:${m[2] ?? '00'}` : '+00:00'
+}
+
+/** An ISO date-time `minutes` from now, written with the zone's offset as a source system would. */
+export function at(minutesFromNow: number, timeZone = 'Europe/Berlin', now = Date.now()): string {
+  const instant = Math.round((now + minutesFromNow * 60_000) / 60_000) * 60_000
+  const offset = offsetOf(instant, timeZone)
+  const sign = offset.startsWith('-') ? -1 : 1
+  const [h, m] = offset.slice(1).split(':').map(Number) as [number, number]
+  const local = new Date(instant + sign * (h * 60 + m) * 60_000).toISOString().slice(0, 16)
+  return `${local}:00${offset}`
+}
