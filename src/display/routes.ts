@@ -5,8 +5,9 @@ import { presentedSecret, type Credential } from '../platform/credentials'
 import { errorResponses, Security } from '../platform/openapi'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
+import { onQueueChange } from '../queue/changes'
 import { LiveHub, type LiveSocket } from './hub'
-import { widgetView, prayerTodayView, prayerMonthView, type DisplayView } from './service'
+import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
 const HEARTBEAT_MS = 25_000
@@ -40,7 +41,7 @@ function authenticateDisplay(deps: AppDeps, token: string | null): Credential {
 /** 200 with an ETag over the body, or 304 when the screen already has it. */
 function conditional(request: Request, view: DisplayView | null, what: string): Response {
   if (view === null) throw new ApiError(404, DisplayCodes.NOT_FOUND, `no such ${what} for this display token`)
-  const etag = `"${Bun.hash(view.dataJson).toString(36)}"`
+  const etag = view.etag ?? `"${Bun.hash(view.dataJson).toString(36)}"`
   const headers = { etag, 'cache-control': 'no-cache' }
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
   return new Response(view.dataJson, { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
@@ -65,8 +66,10 @@ export function displayRoutes(deps: AppDeps) {
   const hub = new LiveHub({ log: deps.log })
   hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
   hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
+  hub.register('queue', (id, workspaceId) => queueStateView(deps, id, workspaceId))
   onWidgetSnapshot(deps.db, (snapshot) => hub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
   onPrayerMonth(deps.db, (event) => hub.publish('prayer', event.sourceId, event.workspaceId))
+  onQueueChange(deps.db, (change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
 
   let heartbeat: ReturnType<typeof setInterval> | undefined
   deps.lifecycle.register({
@@ -85,6 +88,11 @@ export function displayRoutes(deps: AppDeps) {
       const credential = authenticateDisplay(deps, tokenOf(request, query))
       return conditional(request, widgetView(deps, params.widgetId, credential.ownerId), 'widget')
     }, { detail: docs('Current snapshot of a widget') })
+    .get(`${PREFIX}/queue-units/:queueUnitId/state`, ({ request, query, params }) => {
+      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const location = typeof query.location === 'string' && query.location !== '' ? query.location : undefined
+      return conditional(request, queueStateView(deps, params.queueUnitId, credential.ownerId, location), 'queue unit (or location)')
+    }, { detail: docs('Live state of a queue unit: now serving, waiting, recent calls (optionally one location)') })
     .get(`${PREFIX}/prayer-schedules/sources/:sourceId/months/:period`, ({ request, query, params }) => {
       const credential = authenticateDisplay(deps, tokenOf(request, query))
       return conditional(request, prayerMonthView(deps, params.sourceId, params.period, credential.ownerId), 'stored month')

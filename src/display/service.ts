@@ -2,10 +2,14 @@ import type { AppDeps } from '../platform/deps'
 import { isoTime } from '../platform/clock'
 import { getWidgetSnapshot } from '../widgets/service'
 import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
+import { queueDisplayState } from '../queue/display-state'
 import type { TopicState } from './hub'
 
 /** A display read: the body as JSON text (built once, reused by the websocket) and its revision. */
-export interface DisplayView extends TopicState {}
+export interface DisplayView extends TopicState {
+  /** Entity tag when the body has parts that change without a new revision (e.g. `generatedAt`). */
+  etag?: string
+}
 
 /** `{widgetId, widgetType, name, dataRevision, acceptedAt, data}` of the workspace's widget, or null. */
 export function widgetView(deps: Pick<AppDeps, 'db'>, widgetId: string, workspaceId: string): DisplayView | null {
@@ -46,4 +50,13 @@ export function prayerMonthView(deps: Pick<AppDeps, 'db'>, sourceId: string, per
       dayCount: stored.dayCount, location: source.location, timezone: source.timezone, month: stored.month,
     }),
   }
+}
+
+/** The live state of the workspace's queue unit (every active service and location, or one location), or null. */
+export function queueStateView(deps: Pick<AppDeps, 'db' | 'clock'>, queueUnitId: string, workspaceId: string, locationId?: string): DisplayView | null {
+  const state = queueDisplayState(deps, queueUnitId, workspaceId, locationId)
+  if (state === null) return null
+  if (locationId !== undefined && state.locations.length === 0) return null
+  // `generatedAt` moves on every read; the state itself changes only with the revision.
+  return { revision: state.stateRevision, dataJson: JSON.stringify(state), etag: `"q-${state.stateRevision}-${locationId ?? 'all'}"` }
 }

@@ -209,6 +209,30 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     }
   })
 
+  test('the queue topic sends an update when a ticket is issued and called', async () => {
+    const client = await connect()
+    client.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: 'qu_main' }] }))
+    const [snapshot] = await client.next(1)
+    expect(snapshot).toMatchObject({ type: 'snapshot', kind: 'queue', id: 'qu_main' })
+    const issued = await fetch(`${server.url}/api/public/v1/queue/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secrets['queue:all']}`, 'content-type': 'application/json', 'x-request-timestamp': new Date().toISOString(), 'x-request-nonce': `nonce-live-${++n}-abcdef`, 'idempotency-key': `live-ticket-${n}` },
+      body: JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts' }),
+    })
+    expect(issued.status).toBe(201)
+    const number = ((await issued.json()) as any).data.ticketNumber
+    const [, update] = await client.next(2)
+    expect(update.type).toBe('update')
+    expect(update.revision).toBeGreaterThan(snapshot.revision)
+    const called = await fetch(`${server.url}/api/operator/v1/counters/cnt_1/call-next`, { method: 'POST', headers: { authorization: `Bearer ${secrets['queue:operator']}` } })
+    expect(called.status).toBe(200)
+    const messages = await client.next(3)
+    const hall = messages[2].data.services.find((s: any) => s.id === 'svc_accounts' && s.locationId === 'loc_hall')
+    expect(hall.nowServing).toMatchObject({ number, counterName: 'Counter 1' })
+    expect(messages[2].data.recentCalls[0]).toMatchObject({ number, counterName: 'Counter 1' })
+    client.socket.close()
+  })
+
   test('500 subscribed clients all receive one push', async () => {
     const clients = await Promise.all(Array.from({ length: 500 }, () => connect()))
     for (const c of clients) c.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements' }] }))
@@ -218,5 +242,39 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     await Promise.all(clients.map((c) => c.next(2, 5000)))
     for (const c of clients) expect(c.messages[1]).toMatchObject({ type: 'update', revision })
     for (const c of clients) c.socket.close()
+  })
+
+  test('a revoked display token cannot connect (last: it revokes the shared token)', async () => {
+    const db = openDatabase(dbPath)
+    revokeKey(db, 'display', 'ws_demo', 'lobby-screens', Date.now())
+    db.$client.close()
+    await expect(connect()).rejects.toThrow()
+  })
+})
+
+describe('display queue state', () => {
+  test('the queue state follows issue and calls, with a stateRevision, ETag and a location filter', async () => {
+    const ctx = displayContext()
+    const path = `/api/display/v1/queue-units/qu_main/state?token=${ctx.token}`
+    const before = await request(ctx.app, 'GET', path)
+    const initial = await jsonOf(before)
+    expect(initial).toMatchObject({ queueUnitId: 'qu_main', name: 'Main branch', recentCalls: [] })
+    expect(initial.services.every((s: any) => s.nowServing === null && s.waiting === 0)).toBe(true)
+    expect((await request(ctx.app, 'GET', path, { headers: { 'if-none-match': before.headers.get('etag')! } })).status).toBe(304)
+
+    const issued = await request(ctx.app, 'POST', '/api/public/v1/queue/tickets', {
+      headers: { authorization: `Bearer ${ctx.queueKey}`, 'x-request-timestamp': new Date(ctx.clock.now()).toISOString(), 'x-request-nonce': 'nonce-display-state-1', 'idempotency-key': 'display-state-1' },
+      body: { locationId: 'loc_hall', serviceId: 'svc_accounts' },
+    })
+    expect(issued.status).toBe(201)
+    const after = await request(ctx.app, 'GET', path, { headers: { 'if-none-match': before.headers.get('etag')! } })
+    expect(after.status).toBe(200)
+    const state = await jsonOf(after)
+    expect(state.stateRevision).toBeGreaterThan(initial.stateRevision)
+    expect(state.services.find((s: any) => s.id === 'svc_accounts' && s.locationId === 'loc_hall').waiting).toBe(1)
+
+    const annex = await jsonOf(await request(ctx.app, 'GET', `${path}&location=loc_annex`))
+    expect(annex.services.every((s: any) => s.locationId === 'loc_annex')).toBe(true)
+    expect((await request(ctx.app, 'GET', `${path}&location=loc_nowhere`)).status).toBe(404)
   })
 })
