@@ -90,9 +90,14 @@ describe('display reads', () => {
     })
     expect(issue.status).toBe(401)
     expect((await jsonOf(issue)).error.code).toBe('AUTHENTICATION_FAILED')
-    for (const path of ['/api/public/v1/queue/state', '/api/public/v1/queue/services']) {
+    for (const path of ['/api/public/v1/queue/state', '/api/public/v1/queue/services', '/api/operator/v1/queue']) {
       expect((await request(ctx.app, 'GET', path, { headers: { authorization: `Bearer ${ctx.token}` } })).status).toBe(401)
     }
+    const operator = await request(ctx.app, 'POST', '/api/operator/v1/counters/cnt_1/call-next', { headers: { authorization: `Bearer ${ctx.token}` } })
+    expect(operator.status).toBe(401)
+    expect((await jsonOf(operator)).error.code).toBe('AUTHENTICATION_FAILED')
+    const prayer = await request(ctx.app, 'GET', `/api/public/v1/prayer-schedules/sources/${SOURCE}/months/2026-11`, { headers: { authorization: `Bearer ${ctx.token}` } })
+    expect(prayer.status).toBe(403)
     expect(ctx.db.$client.query('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 0 })
   })
 
