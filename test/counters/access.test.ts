@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { CounterCodes } from '../../src/counters/errors'
 import { takeEdgeAuthority, releaseEdgeAuthority } from '../../src/queue/edge'
 import { expectError, type QueueTestContext } from '../queue/helpers'
-import { counterContext, issued, ok, act, callNext, op, snapshot, mainUnit, OP } from './helpers'
+import { counterContext, issued, ok, act, callNext, op, snapshot, mainUnit, OP, jsonOf } from './helpers'
 
 /** Every operator mutation, with a valid body, for a ticket and a counter that exist. */
 function mutations(ctx: QueueTestContext, ticketId: string, secret?: string): [string, () => Promise<Response>][] {
@@ -48,7 +48,7 @@ describe('credential and scope', () => {
       for (const [name, send] of [...mutations(ctx, id, secret as string), ...reads(ctx, id, secret as string)]) {
         const res = await send()
         expect({ name, status: res.status }).toEqual({ name, status: 401 })
-        expect((await res.json()).error.code).toBe(CounterCodes.AUTHENTICATION_FAILED)
+        expect((await jsonOf(res)).error.code).toBe(CounterCodes.AUTHENTICATION_FAILED)
       }
     }
   })
@@ -60,7 +60,7 @@ describe('credential and scope', () => {
     for (const [name, send] of [...mutations(ctx, id, ctx.key('all')), ...reads(ctx, id, ctx.key('all'))]) {
       const res = await send()
       expect({ name, status: res.status }).toEqual({ name, status: 403 })
-      expect((await res.json()).error.code).toBe(CounterCodes.SCOPE_FORBIDDEN)
+      expect((await jsonOf(res)).error.code).toBe(CounterCodes.SCOPE_FORBIDDEN)
     }
     expect(snapshot(ctx)).toEqual(before)
   })
@@ -131,7 +131,7 @@ describe('Edge authority and an inactive Queue Unit', () => {
     for (const [name, send] of mutations(ctx, id)) {
       const res = await send()
       expect({ name, status: res.status }).toEqual({ name, status: 409 })
-      expect((await res.json()).error.code).toBe(CounterCodes.QUEUE_UNIT_EDGE_MANAGED)
+      expect((await jsonOf(res)).error.code).toBe(CounterCodes.QUEUE_UNIT_EDGE_MANAGED)
     }
     // Edge authority comes before the lookup: an unknown ticket or counter is refused the same way.
     await expectError(await act(ctx, 'tkt_unknown', 'cancel'), 409, CounterCodes.QUEUE_UNIT_EDGE_MANAGED)
@@ -159,7 +159,7 @@ describe('Edge authority and an inactive Queue Unit', () => {
     for (const [name, send] of [...mutations(ctx, id), ...reads(ctx, id)]) {
       const res = await send()
       expect({ name, status: res.status }).toEqual({ name, status: 403 })
-      expect((await res.json()).error.code).toBe(CounterCodes.QUEUE_UNIT_INACTIVE)
+      expect((await jsonOf(res)).error.code).toBe(CounterCodes.QUEUE_UNIT_INACTIVE)
     }
     expect(snapshot(ctx)).toEqual(before)
   })

@@ -49,8 +49,9 @@ export const ticketRow = (ctx: QueueTestContext, id: string) => all(ctx, 'SELECT
 export const eventsOf = (ctx: QueueTestContext, id: string) => all(ctx, 'SELECT * FROM ticket_events WHERE ticket_id = ? ORDER BY id', id)
 export const deliveriesOf = (ctx: QueueTestContext, id: string) => all(ctx, 'SELECT * FROM webhook_deliveries WHERE ticket_id = ? ORDER BY rowid', id)
 export const revision = (ctx: QueueTestContext, unit = 'qu_main') => (all(ctx, 'SELECT state_revision AS r FROM queue_units WHERE id = ?', unit)[0]!).r as number
-export const stats = (ctx: QueueTestContext, serviceId: string, locationId = 'loc_hall') =>
-  all(ctx, 'SELECT * FROM service_stats WHERE service_id = ? AND location_id = ?', serviceId, locationId)[0] ?? null
+/** The line's `service_stats` row, or null before anything was counted there. */
+export const stats = (ctx: QueueTestContext, serviceId: string, locationId = 'loc_hall'): Row =>
+  all(ctx, 'SELECT * FROM service_stats WHERE service_id = ? AND location_id = ?', serviceId, locationId)[0] ?? (null as unknown as Row)
 export const counterRow = (ctx: QueueTestContext, id: string) => all(ctx, 'SELECT * FROM counters WHERE id = ?', id)[0]!
 
 /** Everything a transition writes, to compare before and after a refusal. */

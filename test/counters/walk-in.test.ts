@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { CounterCodes } from '../../src/counters/errors'
 import { takeEdgeAuthority } from '../../src/queue/edge'
 import { expectError, issue, type QueueTestContext } from '../queue/helpers'
-import { counterContext, ok, eventsOf, webhookTypes, snapshot, stats, revision, OP, HALL_ACCOUNTS } from './helpers'
+import { counterContext, ok, eventsOf, webhookTypes, snapshot, stats, revision, OP, HALL_ACCOUNTS, jsonOf } from './helpers'
 
 function walkIn(ctx: QueueTestContext, body: unknown = HALL_ACCOUNTS, headers: Record<string, string> = {}, raw?: string) {
   return ctx.app.handle(new Request(`http://localhost${OP}/tickets`, {
@@ -18,7 +18,7 @@ describe('POST tickets (walk-in at a counter)', () => {
     const before = revision(ctx)
     const res = await walkIn(ctx, { ...HALL_ACCOUNTS, externalReference: 'desk-7' })
     expect(res.status).toBe(201)
-    const { data } = await res.json()
+    const { data } = await jsonOf(res)
     expect(data).toMatchObject({ ticketNumber: 'A001', status: 'WAITING', source: 'OPERATOR', externalReference: 'desk-7', locationId: 'loc_hall', serviceId: 'svc_accounts' })
     expect(res.headers.get('location')).toBe(`/api/public/v1/queue/tickets/${data.id}`)
     expect(res.headers.get('idempotent-replayed')).toBeNull()
@@ -29,7 +29,7 @@ describe('POST tickets (walk-in at a counter)', () => {
     expect(stats(ctx, 'svc_accounts').waiting).toBe(1)
     expect(revision(ctx)).toBe(before + 1)
     // The public issue continues the same day's sequence.
-    expect((await (await issue(ctx, ctx.key('all'))).json()).data.ticketNumber).toBe('A002')
+    expect((await jsonOf(await issue(ctx, ctx.key('all')))).data.ticketNumber).toBe('A002')
   })
 
   test('needs no timestamp, nonce or Idempotency-Key; without a key every request is a new ticket', async () => {
@@ -60,8 +60,8 @@ describe('POST tickets (walk-in at a counter)', () => {
       method: 'POST', headers: { authorization: `Bearer ${both}`, 'content-type': 'application/json', 'idempotency-key': 'shared-key-0001' }, body: JSON.stringify(HALL_ACCOUNTS),
     }))
     const pub = await issue(ops, both, HALL_ACCOUNTS, { idempotencyKey: 'shared-key-0001' })
-    expect((await walk.json()).data.ticketNumber).toBe('A001')
-    expect((await pub.json()).data.ticketNumber).toBe('A002')
+    expect((await jsonOf(walk)).data.ticketNumber).toBe('A001')
+    expect((await jsonOf(pub)).data.ticketNumber).toBe('A002')
   })
 
   test('headers (Content-Type, Idempotency-Key bounds) → JSON → schema → Edge authority → location and service', async () => {
