@@ -39,7 +39,8 @@ export const Counter = Type.Object(
     locationId: Type.String(),
     serviceIds: Type.Array(Type.String(), { description: 'the services this counter serves' }),
     open: Type.Boolean({ description: 'open counters feed the wait estimate; a counter opens by `open` or by its first call' }),
-    ticket: Type.Union([QueueTicket, Type.Null()], { description: 'the CALLED or SERVING ticket the counter holds (at most one), or null' }),
+    busy: Type.Boolean({ description: 'the counter holds a CALLED or SERVING ticket (one at most): call-next and close answer 409 COUNTER_BUSY' }),
+    ticket: Type.Union([QueueTicket, Type.Null()], { description: 'the ticket the counter holds, when this key may see it (its location and service within the key\'s lists); else null' }),
   },
   closed,
 )

@@ -155,26 +155,35 @@ export class CounterService {
     return this.heldTicketStmt.get({ id: counterId }) ?? null
   }
 
-  /** 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket (one open ticket per counter). */
-  private assertCounterFree(counter: CounterRecord): void {
-    const held = this.heldTicket(counter.id)
-    if (held === null) return
-    throw new ApiError(
-      409,
-      CounterCodes.COUNTER_BUSY,
-      `counter ${counter.id} holds ticket ${held.ticketNumber} (${held.status}); complete, no-show, requeue or transfer it first`,
-    )
+  /** Whether the key may see `ticket` (its location and service within the key's lists). */
+  private maySee(caller: Credential, ticket: TicketRow): boolean {
+    return mayUseLocation(caller, ticket.locationId) && mayUseService(caller, ticket.serviceId)
   }
 
-  private counterView(counter: Pick<CounterRecord, 'id' | 'name' | 'locationId' | 'open' | 'serviceIds'>): Counter {
+  /**
+   * 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket (one open ticket per
+   * counter). The message names the ticket only when the key may see it.
+   */
+  private assertCounterFree(caller: Credential, counter: CounterRecord): void {
     const held = this.heldTicket(counter.id)
+    if (held === null) return
+    const what = this.maySee(caller, held) ? `ticket ${held.ticketNumber} (${held.status})` : `a ${held.status} ticket`
+    throw new ApiError(409, CounterCodes.COUNTER_BUSY, `counter ${counter.id} holds ${what}; complete, no-show, requeue or transfer it first`)
+  }
+
+  /**
+   * A counter as the key sees it: `busy` while it holds a CALLED or SERVING ticket, and that
+   * ticket when the key may see it (else null: a ticket of a service outside the key's list).
+   */
+  private counterView(caller: Credential, counter: Pick<CounterRecord, 'id' | 'name' | 'locationId' | 'open' | 'serviceIds'>, held: TicketRow | null = this.heldTicket(counter.id)): Counter {
     return {
       id: counter.id,
       name: counter.name,
       locationId: counter.locationId,
       serviceIds: counter.serviceIds,
       open: counter.open,
-      ticket: held === null ? null : ticketJson(held),
+      busy: held !== null,
+      ticket: held !== null && this.maySee(caller, held) ? ticketJson(held) : null,
     }
   }
 
@@ -202,11 +211,11 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       const today = localDate(now, counter.timezone)
-      if (counter.open && counter.openDay === today) return { value: this.counterView(counter), changed: false }
+      if (counter.open && counter.openDay === today) return { value: this.counterView(caller, counter), changed: false }
       this.setOpen(counter, true, now)
       // Re-opening a counter left open from an earlier day only moves its business day.
       if (!counter.open) this.queue.revisions.bump(counter.queueUnitId)
-      return { value: this.counterView({ ...counter, open: true }), changed: !counter.open }
+      return { value: this.counterView(caller, { ...counter, open: true }), changed: !counter.open }
     })
   }
 
@@ -214,11 +223,11 @@ export class CounterService {
   closeCounter(caller: Credential, counterId: string, now: number): Counter {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
-      this.assertCounterFree(counter)
-      if (!counter.open) return { value: this.counterView(counter), changed: false }
+      this.assertCounterFree(caller, counter)
+      if (!counter.open) return { value: this.counterView(caller, counter), changed: false }
       this.setOpen(counter, false, now)
       this.queue.revisions.bump(counter.queueUnitId)
-      return { value: this.counterView({ ...counter, open: false }), changed: true }
+      return { value: this.counterView(caller, { ...counter, open: false }), changed: true }
     })
   }
 
@@ -233,7 +242,7 @@ export class CounterService {
   callNext(caller: Credential, counterId: string, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
-      this.assertCounterFree(counter)
+      this.assertCounterFree(caller, counter)
       const next = counter.usableServiceIds.length === 0 ? undefined : this.deps.db
         .select()
         .from(tickets)
@@ -265,7 +274,7 @@ export class CounterService {
         ])
       }
       assertTransition('call', ticket.status)
-      this.assertCounterFree(counter)
+      this.assertCounterFree(caller, counter)
       return { value: this.callAt(caller, counter, ticket, now), changed: true }
     })
   }
@@ -406,8 +415,7 @@ export class CounterService {
       const serviceIds = servicesOf.get(counter.id) ?? []
       if (!mayUseLocation(caller, counter.locationId)) continue
       if (caller.services !== null && !serviceIds.some((id) => mayUseService(caller, id))) continue
-      const ticket = held.get(counter.id)
-      counterList.push({ ...counter, serviceIds, ticket: ticket === undefined ? null : ticketJson(ticket) })
+      counterList.push(this.counterView(caller, { ...counter, serviceIds }, held.get(counter.id) ?? null))
     }
     return {
       generatedAt: isoTime(now),

@@ -100,6 +100,13 @@ describe('location and service restrictions of the key', () => {
     const overview = await ok(op(ctx, 'GET', '/queue', undefined, key))
     expect(overview.services.map((s: { id: string }) => s.id)).toEqual(['svc_loans'])
     expect(overview.counters.map((c: { id: string }) => c.id)).toEqual(['cnt_1'])
+    // cnt_1 busy with a ticket of a service outside the key's list: busy, but the ticket stays hidden.
+    await ok(act(ctx, accounts.id, 'call', { counterId: 'cnt_1' }))
+    const [counter] = (await ok(op(ctx, 'GET', '/queue', undefined, key))).counters
+    expect(counter).toMatchObject({ id: 'cnt_1', busy: true, ticket: null })
+    const busy = await expectError(await callNext(ctx, 'cnt_1', key), 409, CounterCodes.COUNTER_BUSY)
+    expect(busy.error.message).not.toContain('A001')
+    expect((await ok(op(ctx, 'GET', '/queue'))).counters[0]).toMatchObject({ busy: true, ticket: { id: accounts.id } })
   })
 
   test('a counter or ticket of another Queue Unit is 404', async () => {

@@ -192,7 +192,7 @@ describe('open and close', () => {
   test('open and close answer the counter; repeating one changes nothing', async () => {
     const ctx = counterContext()
     const opened = await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
-    expect(opened).toEqual({ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, ticket: null })
+    expect(opened).toEqual({ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null })
     const before = snapshot(ctx)
     await ok(op(ctx, 'POST', '/counters/cnt_1/open', {}))
     expect(snapshot(ctx)).toEqual(before)
@@ -209,7 +209,7 @@ describe('open and close', () => {
     const body = await expectError(await op(ctx, 'POST', '/counters/cnt_1/close'), 409, CounterCodes.COUNTER_BUSY)
     expect(body.error.message).toContain('A001')
     const view = await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
-    expect(view.ticket).toMatchObject({ id: a.id, status: 'CALLED' })
+    expect(view).toMatchObject({ busy: true, ticket: { id: a.id, status: 'CALLED' } })
     await ok(act(ctx, a.id, 'no-show'))
     expect((await ok(op(ctx, 'POST', '/counters/cnt_1/close'))).open).toBe(false)
   })
