@@ -30,3 +30,47 @@ export function localDate(ms: number, tz: string): string {
   }
   return fmt.format(ms)
 }
+
+const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
+
+/**
+ * Which spelling of a date-time with offset is accepted:
+ * - `rfc3339`: RFC 3339 `date-time` — seconds required, `t` and `z` may be lowercase;
+ * - `iso8601`: ISO 8601 extended format — seconds optional (`09:30Z`), `T` and `Z` uppercase.
+ */
+export type DateTimeProfile = 'rfc3339' | 'iso8601'
+
+/**
+ * A date-time with an explicit offset (`2026-11-25T09:30:00Z`, `…00.123Z`, `…00+01:00`) as
+ * epoch milliseconds, or null when it is not one or names no real instant (month 13,
+ * 31 April, 24:00, a leap second). Digits past milliseconds are dropped.
+ */
+export function parseOffsetDateTime(value: string, profile: DateTimeProfile): number | null {
+  const m = OFFSET_DATE_TIME.exec(value)
+  if (m === null) return null
+  if (profile === 'rfc3339' && m[6] === undefined) return null
+  if (profile === 'iso8601' && (value[10] === 't' || m[8] === 'z')) return null
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number]
+  const second = m[6] === undefined ? 0 : Number(m[6])
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'))
+  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null
+  let offsetMinutes = 0
+  if (m[8] === undefined) {
+    const offsetHours = Number(m[10])
+    const offsetMins = Number(m[11])
+    if (offsetHours > 23 || offsetMins > 59) return null
+    offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins)
+  }
+  // setUTCFullYear, not Date.UTC: years 0–99 must not be read as 1900–1999.
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  date.setUTCHours(hour, minute, second, ms)
+  return date.getTime() - offsetMinutes * 60_000
+}
+
+/** A real Gregorian calendar date. */
+export function isRealDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
+}

@@ -3,6 +3,7 @@ import { isJsonContentType } from '../platform/body'
 import { codePointLength } from '../platform/validation'
 import type { NonceMemory } from '../platform/nonces'
 import { QueueCodes } from './errors'
+import { parseOffsetDateTime } from '../platform/time'
 
 /** public-api.md Limits: replay protection of ticket issue. */
 export const TIMESTAMP_SKEW_MS = 5 * 60_000
@@ -17,8 +18,6 @@ export interface IssueHeaders {
   idempotencyKey: string
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
-
 /**
  * An RFC 3339 date-time (`2026-11-25T09:30:00Z`, `…00.123Z`, `…00+01:00`) as milliseconds, or
  * null when it is not one or names no real instant (month 13, 31 April, 24:00). Digits past
@@ -26,24 +25,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1
  * and is accepted.
  */
 export function parseRequestTimestamp(value: string): number | null {
-  const m = DATE_TIME.exec(value)
-  if (m === null) return null
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  if (day > daysInMonth) return null
-  const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0').slice(0, 3))
-  let offsetMinutes = 0
-  if (m[8] === undefined) {
-    const oh = Number(m[10])
-    const om = Number(m[11])
-    if (oh > 23 || om > 59) return null
-    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om)
-  }
-  const utc = new Date(0)
-  utc.setUTCFullYear(year, month - 1, day)
-  utc.setUTCHours(hour, minute, second, ms)
-  return utc.getTime() - offsetMinutes * 60_000
+  return parseOffsetDateTime(value, 'rfc3339')
 }
 
 /**

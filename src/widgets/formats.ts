@@ -1,5 +1,5 @@
 import { FormatRegistry } from '@sinclair/typebox'
-import { isIanaTimeZone } from '../platform/time'
+import { isIanaTimeZone, isRealDate, parseOffsetDateTime } from '../platform/time'
 
 /**
  * The string rules of contract §4, each in one function, and the TypeBox formats that put
@@ -11,44 +11,19 @@ export function containsHtmlTag(text: string): boolean {
   return /<[A-Za-z/!?]/.test(text)
 }
 
-const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/
-
 /**
  * Contract §4: ISO 8601 with an explicit offset (`Z` or `±hh:mm`), a real calendar date and
  * clock time (no 24:00, no leap second). Seconds and fractions are optional; fractions beyond
  * milliseconds are truncated. Returns the instant in epoch milliseconds, or null.
  */
-export function parseOffsetDateTime(value: string): number | null {
-  const m = OFFSET_DATE_TIME.exec(value)
-  if (m === null) return null
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number]
-  const second = m[6] === undefined ? 0 : Number(m[6])
-  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'))
-  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null
-  let offsetMinutes = 0
-  if (m[8] === undefined) {
-    const offsetHours = Number(m[10])
-    const offsetMins = Number(m[11])
-    if (offsetHours > 23 || offsetMins > 59) return null
-    offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins)
-  }
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  date.setUTCHours(hour, minute, second, ms)
-  return date.getTime() - offsetMinutes * 60_000
+export function parseWidgetDateTime(value: string): number | null {
+  return parseOffsetDateTime(value, 'iso8601')
 }
 
 /** Contract §4: `date` is a real calendar date written `YYYY-MM-DD`. */
 export function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
   return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))
-}
-
-function isRealDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
-  return day <= days
 }
 
 /** Contract §4: `locale` is a well-formed BCP 47 language tag (as `Intl` understands them). */
@@ -81,7 +56,7 @@ export const Formats = {
   offsetDateTime: {
     name: 'offset-date-time',
     message: 'must be an ISO 8601 date-time with an explicit offset, e.g. 2026-01-31T18:00:00+01:00',
-    check: (v: string) => parseOffsetDateTime(v) !== null,
+    check: (v: string) => parseWidgetDateTime(v) !== null,
   },
   fullDate: { name: 'full-date', message: 'must be a real calendar date YYYY-MM-DD', check: isCalendarDate },
   ianaTimeZone: { name: 'iana-time-zone', message: 'must be an IANA time zone name, e.g. Europe/Berlin', check: isIanaTimeZone },

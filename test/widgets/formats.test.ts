@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { containsHtmlTag, isBcp47Locale, isCalendarDate, isHttpsUrl, parseOffsetDateTime } from '../../src/widgets/formats'
+import { containsHtmlTag, isBcp47Locale, isCalendarDate, isHttpsUrl, parseWidgetDateTime } from '../../src/widgets/formats'
 import { isIanaTimeZone } from '../../src/platform/time'
 
 describe('HTML rule: a < followed by a letter, /, ! or ? is markup', () => {
@@ -20,11 +20,11 @@ describe('ISO 8601 date-time with an explicit offset', () => {
     ['2026-11-25T09:30:00.123456789Z', Date.UTC(2026, 10, 25, 9, 30, 0, 123)],
     ['2028-02-29T00:00:00+00:00', Date.UTC(2028, 1, 29)],
   ])('%p is accepted', (value, expected) => {
-    expect(parseOffsetDateTime(value)).toBe(expected)
+    expect(parseWidgetDateTime(value)).toBe(expected)
   })
 
   test('a two-digit year is that year, not 19xx', () => {
-    expect(new Date(parseOffsetDateTime('0099-01-01T00:00:00Z')!).getUTCFullYear()).toBe(99)
+    expect(new Date(parseWidgetDateTime('0099-01-01T00:00:00Z')!).getUTCFullYear()).toBe(99)
   })
 
   test.each([
@@ -45,7 +45,7 @@ describe('ISO 8601 date-time with an explicit offset', () => {
     ' 2026-11-25T09:30:00Z',
     '',
   ])('%p is refused', (value) => {
-    expect(parseOffsetDateTime(value)).toBeNull()
+    expect(parseWidgetDateTime(value)).toBeNull()
   })
 })
 

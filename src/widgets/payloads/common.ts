@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import { pointer, type ErrorDetail } from '../../platform/errors'
-import { Formats, parseOffsetDateTime } from '../formats'
+import { Formats, parseWidgetDateTime } from '../formats'
 
 /** Building blocks and shared rules of the four widget payloads (contract §4). */
 
@@ -98,7 +98,7 @@ export function itemPath(index: number, ...rest: string[]): string {
 
 /** The instant of a field holding a valid offset date-time, else null (the schema reports it). */
 export function instantOf(value: unknown): number | null {
-  return typeof value === 'string' ? parseOffsetDateTime(value) : null
+  return typeof value === 'string' ? parseWidgetDateTime(value) : null
 }
 
 /** Contract §4: item `id`s are unique within one snapshot. */
