@@ -91,6 +91,18 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const server = await startServer({ port, host: '127.0.0.1', dbPath, durability: 'full', log: () => {} })
   const base = server.url
 
+  // Tickets a previous demo run left at the counters are served to completion, so the
+  // printed call-next finds its counter free (one open ticket per counter).
+  const operator = { authorization: `Bearer ${keys.operator}` }
+  const overview = (await (await fetch(`${base}/api/operator/v1/queue`, { headers: operator })).json()) as {
+    data?: { counters: { ticket: { id: string; status: string } | null }[] }
+  }
+  for (const counter of overview.data?.counters ?? []) {
+    if (counter.ticket === null) continue
+    if (counter.ticket.status === 'CALLED') await fetch(`${base}/api/operator/v1/tickets/${counter.ticket.id}/start`, { method: 'POST', headers: operator })
+    await fetch(`${base}/api/operator/v1/tickets/${counter.ticket.id}/complete`, { method: 'POST', headers: operator })
+  }
+
   // A sample ticket, so the ticket-read command has an ID to read.
   const issued = await fetch(`${base}/api/public/v1/queue/tickets`, {
     method: 'POST',
@@ -136,6 +148,14 @@ export async function demoCommand(argv: string[]): Promise<number> {
     '',
     "# 6. Push today's schedule widget",
     `curl -s -X POST ${base}/api/public/v1/widgets/wdg_schedule_lobby/data/push -H "Authorization: Bearer ${keys.workspace}" -H "Content-Type: application/json" -H "Idempotency-Key: $(openssl rand -hex 16)" --data-binary @${join(dir, 'widget-schedule.json')}`,
+    '',
+    '# 7. Operator: call the next ticket to Counter 1 (then see nowServing in 4.)',
+    `curl -s -X POST ${base}/api/operator/v1/counters/cnt_1/call-next -H "Authorization: Bearer ${keys.operator}"`,
+    '',
+    '# 8. Display feeds (what screens read; the live websocket is /api/display/v1/live?token=…)',
+    `curl -s "${base}/api/display/v1/queue-units/qu_main/state?token=${keys.display}"`,
+    `curl -s "${base}/api/display/v1/widgets/wdg_schedule_lobby?token=${keys.display}"`,
+    `curl -s "${base}/api/display/v1/prayer-schedules/sources/psrc_centralmosque-0001-london/today?token=${keys.display}"`,
     '',
     'Stop with Ctrl-C.',
     '',
