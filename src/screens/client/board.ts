@@ -47,6 +47,12 @@ export abstract class Board<T> {
       },
     })
     ctx.onLangChange(() => this.redraw())
+    // A rotated or resized screen lays out again (what fits, what overflows, what is in view).
+    let resizing: ReturnType<typeof setTimeout> | undefined
+    window.addEventListener('resize', () => {
+      clearTimeout(resizing)
+      resizing = setTimeout(() => this.redraw(), 150)
+    })
   }
 
   start(): void {

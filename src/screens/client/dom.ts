@@ -40,6 +40,11 @@ export function timeNode(tag: 'span' | 'time' | 'b', className: string, parts: {
   )
 }
 
+/** Marks `el` when its content is taller than it (the stylesheet fades its lower edge then). */
+export function markOverflow(...elements: HTMLElement[]): void {
+  for (const el of elements) el.classList.toggle('is-overflowing', el.scrollHeight > el.clientHeight + 1)
+}
+
 export function byId(id: string): HTMLElement {
   const el = document.getElementById(id)
   if (el === null) throw new Error(`#${id} missing from the page`)

@@ -30,7 +30,7 @@ export class PrayerBoard extends Board<PrayerToday> {
     const { labels, lang } = this.ctx
     this.countdownEl = null
     if (today === null) {
-      this.shell.setTitle(labels.noPrayerMonth)
+      this.shell.setTitle('')
       return this.shell.setContent(notice(labels.noPrayerMonth, labels.noPrayerMonthHint))
     }
     const place = today.location.name ?? ''

@@ -151,6 +151,7 @@ export class QueueBoard extends Board<QueueState> {
 function bucket(count: number): string {
   if (count <= 1) return '1'
   if (count <= 2) return '2'
+  if (count <= 3) return '3'
   if (count <= 4) return '4'
   if (count <= 6) return '6'
   if (count <= 9) return '9'

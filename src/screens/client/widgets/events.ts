@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, text } from '../dom'
+import { h, markOverflow, text } from '../dom'
 import { dateBlock, formatTime, localDate } from '../format'
 import type { EventItem, EventsData } from '../types'
 import { instant, optionalImage, type ViewEnv, type WidgetView } from './view'
@@ -41,7 +41,9 @@ export class EventsView implements WidgetView<EventsData> {
     if (upcoming.length === 0) return shell.setContent(notice(ctx.labels.noEvents))
     const today = localDate(data.timezone, now)
     const tomorrow = localDate(data.timezone, now + DAY_MS)
-    shell.setContent(h('ol', { class: 'events-list' }, upcoming.map((e) => this.row(e, data.timezone, today, tomorrow, now))))
+    const list = h('ol', { class: 'events-list' }, upcoming.map((e) => this.row(e, data.timezone, today, tomorrow, now)))
+    shell.setContent(list)
+    markOverflow(list)
   }
 
   private row(event: EventItem, timeZone: string, today: string, tomorrow: string, now: number): HTMLElement {

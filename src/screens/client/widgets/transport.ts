@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, text, timeNode } from '../dom'
+import { h, markOverflow, text, timeNode } from '../dom'
 import { fill } from '../i18n'
 import { formatNumber, formatTime, readableOn, timeParts } from '../format'
 import type { TransportData, TransportItem } from '../types'
@@ -45,14 +45,12 @@ export class TransportView implements WidgetView<TransportData> {
     const arrivals = data.items.filter((i) => i.direction === 'ARRIVAL' && showing(i)).sort(byTime).slice(0, MAX_ROWS)
     if (departures.length === 0 && arrivals.length === 0) return shell.setContent(notice(labels.noTransport))
     const both = departures.length > 0 && arrivals.length > 0
-    shell.setContent(
-      h(
-        'div',
-        { class: `board${both ? ' has-both' : ''}` },
-        departures.length > 0 ? this.table('DEPARTURE', departures, data.timezone, both) : null,
-        arrivals.length > 0 ? this.table('ARRIVAL', arrivals, data.timezone, both) : null,
-      ),
-    )
+    const sections = [
+      departures.length > 0 ? this.table('DEPARTURE', departures, data.timezone, both) : null,
+      arrivals.length > 0 ? this.table('ARRIVAL', arrivals, data.timezone, both) : null,
+    ].filter((x): x is HTMLElement => x !== null)
+    shell.setContent(h('div', { class: `board${both ? ' has-both' : ''}` }, sections))
+    markOverflow(...sections)
   }
 
   private table(direction: TransportItem['direction'], items: TransportItem[], timeZone: string, withHeading: boolean): HTMLElement {
