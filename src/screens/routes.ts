@@ -53,8 +53,12 @@ const hidden = { detail: { hide: true } }
  * display API (docs/display.md) like any other client; they hold no data themselves, so a
  * page is 200 for any token and the page says when the token is not valid.
  */
-export function screenRoutes(_deps: AppDeps) {
+export function screenRoutes(deps: AppDeps) {
   return new Elysia({ name: 'lobby.screens' })
+    // The server's clock for the screens (a TV's own clock is often wrong): no token, it tells nothing else.
+    .get('/screens/clock', () => new Response(JSON.stringify({ now: new Date(deps.clock.now()).toISOString() }), {
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    }), hidden)
     .get('/screens/queue/:queueUnitId', ({ params, request }) => page('queue', params.queueUnitId, request), hidden)
     .get('/screens/widgets/:widgetId', ({ params, request }) => page('widget', params.widgetId, request), hidden)
     .get('/screens/prayer/:sourceId', ({ params, request }) => page('prayer', params.sourceId, request), hidden)

@@ -227,6 +227,21 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       await page.close()
     }, TEST_MS)
 
+    test("a TV whose clock is three hours off still shows the branch's time", async () => {
+      const page = await browser.newPage()
+      page.on('pageerror', (error) => pageErrors.push(`clock: ${error.message}`))
+      await page.clock.setSystemTime(Date.now() - 3 * 3_600_000)
+      await page.goto(lobby.screen(`/screens/prayer/${PRAYER_SOURCE}`))
+      const london = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' }).format(ms)
+      const now = Date.now()
+      await page.waitForFunction(
+        (accepted) => accepted.includes(document.getElementById('screen-clock')?.textContent ?? ''),
+        [london(now), london(now + 60_000)],
+        { timeout: 5000 },
+      )
+      await page.close()
+    }, TEST_MS)
+
     test('Arabic: Arabic names, right to left', async () => {
       const page = await open(`/screens/prayer/${PRAYER_SOURCE}`, { lang: 'ar' })
       await shows(page, '.prayer-row[data-prayer="fajr"] .p-name', 'الفجر')

@@ -6,7 +6,7 @@ import { SCREEN_CSP } from '../../src/screens/routes'
 import { directionOf, readOptions } from '../../src/screens/shared/options'
 import { OUTPUT, recordedHash, sourceHash } from '../../scripts/build-screens'
 
-const { app } = testContext()
+const { app, clock } = testContext()
 const get = (path: string) => request(app, 'GET', path)
 
 describe('screen pages', () => {
@@ -60,6 +60,16 @@ describe('screen pages', () => {
       expect(text).not.toMatch(/https?:\/\/[a-z0-9]/i)
       expect(text).not.toMatch(/@import|@font-face/)
     }
+  })
+})
+
+describe('screen clock', () => {
+  test("/screens/clock tells the server's time, uncached, without a token", async () => {
+    clock.set('2026-11-27T11:45:30.250Z')
+    const response = await get('/screens/clock')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await jsonOf(response)).toEqual({ now: '2026-11-27T11:45:30.250Z' })
   })
 })
 

@@ -1,4 +1,4 @@
-import { observeServerDate, serverNow } from './clock'
+import { serverNow, syncClock } from './clock'
 import type { LiveMessage, TopicKind } from './types'
 
 /** Why a screen cannot show its data; null once the data is back. */
@@ -35,7 +35,7 @@ type ReadOutcome = 'ok' | 'token' | 'not-found' | 'unreachable'
 
 /**
  * One display topic, kept live: an HTTP read first (it tells a bad token or an unknown ID
- * apart, which a browser websocket cannot, and sets the server clock), then the display
+ * apart, which a browser websocket cannot), then the display
  * websocket for every change. After a drop it retries with backoff and re-subscribes with
  * `sinceRevision`, so the server sends one snapshot if anything was missed, or nothing.
  */
@@ -102,14 +102,12 @@ export class LiveTopic<T> {
       this.on.problem('token')
       return 'token'
     }
-    const sentAt = Date.now()
     let response: Response
     try {
       response = await fetch(this.readPath, { headers: { authorization: `Bearer ${this.token}` }, cache: 'no-store' })
     } catch {
       return 'unreachable'
     }
-    observeServerDate(response.headers.get('date'), sentAt, Date.now())
     if (response.status === 401) {
       this.on.problem('token')
       return 'token'
@@ -144,6 +142,8 @@ export class LiveTopic<T> {
       if (this.socket !== socket) return
       const topic = { kind: this.kind, id: this.id, ...(this.revision !== undefined ? { sinceRevision: this.revision } : {}) }
       socket.send(JSON.stringify({ type: 'subscribe', topics: [topic] }))
+      // Back after a drop: the server may have restarted with another clock.
+      if (this.offlineSince !== null) void syncClock()
       this.attempt = 0
       this.markLive()
       this.watchSilence()

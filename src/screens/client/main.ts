@@ -1,4 +1,5 @@
 import { readOptions } from '../shared/options'
+import { keepClockInSync } from './clock'
 import { ScreenContext } from './context'
 import { byId } from './dom'
 import { PrayerBoard } from './prayer'
@@ -17,6 +18,7 @@ function main(): void {
   const ctx = new ScreenContext(readOptions(new URLSearchParams(location.search)))
   const shell = new Shell(ctx)
   root.classList.add('is-ready')
+  keepClockInSync()
   if (ctx.options.token === null) {
     shell.setContent()
     shell.showMessage(ctx.labels.tokenMissing, ctx.labels.tokenMissingHint)
