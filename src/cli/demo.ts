@@ -157,6 +157,11 @@ export async function demoCommand(argv: string[]): Promise<number> {
     `curl -s "${base}/api/display/v1/widgets/wdg_schedule_lobby?token=${keys.display}"`,
     `curl -s "${base}/api/display/v1/prayer-schedules/sources/psrc_centralmosque-0001-london/today?token=${keys.display}"`,
     '',
+    '# Screens: open these in a browser (or point a TV at them)',
+    `#   queue board:   ${base}/screens/queue/qu_main?token=${keys.display}&location=loc_hall`,
+    `#   schedule:      ${base}/screens/widgets/wdg_schedule_lobby?token=${keys.display}`,
+    `#   prayer times:  ${base}/screens/prayer/psrc_centralmosque-0001-london?token=${keys.display}&lang=ar`,
+    '',
     'Stop with Ctrl-C.',
     '',
   ]
