@@ -192,7 +192,7 @@ describe('crash: kill -9 during sustained writes', () => {
       if (res.status !== 201) retryProblems.push(`ticket ${t.key}: ${res.status} ${text.slice(0, 120)}`)
       else if (res.headers.get('idempotent-replayed') === 'true') committedBeforeKill++
     })
-    const lastSequence = new Map(IDS.crashWidgets.map((w) => [w, Math.max(...pushes.filter((p) => p.widgetId === w).map((p) => p.sequence))]))
+    const lastSequence = new Map<string, number>(IDS.crashWidgets.map((w) => [w, Math.max(...pushes.filter((p) => p.widgetId === w).map((p) => p.sequence))]))
     await pool(lostPushes, 4, async (p) => {
       const res = await pushWidget(server.url, branch.secrets.workspace.cms, p.widgetId, p.key, p.body)
       const text = await res.text()
