@@ -14,7 +14,7 @@ const s = scenario(
     'byte for byte, and a retry of every request whose answer was lost in the crash yields exactly one ticket.',
 )
 
-const CYCLES = 3
+const CYCLES = 5
 const LOAD_MS = 3_000
 /** Ticket loops per cycle; each cycles through three (location, service) lines, so three numbering sequences race. */
 const TICKET_LOOPS = 6
@@ -179,6 +179,7 @@ describe('crash: kill -9 during sustained writes', () => {
       }
     })
     s.set('retries of acknowledged requests', ackedTickets.length + ackedPushes.length)
+    s.set('requests sent', tickets.length + pushes.length + ackedTickets.length + ackedPushes.length + lostTickets.length + lostPushes.length)
     expect(replayProblems).toEqual([])
 
     // A retry of every request whose answer the crash swallowed: each key ends with exactly one ticket. A lost push

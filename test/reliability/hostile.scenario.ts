@@ -24,6 +24,9 @@ const TRICKLE_MS = 40
 const CHUNK_PAUSE_MS = 5
 const IDLE = 300
 const HEALTH_BOUND_MS = 100
+/** Requests whose body stops arriving; the server must drop them by itself within STALL_BOUND_MS. */
+const STALLED = 5
+const STALL_BOUND_MS = 45_000
 
 /** Peak and current resident memory of a process, in KiB (Linux /proc). */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -39,20 +42,32 @@ describe('hostile clients: the server keeps answering', () => {
   let server: RunningBinary
   let poll: { done: Promise<PollStats>; ready: Promise<void> }
   const open: RawConnection[] = []
+  /** Requests whose body stops arriving, opened first so the server's timeout runs while the other attacks do. */
+  const stalled: { c: RawConnection; correlationId: string }[] = []
   beforeAll(async () => {
     // `--durability normal`: this scenario measures what hostile clients do to the event loop, not the disk's fsync
     // latency (with `full`, each commit's fsync runs on the one JS thread; see docs/reliability.md).
     server = await branch.serve(['--durability', 'normal'])
+    for (let i = 0; i < STALLED; i++) {
+      const c = await RawConnection.open(server.url)
+      const correlationId = `stalled-body-${i}`
+      const body = ticketBody()
+      await c.write(ticketHead(body.length + 100, `X-Correlation-ID: ${correlationId}\r\n`) + body)
+      stalled.push({ c, correlationId })
+      s.add('requests sent')
+    }
   })
   afterAll(async () => {
     for (const c of open) c.end()
     if (alive(server)) expect(await server.stop('SIGTERM')).toBe(0)
   })
 
-  const connect = async () => {
+  /** A raw connection; every one but the idle ones carries a request. */
+  const connect = async (idle = false) => {
     const c = await RawConnection.open(server.url)
     open.push(c)
     s.add('connections opened')
+    if (!idle) s.add('requests sent')
     return c
   }
   const ticketHead = (length: number | 'chunked', extra = '') =>
@@ -76,7 +91,7 @@ describe('hostile clients: the server keeps answering', () => {
 
     phase('idle connections')
     // Idle connections that never send a byte.
-    for (let i = 0; i < IDLE; i++) await connect()
+    for (let i = 0; i < IDLE; i++) await connect(true)
 
     phase('slow-loris')
     // Slow-loris bodies: valid ticket issues and widget pushes whose bodies arrive one byte every TRICKLE_MS.
@@ -228,6 +243,7 @@ describe('hostile clients: the server keeps answering', () => {
     const during = (at: number) => [...phases].reverse().find(([t]) => t <= stats.startedAt + at)?.[1] ?? 'before the attacks'
     s.note(`slowest /health polls: ${stats.slowest.map((p) => `${p.ms} ms during ${during(p.at)}`).join(', ')}`)
     s.set('/health polls', stats.samples)
+    s.add('requests sent', stats.samples)
     s.set('/health max latency (ms)', stats.maxMs)
     s.set('/health p99 latency (ms)', stats.p99Ms)
     s.set('/health failures', stats.failures)
@@ -245,6 +261,20 @@ describe('hostile clients: the server keeps answering', () => {
     expect(after.widgetRevisionSum).toBe(before.widgetRevisionSum + slowBodies.length - slowTickets)
     for (const c of open.splice(0)) c.end()
   }, 60_000)
+
+  s.test(`a request whose body stops arriving is dropped by the server within ${STALL_BOUND_MS / 1000} s, and never logged as a 5xx`, async () => {
+    await Promise.all(stalled.map(({ c }) => c.until(() => c.closed, STALL_BOUND_MS - (performance.now() - c.openedAt))))
+    const problems: string[] = []
+    for (const { c, correlationId } of stalled) {
+      if (!c.closed) problems.push(`${correlationId}: still open after ${STALL_BOUND_MS / 1000} s`)
+      if (c.responses().some((r) => r.status < 400)) problems.push(`${correlationId}: answered ${c.responses()[0]!.status} to an incomplete body`)
+      await Bun.sleep(50)
+      const logged = server.lines.filter((l) => l.includes(`"correlationId":"${correlationId}"`))
+      for (const line of logged) if (/"status":5\d\d/.test(line) || /"level":"error"/.test(line)) problems.push(`${correlationId}: logged ${line.slice(0, 240)}`)
+    }
+    s.set('stalled bodies dropped after (s, max)', Math.round(Math.max(...stalled.map(({ c }) => ((c.closedAt ?? performance.now()) - c.openedAt) / 1000))))
+    expect(problems).toEqual([])
+  }, STALL_BOUND_MS + 10_000)
 
   s.test('requests without a valid Host header are answered in the envelope and the server stays up', async () => {
     const problems: string[] = []

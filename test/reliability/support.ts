@@ -560,6 +560,9 @@ function git(...args: string[]): string {
 
 const fmt = (v: number | string) => (typeof v === 'number' ? v.toLocaleString('en-US') : v)
 
+/** A figure summed over the scenarios of this run. */
+const total = (figure: string) => RUN.scenarios.reduce((n, s) => n + (typeof s.figures.get(figure) === 'number' ? (s.figures.get(figure) as number) : 0), 0)
+
 export function writeLastRun(): void {
   const wall = (performance.now() - RUN.t0) / 1000
   const commit = git('rev-parse', '--short', 'HEAD') || 'unknown'
@@ -575,6 +578,7 @@ export function writeLastRun(): void {
     `- Against: dist/lobby on ${HOST}, \`--durability full\``,
     `- Wall time of the scenarios: ${wall.toFixed(1)} s (the build before them not included)`,
     `- Tests: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped${count('did not finish') ? `, ${count('did not finish')} did not finish` : ''}`,
+    `- Totals: ${(['requests sent', 'crashes survived', 'inputs tried', 'records lost'] as const).map((f) => `${f} ${fmt(total(f))}`).join(', ')}`,
     '',
     '| scenario | tests | time | figures |',
     '|---|---|---|---|',
