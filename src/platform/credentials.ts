@@ -79,9 +79,7 @@ export class CredentialStore {
     if (row === undefined || row.kind !== kind) return null
     if (row.revokedAt !== null) return null
     if (row.expiresAt !== null && row.expiresAt <= now) return null
-    if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      this.touch.run({ id: row.id, now })
-    }
+    if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) this.recordUse(row.id, now)
     return {
       id: row.id,
       kind: row.kind,
@@ -93,6 +91,24 @@ export class CredentialStore {
       issuePerMinute: row.issuePerMinute,
       readPerMinute: row.readPerMinute,
     }
+  }
+
+  /**
+   * Writes `last used`. Inside a caller's read transaction (`inReadTransaction`) the write
+   * waits until that transaction ended, so it never has to upgrade the caller's snapshot; it
+   * is best effort there: a write that fails (busy database) is tried again by the next request,
+   * since `last used` is still old.
+   */
+  private recordUse(id: string, now: number): void {
+    if (!this.db.$client.inTransaction) {
+      this.touch.run({ id, now })
+      return
+    }
+    queueMicrotask(() => {
+      try {
+        this.touch.run({ id, now })
+      } catch {}
+    })
   }
 }
 

@@ -3,6 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { KiB, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
+import { inReadTransaction } from '../platform/read-snapshot'
 import { Security, errorResponses } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes } from './errors'
@@ -62,9 +63,11 @@ export function queueRoutes(deps: AppDeps) {
       `${BASE}/services`,
       ({ request }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', now)
-        queue.assertQueueUnitActive(caller)
-        return json(200, { data: { services: queue.listServices(caller) } })
+        return inReadTransaction(deps.db, () => {
+          const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', now)
+          queue.assertQueueUnitActive(caller)
+          return json(200, { data: { services: queue.listServices(caller) } })
+        })
       },
       {
         headers: readHeaders,
@@ -128,9 +131,11 @@ export function queueRoutes(deps: AppDeps) {
       `${BASE}/tickets/:ticketId`,
       ({ request, params }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', now)
-        queue.assertQueueUnitActive(caller)
-        return json(200, { data: queue.readTicket(caller, params.ticketId) })
+        return inReadTransaction(deps.db, () => {
+          const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', now)
+          queue.assertQueueUnitActive(caller)
+          return json(200, { data: queue.readTicket(caller, params.ticketId) })
+        })
       },
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
@@ -151,9 +156,11 @@ export function queueRoutes(deps: AppDeps) {
       `${BASE}/state`,
       ({ request }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
-        queue.assertQueueUnitActive(caller)
-        return json(200, { data: queue.liveState(caller, now) })
+        return inReadTransaction(deps.db, () => {
+          const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
+          queue.assertQueueUnitActive(caller)
+          return json(200, { data: queue.liveState(caller, now) })
+        })
       },
       {
         headers: readHeaders,
