@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
+import { planStableParam } from '../platform/sql'
 import { counters, counterServices } from '../counters/tables'
 import { locations, services, serviceLocations, serviceStats, tickets } from './tables'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
@@ -59,7 +60,7 @@ export class QueueLines {
       // A stale pointer (the ticket is no longer CALLED or SERVING) reads as nothing served.
       .leftJoin(tickets, and(eq(tickets.id, serviceStats.nowServingTicketId), inArray(tickets.status, ['CALLED', 'SERVING'])))
       .leftJoin(counters, eq(counters.id, tickets.counterId))
-      .where(and(eq(services.queueUnitId, sql.placeholder('unit')), eq(locations.queueUnitId, sql.placeholder('unit'))))
+      .where(and(eq(services.queueUnitId, planStableParam('unit')), eq(locations.queueUnitId, planStableParam('unit'))))
       .orderBy(asc(locations.id), asc(services.id))
       .prepare()
     // Open counters per (service, location): a counter counts for every service it serves.
@@ -67,7 +68,7 @@ export class QueueLines {
       .select({ serviceId: counterServices.serviceId, locationId: counters.locationId, open: sql<number>`count(*)` })
       .from(counters)
       .innerJoin(counterServices, eq(counterServices.counterId, counters.id))
-      .where(and(eq(counters.queueUnitId, sql.placeholder('unit')), eq(counters.open, true)))
+      .where(and(eq(counters.queueUnitId, planStableParam('unit')), eq(counters.open, true)))
       .groupBy(counterServices.serviceId, counters.locationId)
       .prepare()
   }

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime, isoOrNull } from '../platform/clock'
+import { planStable } from '../platform/sql'
 import { ticketEvents } from '../counters/tables'
 import { tickets, ticketSequences, serviceStats } from './tables'
 import { businessDayAt, formatTicketNumber } from './numbering'
@@ -77,11 +78,11 @@ export class TicketStore {
     // ticket's service is a row of `services` (foreign key), so this covers all of them.
     this.nextRankStmt = db.$client.query<{ rank: number }, [string]>(`
       SELECT coalesce(max(line_max), 0) + 1 AS rank FROM (
-        SELECT (SELECT max(t.queue_rank) FROM tickets t WHERE t.service_id = s.id AND t.location_id = ?1 AND t.status = 'WAITING') AS line_max
+        SELECT (SELECT max(t.queue_rank) FROM tickets t WHERE t.service_id = s.id AND t.location_id = ${planStable('?1')} AND t.status = 'WAITING') AS line_max
         FROM services s)`)
     this.firstRankStmt = db.$client.query<{ rank: number }, [string]>(`
       SELECT coalesce(min(line_min), 1) - 1 AS rank FROM (
-        SELECT (SELECT min(t.queue_rank) FROM tickets t WHERE t.service_id = s.id AND t.location_id = ?1 AND t.status = 'WAITING') AS line_min
+        SELECT (SELECT min(t.queue_rank) FROM tickets t WHERE t.service_id = s.id AND t.location_id = ${planStable('?1')} AND t.status = 'WAITING') AS line_min
         FROM services s)`)
     this.insertStmt = db
       .insert(tickets)

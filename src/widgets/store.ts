@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
+import { planStableParam } from '../platform/sql'
 import { widgets, widgetSnapshots } from './tables'
 
 /**
@@ -71,7 +72,7 @@ export class WidgetStore {
       })
       .from(widgets)
       .leftJoin(widgetSnapshots, eq(widgetSnapshots.widgetId, widgets.id))
-      .where(eq(widgets.id, sql.placeholder('widgetId')))
+      .where(eq(widgets.id, planStableParam('widgetId')))
       .prepare()
   }
 }
