@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
 import { planStableParam } from '../platform/sql'
@@ -58,7 +58,9 @@ export class QueueLines {
       .innerJoin(locations, eq(locations.id, serviceLocations.locationId))
       .leftJoin(serviceStats, and(eq(serviceStats.serviceId, serviceLocations.serviceId), eq(serviceStats.locationId, serviceLocations.locationId)))
       // A stale pointer (the ticket is no longer CALLED or SERVING) reads as nothing served.
-      .leftJoin(tickets, and(eq(tickets.id, serviceStats.nowServingTicketId), inArray(tickets.status, ['CALLED', 'SERVING'])))
+      // The statuses as literals: bound parameters here would make SQLite plan the join anew on
+      // every run (see planStableParam).
+      .leftJoin(tickets, and(eq(tickets.id, serviceStats.nowServingTicketId), sql`${tickets.status} IN ('CALLED', 'SERVING')`))
       .leftJoin(counters, eq(counters.id, tickets.counterId))
       .where(and(eq(services.queueUnitId, planStableParam('unit')), eq(locations.queueUnitId, planStableParam('unit'))))
       .orderBy(asc(locations.id), asc(services.id))
@@ -68,7 +70,7 @@ export class QueueLines {
       .select({ serviceId: counterServices.serviceId, locationId: counters.locationId, open: sql<number>`count(*)` })
       .from(counters)
       .innerJoin(counterServices, eq(counterServices.counterId, counters.id))
-      .where(and(eq(counters.queueUnitId, planStableParam('unit')), eq(counters.open, true)))
+      .where(and(eq(counters.queueUnitId, planStableParam('unit')), sql`${counters.open} = 1`))
       .groupBy(counterServices.serviceId, counters.locationId)
       .prepare()
   }
