@@ -596,5 +596,6 @@ export function writeLastRun(): void {
     }
     for (const n of s.notes) lines.push(`- note: ${n}`)
   }
-  writeFileSync(LAST_RUN_FILE, lines.join('\n') + '\n')
+  // The secrets of a run's throwaway database are still secrets in form: never write one into the repository.
+  writeFileSync(LAST_RUN_FILE, lines.join('\n').replace(/\b(lb[qwdh]_)[A-Za-z0-9_-]{8,}/g, '$1…') + '\n')
 }
