@@ -18,8 +18,13 @@ export interface ServeOptions {
   buildApp?: (deps: AppDeps) => AnyElysia
 }
 
-/** Bun's own limit is only a backstop: the app answers 413 in the envelope well below it. */
-const BACKSTOP_MAX_BODY = 4 * 1024 * 1024
+/**
+ * Bun's own limit is only a backstop, far above every route's: Bun refuses a larger declared
+ * `Content-Length` with a bare 413 before the app runs, so below it the app answers every
+ * oversized body itself, in the envelope (the platform refuses any declared body over 1 MiB,
+ * routes their own limits while streaming).
+ */
+const BACKSTOP_MAX_BODY = 1024 * 1024 * 1024
 const PRUNE_EVERY_MS = 10 * 60_000
 
 export interface RunningServer {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
 import { errorResponses, Security } from '../platform/openapi'
+import { pathOf } from '../platform/http'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../queue/changes'
@@ -81,7 +82,7 @@ export function displayRoutes(deps: AppDeps) {
   return new Elysia({ name: 'lobby.display' })
     .decorate('liveHub', hub)
     .onRequest(({ request, set }) => {
-      if (new URL(request.url).pathname.startsWith(`${PREFIX}/`)) Object.assign(set.headers, CORS)
+      if (pathOf(request).startsWith(`${PREFIX}/`)) Object.assign(set.headers, CORS)
     })
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
     .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
@@ -109,7 +110,7 @@ export function displayRoutes(deps: AppDeps) {
         authenticateDisplay(deps, tokenOf(request, query as Record<string, string | undefined>))
       },
       open(ws) {
-        const token = (ws.data.query as Record<string, string | undefined>).token ?? null
+        const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
         if (credential === null) return ws.close(4401, 'display token not valid')
         hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)

@@ -19,7 +19,14 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: Awaited<ReturnType<typeof reader.read>>
+    try {
+      chunk = await reader.read()
+    } catch {
+      // The client went away (or the connection timed out) before the whole body arrived.
+      throw new ApiError(400, CommonCodes.INVALID_REQUEST, 'the request body ended before it was complete')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {

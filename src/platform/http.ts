@@ -3,6 +3,9 @@ import { ApiError, CommonCodes, envelope, type ErrorDetail } from './errors'
 import { correlationIdFor } from './correlation'
 import type { Logger } from './log'
 
+/** The largest body any route accepts (widget push, 1 MiB); routes enforce their own, lower limits. */
+export const MAX_ANY_BODY = 1024 * 1024
+
 interface RequestMeta {
   correlationId: string
   startedAt: number
@@ -11,6 +14,18 @@ interface RequestMeta {
 // Per-request facts keyed by the Request itself: unlike `derive`, this is there for
 // unknown routes and parse failures too, which never reach a route's context.
 const metaByRequest = new WeakMap<Request, RequestMeta>()
+
+/**
+ * The path of a request. Without a valid Host header (HTTP/1.0, `Host:` empty or malformed) Bun
+ * gives `request.url` as the bare path ("/health"), which `new URL` refuses: never throw here.
+ */
+export function pathOf(request: Request): string {
+  const url = request.url
+  const start = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const query = url.indexOf('?', start)
+  return url.slice(start, query < 0 ? undefined : query)
+}
 
 export function correlationIdOf(request: Request): string {
   return metaByRequest.get(request)?.correlationId ?? correlationIdFor(null)
@@ -35,6 +50,10 @@ export function httpPlatform(log: Logger) {
       const correlationId = correlationIdFor(request.headers.get('x-correlation-id'))
       metaByRequest.set(request, { correlationId, startedAt: performance.now() })
       set.headers['x-correlation-id'] = correlationId
+      // No route takes more than 1 MiB: a larger declared body is refused here, in the envelope, before anyone reads it.
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_ANY_BODY) {
+        throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`)
+      }
     })
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const correlationId = correlationIdOf(request)
@@ -72,7 +91,7 @@ export function httpPlatform(log: Logger) {
         msg: 'request',
         correlationId: meta?.correlationId,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathOf(request),
         status,
         ms: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
       })

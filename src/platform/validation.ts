@@ -48,7 +48,11 @@ export function assertSchema<T extends TSchema>(
   value: unknown,
   code: string,
 ): asserts value is Static<T> {
-  if (check.Check(value)) return
+  if (check.Check(value)) {
+    const illFormed = illFormedStrings(value)
+    if (illFormed.length > 0) throw new ApiError(422, code, 'request validation failed', illFormed)
+    return
+  }
   const details = schemaErrors(check as unknown as TypeCheck<TSchema>, value)
   // Only code-point-length false alarms failed: the value is valid.
   if (details.length === 0) return
@@ -57,6 +61,31 @@ export function assertSchema<T extends TSchema>(
 
 export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
   return TypeCompiler.Compile(schema)
+}
+
+/**
+ * Contract §2 counts code points; a string holding a lone surrogate (JSON `"\ud800"`) has none to
+ * count and cannot be written as canonical JSON (RFC 8785). Every such string or property name
+ * of a value that passed its schema (so its depth is bounded) is listed by its JSON Pointer.
+ */
+export function illFormedStrings(value: unknown): ErrorDetail[] {
+  const out: ErrorDetail[] = []
+  const stack: [unknown, string][] = [[value, '']]
+  while (stack.length > 0 && out.length < MAX_DETAILS) {
+    const [node, path] = stack.pop()!
+    if (typeof node === 'string') {
+      if (!node.isWellFormed()) out.push({ path: path || '/', message: 'must be well-formed Unicode (no lone surrogate)' })
+    } else if (Array.isArray(node)) {
+      node.forEach((item, i) => stack.push([item, `${path}/${i}`]))
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        const at = `${path}${pointer(key)}`
+        if (!key.isWellFormed()) out.push({ path: at, message: 'must be well-formed Unicode (no lone surrogate)' })
+        stack.push([item, at])
+      }
+    }
+  }
+  return out
 }
 
 /** Contract §2: string bounds count Unicode code points, not UTF-16 units. */

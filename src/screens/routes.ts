@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { pathOf } from '../platform/http'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { ASSET_PREFIX, SCRIPT, STYLESHEET, type Asset } from './assets'
@@ -29,8 +30,9 @@ const pageHeaders = {
   'x-content-type-options': 'nosniff',
 }
 
-function page(kind: ScreenKind, id: string, request: Request): Response {
-  return new Response(screenPage(kind, id, new URL(request.url).searchParams), { status: 200, headers: pageHeaders })
+function page(kind: ScreenKind, id: string, query: Record<string, string | undefined>): Response {
+  const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'))
+  return new Response(screenPage(kind, id, params), { status: 200, headers: pageHeaders })
 }
 
 /** The current asset for any name of its kind: a page from before an upgrade still gets a working file. */
@@ -59,11 +61,11 @@ export function screenRoutes(deps: AppDeps) {
     .get('/screens/clock', () => new Response(JSON.stringify({ now: new Date(deps.clock.now()).toISOString() }), {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     }), hidden)
-    .get('/screens/queue/:queueUnitId', ({ params, request }) => page('queue', params.queueUnitId, request), hidden)
-    .get('/screens/widgets/:widgetId', ({ params, request }) => page('widget', params.widgetId, request), hidden)
-    .get('/screens/prayer/:sourceId', ({ params, request }) => page('prayer', params.sourceId, request), hidden)
+    .get('/screens/queue/:queueUnitId', ({ params, query }) => page('queue', params.queueUnitId, query), hidden)
+    .get('/screens/widgets/:widgetId', ({ params, query }) => page('widget', params.widgetId, query), hidden)
+    .get('/screens/prayer/:sourceId', ({ params, query }) => page('prayer', params.sourceId, query), hidden)
     .get(`${ASSET_PREFIX}/:file`, ({ params, request }) => {
-      const path = new URL(request.url).pathname
+      const path = pathOf(request)
       if (/^screens\.[0-9a-f]+\.js$/.test(params.file)) return serveAsset(SCRIPT, path)
       if (/^screens\.[0-9a-f]+\.css$/.test(params.file)) return serveAsset(STYLESHEET, path)
       throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such screen asset')

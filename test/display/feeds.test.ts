@@ -205,6 +205,17 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     current.socket.close()
   })
 
+  test('a display token in the Authorization header works for the websocket too', async () => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/display/v1/live`, { headers: { authorization: `Bearer ${secrets['display:lobby-screens']}` } } as never)
+    const first = await new Promise<any>((resolve, reject) => {
+      socket.onopen = () => socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: 'qu_main' }] }))
+      socket.onmessage = (e) => resolve(JSON.parse(String(e.data)))
+      socket.onclose = (e) => reject(new Error(`closed ${e.code}`))
+    })
+    expect(first).toMatchObject({ type: 'snapshot', kind: 'queue', id: 'qu_main' })
+    socket.close()
+  })
+
   test('a bad or wrong-kind token is refused before the upgrade', async () => {
     for (const token of ['lbd_nope', secrets['workspace:cms']!, secrets['queue:all']!]) {
       const res = await fetch(`${server.url}/api/display/v1/live?token=${token}`, { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' } })

@@ -4,6 +4,7 @@ import { testContext, request, jsonOf } from '../support/app'
 import { readBodyLimited, parseJsonBytes } from '../../src/platform/body'
 import { compile, assertSchema } from '../../src/platform/validation'
 import { presentedSecret } from '../../src/platform/credentials'
+import { pathOf } from '../../src/platform/http'
 
 // A route built the way features build theirs, to test the shared machinery on its own.
 const Thing = t.Object({ name: t.String({ maxLength: 5 }), count: t.Integer({ minimum: 0 }) }, { additionalProperties: false })
@@ -110,6 +111,43 @@ describe('one HTTP convention', () => {
     expect(res.headers.get('content-length')).not.toBe('0')
     await expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE')
     expect(pulled).toBeLessThan(10)
+  })
+
+  test('a lone surrogate in a string is 422 with its path, not a 500 later', async () => {
+    const { app } = appWithTestRoutes()
+    const res = await request(app, 'POST', '/things', { raw: '{"name":"\\ud800","count":1}', headers: { 'content-type': 'application/json' } })
+    const body = await expectEnvelope(res, 422, 'VALIDATION_FAILED')
+    expect(body.error.details).toEqual([{ path: '/name', message: expect.stringContaining('well-formed') }])
+  })
+
+  test('any declared body over 1 MiB is 413 in the envelope before a route runs', async () => {
+    const { app } = appWithTestRoutes()
+    const res = await app.handle(new Request('http://localhost/health', { method: 'GET', headers: { 'content-length': String(2 * 1024 * 1024) } }))
+    await expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE')
+  })
+
+  test('a body that breaks off while being read is 400 INVALID_REQUEST, not a 500', async () => {
+    const { app, logs } = appWithTestRoutes()
+    let sent = false
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) {
+          sent = true
+          return controller.enqueue(new TextEncoder().encode('{"name":'))
+        }
+        controller.error(new Error('connection reset'))
+      },
+    })
+    const res = await app.handle(new Request('http://localhost/things', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' } }))
+    await expectEnvelope(res, 400, 'INVALID_REQUEST')
+    expect(logs.some((l) => l.level === 'error')).toBe(false)
+  })
+
+  test('the path of a request is found without new URL (Bun gives a bare path when Host is missing)', () => {
+    expect(pathOf(new Request('http://localhost/a/b?c=1'))).toBe('/a/b')
+    expect(pathOf({ url: '/health' } as Request)).toBe('/health')
+    expect(pathOf({ url: '/health?x=1' } as Request)).toBe('/health')
+    expect(pathOf({ url: 'http://h' } as Request)).toBe('/')
   })
 
   test('an uncaught error is 500 INTERNAL_ERROR with no stack or message leaked, and is logged', async () => {
