@@ -5,6 +5,7 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
+import { inWriteTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { queueUnits, locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
@@ -180,7 +181,7 @@ export class QueueService {
   issueIdempotent(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number, source: TicketSource = 'API'): IssueOutcome {
     const scope = `${IDEMPOTENCY_SCOPES[source] ?? 'ticket'}:${credentialScope(caller)}`
     const requestHash = issuePayloadHash(request)
-    const outcome = this.deps.db.transaction((): IssueOutcome => {
+    const outcome = inWriteTransaction(this.deps.db, (): IssueOutcome => {
       const stored = idempotencyKey === null ? null : this.deps.idempotency.find(scope, idempotencyKey, now)
       if (stored !== null) {
         if (stored.requestHash !== requestHash) {
@@ -193,7 +194,7 @@ export class QueueService {
       const headers = { location: `${TICKETS_PATH}/${encodeURIComponent(row.id)}` }
       if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }
-    }, { behavior: 'immediate' })
+    })
     if (!outcome.replayed) this.revisions.notify(caller.ownerId)
     return outcome
   }
