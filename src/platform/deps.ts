@@ -7,6 +7,7 @@ import { InMemoryNonces, type NonceMemory } from './nonces'
 import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
+import { WriteBatcher } from './write-batch'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -20,20 +21,24 @@ export interface AppDeps {
   idempotency: IdempotencyStore
   /** Background work features register; `serve` starts and stops it. */
   lifecycle: Lifecycle
+  /** Group commit: request writes that arrive together share one transaction and one fsync. */
+  writes: WriteBatcher
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
 
 export function createDeps(input: DepsInput): AppDeps {
+  const log = input.log ?? jsonLogger
   return {
     clock: systemClock,
     ids: randomIds,
-    log: jsonLogger,
+    log,
     limiter: new RollingWindowLimiter(),
     nonces: new InMemoryNonces(),
     credentials: new CredentialStore(input.db),
     idempotency: new IdempotencyStore(input.db),
     lifecycle: new Lifecycle(),
+    writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
 }

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { Logger } from '../platform/log'
 import { CommitListeners } from '../platform/listeners'
+import type { WriteBatcher } from '../platform/write-batch'
 import { queueUnits } from './tables'
 
 /** A committed change to a queue unit's tickets or counters (display feeds' "queue" topic). */
@@ -67,5 +68,19 @@ export class QueueRevisions {
   notify(queueUnitId: string): void {
     const change = this.current(queueUnitId)
     if (change !== null) queueChangeListeners.emit(this.db, change, this.log)
+  }
+
+  /**
+   * `notify` for a change written inside a group commit (`WriteBatcher`): the revision is read
+   * now, inside the batch's transaction (so each change reports its own), and told to the
+   * listeners once the batch committed. Outside a batch this is `notify`.
+   */
+  notifyOnCommit(queueUnitId: string, writes: WriteBatcher): void {
+    if (!writes.inBatch) {
+      this.notify(queueUnitId)
+      return
+    }
+    const change = this.current(queueUnitId)
+    if (change !== null) writes.afterCommit(() => queueChangeListeners.emit(this.db, change, this.log))
   }
 }

@@ -93,7 +93,9 @@ export function queueRoutes(deps: AppDeps) {
         assertFreshRequest(deps.nonces, credentialScope(caller), headers, now)
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, QueueCodes.VALIDATION_FAILED)
-        const outcome = queue.issueIdempotent(caller, headers.idempotencyKey, body, now)
+        // Group commit: issues arriving together share one transaction and one fsync; this
+        // answers once the ticket is committed (see WriteBatcher).
+        const outcome = await deps.writes.run(() => queue.issueIdempotent(caller, headers.idempotencyKey, body, now))
         return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
       },
       {

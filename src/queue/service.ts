@@ -66,7 +66,7 @@ export class QueueService {
   private readonly serviceStmt
   private readonly offeredStmt
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log'>) {
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log' | 'writes'>) {
     const db = deps.db
     this.tickets = new TicketStore(db, deps.ids)
     this.lines = new QueueLines(db)
@@ -195,7 +195,7 @@ export class QueueService {
       if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }
     })
-    if (!outcome.replayed) this.revisions.notify(caller.ownerId)
+    if (!outcome.replayed) this.revisions.notifyOnCommit(caller.ownerId, this.deps.writes)
     return outcome
   }
 
