@@ -50,16 +50,22 @@ export interface HijriDate {
   day: number
 }
 
-const umalqura = new Intl.DateTimeFormat('en-u-ca-islamic-umalqura', {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-})
+let umalqura: Intl.DateTimeFormat | undefined
+
+/** Built on first use: loading ICU's Islamic calendar takes ~25 ms, too much for every start. */
+function umalquraFormat(): Intl.DateTimeFormat {
+  umalqura ??= new Intl.DateTimeFormat('en-u-ca-islamic-umalqura', {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  })
+  return umalqura
+}
 
 /** The Umm al-Qura (Saudi official) Hijri date of a Gregorian date. */
 export function umalquraDate(date: string): HijriDate {
-  const parts = umalqura.formatToParts(utcMidnight(date) + 12 * 3_600_000)
+  const parts = umalquraFormat().formatToParts(utcMidnight(date) + 12 * 3_600_000)
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   return { year: part('year'), month: part('month'), day: part('day') }
 }
