@@ -1,13 +1,5 @@
 #!/usr/bin/env bun
 import { UsageError } from './cli/args'
-import { serveCommand, serveHelp } from './cli/serve'
-import { migrateCommand, migrateHelp } from './cli/migrate'
-import { provisionCommand, provisionHelp } from './cli/provision'
-import { keysCommand, keysHelp } from './cli/keys'
-import { edgeAuthorityCommand, edgeAuthorityHelp } from './cli/edge-authority'
-import { demoCommand, demoHelp } from './cli/demo'
-import { webhooksCommand, webhooksHelp } from './cli/webhooks'
-import { backupCommand, backupHelp } from './cli/backup'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
@@ -25,23 +17,30 @@ const notYet = (usage: string): Command => ({
   },
 })
 
-const commands: Record<string, Command> = {
-  serve: { run: serveCommand, help: serveHelp },
-  migrate: { run: migrateCommand, help: migrateHelp },
-  provision: { run: provisionCommand, help: provisionHelp },
-  keys: { run: keysCommand, help: keysHelp },
-  'edge-authority': { run: edgeAuthorityCommand, help: edgeAuthorityHelp },
-  demo: { run: demoCommand, help: demoHelp },
-  backup: { run: backupCommand, help: backupHelp },
-  webhooks: { run: webhooksCommand, help: webhooksHelp },
+/**
+ * Each command's module is loaded when that command runs, so `lobby serve` does not evaluate
+ * the provisioning parser, the demo or the other commands at every start (cold start).
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => { const m = await import('./cli/serve'); return { run: m.serveCommand, help: m.serveHelp } },
+  migrate: async () => { const m = await import('./cli/migrate'); return { run: m.migrateCommand, help: m.migrateHelp } },
+  provision: async () => { const m = await import('./cli/provision'); return { run: m.provisionCommand, help: m.provisionHelp } },
+  keys: async () => { const m = await import('./cli/keys'); return { run: m.keysCommand, help: m.keysHelp } },
+  'edge-authority': async () => { const m = await import('./cli/edge-authority'); return { run: m.edgeAuthorityCommand, help: m.edgeAuthorityHelp } },
+  demo: async () => { const m = await import('./cli/demo'); return { run: m.demoCommand, help: m.demoHelp } },
+  backup: async () => { const m = await import('./cli/backup'); return { run: m.backupCommand, help: m.backupHelp } },
+  webhooks: async () => { const m = await import('./cli/webhooks'); return { run: m.webhooksCommand, help: m.webhooksHelp } },
 }
 
-const usage = `Lobby: queue, widget and prayer-schedule server for a branch office.
+async function usage(): Promise<string> {
+  const helps = await Promise.all(Object.values(commands).map(async (load) => (await load()).help))
+  return `Lobby: queue, widget and prayer-schedule server for a branch office.
 
 usage: lobby <command> [flags]    (lobby <command> --help for its flags)
 
-${Object.values(commands).map((c) => '  ' + c.help.split('\n')[0]).join('\n')}
+${helps.map((help) => '  ' + help.split('\n')[0]).join('\n')}
   lobby --version`
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
@@ -50,12 +49,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage)
+    console.log(await usage())
     return 0
   }
-  const command = commands[name]
-  if (command === undefined) throw new UsageError(`unknown command "${name}" (see lobby --help)`)
-  return command.run(rest)
+  const load = commands[name]
+  if (load === undefined) throw new UsageError(`unknown command "${name}" (see lobby --help)`)
+  return (await load()).run(rest)
 }
 
 if (import.meta.main) {
