@@ -49,11 +49,26 @@ export function httpPlatform(log: Logger) {
     .onRequest(({ request, set }) => {
       const correlationId = correlationIdFor(request.headers.get('x-correlation-id'))
       metaByRequest.set(request, { correlationId, startedAt: performance.now() })
-      set.headers['x-correlation-id'] = correlationId
+      // A websocket upgrade answers from inside its handler, with `set.headers`.
+      if (request.headers.get('upgrade') !== null) set.headers['x-correlation-id'] = correlationId
       // No route takes more than 1 MiB: a larger declared body is refused here, in the envelope, before anyone reads it.
       if (Number(request.headers.get('content-length') ?? 0) > MAX_ANY_BODY) {
         throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`)
       }
+    })
+    // The header goes straight onto the handler's Response: anything in `set.headers` makes
+    // Elysia copy every Response into a new one (new Headers, new Response) to merge them.
+    .onAfterHandle({ as: 'global' }, ({ request, response, set }) => {
+      const correlationId = correlationIdOf(request)
+      if (response instanceof Response) {
+        try {
+          response.headers.set('x-correlation-id', correlationId)
+          return
+        } catch {
+          // Immutable headers: fall back to the merge below.
+        }
+      }
+      set.headers['x-correlation-id'] = correlationId
     })
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const correlationId = correlationIdOf(request)
