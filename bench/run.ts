@@ -1,0 +1,716 @@
+#!/usr/bin/env bun
+/**
+ * `bun run bench`: Lobby against the bare runtime, in one run, on this machine.
+ *
+ * Builds dist/lobby, installs wrk when missing, provisions a temporary database with the CLI
+ * from bench/provision.json (raised rate limits), starts `dist/lobby serve` at the default
+ * durability (full) and two baselines (a bare Bun.serve answering the state read's bytes, a
+ * bare Bun.serve + bun:sqlite server doing one INSERT per request in one transaction at
+ * `synchronous = FULL`), and drives them with wrk through bench/lua/*.lua. Servers run on
+ * core 1, wrk and this script on core 0. Every scenario: a warm-up, then the median of 3
+ * runs. Writes bench/RESULTS.md (the measured part, then bench/analysis.md verbatim).
+ *
+ * Environment (for quick looks while optimising; the defaults are what RESULTS.md reports):
+ *   BENCH_DURATION=10      seconds per measured run      BENCH_WARMUP=2   seconds of warm-up
+ *   BENCH_RUNS=3           measured runs per scenario    BENCH_SEED=1000000 tickets for the big database
+ *   BENCH_QUIET_WAIT=600   longest wait, in seconds, for the 1-minute load average to drop below 0.7
+ *   BENCH_ONLY=reads,writes,push,big   run only these phases
+ *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
+ *   BENCH_DATA=path        where the measurements go (bench/results.json)
+ *   BENCH_REPORT_ONLY=1    write the report again from BENCH_DATA, measuring nothing
+ */
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seedTicketHistory } from './seed'
+
+const ROOT = join(import.meta.dir, '..')
+const BENCH = import.meta.dir
+const BINARY = join(ROOT, 'dist', 'lobby')
+const LUA = join(BENCH, 'lua')
+
+const env = (name: string, fallback: number) => (process.env[name] === undefined ? fallback : Number(process.env[name]))
+const CONFIG = {
+  duration: env('BENCH_DURATION', 10),
+  warmup: env('BENCH_WARMUP', 2),
+  runs: env('BENCH_RUNS', 3),
+  seedTickets: env('BENCH_SEED', 1_000_000),
+  seedDays: 1000,
+  quietWait: env('BENCH_QUIET_WAIT', 600),
+  quietLoad: 0.7,
+  connections: 16,
+  threads: 2,
+  coldStarts: 9,
+  serverCore: '1',
+  clientCore: '0',
+  out: process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md'),
+  data: process.env.BENCH_DATA ?? join(BENCH, 'results.json'),
+  only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big').split(',')),
+  build: process.env.BENCH_NO_BUILD !== '1',
+}
+
+const QUEUE = '/api/public/v1/queue'
+const PUSH_PATH = '/api/public/v1/widgets/wdg_bench_schedule/data/push'
+const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
+
+// ---------------------------------------------------------------------------------------------
+// Processes, ports, memory, load
+
+const started: Proc[] = []
+
+interface Proc {
+  name: string
+  pid: number
+  url: string
+  proc: ReturnType<typeof Bun.spawn>
+}
+
+function say(line: string): void {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
+}
+
+function run(argv: string[], options: { timeoutMs?: number; inherit?: boolean } = {}): string {
+  const result = Bun.spawnSync(argv, {
+    cwd: ROOT,
+    stdout: options.inherit ? 'inherit' : 'pipe',
+    stderr: options.inherit ? 'inherit' : 'pipe',
+    timeout: options.timeoutMs ?? 600_000,
+  })
+  if (result.exitCode !== 0) {
+    throw new Error(`${argv.join(' ')} exited ${result.exitCode}: ${result.stderr?.toString() ?? ''}`)
+  }
+  return result.stdout?.toString() ?? ''
+}
+
+function tryRun(argv: string[]): string {
+  try {
+    return run(argv, { timeoutMs: 30_000 }).trim()
+  } catch (error) {
+    return `(${argv[0]} failed: ${String((error as Error).message).split('\n')[0]})`
+  }
+}
+
+/** A port nothing listens on now. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url)
+      await response.arrayBuffer()
+      if (response.ok) return
+    } catch {}
+    await Bun.sleep(20)
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`)
+}
+
+/** Starts a server pinned to the server core, its output in `logFile`, and waits until `readyPath` answers. */
+async function startServer(name: string, argv: string[], port: number, logFile: string, readyPath: string): Promise<Proc> {
+  const fd = openSync(logFile, 'a')
+  const childEnv: Record<string, string | undefined> = { ...process.env }
+  delete childEnv.LOBBY_DURABILITY
+  const proc = Bun.spawn(['taskset', '-c', CONFIG.serverCore, ...argv], { cwd: ROOT, stdout: fd, stderr: fd, stdin: 'ignore', env: childEnv })
+  closeSync(fd)
+  const server: Proc = { name, pid: proc.pid, url: `http://127.0.0.1:${port}`, proc }
+  started.push(server)
+  await waitForHttp(server.url + readyPath, 15_000)
+  return server
+}
+
+async function stopServer(server: Proc): Promise<void> {
+  server.proc.kill('SIGTERM')
+  const exited = await Promise.race([server.proc.exited, Bun.sleep(15_000).then(() => null)])
+  if (exited === null) server.proc.kill('SIGKILL')
+  const index = started.indexOf(server)
+  if (index >= 0) started.splice(index, 1)
+}
+
+function startLobby(name: string, dbPath: string, logFile: string): Promise<Proc> {
+  const port = freePort()
+  return startServer(name, [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath], port, logFile, '/health')
+}
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const match = /VmRSS:\s+(\d+) kB/.exec(status)
+  if (match === null) throw new Error(`no VmRSS for ${pid}`)
+  return Number(match[1])
+}
+
+function loadAverage(): number {
+  return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])
+}
+
+/** Waits (bounded) until the 1-minute load average is below the threshold; returns what it saw. */
+async function waitForQuiet(): Promise<{ waitedSeconds: number; load: number; quiet: boolean }> {
+  const start = Date.now()
+  for (;;) {
+    const load = loadAverage()
+    const waitedSeconds = Math.round((Date.now() - start) / 1000)
+    if (load < CONFIG.quietLoad) return { waitedSeconds, load, quiet: true }
+    if (waitedSeconds >= CONFIG.quietWait) return { waitedSeconds, load, quiet: false }
+    say(`1-minute load average ${load.toFixed(2)} ≥ ${CONFIG.quietLoad}; waiting (${waitedSeconds} of at most ${CONFIG.quietWait} s)`)
+    await Bun.sleep(Math.min(15_000, Math.max(1000, (CONFIG.quietWait - waitedSeconds) * 1000)))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// wrk
+
+interface WrkRun {
+  requests: number
+  durationUs: number
+  connectErrors: number
+  readErrors: number
+  writeErrors: number
+  statusErrors: number
+  timeouts: number
+  p50Us: number
+  p90Us: number
+  p99Us: number
+  maxUs: number
+  meanUs: number
+  rps: number
+  load: number
+}
+
+let saltCounter = 0
+/** Unique per wrk run, so nonces and Idempotency-Keys never repeat across runs. */
+function salt(): string {
+  saltCounter += 1
+  return `${Date.now().toString(36)}${saltCounter}`
+}
+
+function wrk(script: string, url: string, args: string[], seconds: number): WrkRun {
+  const load = loadAverage()
+  const output = run(
+    ['taskset', '-c', CONFIG.clientCore, 'wrk', `-t${CONFIG.threads}`, `-c${CONFIG.connections}`, `-d${seconds}s`, '--timeout', '10s',
+      '-s', join(LUA, script), url, '--', ...args],
+    { timeoutMs: (seconds + 60) * 1000 },
+  )
+  const line = output.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+  if (line === undefined) throw new Error(`wrk printed no result:\n${output}`)
+  const parsed = JSON.parse(line.slice('BENCH_JSON '.length)) as Omit<WrkRun, 'rps' | 'load'>
+  return { ...parsed, rps: parsed.requests / (parsed.durationUs / 1e6), load }
+}
+
+function errorsOf(r: WrkRun): number {
+  return r.connectErrors + r.readErrors + r.writeErrors + r.statusErrors + r.timeouts
+}
+
+interface Scenario {
+  name: string
+  /** What `ratio` compares against (a baseline or the same scenario on the empty database). */
+  baseline?: string
+  script: string
+  url: () => string
+  args: () => string[]
+  runs: WrkRun[]
+  warmups: WrkRun[]
+  note?: string
+}
+
+function scenario(name: string, script: string, url: () => string, args: () => string[], baseline?: string, note?: string): Scenario {
+  return { name, script, url, args, runs: [], warmups: [], ...(baseline ? { baseline } : {}), ...(note ? { note } : {}) }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** The run whose requests/s is the median; its latencies are reported with it. */
+function medianRun(s: Scenario): WrkRun {
+  const sorted = [...s.runs].sort((a, b) => a.rps - b.rps)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+function warm(s: Scenario): void {
+  if (CONFIG.warmup > 0) {
+    const r = wrk(s.script, s.url(), s.args(), CONFIG.warmup)
+    s.warmups.push(r)
+    if (errorsOf(r) > 0) say(`  ${s.name} warm-up: ${errorsOf(r)} errors`)
+  }
+}
+
+function measure(s: Scenario): WrkRun {
+  const r = wrk(s.script, s.url(), s.args(), CONFIG.duration)
+  s.runs.push(r)
+  say(`  ${s.name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${(r.p50Us / 1000).toFixed(2)} ms  p99 ${(r.p99Us / 1000).toFixed(2)} ms` +
+    (errorsOf(r) > 0 ? `  ERRORS ${errorsOf(r)}` : '') + `  (load ${r.load.toFixed(2)})`)
+  return r
+}
+
+/** Warm each, then `runs` rounds, each measuring every scenario once (neighbours in time compare fairly). */
+function rounds(scenarios: Scenario[]): void {
+  for (const s of scenarios) warm(s)
+  for (let round = 0; round < CONFIG.runs; round++) {
+    for (const s of scenarios) measure(s)
+  }
+}
+
+/** Every request wrk completed for `s`, warm-ups included. */
+function allRequests(s: Scenario): number {
+  return [...s.warmups, ...s.runs].reduce((n, r) => n + r.requests, 0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lobby requests made by the script itself (preflight checks)
+
+function isoSecond(ms = Date.now()): string {
+  return new Date(ms).toISOString().slice(0, 19) + 'Z'
+}
+
+async function issueOnce(base: string, secret: string, key: string): Promise<Response> {
+  return fetch(`${base}${QUEUE}/tickets`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${secret}`,
+      'content-type': 'application/json',
+      'x-request-timestamp': isoSecond(),
+      'x-request-nonce': `preflight.${salt()}`,
+      'idempotency-key': key,
+    },
+    body: ISSUE_BODY,
+  })
+}
+
+async function expectStatus(what: string, response: Response, status: number): Promise<string> {
+  const text = await response.text()
+  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status} ${text}`)
+  return text
+}
+
+/** Waiting tickets of svc_accounts at loc_hall, from the state read: counts tickets written. */
+async function waitingAtHall(base: string, secret: string): Promise<number> {
+  const body = JSON.parse(await expectStatus('state read', await fetch(`${base}${QUEUE}/state`, { headers: { authorization: `Bearer ${secret}` } }), 200)) as {
+    data: { services: { id: string; locationId: string; waiting: number }[] }
+  }
+  return body.data.services.find((s) => s.id === 'svc_accounts' && s.locationId === 'loc_hall')?.waiting ?? 0
+}
+
+/** A 100-item TODAYS_SCHEDULE for today in Europe/Berlin, no `source.sequence`. */
+function scheduleBody(): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now())
+  const items = Array.from({ length: 100 }, (_, i) => {
+    const minutes = 8 * 60 + i * 5
+    const hh = String(Math.floor(minutes / 60)).padStart(2, '0')
+    const mm = String(minutes % 60).padStart(2, '0')
+    const end = minutes + 4
+    return {
+      id: `item-${i + 1}`,
+      title: `Appointment ${i + 1}: pension advice`,
+      startAt: `${today}T${hh}:${mm}:00+01:00`,
+      endAt: `${today}T${String(Math.floor(end / 60)).padStart(2, '0')}:${String(end % 60).padStart(2, '0')}:00+01:00`,
+      location: `Room ${(i % 6) + 1}`,
+      host: `Advisor ${(i % 9) + 1}`,
+      status: i < 20 ? 'COMPLETED' : i === 20 ? 'IN_PROGRESS' : 'SCHEDULED',
+    }
+  })
+  return JSON.stringify({
+    pushVersion: 1,
+    widgetType: 'TODAYS_SCHEDULE',
+    writeMode: 'REPLACE_SNAPSHOT',
+    source: { eventId: 'bench-cms' },
+    data: { schemaVersion: 2, title: 'Today in the lobby', timezone: 'Europe/Berlin', date: today, items },
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const ms = (us: number) => (us / 1000).toFixed(2)
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a')
+const mib = (kb: number) => (kb / 1024).toFixed(1)
+
+interface Facts {
+  date: string
+  machine: { nproc: string; lscpu: string; free: string; kernel: string; bun: string; wrk: string; fs: string }
+  quiet: { waitedSeconds: number; load: number; quiet: boolean }
+  loadAtEnd: number
+  binaryBytes: number
+  buildSeconds: number
+  coldStartsMs: number[]
+  idleRssKb: number
+  nonce?: { beforeKb: number; afterKb: number; nonces: number }
+  seed?: { tickets: number; events: number; ms: number; bytes: number }
+  checks: string[]
+  wallSeconds: number
+}
+
+function report(scenarios: Scenario[], facts: Facts): string {
+  const byName = new Map(scenarios.map((s) => [s.name, s]))
+  const rows: string[] = []
+  for (const s of scenarios) {
+    if (s.runs.length === 0) continue
+    const m = medianRun(s)
+    const base = s.baseline ? byName.get(s.baseline) : undefined
+    const baseMedian = base && base.runs.length > 0 ? medianRun(base) : undefined
+    const ratio = baseMedian ? fixed(m.rps / baseMedian.rps) : '—'
+    const p99Ratio = baseMedian ? fixed(m.p99Us / baseMedian.p99Us) : '—'
+    const errors = s.runs.reduce((n, r) => n + errorsOf(r), 0)
+    rows.push(`| ${s.name} | ${m.rps.toFixed(0)} | ${ms(m.p50Us)} | ${ms(m.p99Us)} | ${s.baseline ?? '—'} | ${ratio} | ${p99Ratio} | ${s.runs.map((r) => r.rps.toFixed(0)).join(' / ')} | ${errors} | ${fixed(median(s.runs.map((r) => r.load)))} |`)
+  }
+
+  const get = (name: string) => {
+    const s = byName.get(name)
+    return s && s.runs.length > 0 ? medianRun(s) : undefined
+  }
+  const ratioOf = (a: string, b: string, f: (r: WrkRun) => number) => {
+    const x = get(a)
+    const y = get(b)
+    return x && y ? f(x) / f(y) : NaN
+  }
+  const coldMedian = facts.coldStartsMs.length > 0 ? median(facts.coldStartsMs) : NaN
+  const perNonce = facts.nonce ? ((facts.nonce.afterKb - facts.nonce.beforeKb) * 1024) / facts.nonce.nonces : NaN
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'met' : '**missed**')
+  const valid = (n: number) => (Number.isFinite(n) ? n : undefined)
+  const stateRatio = valid(ratioOf('state read', 'bare Bun.serve (state bytes)', (r) => r.rps))
+  const issueRatio = valid(ratioOf('ticket issue', 'bare Bun.serve + SQLite INSERT', (r) => r.rps))
+  const issueP99 = valid(ratioOf('ticket issue', 'bare Bun.serve + SQLite INSERT', (r) => r.p99Us))
+  const bigIssue = valid(ratioOf('ticket issue, empty database', 'ticket issue, 1,000,000 tickets', (r) => r.rps))
+  const bigState = valid(ratioOf('state read, empty database', 'state read, 1,000,000 tickets', (r) => r.rps))
+  const targets = [
+    ['state read ≥ 0.6× bare Bun.serve', stateRatio === undefined ? '—' : `${fixed(stateRatio)}×`, verdict(stateRatio === undefined ? undefined : stateRatio >= 0.6)],
+    ['ticket issue ≥ 0.7× bare insert server', issueRatio === undefined ? '—' : `${fixed(issueRatio)}×`, verdict(issueRatio === undefined ? undefined : issueRatio >= 0.7)],
+    ['ticket issue p99 ≤ 1.5× bare insert p99 (16 connections)', issueP99 === undefined ? '—' : `${fixed(issueP99)}×`, verdict(issueP99 === undefined ? undefined : issueP99 <= 1.5)],
+    ['1,000,000 tickets: issue within 1.2× of empty (empty ÷ 1M req/s)', bigIssue === undefined ? '—' : `${fixed(bigIssue)}×`, verdict(bigIssue === undefined ? undefined : bigIssue <= 1.2)],
+    ['1,000,000 tickets: state read within 1.2× of empty (empty ÷ 1M req/s)', bigState === undefined ? '—' : `${fixed(bigState)}×`, verdict(bigState === undefined ? undefined : bigState <= 1.2)],
+    ['cold start (spawn → first /health 200) ≤ 150 ms', `${fixed(coldMedian, 1)} ms`, verdict(Number.isFinite(coldMedian) ? coldMedian <= 150 : undefined)],
+    ['idle RSS ≤ 80 MB', `${mib(facts.idleRssKb)} MiB`, verdict(facts.idleRssKb / 1024 <= 80)],
+    ['≤ 200 bytes per remembered nonce', Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} B` : '—', verdict(Number.isFinite(perNonce) ? perNonce <= 200 : undefined)],
+  ]
+
+  const analysisFile = join(BENCH, 'analysis.md')
+  const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : ''
+
+  return `# Lobby benchmarks
+
+Written by \`bun run bench\` (bench/run.ts) on ${facts.date}. Everything below the line
+"Analysis" is bench/analysis.md, kept by hand; everything above it is this run's output.
+
+## Machine
+
+- \`nproc\`: ${facts.machine.nproc}
+- kernel: ${facts.machine.kernel}
+- Bun: ${facts.machine.bun}; wrk: ${facts.machine.wrk}
+- temporary databases on: ${facts.machine.fs}
+- 1-minute load average before the measured runs: ${facts.quiet.load.toFixed(2)} (waited ${facts.quiet.waitedSeconds} s${facts.quiet.quiet ? '' : `; it did not drop below ${CONFIG.quietLoad}, so this run was measured on a busy machine`}); at the end: ${facts.loadAtEnd.toFixed(2)}
+
+\`\`\`
+${facts.machine.lscpu}
+\`\`\`
+
+\`\`\`
+${facts.machine.free}
+\`\`\`
+
+## How it was measured
+
+- \`dist/lobby serve\` at the default durability (\`full\`: WAL, \`synchronous = FULL\`), on a
+  temporary database provisioned by \`dist/lobby provision\` from bench/provision.json (queue
+  keys at 1,000,000 issues and reads per minute, the widget at 1,000,000 pushes per minute:
+  the provisioning schema's maximum); logs to a file.
+- wrk ${CONFIG.threads} threads, ${CONFIG.connections} connections, ${CONFIG.duration} s per run after a ${CONFIG.warmup} s warm-up, ${CONFIG.runs} runs per
+  scenario, reported: the median run by requests/s (its p50 and p99). Scenarios of a group run
+  in rounds (one run of each, three times), so a baseline and what it is compared with are
+  measured next to each other in time.
+- Servers pinned to core ${CONFIG.serverCore} (\`taskset\`), wrk and this script to core ${CONFIG.clientCore}. Only 127.0.0.1.
+- Ticket requests are all valid: fresh \`X-Request-Timestamp\`, a nonce and Idempotency-Key
+  unique per request (run salt . wrk thread . counter); the replay repeats one issued ticket's
+  key and body with a new nonce and timestamp.
+- Big database: a copy of the provisioned database, seeded while no server runs with
+  ${facts.seed ? facts.seed.tickets.toLocaleString('en') : '—'} closed tickets over ${CONFIG.seedDays} past business days (${facts.seed ? facts.seed.events.toLocaleString('en') : '—'} ticket events, numbers,
+  sequences and service stats consistent; bench/seed.ts; ${facts.seed ? (facts.seed.ms / 1000).toFixed(1) : '—'} s, ${facts.seed ? (facts.seed.bytes / 1e6).toFixed(0) : '—'} MB),
+  against a fresh copy of the same provisioned database; both servers run side by side and are
+  measured in alternation.
+
+## Results
+
+| scenario | req/s | p50 ms | p99 ms | compared with | ratio (req/s) | ratio (p99) | runs (req/s) | errors | load |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+"errors" counts socket errors, timeouts and non-2xx answers over all runs (0 = every request
+was answered as intended); "load" is the 1-minute load average when the runs started.
+
+| measure | value |
+|---|---|
+| binary size (dist/lobby) | ${(facts.binaryBytes / 1e6).toFixed(1)} MB (${facts.binaryBytes.toLocaleString('en')} bytes) |
+| build (\`bun run build\`) | ${fixed(facts.buildSeconds, 1)} s |
+| cold start, spawn → first \`/health\` 200 (median of ${facts.coldStartsMs.length}) | ${fixed(coldMedian, 1)} ms (all: ${facts.coldStartsMs.map((v) => v.toFixed(0)).join(', ')}) |
+| idle RSS after start | ${mib(facts.idleRssKb)} MiB |
+| RSS before / after the ticket runs | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
+| nonces remembered (every issue and replay request of those runs, all within the 10-minute window) | ${facts.nonce ? facts.nonce.nonces.toLocaleString('en') : '—'} |
+| RSS per remembered nonce | ${Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} bytes` : '—'} |
+| wall time of this run | ${(facts.wallSeconds / 60).toFixed(1)} min |
+
+Checks made by the run:
+${facts.checks.map((c) => `- ${c}`).join('\n')}
+
+## Targets
+
+| target | measured | |
+|---|---|---|
+${targets.map((t) => `| ${t.join(' | ')} |`).join('\n')}
+
+## How to run
+
+\`\`\`sh
+bun install
+bun run bench                       # ≈ 10 minutes plus up to 10 for a quiet machine; writes bench/RESULTS.md
+BENCH_QUIET_WAIT=0 bun run bench    # do not wait for the load average
+BENCH_ONLY=writes BENCH_DURATION=5 BENCH_OUT=/tmp/r.md BENCH_DATA=/tmp/r.json bun run bench   # a quick look at one phase
+BENCH_REPORT_ONLY=1 bun run bench   # rewrite RESULTS.md from bench/results.json (e.g. after editing analysis.md)
+\`\`\`
+
+Phases for \`BENCH_ONLY\`: \`reads\` (state, services, ticket read vs bare Bun.serve), \`writes\`
+(issue and replay vs the bare insert server, and the nonce memory), \`push\` (widget push),
+\`big\` (1,000,000 tickets vs empty). The script needs root for \`apt-get install wrk\` only when
+wrk is missing, and \`taskset\` (util-linux). It stops every process it started and deletes its
+temporary folder.
+
+## Analysis
+
+${analysis}
+`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const wallStart = performance.now()
+  const checks: string[] = []
+
+  let buildSeconds = NaN
+  if (CONFIG.build) {
+    say('building dist/lobby (bun run build)')
+    const t0 = performance.now()
+    run(['bun', 'run', 'build'], { inherit: true })
+    buildSeconds = (performance.now() - t0) / 1000
+  }
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing`)
+
+  if (Bun.which('wrk') === null) {
+    say('installing wrk (apt-get install -y wrk)')
+    try {
+      run(['apt-get', 'install', '-y', 'wrk'], { inherit: true })
+    } catch {
+      run(['apt-get', 'update'], { inherit: true })
+      run(['apt-get', 'install', '-y', 'wrk'], { inherit: true })
+    }
+  }
+  // This script polls and runs wrk on the client core; the servers get the other one.
+  run(['taskset', '-pc', CONFIG.clientCore, String(process.pid)])
+
+  const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-'))
+  const machine = {
+    nproc: tryRun(['nproc']),
+    lscpu: tryRun(['lscpu']).split('\n').filter((l) => /^(Architecture|CPU\(s\)|Model name|Vendor ID|Thread|Core|Socket|CPU max MHz|BogoMIPS|Hypervisor|L1d|L2|L3|NUMA node0)/.test(l)).join('\n'),
+    free: tryRun(['free', '-h']),
+    kernel: tryRun(['uname', '-srmv']),
+    bun: tryRun(['bun', '--version']),
+    wrk: tryRun(['sh', '-c', 'wrk --version 2>&1 | head -n 1']).split(' ').slice(0, 2).join(' '),
+    fs: tryRun(['sh', '-c', `df -hT ${tmp} | tail -n 1`]).replace(/\s+/g, ' '),
+  }
+
+  const scenarios: Scenario[] = []
+  const facts: Facts = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    machine,
+    quiet: { waitedSeconds: 0, load: loadAverage(), quiet: true },
+    loadAtEnd: 0,
+    binaryBytes: statSync(BINARY).size,
+    buildSeconds,
+    coldStartsMs: [],
+    idleRssKb: 0,
+    checks,
+    wallSeconds: 0,
+  }
+
+  const cleanup = async () => {
+    for (const server of [...started]) await stopServer(server).catch(() => {})
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
+
+  try {
+    // Provision with the CLI, as an operator would.
+    const base = join(tmp, 'base.db')
+    const provisioned = JSON.parse(run([BINARY, 'provision', '--db', base, '--file', join(BENCH, 'provision.json')])) as {
+      secrets: { kind: string; owner: string; name: string; secret: string }[]
+    }
+    const secret = (name: string) => {
+      const found = provisioned.secrets.find((s) => s.name === name)
+      if (found === undefined) throw new Error(`provisioning printed no secret for ${name}`)
+      return found.secret
+    }
+
+    facts.quiet = await waitForQuiet()
+    say(`load average ${facts.quiet.load.toFixed(2)} after ${facts.quiet.waitedSeconds} s`)
+
+    // Cold start: spawn → first /health 200, on a copy of the provisioned database.
+    const cold = join(tmp, 'cold.db')
+    copyFileSync(base, cold)
+    for (let i = 0; i < CONFIG.coldStarts; i++) {
+      const port = freePort()
+      const t0 = performance.now()
+      const proc = Bun.spawn(['taskset', '-c', CONFIG.serverCore, BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', cold],
+        { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
+      let took = NaN
+      const deadline = Date.now() + 10_000
+      while (Date.now() < deadline) {
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/health`)
+          await response.arrayBuffer()
+          if (response.status === 200) {
+            took = performance.now() - t0
+            break
+          }
+        } catch {}
+        await Bun.sleep(1)
+      }
+      proc.kill('SIGTERM')
+      await proc.exited
+      if (Number.isNaN(took)) throw new Error('cold start: no /health 200 within 10 s')
+      facts.coldStartsMs.push(took)
+    }
+    say(`cold start median ${median(facts.coldStartsMs).toFixed(1)} ms`)
+
+    const mainDb = join(tmp, 'main.db')
+    copyFileSync(base, mainDb)
+    const lobby = await startLobby('lobby', mainDb, join(tmp, 'lobby.log'))
+    await Bun.sleep(2000)
+    facts.idleRssKb = rssKb(lobby.pid)
+    say(`idle RSS ${mib(facts.idleRssKb)} MiB`)
+
+    // Preflight: every kind of request the scripts send, answered as intended.
+    const stateBody = await expectStatus('state read', await fetch(`${lobby.url}${QUEUE}/state`, { headers: { authorization: `Bearer ${secret('bench-state')}` } }), 200)
+    await expectStatus('services list', await fetch(`${lobby.url}${QUEUE}/services`, { headers: { authorization: `Bearer ${secret('bench-services')}` } }), 200)
+    const issued = JSON.parse(await expectStatus('ticket issue', await issueOnce(lobby.url, secret('bench-issue'), `preflight.${salt()}`), 201)) as { data: { id: string } }
+    const ticketPath = `${QUEUE}/tickets/${issued.data.id}`
+    await expectStatus('ticket read', await fetch(lobby.url + ticketPath, { headers: { authorization: `Bearer ${secret('bench-ticket-read')}` } }), 200)
+    const replayKey = `replay.${salt()}`
+    await expectStatus('replay: first issue', await issueOnce(lobby.url, secret('bench-replay'), replayKey), 201)
+    const replayed = await issueOnce(lobby.url, secret('bench-replay'), replayKey)
+    await expectStatus('replay', replayed, 201)
+    if (replayed.headers.get('idempotent-replayed') !== 'true') throw new Error('replay: no Idempotent-Replayed header')
+    const pushBody = scheduleBody()
+    const push = await fetch(lobby.url + PUSH_PATH, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret('bench-cms')}`, 'content-type': 'application/json', 'idempotency-key': `preflight.${salt()}` },
+      body: pushBody,
+    })
+    const pushAnswer = JSON.parse(await expectStatus('widget push', push, 200)) as { itemCount: number; warnings: { code: string }[] }
+    checks.push(`preflight: state, services, ticket read 200; issue 201; replay 201 with \`Idempotent-Replayed: true\`; push 200 with ${pushAnswer.itemCount} items and warnings [${pushAnswer.warnings.map((w) => w.code).join(', ')}]`)
+
+    const stateFile = join(tmp, 'state.json')
+    writeFileSync(stateFile, stateBody)
+    const bareReadPort = freePort()
+    const bareRead = await startServer('bare-read', ['bun', join(BENCH, 'servers/bare-read.ts'), String(bareReadPort), stateFile], bareReadPort, join(tmp, 'bare-read.log'), '/')
+    const bareInsertPort = freePort()
+    const bareInsert = await startServer('bare-insert', ['bun', join(BENCH, 'servers/bare-insert.ts'), String(bareInsertPort), join(tmp, 'bare.db')], bareInsertPort, join(tmp, 'bare-insert.log'), '/')
+
+    const bareReadS = scenario('bare Bun.serve (state bytes)', 'get.lua', () => bareRead.url + '/', () => ['none'])
+    const state = scenario('state read', 'get.lua', () => lobby.url + `${QUEUE}/state`, () => [secret('bench-state')], bareReadS.name)
+    const services = scenario('services list', 'get.lua', () => lobby.url + `${QUEUE}/services`, () => [secret('bench-services')], bareReadS.name)
+    const ticketRead = scenario('ticket read', 'get.lua', () => lobby.url + ticketPath, () => [secret('bench-ticket-read')], bareReadS.name)
+    const bareInsertS = scenario('bare Bun.serve + SQLite INSERT', 'issue.lua', () => bareInsert.url + `${QUEUE}/tickets`, () => [salt(), 'none', ISSUE_BODY])
+    const issue = scenario('ticket issue', 'issue.lua', () => lobby.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-issue'), ISSUE_BODY], bareInsertS.name)
+    const replay = scenario('ticket replay', 'issue.lua', () => lobby.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-replay'), ISSUE_BODY, replayKey], bareInsertS.name)
+    const pushS = scenario('widget push (100-item schedule)', 'push.lua', () => lobby.url + PUSH_PATH, () => [salt(), secret('bench-cms'), pushBody], bareInsertS.name)
+    scenarios.push(bareReadS, state, services, ticketRead, bareInsertS, issue, replay, pushS)
+
+    if (CONFIG.only.has('reads')) {
+      say('reads: bare Bun.serve, state, services, ticket read')
+      rounds([bareReadS, state, services, ticketRead])
+    }
+
+    if (CONFIG.only.has('writes')) {
+      say('writes: bare insert server and ticket issue, then the replay')
+      const hallBefore = await waitingAtHall(lobby.url, secret('bench-state'))
+      const rssBefore = rssKb(lobby.pid)
+      rounds([bareInsertS, issue])
+      const hallAfterIssue = await waitingAtHall(lobby.url, secret('bench-state'))
+      rounds([replay])
+      const hallAfterReplay = await waitingAtHall(lobby.url, secret('bench-state'))
+      await Bun.sleep(2000)
+      const rssAfter = rssKb(lobby.pid)
+      // Every request of these runs passed the header checks, so each left a nonce behind.
+      const issued = hallAfterIssue - hallBefore
+      const issues = allRequests(issue)
+      const replays = allRequests(replay)
+      facts.nonce = { beforeKb: rssBefore, afterKb: rssAfter, nonces: issues + replays }
+      checks.push(`ticket issue: ${issued.toLocaleString('en')} tickets written (the line's waiting count) for ${issues.toLocaleString('en')} answers counted by wrk, warm-up included (requests still in flight when wrk stops are written but not counted)`)
+      checks.push(`ticket replay: ${(hallAfterReplay - hallAfterIssue).toLocaleString('en')} tickets written by ${replays.toLocaleString('en')} replays (must be 0)`)
+      if (hallAfterReplay !== hallAfterIssue) throw new Error('replays wrote tickets')
+    }
+
+    if (CONFIG.only.has('push')) {
+      say('widget push')
+      rounds([pushS])
+    }
+
+    facts.loadAtEnd = loadAverage()
+    await stopServer(lobby)
+    await stopServer(bareRead)
+    await stopServer(bareInsert)
+
+    if (CONFIG.only.has('big')) {
+      say(`big database: seeding ${CONFIG.seedTickets.toLocaleString('en')} tickets`)
+      const empty = join(tmp, 'empty.db')
+      const big = join(tmp, 'big.db')
+      copyFileSync(base, empty)
+      copyFileSync(base, big)
+      const seeded = seedTicketHistory(big, { tickets: CONFIG.seedTickets, days: CONFIG.seedDays })
+      facts.seed = { ...seeded, bytes: statSync(big).size }
+      say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s`)
+      const lobbyEmpty = await startLobby('lobby-empty', empty, join(tmp, 'lobby-empty.log'))
+      const lobbyBig = await startLobby('lobby-big', big, join(tmp, 'lobby-big.log'))
+      for (const server of [lobbyEmpty, lobbyBig]) {
+        await expectStatus(`issue (${server.name})`, await issueOnce(server.url, secret('bench-issue'), `preflight.${salt()}`), 201)
+      }
+      const issueEmpty = scenario('ticket issue, empty database', 'issue.lua', () => lobbyEmpty.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-issue'), ISSUE_BODY])
+      const issueBig = scenario('ticket issue, 1,000,000 tickets', 'issue.lua', () => lobbyBig.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-issue'), ISSUE_BODY], issueEmpty.name)
+      const stateEmpty = scenario('state read, empty database', 'get.lua', () => lobbyEmpty.url + `${QUEUE}/state`, () => [secret('bench-state')])
+      const stateBig = scenario('state read, 1,000,000 tickets', 'get.lua', () => lobbyBig.url + `${QUEUE}/state`, () => [secret('bench-state')], stateEmpty.name)
+      scenarios.push(issueEmpty, issueBig, stateEmpty, stateBig)
+      rounds([issueEmpty, issueBig, stateEmpty, stateBig])
+      facts.loadAtEnd = loadAverage()
+      await stopServer(lobbyEmpty)
+      await stopServer(lobbyBig)
+    }
+  } finally {
+    await cleanup()
+  }
+
+  facts.wallSeconds = (performance.now() - wallStart) / 1000
+  const data: RunData = { facts, scenarios: scenarios.map((s) => ({ name: s.name, baseline: s.baseline, runs: s.runs, warmups: s.warmups })) }
+  writeFileSync(CONFIG.data, JSON.stringify(data, null, 1) + '\n')
+  writeFileSync(CONFIG.out, report(scenarios, facts))
+  say(`wrote ${CONFIG.out} and ${CONFIG.data} (${(facts.wallSeconds / 60).toFixed(1)} min)`)
+}
+
+/** What a run measured, saved beside the report so the report can be written again (BENCH_REPORT_ONLY=1). */
+interface RunData {
+  facts: Facts
+  scenarios: { name: string; baseline?: string; runs: WrkRun[]; warmups: WrkRun[] }[]
+}
+
+if (process.env.BENCH_REPORT_ONLY === '1') {
+  const data = JSON.parse(readFileSync(CONFIG.data, 'utf8')) as RunData
+  const scenarios = data.scenarios.map((s) => ({ ...scenario(s.name, '', () => '', () => [], s.baseline), runs: s.runs, warmups: s.warmups }))
+  writeFileSync(CONFIG.out, report(scenarios, data.facts))
+  say(`wrote ${CONFIG.out} from ${CONFIG.data}`)
+} else {
+  await main()
+}
