@@ -3,7 +3,7 @@ import { serverNow } from '../clock'
 import { h, markOverflow, text } from '../dom'
 import { dateBlock, formatTime, localDate } from '../format'
 import type { EventItem, EventsData } from '../types'
-import { instant, optionalImage, type ViewEnv, type WidgetView } from './view'
+import { instant, optionalImage, RedrawingView, type ViewEnv } from './view'
 
 const REDRAW_MS = 60_000
 /** More than a screen can hold; the rest is cut off by the layout. */
@@ -12,24 +12,12 @@ const HOUR_MS = 60 * 60_000
 const DAY_MS = 24 * HOUR_MS
 
 /** Events still to come or under way, in time order, each with a date block; ended ones drop off. */
-export class EventsView implements WidgetView<EventsData> {
-  private data: EventsData | null = null
-  private readonly timer = setInterval(() => this.draw(), REDRAW_MS)
-
-  constructor(private readonly env: ViewEnv) {}
-
-  update(data: EventsData): void {
-    this.data = data
-    this.draw()
+export class EventsView extends RedrawingView<EventsData> {
+  constructor(env: ViewEnv) {
+    super(env, REDRAW_MS)
   }
 
-  dispose(): void {
-    clearInterval(this.timer)
-  }
-
-  private draw(): void {
-    const data = this.data
-    if (data === null) return
+  protected draw(data: EventsData): void {
     const { ctx, shell } = this.env
     shell.setTitle(data.title || this.env.name(), data.subtitle ?? '')
     shell.setClockZone(data.timezone)

@@ -3,7 +3,7 @@ import { serverNow } from '../clock'
 import { h, markOverflow, text, timeNode } from '../dom'
 import { formatLongDate, timeParts } from '../format'
 import type { ScheduleData, ScheduleItem } from '../types'
-import { instant, type ViewEnv, type WidgetView } from './view'
+import { instant, RedrawingView, type ViewEnv } from './view'
 
 const REDRAW_MS = 20_000
 /** An item with no end and no later item is taken to last this long. */
@@ -13,24 +13,12 @@ const DEFAULT_LENGTH_MS = 60 * 60_000
  * Today's schedule: items in time order, the current one marked "Now", finished ones dimmed,
  * cancelled ones struck through; the list scrolls so the current item is near the top.
  */
-export class ScheduleView implements WidgetView<ScheduleData> {
-  private data: ScheduleData | null = null
-  private readonly timer = setInterval(() => this.draw(), REDRAW_MS)
-
-  constructor(private readonly env: ViewEnv) {}
-
-  update(data: ScheduleData): void {
-    this.data = data
-    this.draw()
+export class ScheduleView extends RedrawingView<ScheduleData> {
+  constructor(env: ViewEnv) {
+    super(env, REDRAW_MS)
   }
 
-  dispose(): void {
-    clearInterval(this.timer)
-  }
-
-  private draw(): void {
-    const data = this.data
-    if (data === null) return
+  protected draw(data: ScheduleData): void {
     const { ctx, shell } = this.env
     const { labels, lang } = ctx
     shell.setTitle(data.title || this.env.name(), data.subtitle || formatLongDate(lang, data.date))

@@ -4,7 +4,7 @@ import { h, markOverflow, text, timeNode } from '../dom'
 import { fill } from '../i18n'
 import { formatNumber, formatTime, readableOn, timeParts } from '../format'
 import type { TransportData, TransportItem } from '../types'
-import { instant, type ViewEnv, type WidgetView } from './view'
+import { instant, RedrawingView, type ViewEnv } from './view'
 
 const REDRAW_MS = 15_000
 /** A trip leaves the board this long after its (expected) time, unless it is still boarding. */
@@ -16,24 +16,12 @@ const MAX_ROWS = 30
  * (or origin), platform, and the status: on time, the delay in minutes with the expected
  * time, cancellations struck through. Departures and arrivals get a table each.
  */
-export class TransportView implements WidgetView<TransportData> {
-  private data: TransportData | null = null
-  private readonly timer = setInterval(() => this.draw(), REDRAW_MS)
-
-  constructor(private readonly env: ViewEnv) {}
-
-  update(data: TransportData): void {
-    this.data = data
-    this.draw()
+export class TransportView extends RedrawingView<TransportData> {
+  constructor(env: ViewEnv) {
+    super(env, REDRAW_MS)
   }
 
-  dispose(): void {
-    clearInterval(this.timer)
-  }
-
-  private draw(): void {
-    const data = this.data
-    if (data === null) return
+  protected draw(data: TransportData): void {
     const { ctx, shell } = this.env
     const { labels } = ctx
     shell.setTitle(data.title || this.env.name(), data.stop?.name ?? '')

@@ -10,6 +10,34 @@ export interface WidgetView<D> {
   dispose(): void
 }
 
+/**
+ * A view that redraws its latest data on arrival and on a timer, because what it shows
+ * depends on the time (current item, "now", departed trips).
+ */
+export abstract class RedrawingView<D> implements WidgetView<D> {
+  protected data: D | null = null
+  private readonly timer: ReturnType<typeof setInterval>
+
+  constructor(protected readonly env: ViewEnv, redrawMs: number) {
+    this.timer = setInterval(() => this.redraw(), redrawMs)
+  }
+
+  update(data: D): void {
+    this.data = data
+    this.redraw()
+  }
+
+  dispose(): void {
+    clearInterval(this.timer)
+  }
+
+  private redraw(): void {
+    if (this.data !== null) this.draw(this.data)
+  }
+
+  protected abstract draw(data: D): void
+}
+
 export interface ViewEnv {
   ctx: ScreenContext
   shell: Shell
