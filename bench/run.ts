@@ -289,6 +289,21 @@ async function expectStatus(what: string, response: Response, status: number): P
   return text
 }
 
+/**
+ * The waiting count once requests still in flight when wrk stopped have been written: read
+ * until two reads 200 ms apart agree (at most 5 s).
+ */
+async function settledWaitingAtHall(base: string, secret: string): Promise<number> {
+  let last = await waitingAtHall(base, secret)
+  for (let i = 0; i < 25; i++) {
+    await Bun.sleep(200)
+    const next = await waitingAtHall(base, secret)
+    if (next === last) return next
+    last = next
+  }
+  return last
+}
+
 /** Waiting tickets of svc_accounts at loc_hall, from the state read: counts tickets written. */
 async function waitingAtHall(base: string, secret: string): Promise<number> {
   const body = JSON.parse(await expectStatus('state read', await fetch(`${base}${QUEUE}/state`, { headers: { authorization: `Bearer ${secret}` } }), 200)) as {
@@ -389,6 +404,7 @@ function report(scenarios: Scenario[], facts: Facts): string {
     ['≤ 200 bytes per remembered nonce', Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} B` : '—', verdict(Number.isFinite(perNonce) ? perNonce <= 200 : undefined)],
   ]
 
+  const beforeSection = beforeAfter(scenarios, facts)
   const analysisFile = join(BENCH, 'analysis.md')
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : ''
 
@@ -462,7 +478,7 @@ ${facts.checks.map((c) => `- ${c}`).join('\n')}
 |---|---|---|
 ${targets.map((t) => `| ${t.join(' | ')} |`).join('\n')}
 
-## How to run
+${beforeSection}## How to run
 
 \`\`\`sh
 bun install
@@ -481,6 +497,42 @@ temporary folder.
 ## Analysis
 
 ${analysis}
+`
+}
+
+/**
+ * The same bench run on the code before the optimisations (bench/results-before.json, written
+ * by this script with BENCH_ONLY=reads,writes,push on commit 2782b1b), next to this run.
+ */
+function beforeAfter(scenarios: Scenario[], facts: Facts): string {
+  const file = join(BENCH, 'results-before.json')
+  if (!existsSync(file)) return ''
+  const before = JSON.parse(readFileSync(file, 'utf8')) as RunData
+  const rows: string[] = []
+  for (const s of scenarios) {
+    const old = before.scenarios.find((b) => b.name === s.name)
+    if (old === undefined || old.runs.length === 0 || s.runs.length === 0) continue
+    const a = medianRun({ ...s, runs: old.runs })
+    const b = medianRun(s)
+    rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${ms(a.p99Us)} | ${b.rps.toFixed(0)} | ${ms(b.p99Us)} | ${fixed(b.rps / a.rps)}× |`)
+  }
+  const perNonce = (f: Facts) => (f.nonce ? `${(((f.nonce.afterKb - f.nonce.beforeKb) * 1024) / f.nonce.nonces).toFixed(0)} B` : '—')
+  const cold = (f: Facts) => (f.coldStartsMs.length > 0 ? `${median(f.coldStartsMs).toFixed(1)} ms` : '—')
+  return `## Before and after
+
+The same script on the code before this work (commit 2782b1b; bench/results-before.json,
+measured ${before.facts.date}, load ${before.facts.quiet.load.toFixed(2)}; the 1,000,000-ticket phase was not run there):
+
+| scenario | before req/s | before p99 ms | after req/s | after p99 ms | req/s after ÷ before |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+| measure | before | after |
+|---|---|---|
+| cold start (median) | ${cold(before.facts)} | ${cold(facts)} |
+| idle RSS | ${mib(before.facts.idleRssKb)} MiB | ${mib(facts.idleRssKb)} MiB |
+| RSS per remembered nonce | ${perNonce(before.facts)} | ${perNonce(facts)} |
+
 `
 }
 
@@ -637,12 +689,12 @@ async function main(): Promise<void> {
 
     if (CONFIG.only.has('writes')) {
       say('writes: bare insert server and ticket issue, then the replay')
-      const hallBefore = await waitingAtHall(lobby.url, secret('bench-state'))
+      const hallBefore = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       const rssBefore = rssKb(lobby.pid)
       rounds([bareInsertS, issue])
-      const hallAfterIssue = await waitingAtHall(lobby.url, secret('bench-state'))
+      const hallAfterIssue = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       rounds([replay])
-      const hallAfterReplay = await waitingAtHall(lobby.url, secret('bench-state'))
+      const hallAfterReplay = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       await Bun.sleep(2000)
       const rssAfter = rssKb(lobby.pid)
       // Every request of these runs passed the header checks, so each left a nonce behind.
