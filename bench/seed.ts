@@ -6,8 +6,8 @@
  *
  * - `tickets`: `days` past business days (the location's time zone), the same number of
  *   tickets each day spread over every offered (service, location) line, numbered 1, 2, 3, …
- *   per (location, prefix, day) so `tickets_number_per_day` holds; random `tkt_` IDs like the
- *   server's. All closed, as the daily close leaves them: 90 % COMPLETED, 6 % NO_SHOW, 4 %
+ *   per (location, prefix, day) so `tickets_number_per_day` holds; `tkt_` IDs made as the
+ *   server makes them, at the ticket's creation time. All closed, as the daily close leaves them: 90 % COMPLETED, 6 % NO_SHOW, 4 %
  *   CANCELLED, with their call/serving/completion times and counter.
  * - `ticket_events`: each ticket's `created` event and its closing event.
  * - `ticket_sequences`: the last number of every (location, prefix, day).
@@ -18,7 +18,7 @@
  * Run it only while no server has the file open.
  */
 import { Database } from 'bun:sqlite'
-import { randomBytes } from 'node:crypto'
+import { timeOrderedId } from '../src/platform/ids'
 
 export interface SeedOptions {
   tickets: number
@@ -34,7 +34,6 @@ export interface SeedResult {
   ms: number
 }
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
 const DAY_MS = 86_400_000
 
 export function seedTicketHistory(path: string, options: SeedOptions): SeedResult {
@@ -84,18 +83,8 @@ export function seedTicketHistory(path: string, options: SeedOptions): SeedResul
       }
       return fmt.format(ms)
     }
-    // IDs as the server makes them: `tkt_` + 20 random base32 characters.
-    let pool = randomBytes(0)
-    let at = 0
-    const ticketId = () => {
-      if (at + 20 > pool.length) {
-        pool = randomBytes(20 * 65_536)
-        at = 0
-      }
-      let id = 'tkt_'
-      for (let i = 0; i < 20; i++) id += ALPHABET[pool[at++]! & 31]
-      return id
-    }
+    // IDs as the server makes them at the ticket's creation time (src/platform/ids.ts).
+    const ticketId = (createdAt: number) => timeOrderedId('tkt_', createdAt)
 
     // Bulk-load technique: drop the secondary indexes of the two big tables, insert, and create
     // them again from their own SQL (one sort each instead of a million random inserts).
@@ -131,7 +120,7 @@ export function seedTicketHistory(path: string, options: SeedOptions): SeedResul
           const servingAt = status === 'COMPLETED' ? calledAt! + 60_000 : null
           const serviceSeconds = 120 + (i % 7) * 40
           const completedAt = status === 'COMPLETED' ? servingAt! + serviceSeconds * 1000 : status === 'NO_SHOW' ? calledAt! + 180_000 : createdAt + 300_000
-          const id = ticketId()
+          const id = ticketId(createdAt)
           insertTicket.run(
             id, line.queueUnitId, line.locationId, line.serviceId, line.prefix, day, seq,
             line.prefix + String(seq).padStart(3, '0'), status, credential,

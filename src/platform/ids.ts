@@ -1,6 +1,6 @@
 /** IDs come in through deps so tests can make them predictable. */
 export interface IdGenerator {
-  /** A new opaque ID with the given prefix, e.g. `tkt_` + 20 random base32 characters. */
+  /** A new opaque ID with the given prefix, e.g. `tkt_` + 20 base32 characters. */
   next(prefix: string): string
 }
 
@@ -25,8 +25,29 @@ export function randomToken(bytes: number): string {
   return out
 }
 
-/** 100 random bits per ID: collisions are not a practical concern. */
-export const randomIds: IdGenerator = { next: (prefix) => `${prefix}${randomToken(13).slice(0, 20)}` }
+/** The same 32 characters in ASCII order, so that a base32 number sorts like its value. */
+const ORDERED = '234567abcdefghijklmnopqrstuvwxyz'
+
+/**
+ * `prefix` + 20 base32 characters: 9 for the creation time in milliseconds (45 bits, in an
+ * alphabet that sorts like ASCII, so IDs sort by creation time), then 11 random (55 bits: two
+ * IDs of the same millisecond collide with odds of 2^-55, and an ID cannot be guessed).
+ * Time-ordered IDs keep inserts into the indexes keyed by them (tickets' primary key, the
+ * events' ticket index, deliveries) at the right edge of the B-tree instead of at a random
+ * leaf: with 1,000,000 tickets stored, random IDs made each issue read ~10 pages from disk
+ * and dirty ~20 more (strace).
+ */
+export function timeOrderedId(prefix: string, now: number): string {
+  let time = ''
+  let t = Math.max(0, Math.floor(now))
+  for (let i = 0; i < 9; i++) {
+    time = ORDERED[t % 32] + time
+    t = Math.floor(t / 32)
+  }
+  return `${prefix}${time}${randomToken(7).slice(0, 11)}`
+}
+
+export const randomIds: IdGenerator = { next: (prefix) => timeOrderedId(prefix, Date.now()) }
 
 /** Predictable IDs for tests: `tkt_000001`, `tkt_000002`, ... */
 export class SequentialIds implements IdGenerator {
