@@ -57,30 +57,34 @@ export function issuePayloadHash(request: IssueTicketRequest): string {
  * (Edge authority, provisioning, keys) is seen by the very next request.
  */
 export class QueueService {
-  readonly tickets: TicketStore
-  readonly lines: QueueLines
-  readonly revisions: QueueRevisions
-  readonly outbox: WebhookOutbox
-  private readonly unitStmt
-  private readonly locationStmt
-  private readonly serviceStmt
-  private readonly offeredStmt
+  private prepared: Parts | undefined
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log' | 'writes'>) {
-    const parts = preparedParts(deps)
-    this.tickets = parts.tickets
-    this.lines = parts.lines
-    this.revisions = parts.revisions
-    this.outbox = parts.outbox
-    this.unitStmt = parts.unitStmt
-    this.locationStmt = parts.locationStmt
-    this.serviceStmt = parts.serviceStmt
-    this.offeredStmt = parts.offeredStmt
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log' | 'writes'>) {}
+
+  /** Stores and statements, prepared on first use (not while the server starts), once per database. */
+  private get parts(): Parts {
+    return (this.prepared ??= preparedParts(this.deps))
+  }
+
+  get tickets(): TicketStore {
+    return this.parts.tickets
+  }
+
+  get lines(): QueueLines {
+    return this.parts.lines
+  }
+
+  get revisions(): QueueRevisions {
+    return this.parts.revisions
+  }
+
+  get outbox(): WebhookOutbox {
+    return this.parts.outbox
   }
 
   /** The caller's Queue Unit, read fresh (Edge authority may have changed a moment ago). */
   queueUnit(queueUnitId: string): QueueUnitRow | null {
-    return this.unitStmt.get({ id: queueUnitId }) ?? null
+    return this.parts.unitStmt.get({ id: queueUnitId }) ?? null
   }
 
   /** 403 QUEUE_UNIT_INACTIVE when the caller's Queue Unit is switched off (or gone). */
@@ -102,14 +106,14 @@ export class QueueService {
    */
   resolveIssueTarget(caller: Credential, unit: QueueUnitRow | null, request: IssueTicketRequest) {
     if (unit === null || !unit.active) throw queueUnitInactive()
-    const location = this.locationStmt.get({ id: request.locationId })
-    const service = this.serviceStmt.get({ id: request.serviceId })
+    const location = this.parts.locationStmt.get({ id: request.locationId })
+    const service = this.parts.serviceStmt.get({ id: request.serviceId })
     const problems: ErrorDetail[] = []
     if (location === undefined || location.queueUnitId !== unit.id) problems.push({ path: pointer('locationId'), message: 'no such location in this Queue Unit' })
     else if (!location.active) problems.push({ path: pointer('locationId'), message: 'location is not active' })
     if (service === undefined || service.queueUnitId !== unit.id) problems.push({ path: pointer('serviceId'), message: 'no such service in this Queue Unit' })
     else if (!service.active) problems.push({ path: pointer('serviceId'), message: 'service is not active' })
-    if (problems.length === 0 && this.offeredStmt.get({ serviceId: request.serviceId, locationId: request.locationId }) === undefined) {
+    if (problems.length === 0 && this.parts.offeredStmt.get({ serviceId: request.serviceId, locationId: request.locationId }) === undefined) {
       problems.push({ path: pointer('serviceId'), message: 'service is not offered at this location' })
     }
     if (problems.length > 0) throw new ApiError(422, QueueCodes.VALIDATION_FAILED, 'request validation failed', problems)
@@ -120,13 +124,13 @@ export class QueueService {
 
   /** A service of the caller's unit, or null. */
   serviceOf(queueUnitId: string, serviceId: string) {
-    const service = this.serviceStmt.get({ id: serviceId })
+    const service = this.parts.serviceStmt.get({ id: serviceId })
     return service === undefined || service.queueUnitId !== queueUnitId ? null : service
   }
 
   /** Whether the service is offered at the location. */
   isOffered(serviceId: string, locationId: string): boolean {
-    return this.offeredStmt.get({ serviceId, locationId }) !== undefined
+    return this.parts.offeredStmt.get({ serviceId, locationId }) !== undefined
   }
 
   /**
