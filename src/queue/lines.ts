@@ -1,9 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
-import { planStableParam } from '../platform/sql'
-import { counters, counterServices } from '../counters/tables'
-import { locations, services, serviceLocations, serviceStats, tickets } from './tables'
+import { planStable } from '../platform/sql'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
 
 /** The ticket a line is serving now, as the live reads show it. */
@@ -27,6 +24,23 @@ export interface QueueLine {
   nowServing: LineNowServing | null
 }
 
+/** One row of the lines query (SQLite's 0/1 for booleans). */
+interface LineRow {
+  id: string
+  name: string
+  prefix: string
+  serviceActive: number
+  defaultServiceSeconds: number
+  locationId: string
+  locationActive: number
+  waiting: number | null
+  avgServiceSeconds: number | null
+  nowServingNumber: string | null
+  nowServingStatus: string | null
+  nowServingCalledAt: number | null
+  nowServingCounter: string | null
+}
+
 /**
  * The waiting lines of a queue unit: every (service, location) pair where the service is
  * offered, with `service_stats` (waiting, average, now-serving pointer) and one grouped count of
@@ -36,43 +50,32 @@ export class QueueLines {
   private readonly linesStmt
   private readonly openCountersStmt
 
+  // Raw statements, not drizzle's: mapping rows through drizzle's column objects took ~14 % of
+  // a state read's time in the profile. Booleans come back as 0/1 and are read as `=== 1`.
   constructor(db: Db) {
-    this.linesStmt = db
-      .select({
-        id: services.id,
-        name: services.name,
-        prefix: services.prefix,
-        serviceActive: services.active,
-        defaultServiceSeconds: services.defaultServiceSeconds,
-        locationId: locations.id,
-        locationActive: locations.active,
-        waiting: serviceStats.waiting,
-        avgServiceSeconds: serviceStats.avgServiceSeconds,
-        nowServingNumber: tickets.ticketNumber,
-        nowServingStatus: tickets.status,
-        nowServingCalledAt: tickets.calledAt,
-        nowServingCounter: counters.name,
-      })
-      .from(serviceLocations)
-      .innerJoin(services, eq(services.id, serviceLocations.serviceId))
-      .innerJoin(locations, eq(locations.id, serviceLocations.locationId))
-      .leftJoin(serviceStats, and(eq(serviceStats.serviceId, serviceLocations.serviceId), eq(serviceStats.locationId, serviceLocations.locationId)))
-      // A stale pointer (the ticket is no longer CALLED or SERVING) reads as nothing served.
-      // The statuses as literals: bound parameters here would make SQLite plan the join anew on
-      // every run (see planStableParam).
-      .leftJoin(tickets, and(eq(tickets.id, serviceStats.nowServingTicketId), sql`${tickets.status} IN ('CALLED', 'SERVING')`))
-      .leftJoin(counters, eq(counters.id, tickets.counterId))
-      .where(and(eq(services.queueUnitId, planStableParam('unit')), eq(locations.queueUnitId, planStableParam('unit'))))
-      .orderBy(asc(locations.id), asc(services.id))
-      .prepare()
+    // A stale now-serving pointer (the ticket is no longer CALLED or SERVING) reads as nothing
+    // served. The statuses are literals and the unit is `(SELECT ?1)`: bound parameters a join's
+    // planner looks at would make SQLite plan it anew on every run (see planStable).
+    this.linesStmt = db.$client.query<LineRow, [string]>(`
+      SELECT s.id AS id, s.name AS name, s.prefix AS prefix, s.active AS serviceActive,
+        s.default_service_seconds AS defaultServiceSeconds, l.id AS locationId, l.active AS locationActive,
+        st.waiting AS waiting, st.avg_service_seconds AS avgServiceSeconds,
+        t.ticket_number AS nowServingNumber, t.status AS nowServingStatus, t.called_at AS nowServingCalledAt,
+        c.name AS nowServingCounter
+      FROM service_locations sl
+      INNER JOIN services s ON s.id = sl.service_id
+      INNER JOIN locations l ON l.id = sl.location_id
+      LEFT JOIN service_stats st ON st.service_id = sl.service_id AND st.location_id = sl.location_id
+      LEFT JOIN tickets t ON t.id = st.now_serving_ticket_id AND t.status IN ('CALLED', 'SERVING')
+      LEFT JOIN counters c ON c.id = t.counter_id
+      WHERE s.queue_unit_id = ${planStable('?1')} AND l.queue_unit_id = ${planStable('?1')}
+      ORDER BY l.id ASC, s.id ASC`)
     // Open counters per (service, location): a counter counts for every service it serves.
-    this.openCountersStmt = db
-      .select({ serviceId: counterServices.serviceId, locationId: counters.locationId, open: sql<number>`count(*)` })
-      .from(counters)
-      .innerJoin(counterServices, eq(counterServices.counterId, counters.id))
-      .where(and(eq(counters.queueUnitId, planStableParam('unit')), sql`${counters.open} = 1`))
-      .groupBy(counterServices.serviceId, counters.locationId)
-      .prepare()
+    this.openCountersStmt = db.$client.query<{ serviceId: string; locationId: string; open: number }, [string]>(`
+      SELECT cs.service_id AS serviceId, c.location_id AS locationId, count(*) AS open
+      FROM counters c INNER JOIN counter_services cs ON cs.counter_id = c.id
+      WHERE c.queue_unit_id = ${planStable('?1')} AND c.open = 1
+      GROUP BY cs.service_id, c.location_id`)
   }
 
   /**
@@ -80,11 +83,11 @@ export class QueueLines {
    * services at active locations (the public reads and display feeds show only those).
    */
   lines(queueUnitId: string, activeOnly: boolean): QueueLine[] {
-    const rows = this.linesStmt.all({ unit: queueUnitId })
-    const wanted = activeOnly ? rows.filter((row) => row.serviceActive && row.locationActive) : rows
+    const rows = this.linesStmt.all(queueUnitId)
+    const wanted = activeOnly ? rows.filter((row) => row.serviceActive === 1 && row.locationActive === 1) : rows
     if (wanted.length === 0) return []
     const open = new Map<string, number>()
-    for (const row of this.openCountersStmt.all({ unit: queueUnitId })) open.set(`${row.serviceId}\u0000${row.locationId}`, row.open)
+    for (const row of this.openCountersStmt.all(queueUnitId)) open.set(`${row.serviceId}\u0000${row.locationId}`, row.open)
     return wanted.map((row) => {
       const waiting = row.waiting ?? 0
       return {
@@ -92,7 +95,7 @@ export class QueueLines {
         name: row.name,
         prefix: row.prefix,
         locationId: row.locationId,
-        active: row.serviceActive && row.locationActive,
+        active: row.serviceActive === 1 && row.locationActive === 1,
         waiting,
         estimatedWaitSeconds: estimatedWaitSeconds(
           waiting,

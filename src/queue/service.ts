@@ -7,7 +7,7 @@ import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
 import { inWriteTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
-import { queueUnits, locations, services, serviceLocations } from './tables'
+import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
@@ -84,7 +84,8 @@ export class QueueService {
 
   /** The caller's Queue Unit, read fresh (Edge authority may have changed a moment ago). */
   queueUnit(queueUnitId: string): QueueUnitRow | null {
-    return this.parts.unitStmt.get({ id: queueUnitId }) ?? null
+    const row = this.parts.unitStmt.get(queueUnitId)
+    return row === null ? null : { id: row.id, active: row.active === 1, edgeHolder: row.edgeHolder, edgeExpiresAt: row.edgeExpiresAt }
   }
 
   /** 403 QUEUE_UNIT_INACTIVE when the caller's Queue Unit is switched off (or gone). */
@@ -241,11 +242,10 @@ function prepareParts(deps: Pick<AppDeps, 'db' | 'ids' | 'log'>) {
     lines: new QueueLines(db),
     revisions: new QueueRevisions(db, deps.log),
     outbox: new WebhookOutbox(db, deps.ids),
-    unitStmt: db
-      .select({ id: queueUnits.id, active: queueUnits.active, edgeHolder: queueUnits.edgeHolder, edgeExpiresAt: queueUnits.edgeExpiresAt })
-      .from(queueUnits)
-      .where(eq(queueUnits.id, sql.placeholder('id')))
-      .prepare(),
+    // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
+    unitStmt: db.$client.query<{ id: string; active: number; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
+      'SELECT id, active, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
+    ),
     locationStmt: db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone, active: locations.active })
       .from(locations)
