@@ -137,6 +137,20 @@ function startLobby(name: string, dbPath: string, logFile: string): Promise<Proc
   return startServer(name, [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath], port, logFile, '/health')
 }
 
+/**
+ * RSS once the server is idle: the lowest of samples taken every 250 ms for `ms`. Right after a
+ * load the heap still holds garbage that the collector returns to the system over the next
+ * seconds; the lowest sample is the memory the process actually keeps.
+ */
+async function settledRssKb(pid: number, ms = 4000): Promise<number> {
+  let lowest = rssKb(pid)
+  for (let waited = 0; waited < ms; waited += 250) {
+    await Bun.sleep(250)
+    lowest = Math.min(lowest, rssKb(pid))
+  }
+  return lowest
+}
+
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const match = /VmRSS:\s+(\d+) kB/.exec(status)
@@ -361,6 +375,17 @@ interface Facts {
   wallSeconds: number
 }
 
+/**
+ * The ratio of `a` to `b` by `f`: the median of the per-round ratios when both were measured
+ * in the same rounds (each pair ran next to each other in time, so a burst of other load on
+ * the machine moves both), else the ratio of the medians.
+ */
+function pairedRatio(a: Scenario, b: Scenario, f: (r: WrkRun) => number): number {
+  if (a.runs.length === 0 || b.runs.length === 0) return NaN
+  if (a.runs.length === b.runs.length) return median(a.runs.map((r, i) => f(r) / f(b.runs[i]!)))
+  return f(medianRun(a)) / f(medianRun(b))
+}
+
 function report(scenarios: Scenario[], facts: Facts): string {
   const byName = new Map(scenarios.map((s) => [s.name, s]))
   const rows: string[] = []
@@ -368,21 +393,16 @@ function report(scenarios: Scenario[], facts: Facts): string {
     if (s.runs.length === 0) continue
     const m = medianRun(s)
     const base = s.baseline ? byName.get(s.baseline) : undefined
-    const baseMedian = base && base.runs.length > 0 ? medianRun(base) : undefined
-    const ratio = baseMedian ? fixed(m.rps / baseMedian.rps) : '—'
-    const p99Ratio = baseMedian ? fixed(m.p99Us / baseMedian.p99Us) : '—'
+    const ratio = base ? fixed(pairedRatio(s, base, (r) => r.rps)) : '—'
+    const p99Ratio = base ? fixed(pairedRatio(s, base, (r) => r.p99Us)) : '—'
     const errors = s.runs.reduce((n, r) => n + errorsOf(r), 0)
     rows.push(`| ${s.name} | ${m.rps.toFixed(0)} | ${ms(m.p50Us)} | ${ms(m.p99Us)} | ${s.baseline ?? '—'} | ${ratio} | ${p99Ratio} | ${s.runs.map((r) => r.rps.toFixed(0)).join(' / ')} | ${errors} | ${fixed(median(s.runs.map((r) => r.load)))} |`)
   }
 
-  const get = (name: string) => {
-    const s = byName.get(name)
-    return s && s.runs.length > 0 ? medianRun(s) : undefined
-  }
   const ratioOf = (a: string, b: string, f: (r: WrkRun) => number) => {
-    const x = get(a)
-    const y = get(b)
-    return x && y ? f(x) / f(y) : NaN
+    const x = byName.get(a)
+    const y = byName.get(b)
+    return x && y ? pairedRatio(x, y, f) : NaN
   }
   const coldMedian = facts.coldStartsMs.length > 0 ? median(facts.coldStartsMs) : NaN
   const perNonce = facts.nonce ? ((facts.nonce.afterKb - facts.nonce.beforeKb) * 1024) / facts.nonce.nonces : NaN
@@ -455,8 +475,12 @@ ${facts.machine.free}
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-"errors" counts socket errors, timeouts and non-2xx answers over all runs (0 = every request
-was answered as intended); "load" is the 1-minute load average when the runs started.
+req/s, p50 and p99 are those of the median run (by req/s). A ratio is the median of the
+per-round ratios (each round measures a scenario right next to what it is compared with, so
+a burst of other load on this shared machine moves both). "errors" counts socket errors,
+timeouts and non-2xx answers over all runs (0 = every request was answered as intended);
+"load" is the 1-minute load average when the runs started (our own wrk and server alone keep
+it near 1.5).
 
 | measure | value |
 |---|---|
@@ -464,7 +488,7 @@ was answered as intended); "load" is the 1-minute load average when the runs sta
 | build (\`bun run build\`) | ${fixed(facts.buildSeconds, 1)} s |
 | cold start, spawn → first \`/health\` 200 (median of ${facts.coldStartsMs.length}) | ${fixed(coldMedian, 1)} ms (all: ${facts.coldStartsMs.map((v) => v.toFixed(0)).join(', ')}) |
 | idle RSS after start | ${mib(facts.idleRssKb)} MiB |
-| RSS before / after the ticket runs | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
+| RSS before / after the ticket runs (idle, lowest over 4 s) | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
 | nonces remembered (every issue and replay request of those runs, all within the 10-minute window) | ${facts.nonce ? facts.nonce.nonces.toLocaleString('en') : '—'} |
 | RSS per remembered nonce | ${Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} bytes` : '—'} |
 | wall time of this run | ${(facts.wallSeconds / 60).toFixed(1)} min |
@@ -641,8 +665,7 @@ async function main(): Promise<void> {
     const mainDb = join(tmp, 'main.db')
     copyFileSync(base, mainDb)
     const lobby = await startLobby('lobby', mainDb, join(tmp, 'lobby.log'))
-    await Bun.sleep(2000)
-    facts.idleRssKb = rssKb(lobby.pid)
+    facts.idleRssKb = await settledRssKb(lobby.pid, 2000)
     say(`idle RSS ${mib(facts.idleRssKb)} MiB`)
 
     // Preflight: every kind of request the scripts send, answered as intended.
@@ -690,13 +713,12 @@ async function main(): Promise<void> {
     if (CONFIG.only.has('writes')) {
       say('writes: bare insert server and ticket issue, then the replay')
       const hallBefore = await settledWaitingAtHall(lobby.url, secret('bench-state'))
-      const rssBefore = rssKb(lobby.pid)
+      const rssBefore = await settledRssKb(lobby.pid)
       rounds([bareInsertS, issue])
       const hallAfterIssue = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       rounds([replay])
       const hallAfterReplay = await settledWaitingAtHall(lobby.url, secret('bench-state'))
-      await Bun.sleep(2000)
-      const rssAfter = rssKb(lobby.pid)
+      const rssAfter = await settledRssKb(lobby.pid)
       // Every request of these runs passed the header checks, so each left a nonce behind.
       const issued = hallAfterIssue - hallBefore
       const issues = allRequests(issue)
