@@ -38,3 +38,43 @@ describe('nonce memory', () => {
     expect(nonces.size).toBe(1)
   })
 })
+
+describe('nonce memory: the typed-array store answers like a plain map', () => {
+  /** The previous implementation, kept as the model: a Map in insertion order. */
+  class ModelNonces {
+    private readonly entries = new Map<string, number>()
+    constructor(private readonly ttlMs: number, private readonly maxEntries: number) {}
+    remember(scope: string, nonce: string, now: number): boolean {
+      for (const [key, expiresAt] of this.entries) {
+        if (expiresAt > now) break
+        this.entries.delete(key)
+      }
+      const key = `${scope}\u0000${nonce}`
+      const expiresAt = this.entries.get(key)
+      if (expiresAt !== undefined && expiresAt > now) return false
+      this.entries.set(key, now + this.ttlMs)
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
+      return true
+    }
+    get size() {
+      return this.entries.size
+    }
+  }
+
+  test('50,000 random requests (replays, growth past the first ring, eviction, a clock that goes back)', () => {
+    let seed = 42
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    for (const maxEntries of [3000, 100_000]) {
+      const real = new InMemoryNonces(60_000, maxEntries)
+      const model = new ModelNonces(60_000, maxEntries)
+      let now = 1_000_000
+      for (let i = 0; i < 50_000; i++) {
+        now += random() < 0.001 ? -30_000 : Math.floor(random() * 5)
+        const scope = random() < 0.5 ? 'ticket:qu_main/all' : 'ticket:qu_main/kiosk'
+        const nonce = `nonce-${Math.floor(random() * 20_000)}`
+        expect(real.remember(scope, nonce, now)).toBe(model.remember(scope, nonce, now))
+      }
+      expect(real.size).toBe(model.size)
+    }
+  })
+})
