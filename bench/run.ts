@@ -264,11 +264,15 @@ function measure(s: Scenario): WrkRun {
 }
 
 /** Warm each, then `runs` rounds, each measuring every scenario once (neighbours in time compare fairly). */
-function rounds(scenarios: Scenario[]): void {
+function rounds(scenarios: Scenario[], afterWarmUp?: () => Promise<void>): Promise<void> | void {
   for (const s of scenarios) warm(s)
-  for (let round = 0; round < CONFIG.runs; round++) {
-    for (const s of scenarios) measure(s)
+  const measureAll = () => {
+    for (let round = 0; round < CONFIG.runs; round++) {
+      for (const s of scenarios) measure(s)
+    }
   }
+  if (afterWarmUp === undefined) return measureAll()
+  return afterWarmUp().then(measureAll)
 }
 
 /** Every request wrk completed for `s`, warm-ups included. */
@@ -488,8 +492,8 @@ it near 1.5).
 | build (\`bun run build\`) | ${fixed(facts.buildSeconds, 1)} s |
 | cold start, spawn → first \`/health\` 200 (median of ${facts.coldStartsMs.length}) | ${fixed(coldMedian, 1)} ms (all: ${facts.coldStartsMs.map((v) => v.toFixed(0)).join(', ')}) |
 | idle RSS after start | ${mib(facts.idleRssKb)} MiB |
-| RSS before / after the ticket runs (idle, lowest over 4 s) | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
-| nonces remembered (every issue and replay request of those runs, all within the 10-minute window) | ${facts.nonce ? facts.nonce.nonces.toLocaleString('en') : '—'} |
+| RSS before (after the issue warm-up) / after the ticket runs, each idle and the lowest over 10 s | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
+| nonces remembered since "before" (every issue and replay request of those runs, all within the 10-minute window) | ${facts.nonce ? facts.nonce.nonces.toLocaleString('en') : '—'} |
 | RSS per remembered nonce | ${Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} bytes` : '—'} |
 | wall time of this run | ${(facts.wallSeconds / 60).toFixed(1)} min |
 
@@ -585,10 +589,8 @@ async function main(): Promise<void> {
       run(['apt-get', 'install', '-y', 'wrk'], { inherit: true })
     }
   }
-  // This script polls and runs wrk on the client core; the servers get the other one.
-  run(['taskset', '-pc', CONFIG.clientCore, String(process.pid)])
-
   const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-'))
+  // Read before this script pins itself: `nproc` counts the CPUs this process may use.
   const machine = {
     nproc: tryRun(['nproc']),
     lscpu: tryRun(['lscpu']).split('\n').filter((l) => /^(Architecture|CPU\(s\)|Model name|Vendor ID|Thread|Core|Socket|CPU max MHz|BogoMIPS|Hypervisor|L1d|L2|L3|NUMA node0)/.test(l)).join('\n'),
@@ -598,6 +600,8 @@ async function main(): Promise<void> {
     wrk: tryRun(['sh', '-c', 'wrk --version 2>&1 | head -n 1']).split(' ').slice(0, 2).join(' '),
     fs: tryRun(['sh', '-c', `df -hT ${tmp} | tail -n 1`]).replace(/\s+/g, ' '),
   }
+  // This script polls and runs wrk on the client core; the servers get the other one.
+  run(['taskset', '-pc', CONFIG.clientCore, String(process.pid)])
 
   const scenarios: Scenario[] = []
   const facts: Facts = {
@@ -713,17 +717,23 @@ async function main(): Promise<void> {
     if (CONFIG.only.has('writes')) {
       say('writes: bare insert server and ticket issue, then the replay')
       const hallBefore = await settledWaitingAtHall(lobby.url, secret('bench-state'))
-      const rssBefore = await settledRssKb(lobby.pid)
-      rounds([bareInsertS, issue])
+      // RSS before is read after the issue warm-up (its JIT code, heap working set and rate
+      // window are there by then) and after is read once the runs' garbage went back to the
+      // system: both the lowest over 10 idle seconds (it takes that long to settle).
+      let rssBefore = 0
+      await rounds([bareInsertS, issue], async () => {
+        rssBefore = await settledRssKb(lobby.pid, 10_000)
+      })
       const hallAfterIssue = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       rounds([replay])
       const hallAfterReplay = await settledWaitingAtHall(lobby.url, secret('bench-state'))
-      const rssAfter = await settledRssKb(lobby.pid)
+      const rssAfter = await settledRssKb(lobby.pid, 10_000)
       // Every request of these runs passed the header checks, so each left a nonce behind.
       const issued = hallAfterIssue - hallBefore
       const issues = allRequests(issue)
       const replays = allRequests(replay)
-      facts.nonce = { beforeKb: rssBefore, afterKb: rssAfter, nonces: issues + replays }
+      const remembered = issue.runs.reduce((n, r) => n + r.requests, 0) + replays
+      facts.nonce = { beforeKb: rssBefore, afterKb: rssAfter, nonces: remembered }
       checks.push(`ticket issue: ${issued.toLocaleString('en')} tickets written (the line's waiting count) for ${issues.toLocaleString('en')} answers counted by wrk, warm-up included (requests still in flight when wrk stops are written but not counted)`)
       checks.push(`ticket replay: ${(hallAfterReplay - hallAfterIssue).toLocaleString('en')} tickets written by ${replays.toLocaleString('en')} replays (must be 0)`)
       if (hallAfterReplay !== hallAfterIssue) throw new Error('replays wrote tickets')
