@@ -11,7 +11,8 @@ import { assertSchema, codePointLength, compile } from '../platform/validation'
 import { admitQueueCaller, type RateBucket } from '../queue/access'
 import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import { ticketJson } from '../queue/tickets'
+import { ticketJson } from '../tickets/store'
+import type { QueueService } from '../queue/service'
 import { CounterCodes } from './errors'
 import { CallTicketRequest, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
 import { CounterService } from './service'
@@ -121,8 +122,8 @@ const SIMPLE_ACTIONS: { action: SimpleAction; summary: string; description: stri
  * The operator API (contract §3 "Operator API") at /api/operator/v1, for Queue keys with the
  * `counter:operate` scope. Also runs the daily close on the server's lifecycle.
  */
-export function counterRoutes(deps: AppDeps) {
-  const service = new CounterService(deps)
+export function counterRoutes(deps: AppDeps, queue?: QueueService) {
+  const service = new CounterService(deps, queue)
   deps.lifecycle.register(new DailyClose(deps).task())
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
@@ -141,7 +142,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return json(200, { data: service.openCounter(caller, params.counterId, now) })
+        return json(200, { data: await deps.writes.run(() => service.openCounter(caller, params.counterId, now)) })
       },
       {
         parse: 'none',
@@ -160,7 +161,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return json(200, { data: service.closeCounter(caller, params.counterId, now) })
+        return json(200, { data: await deps.writes.run(() => service.closeCounter(caller, params.counterId, now)) })
       },
       {
         parse: 'none',
@@ -179,7 +180,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return ticketOk(service.callNext(caller, params.counterId, now))
+        return ticketOk(await deps.writes.run(() => service.callNext(caller, params.counterId, now)))
       },
       {
         parse: 'none',
@@ -202,7 +203,7 @@ export function counterRoutes(deps: AppDeps) {
         const { idempotencyKey } = readWalkInHeaders(request)
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, CounterCodes.VALIDATION_FAILED)
-        const outcome = service.walkIn(caller, idempotencyKey, body, now)
+        const outcome = await deps.writes.run(() => service.walkIn(caller, idempotencyKey, body, now))
         return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
       },
       {
@@ -244,7 +245,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkCall, false)
-        return ticketOk(service.callTicket(caller, params.ticketId, body.counterId, now))
+        return ticketOk(await deps.writes.run(() => service.callTicket(caller, params.ticketId, body.counterId, now)))
       },
       {
         parse: 'none',
@@ -269,7 +270,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkRequeue, false)
-        return ticketOk(service.requeue(caller, params.ticketId, body.position, now))
+        return ticketOk(await deps.writes.run(() => service.requeue(caller, params.ticketId, body.position, now)))
       },
       {
         parse: 'none',
@@ -289,7 +290,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkTransfer, false)
-        return ticketOk(service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now))
+        return ticketOk(await deps.writes.run(() => service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now)))
       },
       {
         parse: 'none',
@@ -354,7 +355,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return ticketOk(service.transition(caller, params.ticketId, action, now))
+        return ticketOk(await deps.writes.run(() => service.transition(caller, params.ticketId, action, now)))
       },
       {
         parse: 'none',

@@ -6,7 +6,7 @@ import { errorResponses, Security } from '../platform/openapi'
 import { pathOf } from '../platform/http'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
-import { onQueueChange } from '../queue/changes'
+import { onQueueChange } from '../tickets/changes'
 import { LiveHub, type LiveSocket } from './hub'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 

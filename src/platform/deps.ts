@@ -8,6 +8,7 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { Tickets } from '../tickets/service'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -21,15 +22,21 @@ export interface AppDeps {
   idempotency: IdempotencyStore
   /** Background work features register; `serve` starts and stops it. */
   lifecycle: Lifecycle
-  /** Group commit: request writes that arrive together share one transaction and one fsync. */
+  /**
+   * The one way to write (docs/architecture.md): `run` (group commit: request writes that arrive
+   * together share one transaction and one fsync) or `now` (background work); `afterCommit`
+   * tells listeners once the write committed.
+   */
   writes: WriteBatcher
+  /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
+  tickets: Tickets
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
-  return {
+  const deps: Omit<AppDeps, 'tickets'> & Partial<Pick<AppDeps, 'tickets'>> = {
     clock: systemClock,
     ids: randomIds,
     log,
@@ -41,4 +48,5 @@ export function createDeps(input: DepsInput): AppDeps {
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
+  return { ...deps, tickets: deps.tickets ?? new Tickets(deps) }
 }

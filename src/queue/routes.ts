@@ -55,8 +55,7 @@ const issueDescription = [
 ].join(' ')
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
-export function queueRoutes(deps: AppDeps) {
-  const queue = new QueueService(deps)
+export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueService(deps)) {
 
   return new Elysia({ name: 'lobby.queue' })
     .get(

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { DailyClose } from '../../src/counters/daily-close'
-import { SYSTEM_ACTOR } from '../../src/counters/ticket-writer'
-import { onQueueChange } from '../../src/queue/changes'
-import { queueDisplayState } from '../../src/queue/display-state'
+import { SYSTEM_ACTOR } from '../../src/tickets/writer'
+import { onQueueChange } from '../../src/tickets/changes'
+import { queueDisplayState } from '../../src/tickets/display-state'
 import { takeEdgeAuthority, releaseEdgeAuthority } from '../../src/queue/edge'
 import { get, STATE, type QueueTestContext } from '../queue/helpers'
 import {
