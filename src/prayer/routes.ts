@@ -12,11 +12,9 @@ import { PrayerCodes } from './errors'
 import {
   PERIOD_PATTERN,
   SOURCE_ID_PATTERN,
-  assertIdempotencyKey,
-  enforcePushRate,
-  pushMonth,
+  authorizePush,
+  pushPrayerMonth,
   readMonth,
-  sourceForCaller,
 } from './service'
 
 const BASE = '/api/public/v1/prayer-schedules/sources'
@@ -77,13 +75,14 @@ export function prayerRoutes(deps: AppDeps) {
           throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
         }
         assertSourceId(params.sourceId)
-        const now = deps.clock.now()
-        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, now)
-        enforcePushRate(deps, source, now)
-        const key = assertIdempotencyKey(request.headers.get('idempotency-key'))
-        const outcome = pushMonth(deps, source, key, raw, now)
+        const outcome = await pushPrayerMonth(deps, {
+          sourceId: params.sourceId,
+          secret: presentedSecret(request, { allowApiKeyHeader: true }),
+          idempotencyKey: request.headers.get('idempotency-key'),
+          rawBody: raw,
+        })
         if (!outcome.created) return json(200, outcome.body)
-        return json(201, outcome.body, { location: monthUrl(source.id, outcome.body.period) })
+        return json(201, outcome.body, { location: monthUrl(outcome.body.sourceId, outcome.body.period) })
       },
       {
         parse: 'none',
@@ -116,7 +115,7 @@ export function prayerRoutes(deps: AppDeps) {
       ({ request, params }) => {
         assertSourceId(params.sourceId)
         assertPeriod(params.period)
-        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, deps.clock.now())
+        const source = authorizePush(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, deps.clock.now())
         const stored = readMonth(deps.db, source.id, params.period)
         if (stored === null) throw new ApiError(404, PrayerCodes.MONTH_NOT_FOUND, 'no month stored for this source and period')
         return json(200, {

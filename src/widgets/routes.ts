@@ -6,7 +6,7 @@ import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
 import { errorResponses, Security } from '../platform/openapi'
-import { PUSH_ERROR_STATUSES, WidgetCodes } from './codes'
+import { PUSH_ERROR_STATUSES, WidgetCodes } from './errors'
 import {
   ENVELOPES, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, PushResponseSchema, WIDGET_PUSH_MAX_BYTES, WIDGET_TYPES,
 } from './model'
@@ -71,7 +71,7 @@ export function widgetRoutes(deps: AppDeps) {
         throw new ApiError(415, WidgetCodes.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must include application/json')
       }
       const secret = presentedSecret(request, { allowApiKeyHeader: true })
-      const outcome = pushWidgetData(deps, {
+      const outcome = await pushWidgetData(deps, {
         widgetId: params.widgetId,
         secret,
         idempotencyKey: request.headers.get('idempotency-key'),
