@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../platform/deps'
-import { ApiError, CommonCodes } from '../platform/errors'
+import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
 import { errorResponses, Security } from '../platform/openapi'
 import { pathOf } from '../platform/http'
@@ -8,15 +8,11 @@ import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets/changes'
 import { LiveHub, type LiveSocket } from './hub'
+import { CloseCodes, DisplayCodes } from './errors'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
 const HEARTBEAT_MS = 25_000
-
-export const DisplayCodes = {
-  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
-  NOT_FOUND: CommonCodes.NOT_FOUND,
-} as const
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -112,7 +108,7 @@ export function displayRoutes(deps: AppDeps) {
       open(ws) {
         const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
-        if (credential === null) return ws.close(4401, 'display token not valid')
+        if (credential === null) return ws.close(CloseCodes.TOKEN_INVALID, 'display token not valid')
         hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
       },
       message(ws, message) {

@@ -1,5 +1,6 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
+import { DEFAULT_SERVICE_SECONDS } from '../tickets/wait'
 
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {
@@ -35,7 +36,7 @@ export const services = sqliteTable('services', {
   name: text('name').notNull(),
   prefix: text('prefix').notNull(),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
-  defaultServiceSeconds: integer('default_service_seconds').notNull().default(300),
+  defaultServiceSeconds: integer('default_service_seconds').notNull().default(DEFAULT_SERVICE_SECONDS),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
