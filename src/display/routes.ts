@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
-import { errorResponses, Security } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { pathOf } from '../platform/http'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
@@ -44,15 +44,15 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
   return new Response(view.dataJson, { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
 }
 
-const docs = (summary: string, extra: Record<number, string[]> = {}) => ({
+const docs = (summary: string, extra: Record<number, string[]> = {}) => routeDetail({
   summary,
   tags: ['Display feeds'],
-  security: Security.displayToken,
+  security: 'displayToken',
   responses: {
     200: { description: 'the current state; ETag for conditional requests' },
     304: { description: 'unchanged since If-None-Match' },
-    ...errorResponses({ 401: [DisplayCodes.AUTHENTICATION_FAILED], 404: [DisplayCodes.NOT_FOUND], ...extra }),
   },
+  errors: { 401: [DisplayCodes.AUTHENTICATION_FAILED], 404: [DisplayCodes.NOT_FOUND], ...extra },
 })
 
 /**
@@ -100,7 +100,7 @@ export function displayRoutes(deps: AppDeps) {
       return conditional(request, view && view.dataJson !== 'null' ? view : null, "stored month for today at this source")
     }, { detail: docs("Today's prayer times and the next prayer, in the source's time zone") })
     .ws(`${PREFIX}/live`, {
-      detail: { summary: 'Live updates (websocket)', tags: ['Display feeds'], security: Security.displayToken },
+      detail: routeDetail({ summary: 'Live updates (websocket)', tags: ['Display feeds'], security: 'displayToken' }),
       beforeHandle({ request, query }) {
         // Refused before the upgrade, so the screen gets a 401 in the envelope, not a dead socket.
         authenticateDisplay(deps, tokenOf(request, query as Record<string, string | undefined>))

@@ -158,10 +158,25 @@ describe('daily close at each location\'s local midnight', () => {
     const ctx = counterContext()
     const ticket = await issued(ctx)
     ctx.clock.set(BERLIN_MIDNIGHT)
+    // As startServer registers it (building the routes starts no scheduler).
+    ctx.deps.lifecycle.register(new DailyClose(ctx.deps).task())
     ctx.deps.lifecycle.start()
     try {
       expect(ticketRow(ctx, ticket.id).status).toBe('CANCELLED')
       expect(ctx.logs.some((l) => l.msg === 'daily close' && l.locationId === 'loc_hall')).toBe(true)
+    } finally {
+      ctx.deps.lifecycle.beforeStop()
+      await ctx.deps.lifecycle.stop()
+    }
+  })
+
+  test('building the app starts no scheduler: without the server, background work does not close the day', async () => {
+    const ctx = counterContext()
+    const ticket = await issued(ctx)
+    ctx.clock.set(BERLIN_MIDNIGHT)
+    ctx.deps.lifecycle.start()
+    try {
+      expect(ticketRow(ctx, ticket.id).status).toBe('WAITING')
     } finally {
       ctx.deps.lifecycle.beforeStop()
       await ctx.deps.lifecycle.stop()
