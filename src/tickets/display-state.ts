@@ -2,7 +2,7 @@ import type { Db } from '../db/open'
 import type { AppDeps } from '../platform/deps'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
-import type { TicketStatus } from '../queue/model'
+import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
 
 /** How many calls `recentCalls` lists (docs/display.md). */

@@ -3,7 +3,7 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime, isoOrNull } from '../platform/clock'
 import { planStable } from '../platform/sql'
-import type { QueueTicket, TicketSource } from '../queue/model'
+import type { QueueTicket, TicketSource } from './model'
 import { tickets, ticketSequences, serviceStats, ticketEvents } from './tables'
 import { businessDayAt, formatTicketNumber } from './numbering'
 

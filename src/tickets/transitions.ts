@@ -1,6 +1,6 @@
 import { ApiError } from '../platform/errors'
 import type { TicketEventType } from '../webhooks/outbox'
-import type { TicketStatus } from '../queue/model'
+import type { TicketStatus } from './model'
 import { TicketCodes } from './errors'
 
 /** The operator's ticket actions (contract §3), named as in their URLs. */
