@@ -12,7 +12,7 @@ export interface DisplayView extends TopicState {
 }
 
 /** `{widgetId, widgetType, name, dataRevision, acceptedAt, data}` of the workspace's widget, or null. */
-export function widgetView(deps: Pick<AppDeps, 'db'>, widgetId: string, workspaceId: string): DisplayView | null {
+export function widgetView(deps: Pick<AppDeps, 'widgets'>, widgetId: string, workspaceId: string): DisplayView | null {
   const snapshot = getWidgetSnapshot(deps, widgetId)
   if (snapshot === null || snapshot.workspaceId !== workspaceId) return null
   const head = JSON.stringify({

@@ -9,6 +9,7 @@ import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
 import { Tickets } from '../tickets/service'
+import { WidgetStore } from '../widgets/store'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -30,13 +31,15 @@ export interface AppDeps {
   writes: WriteBatcher
   /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
   tickets: Tickets
+  /** The widget feature's statements (push and snapshot reads); built once per app. */
+  widgets: WidgetStore
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
-  const deps: Omit<AppDeps, 'tickets'> & Partial<Pick<AppDeps, 'tickets'>> = {
+  const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
     clock: systemClock,
     ids: randomIds,
     log,
@@ -48,5 +51,5 @@ export function createDeps(input: DepsInput): AppDeps {
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
-  return { ...deps, tickets: deps.tickets ?? new Tickets(deps) }
+  return { ...deps, tickets: deps.tickets ?? new Tickets(deps), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -10,7 +10,6 @@ import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
   type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
 } from './model'
-import { widgetStore } from './store'
 import { CommitListeners } from '../platform/listeners'
 import { validatePush, withItemDefaults } from './validate'
 
@@ -120,7 +119,7 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
     throw new ApiError(401, WidgetCodes.AUTHENTICATION_REQUIRED, 'send a workspace API key in Authorization: Bearer or x-service-api-key')
   }
   const credential = deps.credentials.authenticate(secret, 'workspace', now)
-  const widget = widgetStore(deps.db).widgetById.get({ id: widgetId })
+  const widget = deps.widgets.statements.widgetById.get({ id: widgetId })
   if (credential === null || widget === undefined || widget.workspaceId !== credential.ownerId || widget.pushSource !== 'ACTIVE') {
     throw new ApiError(403, WidgetCodes.WIDGET_NOT_FOUND_OR_FORBIDDEN, 'no widget with an active push source for this key')
   }
@@ -198,7 +197,7 @@ export function assertSequenceAdvances(lastSequence: number | null, sequence: nu
  */
 export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): { outcome: PushOutcome; snapshot: WidgetSnapshot | null } {
   const { widget, envelope, warnings, idempotency } = prepared
-  const store = widgetStore(deps.db)
+  const store = deps.widgets.statements
   const sequence = envelope.source?.sequence
   const dataJson = JSON.stringify(withItemDefaults(widget.type, envelope.data))
   const itemCount = envelope.data.items.length
@@ -254,8 +253,8 @@ export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): {
  * push), or null when there is no such widget. Reads one row: a snapshot and its revision are
  * always from the same accepted push.
  */
-export function getWidgetSnapshot(deps: Pick<AppDeps, 'db'>, widgetId: string): WidgetSnapshot | null {
-  const row = widgetStore(deps.db).snapshotForRead.get({ widgetId })
+export function getWidgetSnapshot(deps: Pick<AppDeps, 'widgets'>, widgetId: string): WidgetSnapshot | null {
+  const row = deps.widgets.statements.snapshotForRead.get({ widgetId })
   if (row === undefined) return null
   return {
     widgetId: row.widgetId,
