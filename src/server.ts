@@ -38,7 +38,7 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLogger
   const db = openDatabase(options.dbPath, { durability: options.durability })
-  const migration = migrateDatabase(db.$client)
+  const migration = migrateDatabase(db.$client, { log })
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
   const deps = createDeps({ db, log })
   const app = (options.buildApp ?? createApp)(deps)
