@@ -9,6 +9,7 @@ import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -21,6 +22,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const deps = createDeps(input)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))

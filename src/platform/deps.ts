@@ -23,6 +23,8 @@ export interface AppDeps {
   lifecycle: Lifecycle
   /** Group commit: request writes that arrive together share one transaction and one fsync. */
   writes: WriteBatcher
+  /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
+  metricsToken?: string | null
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>

@@ -30,6 +30,8 @@ export class WriteBatcher {
   private scheduled = false
   /** Deferred callbacks of the `work` running now; null outside a batch. */
   private pendingAfterCommit: (() => void)[] | null = null
+  /** Told the size of every committed batch (`lobby_write_batch_size`, src/ops/metrics.ts). */
+  onBatchCommitted: ((size: number) => void) | undefined
 
   constructor(
     private readonly db: Db,
@@ -91,6 +93,7 @@ export class WriteBatcher {
       for (const job of jobs) job.reject(error)
       return
     }
+    this.onBatchCommitted?.(jobs.length)
     for (const fn of committed) {
       try {
         fn()

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../platform/ids'
 import { isoTime } from '../platform/clock'
 import { credentials } from '../provisioning/tables'
 import { webhooks, webhookDeliveries } from './tables'
+import { recordTicketEvent } from '../ops/metrics'
 
 export const TICKET_EVENT_TYPES = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
@@ -23,7 +24,7 @@ export class WebhookOutbox {
   private readonly subscribers
   private readonly insert
 
-  constructor(db: Db, private readonly ids: IdGenerator) {
+  constructor(private readonly db: Db, private readonly ids: IdGenerator) {
     this.subscribers = db
       .select({ id: webhooks.id, events: webhooks.events })
       .from(webhooks)
@@ -49,6 +50,8 @@ export class WebhookOutbox {
   enqueue(queueUnitId: string, type: TicketEventType, ticket: { id: string }, now: number): number {
     let written = 0
     let body: string | undefined
+    // Every ticket event passes here (with or without subscribers): lobby_tickets_total.
+    recordTicketEvent(this.db, type)
     for (const hook of this.subscribers.all({ unit: queueUnitId })) {
       if (!(JSON.parse(hook.events) as string[]).includes(type)) continue
       // One event, one ID and one body, whichever endpoints receive it.

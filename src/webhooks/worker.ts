@@ -5,6 +5,7 @@ import { webhooks } from './tables'
 import { signatureHeader } from './signature'
 import { signingSecret } from './outbox'
 import { eq } from 'drizzle-orm'
+import { recordWebhookGivenUp } from '../ops/metrics'
 
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000
 const BASE_DELAY_MS = 5_000
@@ -121,6 +122,7 @@ export class WebhookWorker {
     const giveUp = next - delivery.created_at > RETRY_WINDOW_MS
     db.$client.query('UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
       .run(giveUp ? 'FAILED' : 'PENDING', attempts, next, error, delivery.id)
+    if (giveUp) recordWebhookGivenUp(db)
     log({ level: giveUp ? 'error' : 'warn', msg: giveUp ? 'webhook delivery failed' : 'webhook delivery will retry', delivery: delivery.id, webhook: delivery.webhook_id, attempts, error })
   }
 
