@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/open'
 import { migrateDatabase, SCHEMA_VERSION } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.generated'
 import { runCli, tempDir } from '../support/cli'
+import { startServer } from '../../src/server'
 
 /** A database at the schema before this build's, holding one workspace. */
 function previousSchemaDatabase(path: string) {
@@ -97,5 +98,19 @@ describe('backup before a migration (contract §13)', () => {
     expect(JSON.parse(run.stdout).backup).toBe(expected)
     expect(run.stderr).toContain(expected)
     expect(statSync(expected).mode & 0o777).toBe(0o600)
+  })
+
+  test('serve makes the copy too, and logs its path', async () => {
+    const path = join(tempDir(), 'lobby.db')
+    previousSchemaDatabase(path)
+    const logs: Record<string, unknown>[] = []
+    const server = await startServer({ port: 0, host: '127.0.0.1', dbPath: path, durability: 'full', log: (e) => logs.push(e) })
+    await server.stop()
+    const expected = `${path}.before-schema-${SCHEMA_VERSION}.bak`
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'backup before migration', path: expected }))
+    expect(statSync(expected).mode & 0o777).toBe(0o600)
+    const copy = new Database(expected, { readonly: true })
+    expect(copy.query('SELECT id FROM workspaces').all()).toEqual([{ id: 'ws_old' }])
+    copy.close()
   })
 })

@@ -11,6 +11,8 @@ import { authorizeMetrics } from '../../src/ops/routes'
 import { exampleDocument } from '../support/fixtures'
 import { tempDir } from '../support/cli'
 import { testContext, request } from '../support/app'
+import { provision } from '../support/fixtures'
+import { WebhookWorker } from '../../src/webhooks/worker'
 
 interface Sample { name: string; labels: Record<string, string>; value: number }
 
@@ -173,5 +175,22 @@ describe('GET /metrics (contract §13)', () => {
     const ok = await request(ctx.app, 'GET', '/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789abcdef' } })
     expect(ok.status).toBe(200)
     expect(parsePrometheus(await ok.text()).types.get('lobby_tickets_total')).toBe('counter')
+  })
+
+  test('a webhook delivery given up after its retry window counts in lobby_webhook_deliveries_failed_total', async () => {
+    const token = 'metrics-token-0123456789abcdef'
+    const ctx = testContext({ metricsToken: token })
+    provision(ctx, exampleDocument())
+    ctx.db.$client.query(`INSERT INTO webhook_deliveries (id, webhook_id, ticket_id, event_type, body, status, attempts, next_attempt_at, created_at)
+      VALUES ('dlv_1', 'whk_crm', 'tkt_1', 'ticket.created', '{}', 'PENDING', 12, ?1, ?2)`).run(ctx.clock.now(), ctx.clock.now() - 24 * 3_600_000)
+    const worker = new WebhookWorker({ db: ctx.db, clock: ctx.clock, log: () => {}, random: () => 0, fetch: (async () => new Response('no', { status: 500 })) as unknown as typeof fetch })
+    const scrapeFailed = async () => {
+      const text = await (await request(ctx.app, 'GET', '/metrics', { headers: { authorization: `Bearer ${token}` } })).text()
+      return value(parsePrometheus(text).samples, 'lobby_webhook_deliveries_failed_total')
+    }
+    expect(await scrapeFailed()).toBe(0)
+    await worker.tick()
+    expect(ctx.db.$client.query("SELECT status FROM webhook_deliveries WHERE id = 'dlv_1'").get()).toEqual({ status: 'FAILED' })
+    expect(await scrapeFailed()).toBe(1)
   })
 })
