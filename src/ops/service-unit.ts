@@ -50,7 +50,7 @@ KillSignal=SIGTERM
 TimeoutStopSec=30
 Restart=on-failure
 RestartSec=2
-# A second server on the same database or a port in use exits 2: do not restart in a loop.
+# Exit 2 is a configuration error (bad flag or file, contract §1): restarting would only repeat it.
 RestartPreventExitStatus=2
 LimitNOFILE=65536
 
