@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Server } from 'bun'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
+import { errorResponses } from '../platform/openapi'
 import { metricsFor, setWebsocketSource } from './metrics'
 
 export const OpsCodes = {
@@ -78,6 +79,16 @@ export function opsRoutes(deps: AppDeps) {
         if (live) setWebsocketSource(deps.db, () => live.pendingWebSockets)
         return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
       },
-      { detail: { summary: 'Prometheus metrics (loopback, or Bearer metrics token)', tags: ['Platform'] } },
+      {
+        detail: {
+          summary: 'Prometheus metrics (loopback, or Bearer metrics token)',
+          description: 'Contract §13: answered to loopback callers, and to others only with `Authorization: Bearer <--metrics-token>`.',
+          tags: ['Platform'],
+          responses: {
+            200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+            ...errorResponses({ 401: [OpsCodes.AUTHENTICATION_FAILED], 403: [OpsCodes.METRICS_FORBIDDEN] }),
+          },
+        },
+      },
     )
 }
