@@ -3,7 +3,7 @@ import type { Server } from 'bun'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
 import { errorResponses } from '../platform/openapi'
-import { metricsFor, setWebsocketSource } from './metrics'
+import { metricsSink } from './metric-hooks'
 
 export const OpsCodes = {
   METRICS_FORBIDDEN: 'METRICS_FORBIDDEN',
@@ -14,6 +14,7 @@ export const OpsCodes = {
 export const UNMATCHED_ROUTE = 'unmatched'
 
 const startedAt = new WeakMap<Request, number>()
+const LOAD_AFTER_START_MS = 3_000
 
 function isLoopback(address: string): boolean {
   return address === '::1' || /^(::ffff:)?127\./.test(address)
@@ -58,8 +59,14 @@ export function authorizeMetrics(request: Request, peer: string | null, token: s
  * never the requested path, so a scan of random URLs adds no series.
  */
 export function opsRoutes(deps: AppDeps) {
-  const metrics = metricsFor(deps.db)
-  deps.writes.onBatchCommitted = (size) => metrics.writeBatchSize.observe(size)
+  const sink = metricsSink(deps.db)
+  deps.writes.onBatchCommitted = (size) => sink.writeBatch(size)
+  // prom-client is loaded once the server has started, off the cold-start path.
+  let loadTimer: ReturnType<typeof setTimeout> | undefined
+  deps.lifecycle.register({
+    start: () => (loadTimer = setTimeout(() => void sink.load(), LOAD_AFTER_START_MS)),
+    stop: () => clearTimeout(loadTimer),
+  })
   return new Elysia({ name: 'lobby.ops' })
     .onRequest(({ request }) => {
       startedAt.set(request, performance.now())
@@ -67,16 +74,16 @@ export function opsRoutes(deps: AppDeps) {
     .onAfterResponse({ as: 'global' }, ({ request, route, response, set }) => {
       const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200
       const template = route || UNMATCHED_ROUTE
-      metrics.httpRequests.inc({ route: template, method: request.method, status: String(status) })
       const began = startedAt.get(request)
-      if (began !== undefined) metrics.httpDuration.observe({ route: template, method: request.method }, (performance.now() - began) / 1000)
+      sink.http(template, request.method, String(status), began === undefined ? undefined : (performance.now() - began) / 1000)
     })
     .get(
       '/metrics',
       async ({ request, server }) => {
         const live = server as Server<unknown> | null
         authorizeMetrics(request, live?.requestIP(request)?.address ?? null, deps.metricsToken)
-        if (live) setWebsocketSource(deps.db, () => live.pendingWebSockets)
+        if (live) sink.websocketConnections = () => live.pendingWebSockets
+        const metrics = await sink.load()
         return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
       },
       {

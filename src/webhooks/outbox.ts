@@ -4,7 +4,7 @@ import type { IdGenerator } from '../platform/ids'
 import { isoTime } from '../platform/clock'
 import { credentials } from '../provisioning/tables'
 import { webhooks, webhookDeliveries } from './tables'
-import { recordTicketEvent } from '../ops/metrics'
+import { recordTicketEvent } from '../ops/metric-hooks'
 
 export const TICKET_EVENT_TYPES = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',

@@ -5,7 +5,7 @@ import { webhooks } from './tables'
 import { signatureHeader } from './signature'
 import { signingSecret } from './outbox'
 import { eq } from 'drizzle-orm'
-import { recordWebhookGivenUp } from '../ops/metrics'
+import { recordWebhookGivenUp } from '../ops/metric-hooks'
 
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000
 const BASE_DELAY_MS = 5_000
