@@ -51,6 +51,6 @@ const perTicket = (bytes: number, n: number) => ((bytes - emptyBytes) / n).toFix
 console.log(JSON.stringify({
   tickets, events, days, seedMs: seed.ms,
   emptyBytes, seededBytes, bytesPerTicket: Number(perTicket(seededBytes, tickets)),
-  retention: { retainDays: half, deletedTickets: report.tickets, deletedEvents: report.events, ms: report.ms },
+  retention: { retainDays: half, deletedTickets: report.tickets, deletedEvents: report.events, ms: report.ms, vacuumMs: report.vacuumMs },
   remainingTickets: remaining, afterRetentionBytes: afterBytes, bytesPerTicketAfter: Number(perTicket(afterBytes, remaining)),
 }, null, 2))
