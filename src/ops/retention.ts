@@ -12,6 +12,8 @@ const DAY_MS = 86_400_000
 const BATCH = 2_000
 /** Pages returned to the file system per step of the incremental vacuum. */
 const VACUUM_STEP_PAGES = 2_048
+/** Page cache for a run, in KiB as `PRAGMA cache_size` takes it when negative. */
+const RUN_CACHE_KIB = -65_536
 /** The first run waits for the server to settle after a start; then one run a day. */
 const FIRST_RUN_DELAY_MS = 10 * 60_000
 
@@ -56,40 +58,54 @@ export async function runRetention(db: Db, retainDays: number, now: number, stop
     bytesBefore: fileBytes(), bytesAfter: 0, ms: 0, vacuumMs: 0,
   }
 
-  for (let after = 0; ;) {
-    const batch = deleteTicketsCreatedBefore(db, ticketCutoff, after, BATCH)
-    report.tickets += batch.tickets
-    report.events += batch.events
-    report.calls += batch.calls
-    report.sequences += batch.sequences
-    after = batch.afterRowid
-    if (batch.done || stopping()) break
-    await yieldToRequests()
-  }
-  for (let after = 0; ;) {
-    const batch = deleteDeliveriesCreatedBefore(db, deliveryCutoff, after, BATCH)
-    report.deliveries += batch.deleted
-    after = batch.afterRowid
-    if (batch.done || stopping()) break
-    await yieldToRequests()
+  // Deleting touches every index of the tickets and events tables: with SQLite's default 2 MB
+  // page cache each batch re-reads most of them (1,000,000 tickets: 15 s per 100,000 deleted
+  // against 5.5 s with 64 MB). The larger cache lasts for the run only.
+  const cacheSize = client.query<{ cache_size: number }, []>('PRAGMA cache_size').get()!.cache_size
+  client.exec(`PRAGMA cache_size = ${RUN_CACHE_KIB}`)
+  try {
+    return await deleteAndVacuum()
+  } finally {
+    client.exec(`PRAGMA cache_size = ${cacheSize}`)
+    client.exec('PRAGMA shrink_memory')
   }
 
-  // Incremental auto-vacuum moves free pages to the end and truncates, a step at a time.
-  const vacuumStarted = performance.now()
-  const freePages = client.query<{ freelist_count: number }, []>('PRAGMA freelist_count')
-  const autoVacuum = client.query<{ auto_vacuum: number }, []>('PRAGMA auto_vacuum').get()!.auto_vacuum
-  if (autoVacuum === 2) {
-    while (freePages.get()!.freelist_count > 0 && !stopping()) {
-      client.exec(`PRAGMA incremental_vacuum(${VACUUM_STEP_PAGES})`)
+  async function deleteAndVacuum(): Promise<RetentionReport> {
+    for (let after = 0; ;) {
+      const batch = deleteTicketsCreatedBefore(db, ticketCutoff, after, BATCH)
+      report.tickets += batch.tickets
+      report.events += batch.events
+      report.calls += batch.calls
+      report.sequences += batch.sequences
+      after = batch.afterRowid
+      if (batch.done || stopping()) break
       await yieldToRequests()
     }
-    // In WAL mode the main file is truncated when the WAL is checkpointed into it.
-    client.query('PRAGMA wal_checkpoint(TRUNCATE)').get()
+    for (let after = 0; ;) {
+      const batch = deleteDeliveriesCreatedBefore(db, deliveryCutoff, after, BATCH)
+      report.deliveries += batch.deleted
+      after = batch.afterRowid
+      if (batch.done || stopping()) break
+      await yieldToRequests()
+    }
+
+    // Incremental auto-vacuum moves free pages to the end and truncates, a step at a time.
+    const vacuumStarted = performance.now()
+    const freePages = client.query<{ freelist_count: number }, []>('PRAGMA freelist_count')
+    const autoVacuum = client.query<{ auto_vacuum: number }, []>('PRAGMA auto_vacuum').get()!.auto_vacuum
+    if (autoVacuum === 2) {
+      while (freePages.get()!.freelist_count > 0 && !stopping()) {
+        client.exec(`PRAGMA incremental_vacuum(${VACUUM_STEP_PAGES})`)
+        await yieldToRequests()
+      }
+      // In WAL mode the main file is truncated when the WAL is checkpointed into it.
+      client.query('PRAGMA wal_checkpoint(TRUNCATE)').get()
+    }
+    report.vacuumMs = Math.round(performance.now() - vacuumStarted)
+    report.bytesAfter = fileBytes()
+    report.ms = Math.round(performance.now() - started)
+    return report
   }
-  report.vacuumMs = Math.round(performance.now() - vacuumStarted)
-  report.bytesAfter = fileBytes()
-  report.ms = Math.round(performance.now() - started)
-  return report
 }
 
 /**

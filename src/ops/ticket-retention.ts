@@ -30,9 +30,12 @@ const DAY_MS = 86_400_000
 export function deleteTicketsCreatedBefore(db: Db, cutoff: number, afterRowid: number, limit: number): TicketRetentionBatch {
   const client = db.$client
   return client.transaction((): TicketRetentionBatch => {
+    // NOT INDEXED: a walk along the rowid from `afterRowid`. Left to itself the planner takes the
+    // status index, visits every closed ticket and sorts them for each batch (1,000,000 tickets:
+    // 700 s instead of seconds).
     const rows = client
       .query<{ rowid: number; id: string }, [number, number, number]>(
-        `SELECT rowid, id FROM tickets WHERE rowid > ?1 AND created_at < ?2 AND status IN ${FINAL_STATUSES} ORDER BY rowid LIMIT ?3`,
+        `SELECT rowid, id FROM tickets NOT INDEXED WHERE rowid > ?1 AND created_at < ?2 AND status IN ${FINAL_STATUSES} ORDER BY rowid LIMIT ?3`,
       )
       .all(afterRowid, cutoff, limit)
     let events = 0

@@ -91,7 +91,7 @@ describe('retention (contract §13)', () => {
     const again = await runRetention(db, retainDays, NOW)
     expect([again.tickets, again.events, again.deliveries]).toEqual([0, 0, 0])
     db.$client.close()
-  })
+   }, 30_000)
 
   test('--retain-days and LOBBY_RETAIN_DAYS: default 400, whole days from 1', () => {
     expect(retainDaysOption(undefined)).toBe(400)
