@@ -113,7 +113,14 @@ export async function runRetention(db: Db, retainDays: number, now: number, stop
  * logged and tried again the next day; stopping ends a run in progress after its current batch
  * (the next run carries on).
  */
-export function retentionTask(options: { db: Db; clock: Clock; log: Logger; retainDays: number }): BackgroundTask {
+export function retentionTask(options: {
+  db: Db
+  clock: Clock
+  log: Logger
+  retainDays: number
+  /** Tests start the first run at once. */
+  firstRunDelayMs?: number
+}): BackgroundTask {
   let timer: ReturnType<typeof setTimeout> | undefined
   let running: Promise<void> | undefined
   let stopped = false
@@ -135,7 +142,7 @@ export function retentionTask(options: { db: Db; clock: Clock; log: Logger; reta
     }, delay)
   }
   return {
-    start: () => schedule(FIRST_RUN_DELAY_MS),
+    start: () => schedule(options.firstRunDelayMs ?? FIRST_RUN_DELAY_MS),
     stop: async () => {
       stopped = true
       clearTimeout(timer)

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { openDatabase, type Db } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
-import { runRetention, DELIVERY_RETAIN_DAYS } from '../../src/ops/retention'
+import { runRetention, retentionTask, DELIVERY_RETAIN_DAYS } from '../../src/ops/retention'
+import { ManualClock } from '../../src/platform/clock'
 import { retainDaysOption } from '../../src/ops/config'
 import { seedTicketHistory } from '../../bench/seed'
 import { exampleDocument } from '../support/fixtures'
@@ -98,4 +99,20 @@ describe('retention (contract §13)', () => {
     expect(retainDaysOption('30')).toBe(30)
     for (const bad of ['0', '-1', '1.5', 'ten', '99999']) expect(() => retainDaysOption(bad)).toThrow('--retain-days')
   })
+
+  test('the job serve runs: its run deletes by the injected clock and logs what it did', async () => {
+    const { db } = seededDatabase(2_000)
+    const logs: Record<string, unknown>[] = []
+    const clock = new ManualClock(NOW)
+    let logged!: () => void
+    const done = new Promise<void>((resolve) => (logged = resolve))
+    const task = retentionTask({ db, clock, retainDays: 30, firstRunDelayMs: 0, log: (e) => { logs.push(e); logged() } })
+    const old = count(db, 'SELECT count(*) AS n FROM tickets WHERE created_at < ?', NOW - 30 * DAY)
+    task.start!()
+    await done
+    await task.stop!()
+    expect(logs).toEqual([expect.objectContaining({ level: 'info', msg: 'retention', retainDays: 30, tickets: old, ticketsBefore: new Date(NOW - 30 * DAY).toISOString() })])
+    expect(count(db, 'SELECT count(*) AS n FROM tickets WHERE created_at < ?', NOW - 30 * DAY)).toBe(0)
+    db.$client.close()
+  }, 30_000)
 })
