@@ -30,7 +30,7 @@ export class WriteBatcher {
   private scheduled = false
   /** Deferred callbacks of the `work` running now; null outside a batch. */
   private pendingAfterCommit: (() => void)[] | null = null
-  /** Told the size of every committed batch (`lobby_write_batch_size`, src/ops/metrics.ts). */
+  /** Told the size of every committed batch (`lobby_write_batch_size`, src/ops/metric-hooks.ts). */
   onBatchCommitted: ((size: number) => void) | undefined
 
   constructor(
