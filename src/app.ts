@@ -10,6 +10,7 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -24,6 +25,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))

@@ -5,6 +5,7 @@ import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
 import { isoTime } from '../platform/clock'
 import { WebhookOutbox } from '../webhooks/outbox'
+import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, type TransitionWrite } from './writer'
@@ -31,6 +32,8 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** Told each ticket event once its write committed (`lobby_tickets_total`). */
+  onEvent?: (type: TicketEventType) => void
 }
 
 /**
@@ -87,6 +90,8 @@ export class Tickets {
    */
   private changed(row: TicketRow, type: TransitionRule['webhook'], now: number): void {
     this.parts.outbox.enqueue(row.queueUnitId, type, ticketJson(row), now)
+    const onEvent = this.deps.onEvent
+    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(type))
     this.parts.revisions.bump(row.queueUnitId)
   }
 
