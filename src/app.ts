@@ -9,6 +9,8 @@ import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { deviceRoutes } from './devices/routes'
+import { deskRoutes } from './desk/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -29,5 +31,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(deviceRoutes(deps))
+    .use(deskRoutes(deps))
     .decorate('deps', deps)
 }

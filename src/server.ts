@@ -13,6 +13,8 @@ export interface ServeOptions {
   dbPath: string
   durability: Durability
   tls?: { cert: string; key: string }
+  /** `--public-origin`: see AppDeps.publicOrigin. */
+  publicOrigin?: string
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -40,7 +42,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = openDatabase(options.dbPath, { durability: options.durability })
   const migration = migrateDatabase(db.$client)
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
-  const deps = createDeps({ db, log })
+  const deps = createDeps({ db, log, publicOrigin: options.publicOrigin ?? null })
   const app = (options.buildApp ?? createApp)(deps)
 
   deps.idempotency.prune(deps.clock.now())

@@ -8,7 +8,9 @@ import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../plat
 import { json } from '../platform/http'
 import { Security, errorResponses } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
-import { admitQueueCaller, type RateBucket } from '../queue/access'
+import type { RateBucket } from '../queue/access'
+import { admitOperatorCaller } from '../devices/access'
+import { DeviceService } from '../devices/service'
 import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { ticketJson } from '../queue/tickets'
@@ -76,7 +78,7 @@ const ORDER_OF_CHECKS =
 const commonMutationErrors = {
   400: [CounterCodes.INVALID_REQUEST, CounterCodes.INVALID_JSON],
   401: [CounterCodes.AUTHENTICATION_FAILED],
-  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
   409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
   413: [CounterCodes.PAYLOAD_TOO_LARGE],
   422: [CounterCodes.VALIDATION_FAILED],
@@ -123,13 +125,14 @@ const SIMPLE_ACTIONS: { action: SimpleAction; summary: string; description: stri
  */
 export function counterRoutes(deps: AppDeps) {
   const service = new CounterService(deps)
+  const devices = new DeviceService(deps.db, deps.ids)
   deps.lifecycle.register(new DailyClose(deps).task())
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
     const raw = await readBodyLimited(request, MAX_OPERATOR_BODY)
     const now = deps.clock.now()
-    const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, bucket, now)
+    const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, bucket, now)
     return { raw, caller, now }
   }
 
@@ -232,7 +235,7 @@ export function counterRoutes(deps: AppDeps) {
             },
             ...errorResponses({
               ...commonMutationErrors,
-              403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+              403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
               409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
             }),
           },
@@ -302,7 +305,7 @@ export function counterRoutes(deps: AppDeps) {
           ticketResult,
           {
             ...commonMutationErrors,
-            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
             404: [CounterCodes.TICKET_NOT_FOUND],
             409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION],
           },
@@ -314,7 +317,7 @@ export function counterRoutes(deps: AppDeps) {
       `${BASE}/queue`,
       ({ request }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.overview(caller, now) })
       },
@@ -332,7 +335,7 @@ export function counterRoutes(deps: AppDeps) {
       `${BASE}/tickets/:ticketId/events`,
       ({ request, params }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.events(caller, params.ticketId) })
       },

@@ -23,6 +23,11 @@ export interface AppDeps {
   lifecycle: Lifecycle
   /** Group commit: request writes that arrive together share one transaction and one fsync. */
   writes: WriteBatcher
+  /**
+   * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
+   * pages' state-changing requests must come from it. Absent: the request's own origin.
+   */
+  publicOrigin?: string | null
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
