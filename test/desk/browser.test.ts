@@ -29,6 +29,14 @@ function devices(lobby: Lobby, ...args: string[]): any {
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
 const currentNumber = (page: Page) => page.locator('.desk-number')
+/**
+ * Presses a shortcut once its button is enabled: a key pressed while a request is still in
+ * flight does nothing (nothing is sent twice), as a click on a disabled button would.
+ */
+async function shortcut(page: Page, key: string, action: 'callNext' | 'recall' | 'startServing' | 'complete' | 'noShow' | 'requeue'): Promise<void> {
+  await page.locator(`button.desk-${action}:not([disabled])`).waitFor()
+  await page.keyboard.press(key)
+}
 const waitingNumbers = (page: Page) => page.locator('.desk-tickets .desk-ticket-number').allTextContents()
 
 describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby', () => {
@@ -140,23 +148,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await button(desk1, 'Call next').getAttribute('aria-keyshortcuts')).toBe('N')
 
     await desk1.locator('body').focus()
-    await desk1.keyboard.press('n')
+    await shortcut(desk1, 'n', 'callNext')
     await currentNumber(desk1).filter({ hasText: a }).waitFor()
-    await desk1.keyboard.press('r')
+    await shortcut(desk1, 'r', 'recall')
     await desk1.locator('.desk-outcome', { hasText: `Recalled ${a}.` }).waitFor()
-    await desk1.keyboard.press('q')
+    await shortcut(desk1, 'q', 'requeue')
     await desk1.locator('.desk-outcome', { hasText: `${a} is back in line.` }).waitFor()
     await desk1.locator('.desk-none').waitFor()
     // Requeued at the end of the line (the default): b is called next, then a.
-    await desk1.keyboard.press('n')
+    await shortcut(desk1, 'n', 'callNext')
     await currentNumber(desk1).filter({ hasText: b }).waitFor()
-    await desk1.keyboard.press('x')
+    await shortcut(desk1, 'x', 'noShow')
     await desk1.locator('.desk-outcome', { hasText: `${b} marked as no-show.` }).waitFor()
-    await desk1.keyboard.press('n')
+    await shortcut(desk1, 'n', 'callNext')
     await currentNumber(desk1).filter({ hasText: a }).waitFor()
-    await desk1.keyboard.press('s')
+    await shortcut(desk1, 's', 'startServing')
     await desk1.locator('.desk-ticket-status', { hasText: 'Serving' }).waitFor()
-    await desk1.keyboard.press('c')
+    await shortcut(desk1, 'c', 'complete')
     await desk1.locator('.desk-outcome', { hasText: `Completed ${a}.` }).waitFor()
   }, TEST_MS)
 
@@ -173,6 +181,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
 
     // Transfer by keyboard: focus the select, choose Loans, Tab to Transfer, Enter.
     await desk1.getByLabel('Transfer to').selectOption({ label: 'Loans' })
+    await desk1.locator('button.desk-transfer:not([disabled])').waitFor()
     await desk1.getByLabel('Transfer to').focus()
     await desk1.keyboard.press('Tab')
     await desk1.keyboard.press('Enter')
@@ -181,6 +190,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await loans.locator('.desk-ticket-number', { hasText: b }).waitFor()
 
     // Call a with the keyboard: Tab onto its Call button, Enter.
+    await desk1.locator('.desk-tickets li', { hasText: a }).locator('button:not([disabled])').waitFor()
     await desk1.locator('.desk-tickets li', { hasText: a }).getByRole('button', { name: 'Call', exact: true }).focus()
     await desk1.keyboard.press('Enter')
     await currentNumber(desk1).filter({ hasText: a }).waitFor()

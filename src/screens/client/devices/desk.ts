@@ -179,7 +179,7 @@ export class DeskPage {
     )
     const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, h('div', { class: 'desk-main' }, current, counterTools, shortcuts), waiting)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, current, waiting, counterTools, shortcuts)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
@@ -207,7 +207,7 @@ export class DeskPage {
     } else {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
-        h('p', { class: 'desk-number', dir: 'ltr' }, ticket.ticketNumber),
+        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber)),
         h('p', { class: 'desk-ticket-service', dir: 'auto' }, view.serviceNames[ticket.serviceId] ?? ticket.serviceId),
         h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
         h('p', { class: 'desk-ticket-time' },
