@@ -96,8 +96,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
   test('a desk pairs by typing the code, and the code works only once', async () => {
     const { code } = devices(lobby, 'pair', '--role', 'desk', '--counter', 'cnt_1', '--name', 'counter-1-pc')
     await desk1.goto(`${lobby.url}/pair`)
-    await desk1.screenshot({ path: join(SHOTS, 'pair-en-1920x1080.png') })
     await desk1.getByLabel('Pairing code').fill(code)
+    await desk1.screenshot({ path: join(SHOTS, 'pair-en-1920x1080.png') })
     await desk1.getByRole('button', { name: 'Pair', exact: true }).click()
     await desk1.waitForURL(`${lobby.url}/desk`)
     await expect(desk1.locator('.desk-title').textContent()).resolves.toBeDefined()
@@ -264,6 +264,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await button(desk1, 'Recall').isEnabled()).toBe(true)
   }, TEST_MS)
 
+  test('a TV pairs as a display once, then /screens lists its boards and a board opens without a token', async () => {
+    const { code } = devices(lobby, 'pair', '--role', 'display', '--workspace', 'ws_demo', '--name', 'lobby-tv')
+    await desk2.goto(`${lobby.url}/pair?code=${code}`)
+    await desk2.getByRole('button', { name: 'Pair', exact: true }).click()
+    await desk2.waitForURL(`${lobby.url}/screens`)
+    await desk2.getByRole('link', { name: /Main branch/ }).first().waitFor()
+    await desk2.screenshot({ path: join(SHOTS, 'screens-list-en.png') })
+    await desk2.getByRole('link', { name: /Main branch · Main hall/ }).click()
+    await desk2.waitForURL(/\/screens\/queue\/qu_main\?location=loc_hall/)
+    expect(desk2.url()).not.toContain('token=')
+    // Live without a token: a ticket called now shows on the board within a second.
+    await desk2.locator('#screen.is-live').waitFor()
+    await clearQueue()
+    const number = await issue('svc_loans')
+    await lobby.callNext('cnt_1')
+    await desk2.getByText(number).first().waitFor({ timeout: LIVE_MS })
+  }, TEST_MS)
+
   test('screenshots: English (en-GB, en-US 12-hour) and Arabic, PC landscape, 10" tablet landscape and portrait', async () => {
     await clearQueue()
     for (let i = 0; i < 6; i++) await issue()
@@ -289,6 +307,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk2.setViewportSize({ width: 1280, height: 800 })
     await desk2.goto(`${lobby.url}/pair?lang=ar`)
     await desk2.screenshot({ path: join(SHOTS, 'pair-ar-1280x800.png') })
+    await second.clearCookies()
     await desk2.goto(`${lobby.url}/desk`)
     await desk2.getByText('This device is not paired').waitFor()
     await desk1.setViewportSize({ width: 1920, height: 1080 })

@@ -208,7 +208,7 @@ export class DeskPage {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
         h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber)),
-        h('p', { class: 'desk-ticket-service', dir: 'auto' }, view.serviceNames[ticket.serviceId] ?? ticket.serviceId),
+        h('p', { class: 'desk-ticket-service' }, h('bdi', null, view.serviceNames[ticket.serviceId] ?? ticket.serviceId)),
         h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
         h('p', { class: 'desk-ticket-time' },
           since ? this.page.t(ticket.status === 'SERVING' ? 'servingSince' : 'calledAt', { time: formatTime(lang, zone, since) }) : null,

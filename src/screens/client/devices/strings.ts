@@ -109,10 +109,10 @@ export type DeviceLabelKey = keyof DeviceLabels
 
 const ar: DeviceLabels = {
   pairTitle: 'إقران هذا الجهاز',
-  pairIntro: 'اكتب الرمز المكوّن من ستة أرقام الذي أعطاك إياه مسؤول الفرع (lobby devices pair).',
+  pairIntro: 'اكتب الرمز المكوّن من ستة أرقام الذي أعطاك إياه مسؤول الفرع (\u2066lobby devices pair\u2069).',
   pairCode: 'رمز الإقران',
   pairName: 'اسم الجهاز (اختياري)',
-  pairNameHint: 'حروف لاتينية وأرقام ونقطة وشرطة وشرطة سفلية ونقطتان. يظهر في lobby devices list.',
+  pairNameHint: 'حروف لاتينية وأرقام ونقطة وشرطة وشرطة سفلية ونقطتان. يظهر في \u2066lobby devices list\u2069.',
   pairButton: 'إقران',
   pairing: 'جارٍ الإقران…',
   pairDone: 'تم الإقران بدور {role}. جارٍ فتح {home}…',
