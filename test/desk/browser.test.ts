@@ -138,13 +138,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await desk1.locator('.desk-outcome').textContent()).toBe(`Completed ${number}.`)
   }, TEST_MS)
 
-  test('the keyboard shortcuts N, R, S, C, X and Q do the six actions; the page shows them', async () => {
+  test('the keyboard shortcuts N, R, S, C, O and Q do the six actions; the page shows them', async () => {
     await clearQueue()
     const a = await issue()
     const b = await issue()
     await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: b }).waitFor({ timeout: LIVE_MS })
     const legend = await desk1.locator('.desk-shortcuts').textContent()
-    for (const text of ['N', 'Call next', 'R', 'Recall', 'S', 'Start serving', 'C', 'Complete', 'X', 'No-show', 'Q', 'Requeue']) expect(legend).toContain(text)
+    for (const text of ['N', 'Call next', 'R', 'Recall', 'S', 'Start serving', 'C', 'Complete', 'O', 'No-show', 'Q', 'Requeue']) expect(legend).toContain(text)
     expect(await button(desk1, 'Call next').getAttribute('aria-keyshortcuts')).toBe('N')
 
     await desk1.locator('body').focus()
@@ -158,7 +158,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     // Requeued at the end of the line (the default): b is called next, then a.
     await shortcut(desk1, 'n', 'callNext')
     await currentNumber(desk1).filter({ hasText: b }).waitFor()
-    await shortcut(desk1, 'x', 'noShow')
+    await shortcut(desk1, 'o', 'noShow')
     await desk1.locator('.desk-outcome', { hasText: `${b} marked as no-show.` }).waitFor()
     await shortcut(desk1, 'n', 'callNext')
     await currentNumber(desk1).filter({ hasText: a }).waitFor()

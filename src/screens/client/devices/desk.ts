@@ -32,13 +32,16 @@ const DEVICE_CHECK_MS = 1000
 
 type ActionKey = 'callNext' | 'recall' | 'startServing' | 'complete' | 'noShow' | 'requeue'
 
-/** The six actions with shortcuts (contract §8), by physical key so they work on any layout. */
+/**
+ * The six actions with shortcuts (contract §8), by physical key so they work on any layout.
+ * No-show is O, away from C (Complete) and S (Start serving), which act on the same tickets.
+ */
 const SHORTCUTS: { action: ActionKey; code: string; key: string }[] = [
   { action: 'callNext', code: 'KeyN', key: 'N' },
   { action: 'recall', code: 'KeyR', key: 'R' },
   { action: 'startServing', code: 'KeyS', key: 'S' },
   { action: 'complete', code: 'KeyC', key: 'C' },
-  { action: 'noShow', code: 'KeyX', key: 'X' },
+  { action: 'noShow', code: 'KeyO', key: 'O' },
   { action: 'requeue', code: 'KeyQ', key: 'Q' },
 ]
 
