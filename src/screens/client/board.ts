@@ -3,7 +3,7 @@ import type { ScreenContext } from './context'
 import { LiveTopic, type Problem } from './live'
 import type { Shell } from './shell'
 import type { TopicKind } from './types'
-import { deviceLabelsFor } from './devices/strings'
+import { unpairedWords } from './devices/unpaired'
 
 /** A quiet centred notice in the content area: an empty list, no data yet, a wrong filter. */
 export function notice(heading: string, hint = '', detail = ''): HTMLElement {
@@ -76,7 +76,7 @@ export abstract class Board<T> {
     const { labels } = this.ctx
     if (problem === 'token' && this.ctx.options.token === null) {
       // A paired display (no token in the URL): its device was revoked.
-      const words = deviceLabelsFor(this.ctx.lang)
+      const words = unpairedWords(this.ctx.lang)
       this.shell.showMessage(words.noLongerPaired, words.notPairedHint)
     } else if (problem === 'token') this.shell.showMessage(labels.tokenInvalid, labels.tokenInvalidHint)
     else if (problem === 'not-found') this.shell.showMessage(this.unknownLabel(), labels.checkId, this.id)

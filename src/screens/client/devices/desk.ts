@@ -29,6 +29,8 @@ interface DeskView {
 const OPERATOR = '/api/operator/v1'
 /** Revocation reaches an open desk within 2 s (contract §7): the desk asks who it is this often. */
 const DEVICE_CHECK_MS = 1000
+// (The live hub also closes a revoked device's socket, code 4401, which makes the desk check at
+// once; once it does so within 2 s everywhere, this check can become a slow fallback.)
 
 type ActionKey = 'callNext' | 'recall' | 'startServing' | 'complete' | 'noShow' | 'requeue'
 

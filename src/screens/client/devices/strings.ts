@@ -8,6 +8,8 @@
  * table names the same buttons in Arabic.
  */
 
+import { UNPAIRED_AR, UNPAIRED_EN } from './unpaired'
+
 const en = {
   // pairing
   pairTitle: 'Pair this device',
@@ -26,9 +28,7 @@ const en = {
   alreadyPaired: 'This browser is paired as "{name}" ({role}).',
   openHome: 'Open {home}',
   // device state
-  noLongerPaired: 'This device is no longer paired',
-  notPaired: 'This device is not paired',
-  notPairedHint: 'Ask the branch administrator for a pairing code, then pair it again.',
+  ...UNPAIRED_EN,
   pairAgain: 'Pair this device',
   wrongRole: 'This device is paired as {role}, not as a desk.',
   // desk
@@ -123,9 +123,7 @@ const ar: DeviceLabels = {
   pairFailed: 'فشل الإقران: {message}',
   alreadyPaired: 'هذا المتصفح مقترن باسم "{name}" ({role}).',
   openHome: 'فتح {home}',
-  noLongerPaired: 'لم يعد هذا الجهاز مقترنًا',
-  notPaired: 'هذا الجهاز غير مقترن',
-  notPairedHint: 'اطلب من مسؤول الفرع رمز إقران، ثم أقرن الجهاز من جديد.',
+  ...UNPAIRED_AR,
   pairAgain: 'إقران هذا الجهاز',
   wrongRole: 'هذا الجهاز مقترن بدور {role}، وليس كمكتب خدمة.',
   deskTitle: 'مكتب الخدمة',
