@@ -138,6 +138,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await desk1.locator('.desk-outcome').textContent()).toBe(`Completed ${number}.`)
   }, TEST_MS)
 
+  test('every control of contract §8 has exactly its accessible name; walk-in, close and open counter work', async () => {
+    await clearQueue()
+    await issue()
+    await desk1.locator('.desk-tickets li').first().waitFor({ timeout: LIVE_MS })
+    for (const name of ['Call next', 'Recall', 'Start serving', 'Complete', 'No-show', 'Requeue', 'Transfer', 'Call', 'New walk-in ticket', 'Open counter', 'Close counter']) {
+      expect({ name, count: await button(desk1, name).count() }).toEqual({ name, count: 1 })
+    }
+    await button(desk1, 'New walk-in ticket').click()
+    const outcome = await desk1.locator('.desk-outcome', { hasText: /^Walk-in ticket A\d{3} issued for Accounts\.$/ }).textContent()
+    const walkIn = /A\d{3}/.exec(outcome!)![0]
+    await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: walkIn }).waitFor()
+    expect(await button(desk1, 'Open counter').isDisabled()).toBe(true)
+    await button(desk1, 'Close counter').click()
+    await desk1.locator('.desk-state', { hasText: 'Closed' }).waitFor()
+    expect(await button(desk1, 'Close counter').isDisabled()).toBe(true)
+    await button(desk1, 'Open counter').click()
+    await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
+  }, TEST_MS)
+
   test('the keyboard shortcuts N, R, S, C, O and Q do the six actions; the page shows them', async () => {
     await clearQueue()
     const a = await issue()
