@@ -87,7 +87,7 @@ describe('the live websocket for paired devices', () => {
     const other = await pair({ role: 'desk', counterId: 'cnt_2' })
     const cross = await upgrade('https://evil.example', other)
     expect(cross.status).toBe(403)
-    expect((await cross.json()).error.code).toBe('ORIGIN_FORBIDDEN')
+    expect(((await cross.json()) as { error: { code: string } }).error.code).toBe('ORIGIN_FORBIDDEN')
     expect((await upgrade(server.url, desk)).status).toBe(401)
   })
 })

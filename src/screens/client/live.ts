@@ -2,7 +2,8 @@ import { serverNow, syncClock } from './clock'
 import type { LiveMessage, TopicKind } from './types'
 
 /** Why a screen cannot show its data; null once the data is back. */
-export type Problem = 'token' | 'not-found' | null
+/** `forbidden`: the credential is good but may not read now (a desk whose queue unit is inactive). */
+export type Problem = 'token' | 'not-found' | 'forbidden' | null
 
 export interface ConnectionState {
   /** True while the websocket is open and subscribed: what is on screen is live. */
@@ -31,7 +32,7 @@ const CLOSE_TOKEN_INVALID = 4401
 /** A display token as a header value: printable ASCII without spaces. */
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/
 
-type ReadOutcome = 'ok' | 'token' | 'not-found' | 'unreachable'
+type ReadOutcome = 'ok' | 'token' | 'not-found' | 'forbidden' | 'unreachable'
 
 export interface LiveTopicOptions {
   /**
@@ -92,7 +93,7 @@ export class LiveTopic<T> {
     this.connecting = true
     try {
       const outcome = await this.read()
-      if (outcome === 'token' || (outcome === 'not-found' && this.kind !== 'prayer')) {
+      if (outcome === 'token' || outcome === 'forbidden' || (outcome === 'not-found' && this.kind !== 'prayer')) {
         this.retry(PROBLEM_RETRY_MS)
         return
       }
@@ -140,6 +141,10 @@ export class LiveTopic<T> {
     if (response.status === 401) {
       this.on.problem('token')
       return 'token'
+    }
+    if (response.status === 403) {
+      this.on.problem('forbidden')
+      return 'forbidden'
     }
     if (response.status === 404) {
       if (this.kind === 'prayer') {

@@ -62,6 +62,8 @@ export class DeskPage {
   private inFlight = false
   private ended = false
   private everShown = false
+  /** The queue unit is inactive: shown in the banner, every button off, until data comes back. */
+  private blocked = false
 
   // The parts that stay (so keyboard focus stays where it is when the data changes).
   private readonly buttons = {} as Record<ActionKey | 'transfer' | 'walkIn' | 'open' | 'close', HTMLButtonElement>
@@ -195,6 +197,10 @@ export class DeskPage {
   private show(view: DeskView): void {
     this.view = view
     this.everShown = true
+    if (this.blocked) {
+      this.blocked = false
+      this.paintBanner()
+    }
     const { labels } = this.page
     const lang = this.page.lang
     const zone = view.counter.timezone
@@ -258,6 +264,12 @@ export class DeskPage {
 
   private problem(problem: Problem): void {
     if (problem === 'token') return void this.checkDevice()
+    if (problem === 'forbidden') {
+      this.blocked = true
+      this.paintBanner()
+      this.paintButtons()
+      return
+    }
     if (problem === 'not-found') {
       this.ended = true
       this.page.showMessage(this.page.labels.counterRetired, this.page.labels.counterRetiredHint)
@@ -266,10 +278,16 @@ export class DeskPage {
 
   private connection(state: ConnectionState): void {
     this.online = state.live
-    this.el.banner.hidden = state.live || !this.everShown
-    this.el.banner.textContent = state.live ? '' : this.page.labels.offline
     this.page.root.classList.toggle('is-offline', !state.live)
+    this.paintBanner()
     this.paintButtons()
+  }
+
+  private paintBanner(): void {
+    const { labels } = this.page
+    const text = this.blocked ? `${labels.unitInactive}. ${labels.unitInactiveHint}` : !this.online && this.everShown ? labels.offline : ''
+    this.el.banner.hidden = text === ''
+    this.el.banner.textContent = text
   }
 
   /** Revocation: the device check answers 401, and the page says so and stops. */
@@ -292,7 +310,7 @@ export class DeskPage {
 
   private paintButtons(): void {
     const view = this.view
-    const ready = view !== null && this.online && !this.inFlight && !this.ended
+    const ready = view !== null && this.online && !this.inFlight && !this.ended && !this.blocked
     const ticket = view?.ticket ?? null
     const anyWaiting = view?.services.some((s) => s.waiting > 0) ?? false
     const allowed: Record<keyof typeof this.buttons, boolean> = {
