@@ -11,7 +11,7 @@ import { queueUnits, locations } from '../queue/tables'
 import { widgets } from '../widgets/tables'
 import { prayerSources } from '../prayer/tables'
 import { DeviceCodes } from './errors'
-import { deviceCookie, isSecureRequest, requireDevice } from './access'
+import { deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
 import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 import { devicePage } from './pages'
@@ -111,7 +111,8 @@ export function deviceRoutes(deps: AppDeps) {
         const body = parseJsonBytes(raw)
         assertSchema(checkPair, body, DeviceCodes.VALIDATION_FAILED)
         const code = body.code.trim()
-        const paired = /^\d{6}$/.test(code) ? service.pair(code, body.deviceName ?? null, now) : null
+        const previous = service.authenticate(deps.credentials, deviceSecretOf(request), now)
+        const paired = /^\d{6}$/.test(code) ? service.pair(code, body.deviceName ?? null, now, previous?.credentialId ?? null) : null
         if (paired === null) throw new ApiError(400, DeviceCodes.PAIRING_CODE_INVALID, 'this pairing code is wrong, expired or already used')
         const home = ROLE_HOME[paired.device.role]
         deps.log({ level: 'info', msg: 'device paired', device: paired.device.name, role: paired.device.role })

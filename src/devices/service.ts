@@ -196,13 +196,16 @@ export class DeviceService {
    * role and binding. Null for a wrong, expired or already used code; nothing is written then.
    * The device's name: the code's `--name`, else the browser's `deviceName`, else
    * `<role>-<what it is bound to>`; `-2`, `-3`… is added when a paired device has it already.
+   * `replaces`: the device this browser was paired as until now (its cookie is overwritten, so
+   * that device could never be used again): it is revoked in the same transaction.
    */
-  pair(code: string, deviceName: string | null, now: number): { device: Device; secret: string } | null {
+  pair(code: string, deviceName: string | null, now: number, replaces: string | null = null): { device: Device; secret: string } | null {
     return this.db.transaction((tx) => {
       const db = tx as unknown as Db
       const row = db.select().from(pairingCodes).where(eq(pairingCodes.code, code)).get()
       if (row === undefined || row.expiresAt <= now) return null
       db.delete(pairingCodes).where(eq(pairingCodes.code, code)).run()
+      if (replaces !== null) db.update(credentials).set({ revokedAt: now }).where(and(eq(credentials.id, replaces), isNull(credentials.revokedAt))).run()
       const base = row.name ?? (deviceName !== null && NAME_PATTERN.test(deviceName) ? deviceName : `${row.role}-${row.counterId ?? row.locationId ?? row.queueUnitId ?? row.workspaceId}`)
       let name = base.slice(0, 80)
       for (let n = 2; this.nameInUse(db, name); n++) name = `${base.slice(0, 75)}-${n}`

@@ -120,6 +120,19 @@ describe('POST /api/devices/v1/pair', () => {
     })
   })
 
+  test('pairing a browser again replaces its old device, which is revoked', async () => {
+    const ctx = counterContext()
+    const first = cookieOf(await request(ctx.app, 'POST', PAIR, { body: { code: pairingCode(ctx, DESK) } }))
+    const again = await request(ctx.app, 'POST', PAIR, { body: { code: pairingCode(ctx, { role: 'display', workspaceId: 'ws_demo' }) }, headers: { cookie: first } })
+    expect(again.status).toBe(200)
+    expect(new DeviceService(ctx.db).list().map((d) => `${d.name}:${d.state}`)).toEqual(['desk-cnt_1:revoked', 'display-ws_demo:active'])
+    expect((await asDevice(ctx, first, 'GET', '/api/devices/v1/device')).status).toBe(401)
+    // A wrong code changes nothing: the browser keeps its pairing.
+    const second = cookieOf(again)
+    expect((await request(ctx.app, 'POST', PAIR, { body: { code: '000000' }, headers: { cookie: second } })).status).toBe(400)
+    expect((await asDevice(ctx, second, 'GET', '/api/devices/v1/device')).status).toBe(200)
+  })
+
   test('the /pair page is served with its embedded assets, no CDN', async () => {
     const ctx = counterContext()
     const page = await request(ctx.app, 'GET', '/pair?code=123456&lang=ar')
