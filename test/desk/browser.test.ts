@@ -187,6 +187,26 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.locator('.desk-outcome', { hasText: `Completed ${a}.` }).waitFor()
   }, TEST_MS)
 
+  test('with Enter alone the focus follows the work: Call next → Start serving → Complete → Call next', async () => {
+    await clearQueue()
+    const a = await issue()
+    await issue()
+    await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: a }).waitFor({ timeout: LIVE_MS })
+    await desk1.locator('button.desk-callNext:not([disabled])').waitFor()
+    await button(desk1, 'Call next').focus()
+    const focusedName = () => desk1.evaluate(() => (document.activeElement as { textContent: string | null } | null)?.textContent ?? '')
+    await desk1.keyboard.press('Enter')
+    await currentNumber(desk1).filter({ hasText: a }).waitFor()
+    await desk1.waitForFunction(() => document.activeElement?.textContent?.startsWith('Start serving') === true)
+    await desk1.keyboard.press('Enter')
+    await desk1.locator('.desk-ticket-status', { hasText: 'Serving' }).waitFor()
+    await desk1.waitForFunction(() => document.activeElement?.textContent?.startsWith('Complete') === true)
+    await desk1.keyboard.press('Enter')
+    await desk1.locator('.desk-outcome', { hasText: `Completed ${a}.` }).waitFor()
+    await desk1.waitForFunction(() => document.activeElement?.textContent?.startsWith('Call next') === true)
+    expect(await focusedName()).toStartWith('Call next')
+  }, TEST_MS)
+
   test('call a specific waiting ticket, requeue it, and transfer it to another service, with the mouse and by keyboard focus', async () => {
     await clearQueue()
     const a = await issue()
@@ -357,4 +377,4 @@ async function currentTicketId(page: Page): Promise<string> {
   })
 }
 
-declare const document: { documentElement: { dir: string } }
+declare const document: { documentElement: { dir: string }; activeElement: { textContent: string | null } | null }

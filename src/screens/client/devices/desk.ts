@@ -357,6 +357,9 @@ export class DeskPage {
   /** Sends one action: buttons off while it is in flight, the outcome in words, then a fresh read. */
   private async send(path: string, body: unknown, onOk: (answer: ApiAnswer<{ data: Ticket }>) => string, onRefused: (answer: ApiAnswer) => string | null = () => null, headers: Record<string, string> = {}): Promise<void> {
     if (this.inFlight || !this.online || this.ended) return
+    // The buttons are disabled while the request is out, which takes the focus away from the
+    // one pressed: it comes back afterwards (below), so a keyboard user never starts over.
+    const focused = document.activeElement instanceof HTMLButtonElement && this.page.content.contains(document.activeElement) ? document.activeElement : null
     this.inFlight = true
     this.paintButtons()
     this.el.problem.textContent = ''
@@ -374,6 +377,15 @@ export class DeskPage {
     }
     this.paintButtons()
     await this.topic?.refresh()
+    if (focused !== null) this.restoreFocus(focused)
+  }
+
+  /** The pressed button if it is still there and enabled, else the next likely one. */
+  private restoreFocus(pressed: HTMLButtonElement): void {
+    const active = document.activeElement
+    if (active instanceof HTMLElement && active !== document.body && !(active as HTMLButtonElement).disabled) return
+    const candidates = [pressed, this.buttons.startServing, this.buttons.complete, this.buttons.callNext, this.el.lines.querySelector<HTMLButtonElement>('button.desk-call'), this.buttons.walkIn]
+    candidates.find((b) => b !== null && b.isConnected && !b.disabled)?.focus()
   }
 
   /** A refusal in words: a lost race says what happened, anything else the server's words. */
