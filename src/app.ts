@@ -11,6 +11,8 @@ import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
 import { opsRoutes } from './ops/routes'
+import { deviceRoutes } from './devices/routes'
+import { deskRoutes } from './desk/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -34,5 +36,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(deviceRoutes(deps))
+    .use(deskRoutes(deps, queue))
     .decorate('deps', deps)
 }

@@ -19,6 +19,8 @@ export interface ServeOptions {
   retainDays?: number
   /** Lets callers other than loopback read `/metrics` with this bearer token. */
   metricsToken?: string | null
+  /** `--public-origin`: see AppDeps.publicOrigin. */
+  publicOrigin?: string
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -46,7 +48,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = openDatabase(options.dbPath, { durability: options.durability })
   const migration = migrateDatabase(db.$client, { log })
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
-  const deps = createDeps({ db, log, metricsToken: options.metricsToken ?? null })
+  const deps = createDeps({ db, log, metricsToken: options.metricsToken ?? null, publicOrigin: options.publicOrigin ?? null })
   const app = (options.buildApp ?? createApp)(deps)
 
   deps.idempotency.prune(deps.clock.now())

@@ -38,6 +38,11 @@ export interface AppDeps {
   metrics: MetricsSink
   /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
   metricsToken?: string | null
+  /**
+   * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
+   * pages' state-changing requests must come from it. Absent: the request's own origin.
+   */
+  publicOrigin?: string | null
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>

@@ -50,6 +50,7 @@ export interface TicketsDeps {
  */
 export class Tickets {
   private prepared: Parts | undefined
+  private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
 
   constructor(private readonly deps: TicketsDeps) {}
 
@@ -133,6 +134,14 @@ export class Tickets {
       .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
       .limit(1)
       .get() ?? null
+  }
+
+  /** Tickets `counterId` completed on a business day (the desk's "served today"). */
+  completedBy(counterId: string, businessDay: string): number {
+    this.completedStmt ??= this.deps.db.$client.query<{ served: number }, [string, string]>(
+      "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
+    )
+    return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
   /** A ticket's whole history, oldest first. */
