@@ -1,11 +1,16 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
-import { startServer } from '../server'
+import { startServer, ServeError } from '../server'
+import { limitFlags, limitsFrom, limitsHelp } from './limits'
 
 export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
-LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY. Flags win over the environment.`
+LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY. Flags win over the environment.
+A second serve of the same database exits 2 naming the process that serves it; so does a
+port in use.
+
+${limitsHelp}`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -15,6 +20,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     durability: { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    ...limitFlags,
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -29,13 +35,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (file !== undefined && !(await Bun.file(file).exists())) throw new UsageError(`TLS file not found: ${file}`)
   }
 
-  const server = await startServer({
-    port,
-    host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
-    dbPath: dbPath(flags.db),
-    durability,
-    ...(cert && key ? { tls: { cert, key } } : {}),
-  })
+  const limits = limitsFrom(flags)
+  let server
+  try {
+    server = await startServer({
+      port,
+      host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
+      dbPath: dbPath(flags.db),
+      durability,
+      limits,
+      ...(cert && key ? { tls: { cert, key } } : {}),
+    })
+  } catch (error) {
+    if (error instanceof ServeError) throw new UsageError(error.message)
+    throw error
+  }
 
   await waitForStopSignal(server)
   return 0

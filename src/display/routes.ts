@@ -64,7 +64,13 @@ const docs = (summary: string, extra: Record<number, string[]> = {}) => ({
  * here (the other routes authenticate other kinds), and every response answers CORS.
  */
 export function displayRoutes(deps: AppDeps) {
-  const hub = new LiveHub({ log: deps.log })
+  const hub = new LiveHub({
+    log: deps.log,
+    maxSocketsPerCredential: deps.limits.socketsPerCredential,
+    maxSockets: deps.limits.socketsTotal,
+    messageBurst: deps.limits.socketMessageBurst,
+    messageRefillMs: deps.limits.socketMessageRefillMs,
+  })
   hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
   hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
   hub.register('queue', (id, workspaceId) => queueStateView(deps, id, workspaceId))
@@ -73,10 +79,18 @@ export function displayRoutes(deps: AppDeps) {
   onQueueChange(deps.db, (change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
 
   let heartbeat: ReturnType<typeof setInterval> | undefined
+  let recheck: ReturnType<typeof setInterval> | undefined
   deps.lifecycle.register({
-    start: () => (heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)),
+    start: () => {
+      heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)
+      // A revoked token's screens are closed within a second (contract §7), not at the next ping.
+      recheck = setInterval(() => hub.recheckCredentials(), deps.limits.socketRecheckMs)
+    },
     beforeStop: () => hub.closeAll(),
-    stop: () => clearInterval(heartbeat),
+    stop: () => {
+      clearInterval(heartbeat)
+      clearInterval(recheck)
+    },
   })
 
   return new Elysia({ name: 'lobby.display' })
@@ -113,7 +127,7 @@ export function displayRoutes(deps: AppDeps) {
         const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
         if (credential === null) return ws.close(4401, 'display token not valid')
-        hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
+        hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null, credential.id)
       },
       message(ws, message) {
         hub.message(ws.raw as unknown as LiveSocket, typeof message === 'string' ? message : JSON.stringify(message))

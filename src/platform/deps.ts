@@ -8,6 +8,7 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { DEFAULT_LIMITS, type Limits } from './limits'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -23,9 +24,11 @@ export interface AppDeps {
   lifecycle: Lifecycle
   /** Group commit: request writes that arrive together share one transaction and one fsync. */
   writes: WriteBatcher
+  /** Bounds on sockets and bodies (docs/reliability.md "Limits"). */
+  limits: Limits
 }
 
-export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
+export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & { limits?: Partial<Limits> }
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
@@ -40,5 +43,6 @@ export function createDeps(input: DepsInput): AppDeps {
     lifecycle: new Lifecycle(),
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
+    limits: { ...DEFAULT_LIMITS, ...input.limits },
   }
 }

@@ -2,7 +2,7 @@ import { Elysia, type DocumentDecoration } from 'elysia'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
-import { KiB, isJsonContentType, readBodyLimited } from '../platform/body'
+import { KiB, isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import { isoTime } from '../platform/clock'
 import { json } from '../platform/http'
@@ -72,13 +72,16 @@ export function prayerRoutes(deps: AppDeps) {
     .post(
       `${BASE}/:sourceId/months`,
       async ({ request, params }) => {
-        const raw = await readBodyLimited(request, MAX_MONTH_BODY)
-        if (!isJsonContentType(request)) {
-          throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
-        }
-        assertSourceId(params.sourceId)
+        // Everything up to source access needs only the headers: with a declared size it runs
+        // before the body is read, so an unauthorized push holds no memory.
         const now = deps.clock.now()
-        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, now)
+        const { raw, checked: source } = await readBodyAfterChecks(request, MAX_MONTH_BODY, () => {
+          if (!isJsonContentType(request)) {
+            throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
+          }
+          assertSourceId(params.sourceId)
+          return sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, now)
+        })
         enforcePushRate(deps, source, now)
         const key = assertIdempotencyKey(request.headers.get('idempotency-key'))
         const outcome = pushMonth(deps, source, key, raw, now)

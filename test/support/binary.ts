@@ -42,7 +42,7 @@ export async function startBinary(args: string[], env: Record<string, string> = 
       lines.push(line)
       try {
         const entry = JSON.parse(line)
-        if (entry.msg === 'listening') url = entry.url
+        if (entry.msg === 'listening') url = entry.localUrl ?? entry.url
       } catch {}
     }
   }
