@@ -9,6 +9,7 @@ import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { faviconRoute } from './platform/favicon'
 
 export type App = ReturnType<typeof createApp>
 
@@ -23,6 +24,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(httpPlatform(deps.log))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
+    .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
     .use(queueRoutes(deps))

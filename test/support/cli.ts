@@ -1,11 +1,25 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname
 
-export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'lobby-test-'))
+const created: string[] = []
+// Every directory a test made is removed when the test process ends (one hook for the whole
+// run: an afterAll here would belong only to the first test file importing this module).
+process.on('exit', () => {
+  for (const dir of created.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true })
+    } catch {}
+  }
+})
+
+/** A new temporary directory, deleted when the test process exits. */
+export function tempDir(prefix = 'lobby-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  created.push(dir)
+  return dir
 }
 
 /** Runs `bun src/main.ts ...args` and returns exit code and output. */
