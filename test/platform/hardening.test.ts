@@ -26,7 +26,6 @@ describe('a body is not read before the header checks refuse the request (issue 
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': '1000' },
         body: endlessBody(),
-        // @ts-expect-error Bun's RequestInit knows duplex; the DOM typings do not.
         duplex: 'half',
       })
       const response = await answerWithin(app.handle(request), 2000)
@@ -43,7 +42,6 @@ describe('a body is not read before the header checks refuse the request (issue 
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': '1000', authorization: 'Bearer lbw_not_a_key' },
       body: endlessBody(),
-      // @ts-expect-error see above
       duplex: 'half',
     })
     const response = await answerWithin(app.handle(request), 2000)
@@ -103,7 +101,6 @@ describe('request bodies held in flight are bounded across requests', () => {
         else controller.close()
       },
     })
-    // @ts-expect-error duplex, see above
     const refused = await app.handle(new Request('http://localhost/upload', { method: 'POST', body, duplex: 'half' }))
     expect(refused.status).toBe(503)
     expect(bodyBudget.inFlight).toBe(0)
