@@ -112,11 +112,29 @@ export async function readBodyAfterChecks<T>(request: Request, limit: number, he
   const declared = declaredLength(request)
   if (declared !== null) {
     if (declared > limit) throw tooLarge(limit)
-    const checked = headerChecks()
+    let checked: T
+    try {
+      checked = headerChecks()
+    } catch (error) {
+      throw declared >= CLOSE_UNREAD_FROM ? closingConnection(error) : error
+    }
     return { raw: await readBodyLimited(request, limit), checked }
   }
   const raw = await readBodyLimited(request, limit)
   return { raw, checked: headerChecks() }
+}
+
+/**
+ * A refused request whose large body was never read is answered with `Connection: close`:
+ * otherwise Bun would receive and discard the whole body to keep the connection alive, and a
+ * crowd of refused uploads would still cost the server their bytes. Small bodies keep the
+ * connection (a kiosk refused with 429 reconnects for nothing).
+ */
+const CLOSE_UNREAD_FROM = 64 * KiB
+
+function closingConnection(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error
+  return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, connection: 'close' })
 }
 
 function tooLarge(limit: number): ApiError {

@@ -50,6 +50,28 @@ describe('a body is not read before the header checks refuse the request (issue 
   })
 })
 
+describe('a refused large body that was never read closes the connection', () => {
+  const refuse = (length: number) =>
+    testContext().app.handle(new Request('http://localhost/api/public/v1/widgets/wdg_lobby/data/push', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(length) },
+      body: endlessBody(),
+      duplex: 'half',
+    } as RequestInit))
+
+  test('64 KiB or more: Connection: close, so the server does not receive and discard it', async () => {
+    const response = await refuse(64 * 1024)
+    expect(response.status).toBe(401)
+    expect(response.headers.get('connection')).toBe('close')
+  })
+
+  test('a small one keeps the connection', async () => {
+    const response = await refuse(1000)
+    expect(response.status).toBe(401)
+    expect(response.headers.get('connection')).toBeNull()
+  })
+})
+
 describe('two Authorization headers on the workspace routes are 400 MULTIPLE_CREDENTIALS (contract §4, §5)', () => {
   for (const [what, path] of [
     ['widget push', '/api/public/v1/widgets/wdg_lobby/data/push'],
