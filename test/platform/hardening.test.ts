@@ -85,6 +85,12 @@ describe('two Authorization headers on the workspace routes are 400 MULTIPLE_CRE
       const response = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: '{}' }))
       expect(response.status).toBe(400)
       expect((await jsonOf(response)).error.code).toBe('MULTIPLE_CREDENTIALS')
+      const apiKeys = new Headers({ 'content-type': 'application/json', 'idempotency-key': 'key-0123456789' })
+      apiKeys.append('x-service-api-key', 'lbw_aaaaaaaaaaaaaaaa')
+      apiKeys.append('x-service-api-key', 'lbw_bbbbbbbbbbbbbbbb')
+      const twoApiKeys = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: apiKeys, body: '{}' }))
+      expect(twoApiKeys.status).toBe(400)
+      expect((await jsonOf(twoApiKeys)).error.code).toBe('MULTIPLE_CREDENTIALS')
     })
   }
 })
