@@ -1,5 +1,5 @@
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 
 /** The database is served by another process; its message is the one line `serve` prints. */
 export class DatabaseInUseError extends Error {}
@@ -51,6 +51,8 @@ export function lockDatabase(dbPath: string): DatabaseLock {
   const path = `${resolve(dbPath)}.lock`
   let fd: number
   try {
+    // The database's directory, as openDatabase would make it (a first start on ./data/lobby.db).
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     fd = openSync(path, 'a+', 0o600)
   } catch (error) {
     throw new DatabaseInUseError(`cannot create the lock file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)

@@ -47,6 +47,13 @@ describe('one server per database (contract §13, issue 16)', () => {
     expect((await fetch(`${third.url}/health`)).status).toBe(200)
   }, 30_000)
 
+  test('a first start makes the database directory, lock file included', async () => {
+    const db = join(tempDir(), 'new', 'dir', 'lobby.db')
+    const server = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
+    expect((await fetch(`${server.url}/health`)).status).toBe(200)
+    expect(await Bun.file(`${db}.lock`).text()).toBe(`${server.proc.pid}\n`)
+  }, 30_000)
+
   test('a port in use is an error, never a second listener on it', async () => {
     const first = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', join(tempDir(), 'a.db')])
     const port = portOf(first.url)
