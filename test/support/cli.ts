@@ -5,17 +5,20 @@ import { join } from 'node:path'
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname
 
 const created: string[] = []
-// Every directory a test made is removed when the test process ends (one hook for the whole
-// run: an afterAll here would belong only to the first test file importing this module).
-process.on('exit', () => {
+
+/**
+ * Removes every directory `tempDir` made. test/support/cleanup.ts, preloaded by bunfig.toml,
+ * calls it once after all test files (bun test fires no process exit hooks).
+ */
+export function removeTempDirs(): void {
   for (const dir of created.splice(0)) {
     try {
       rmSync(dir, { recursive: true, force: true })
     } catch {}
   }
-})
+}
 
-/** A new temporary directory, deleted when the test process exits. */
+/** A new temporary directory, deleted after the test run. */
 export function tempDir(prefix = 'lobby-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   created.push(dir)
