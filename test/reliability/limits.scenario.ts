@@ -72,6 +72,9 @@ describe('websockets are bounded', () => {
   })
 
   s.test(`one token opening ${FLOOD_SOCKETS} sockets keeps ${PER_CREDENTIAL}; the total stops at ${TOTAL}; the excess is closed 1013 with a reason; /health and ticket issue keep answering`, async () => {
+    // The machine's own noise first, with no attack: the figure to read the bound against.
+    const idle = await pollHealth(server.url, 2_000).done
+    s.set('/health idle before the attacks: max / p99 ms', `${idle.maxMs.toFixed(1)} / ${idle.p99Ms.toFixed(1)} over ${idle.samples} polls`)
     const poll = pollHealth(server.url, 6_000)
     await poll.ready
     const flood: Live[] = []
