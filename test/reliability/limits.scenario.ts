@@ -52,14 +52,21 @@ function live(base: string, token: string): Live {
 
 const settle = <T>(p: Promise<T>, ms: number) => Promise.race([p, Bun.sleep(ms).then(() => null)])
 
-function expectHealthy(stats: PollStats, what: string) {
+function recordHealth(stats: PollStats, what: string): PollStats {
   s.set(`/health during ${what}: max / p99 ms`, `${stats.maxMs.toFixed(1)} / ${stats.p99Ms.toFixed(1)} over ${stats.samples} polls`)
-  expect({ what, failures: stats.failures, slow: stats.maxMs > HEALTH_BOUND_MS ? stats.slowest : [] }).toEqual({ what, failures: 0, slow: [] })
+  return stats
+}
+
+/** The bound is its own test, so a miss on a loaded machine does not hide what the attack's test proved. */
+function expectHealthy(stats: PollStats | undefined, what: string) {
+  expect(stats).toBeDefined()
+  expect({ what, failures: stats!.failures, slow: stats!.maxMs > HEALTH_BOUND_MS ? stats!.slowest : [] }).toEqual({ what, failures: 0, slow: [] })
 }
 
 describe('websockets are bounded', () => {
   const branch = provisionBranch()
   let server: RunningBinary
+  let floodHealth: PollStats | undefined
   const sockets: Live[] = []
   beforeAll(async () => {
     // `--durability normal`, as in the hostile scenario: /health measures what the clients do to the event loop,
@@ -71,8 +78,13 @@ describe('websockets are bounded', () => {
     if (alive(server)) expect(await server.stop('SIGTERM')).toBe(0)
   })
 
-  s.test(`one token opening ${FLOOD_SOCKETS} sockets keeps ${PER_CREDENTIAL}; the total stops at ${TOTAL}; the excess is closed 1013 with a reason; /health and ticket issue keep answering`, async () => {
-    // The machine's own noise first, with no attack: the figure to read the bound against.
+  s.test(`one token opening ${FLOOD_SOCKETS} sockets keeps ${PER_CREDENTIAL}; the total stops at ${TOTAL}; the excess is closed 1013 with a reason; ticket issue keeps working`, async () => {
+    // One socket opened and closed first: the once-only work of a route's first use (Elysia compiles
+    // handlers lazily) is not what the bound is about. Then the machine's own noise, with no attack.
+    const warm = live(server.url, branch.secrets.display.other)
+    await warm.opened
+    warm.socket.close()
+    await warm.closed
     const idle = await pollHealth(server.url, 2_000).done
     s.set('/health idle before the attacks: max / p99 ms', `${idle.maxMs.toFixed(1)} / ${idle.p99Ms.toFixed(1)} over ${idle.samples} polls`)
     const poll = pollHealth(server.url, 6_000)
@@ -105,8 +117,12 @@ describe('websockets are bounded', () => {
     const issued = await issueTicket(server.url, branch.secrets.queue.main, `limits-${randomUUID()}`, ticketBody())
     s.add('requests sent')
     expect(issued.status).toBe(201)
-    expectHealthy(await poll.done, 'the websocket flood')
+    floodHealth = recordHealth(await poll.done, 'the websocket flood')
   }, 60_000)
+
+  s.test(`/health answered every poll within ${HEALTH_BOUND_MS} ms during the websocket flood`, async () => {
+    expectHealthy(floodHealth, 'the websocket flood')
+  }, 5_000)
 
   s.test('a message over 64 KiB closes the socket (1009); re-subscribing at the current revision sends nothing; a message flood is answered once and closed (1008)', async () => {
     for (const l of sockets.splice(0)) l.socket.close()
@@ -164,6 +180,7 @@ describe('websockets are bounded', () => {
 describe('request bodies are bounded', () => {
   const branch = provisionBranch()
   let server: RunningBinary
+  let bodiesHealth: PollStats | undefined
   const open: RawConnection[] = []
   beforeAll(async () => {
     server = await branch.serve(['--durability', 'normal', '--body-memory-mib', '4'])
@@ -173,7 +190,7 @@ describe('request bodies are bounded', () => {
     if (alive(server)) expect(await server.stop('SIGTERM')).toBe(0)
   })
 
-  s.test(`${UNAUTHENTICATED_BODIES} concurrent unauthenticated 1 MiB widget pushes are refused without being read: 401s, small memory growth, /health answers`, async () => {
+  s.test(`${UNAUTHENTICATED_BODIES} concurrent unauthenticated 1 MiB widget pushes are refused without being read: 401s, small memory growth`, async () => {
     const poll = pollHealth(server.url, 5_000)
     await poll.ready
     const before = memoryOf(server.proc.pid)
@@ -192,8 +209,12 @@ describe('request bodies are bounded', () => {
     const growthMiB = (after.peak - before.peak) / 1024
     s.set(`server peak memory growth over ${UNAUTHENTICATED_BODIES} unauthenticated 1 MiB pushes (MiB)`, Math.round(growthMiB))
     expect(growthMiB).toBeLessThan(64)
-    expectHealthy(await poll.done, 'the unauthenticated bodies')
+    bodiesHealth = recordHealth(await poll.done, 'the unauthenticated bodies')
   }, 60_000)
+
+  s.test(`/health answered every poll within ${HEALTH_BOUND_MS} ms during the unauthenticated bodies`, async () => {
+    expectHealthy(bodiesHealth, 'the unauthenticated bodies')
+  }, 5_000)
 
   s.test('authorized 1 MB pushes beyond the 4 MiB body budget get 503 with Retry-After at once; those within it complete', async () => {
     const payload = announcementsPush(Date.now(), 'budget')
