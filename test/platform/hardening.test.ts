@@ -136,14 +136,17 @@ describe('request bodies held in flight are bounded across requests', () => {
 })
 
 describe('favicon', () => {
-  test('/favicon.ico is an embedded icon, and the screens declare it', async () => {
+  test('/favicon.ico is an embedded icon, and every page declares it', async () => {
     const { app } = testContext()
     const icon = await app.handle(new Request('http://localhost/favicon.ico'))
     expect(icon.status).toBe(200)
     expect(icon.headers.get('content-type')).toBe('image/x-icon')
     const bytes = new Uint8Array(await icon.arrayBuffer())
     expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0])
-    const page = await app.handle(new Request('http://localhost/screens/queue/qu_main'))
-    expect(await page.text()).toContain('<link rel="icon" href="/favicon.ico">')
+    // Every page declares it: the screens and the paired devices' pages.
+    for (const path of ['/screens/queue/qu_main', '/pair', '/desk']) {
+      const page = await app.handle(new Request(`http://localhost${path}`))
+      expect({ path, declares: (await page.text()).includes('<link rel="icon" href="/favicon.ico">') }).toEqual({ path, declares: true })
+    }
   })
 })
