@@ -3,7 +3,7 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime, isoOrNull } from '../platform/clock'
 import { planStable } from '../platform/sql'
-import type { QueueTicket, TicketSource } from './model'
+import type { PublicQueueTicket, QueueTicket, TicketSource } from './model'
 import { tickets, ticketSequences, serviceStats, ticketEvents } from './tables'
 import { businessDayAt, formatTicketNumber } from './numbering'
 
@@ -16,12 +16,17 @@ export interface NewTicket {
   service: { id: string; prefix: string }
   source: TicketSource
   externalReference: string | null
+  /** Contract §8: a priority ticket (the walk-in flag; never from the public API). */
+  priority: boolean
   /** The credential that issued it (audit, and the `actor` of its `created` event); null for the system. */
   credentialId: string | null
 }
 
-/** Contract §3: the QueueTicket JSON of a row; `id` and `ticketId` carry the same `tkt_…`. */
-export function ticketJson(row: TicketRow): QueueTicket {
+/**
+ * The public Queue API's ticket JSON of a row (public-api.md, field for field; contract §8
+ * keeps `priority` out of it); `id` and `ticketId` carry the same `tkt_…`.
+ */
+export function publicTicketJson(row: TicketRow): PublicQueueTicket {
   return {
     id: row.id,
     ticketId: row.id,
@@ -37,6 +42,11 @@ export function ticketJson(row: TicketRow): QueueTicket {
     servingAt: isoOrNull(row.servingAt),
     completedAt: isoOrNull(row.completedAt),
   }
+}
+
+/** The ticket JSON of the operator API, webhooks and pages: the public one and `priority` (contract §8). */
+export function ticketJson(row: TicketRow): QueueTicket {
+  return { ...publicTicketJson(row), priority: row.priority }
 }
 
 /**
@@ -98,6 +108,7 @@ export class TicketStore {
         source: sql.placeholder('source'),
         externalReference: sql.placeholder('externalReference'),
         credentialId: sql.placeholder('credentialId'),
+        priority: sql.placeholder('priority'),
         queueRank: sql.placeholder('queueRank'),
         createdAt: sql.placeholder('now'),
       })
@@ -176,6 +187,8 @@ export class TicketStore {
       credentialId: input.credentialId,
       counterId: null,
       callCount: 0,
+      priority: input.priority,
+      front: false,
       queueRank: this.nextQueueRank(input.location.id),
       createdAt: now,
       calledAt: null,
@@ -194,10 +207,11 @@ export class TicketStore {
       source: row.source,
       externalReference: row.externalReference,
       credentialId: row.credentialId,
+      priority: row.priority ? 1 : 0,
       queueRank: row.queueRank,
       now,
     })
-    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: { source: row.source } }, now)
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
     return row
   }
