@@ -38,8 +38,8 @@ async function callAndRelease(ctx: QueueTestContext, counter: string): Promise<s
   return called.ticketNumber as string
 }
 
-async function callSequence(ctx: QueueTestContext, counter: string, count: number): Promise<string[]> {
-  const numbers: string[] = []
+async function callSequence(ctx: QueueTestContext, counter: string, count: number): Promise<(string | undefined)[]> {
+  const numbers: (string | undefined)[] = []
   for (let i = 0; i < count; i++) numbers.push(await callAndRelease(ctx, counter))
   return numbers
 }
