@@ -53,7 +53,7 @@ export interface TicketsDeps {
 
 /**
  * The one owner of ticket state: the tables `tickets`, `ticket_sequences`, `ticket_events`,
- * `ticket_calls` and `service_stats`, and every statement over them. Built once per app (in
+ * `ticket_calls`, `service_stats` and `counter_call_streaks`, and every statement over them. Built once per app (in
  * `createDeps`) and reached by the features through `deps.tickets`; its statements are prepared
  * on first use (not while the server starts) and belong to this object.
  *
