@@ -10,6 +10,9 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
+import { deviceRoutes } from './devices/routes'
+import { deskRoutes } from './desk/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -24,6 +27,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))
@@ -32,5 +36,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(deviceRoutes(deps))
+    .use(deskRoutes(deps, queue))
     .decorate('deps', deps)
 }

@@ -7,6 +7,7 @@ import { isoTime } from '../platform/clock'
 import { planStable } from '../platform/sql'
 import { inReadTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
+import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, type TransitionWrite } from './writer'
@@ -49,6 +50,8 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** Told each ticket event once its write committed (`lobby_tickets_total`). */
+  onEvent?: (type: TicketEventType) => void
 }
 
 /**
@@ -65,6 +68,7 @@ export interface TicketsDeps {
  */
 export class Tickets {
   private prepared: Parts | undefined
+  private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
 
   constructor(private readonly deps: TicketsDeps) {}
 
@@ -105,6 +109,8 @@ export class Tickets {
    */
   private changed(row: TicketRow, type: TransitionRule['webhook'], now: number): void {
     this.parts.outbox.enqueue(row.queueUnitId, type, ticketJson(row), now)
+    const onEvent = this.deps.onEvent
+    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(type))
     this.parts.revisions.bump(row.queueUnitId)
   }
 
@@ -188,6 +194,14 @@ export class Tickets {
         estimatedWaitSeconds: estimatedWaitSeconds(ahead, line?.open ?? 0, averageServiceSeconds(line?.avg, line?.defaultSeconds)),
       }
     })
+  }
+
+  /** Tickets `counterId` completed on a business day (the desk's "served today"). */
+  completedBy(counterId: string, businessDay: string): number {
+    this.completedStmt ??= this.deps.db.$client.query<{ served: number }, [string, string]>(
+      "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
+    )
+    return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
   /** A ticket's whole history, oldest first. */
