@@ -8,6 +8,7 @@ import type { ProvisioningFile } from '../../src/provisioning/model'
 import type { QueueTestContext } from '../queue/helpers'
 import { expectError, get, issue, SERVICES, TICKETS } from '../queue/helpers'
 import { jsonOf, request } from '../support/app'
+import { asDevice, pairedCookie } from '../devices/helpers'
 import { counterContext, issued, ok, act, callNext, op, ticketRow, eventsOf, deliveriesOf, mainUnit, HALL_ACCOUNTS } from './helpers'
 
 /** The fields of the vendor spec's QueueTicket (public-api.md), in its order. */
@@ -348,5 +349,17 @@ describe('priority in the operator API, webhooks and the display state', () => {
     expect(state.recentCalls[0]).toMatchObject({ number: 'A002', priority: true })
     const held = await ok(op(ctx, 'GET', '/queue'))
     expect(held.counters.find((c: { id: string }) => c.id === 'cnt_2').ticket).toMatchObject({ ticketNumber: 'A002', priority: true })
+  })
+
+  test('a paired desk shows its waiting tickets in call order, each with priority, and calls the priority ticket first', async () => {
+    const ctx = counterContext()
+    const a = await normals(ctx, 2)
+    const [p1] = await priorities(ctx, 1)
+    const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_2' })
+    const view = (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data
+    const accounts = view.services.find((s: { id: string }) => s.id === 'svc_accounts')
+    expect(accounts.tickets.map((t: { ticketNumber: string; priority: boolean }) => [t.ticketNumber, t.priority])).toEqual([[p1, true], [a[0], false], [a[1], false]])
+    const called = await asDevice(ctx, desk, 'POST', '/api/operator/v1/counters/cnt_2/call-next')
+    expect((await jsonOf(called)).data).toMatchObject({ ticketNumber: p1, priority: true })
   })
 })
