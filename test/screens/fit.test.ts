@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
+import { ROOT } from '../support/binary'
 import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
 import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
@@ -18,6 +21,8 @@ declare const document: any
 declare function getComputedStyle(element: unknown): any
 
 const LANGS = ['en-US', 'en-GB', 'ar'] as const
+/** A picture of every screen that cuts something, to see what the list of problems means. */
+const FAILED_SHOTS = join(ROOT, '.test-tmp', 'fit-failures')
 const SIZES = { '1920x1080': LANDSCAPE, '1280x720': { width: 1280, height: 720 }, '1080x1920': PORTRAIT } as const
 
 /** Prose the page deliberately clamps to a few lines (an event's description): never a number, time or name. */
@@ -144,6 +149,11 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
     await lobby.kill()
   })
 
+  async function shotOf(page: Page, name: string): Promise<void> {
+    mkdirSync(FAILED_SHOTS, { recursive: true })
+    await page.screenshot({ path: join(FAILED_SHOTS, `${name}.png`), animations: 'disabled' })
+  }
+
   async function cutsOn(page: Page): Promise<string[]> {
     return page.evaluate(findCuts, CLAMPED_PROSE)
   }
@@ -158,7 +168,9 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
           await page.setViewportSize(size)
           await page.goto(lobby.screen(screen.path, { lang, ...screen.query }))
           await page.waitForSelector(screen.ready, { timeout: 10_000 })
-          for (const cut of await cutsOn(page)) failures.push(`${lang} ${sizeName}: ${cut}`)
+          const cuts = await cutsOn(page)
+          for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
+          if (cuts.length > 0) await shotOf(page, `${screen.path.split('/')[2]}-${Object.values(screen.query ?? {}).join('-')}-${lang}-${sizeName}`)
           await page.close()
         }
       }
@@ -186,7 +198,9 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
         if (called) serving.set('cnt_1', called.id)
         await page.waitForSelector('.call-banner:not([hidden]) .banner-counter', { timeout: 5_000 })
         await page.waitForFunction(() => document.querySelector('.call-banner')?.textContent?.includes('Nº'), null, { timeout: 5_000 })
-        for (const cut of await cutsOn(page)) failures.push(`${lang} ${sizeName}: ${cut}`)
+        const cuts = await cutsOn(page)
+        for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
+        if (cuts.length > 0) await shotOf(page, `banner-${lang}-${sizeName}`)
         await page.close()
       }
     }

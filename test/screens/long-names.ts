@@ -110,9 +110,9 @@ export function longWidgets(now = Date.now()) {
   schedule.title = 'Customer events at this branch'
   schedule.items = schedule.items.map((item, i) => ({ ...item, title: `${item.title} for business owners`.slice(0, 30), location: LONG.locations[i % 3]!, host: LONG.counter(i) }))
   const announcements = announcementsData(now, 'New opening hours from December')
-  announcements.items = announcements.items.map((item) => ({ ...item, category: 'Branch news and service notes' }))
+  for (const item of announcements.items) Object.assign(item, { category: 'Branch news and service notes' })
   const events = eventsData(now)
-  events.items = events.items.map((item, i) => ({ ...item, title: `${item.title} at the branch hall`.slice(0, 30), location: LONG.locations[i % 3]! }))
+  events.items.forEach((item, i) => Object.assign(item, { title: `${item.title} at the branch hall`.slice(0, 30), location: LONG.locations[i % 3]! }))
   const transport = transportData(now, 'DELAYED')
   transport.title = 'Departures from Central Station'
   transport.items = transport.items.map((item, i) => ({

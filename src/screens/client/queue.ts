@@ -2,7 +2,7 @@ import { Board, notice } from './board'
 import { Chime } from './chime'
 import { serverNow } from './clock'
 import type { ScreenContext } from './context'
-import { h, text } from './dom'
+import { fitBoxes, h, hidePartialRows, text } from './dom'
 import { formatMinutes, formatNumber, formatTime } from './format'
 import type { Shell } from './shell'
 import type { QueueLocation, QueueServiceState, QueueState, RecentCall } from './types'
@@ -68,7 +68,20 @@ export class QueueBoard extends Board<QueueState> {
       h('ol', { class: 'recent-list' }, calls.slice(0, RECENT_CALLS).map((c) => this.recentRow(c, zone, now))),
     )
     this.shell.setContent(h('div', { class: 'queue-layout' }, grid, recent))
+    this.fit()
     this.scheduleRedraw(now)
+  }
+
+  /** Shrinks what does not fit (cards, then the recent calls) and leaves out calls that do not fit whole. */
+  private fit(): void {
+    const content = this.shell.content
+    const cards = [...content.querySelectorAll<HTMLElement>('.svc')]
+    const rows = [...content.querySelectorAll<HTMLElement>('.recent-call')]
+    fitBoxes(cards, 0.25)
+    // Every call row gets the scale its widest content needs; the list shows as many as fit whole.
+    fitBoxes(rows, 0.6)
+    const list = content.querySelector<HTMLElement>('.recent-list')
+    if (list !== null) hidePartialRows(list, rows)
   }
 
   private card(service: QueueServiceState, location: QueueLocation | undefined, now: number): HTMLElement {
@@ -191,6 +204,7 @@ class CallBanner {
       h('span', { class: 'banner-counter', dir: 'auto' }, call.counterName),
     )
     this.el.hidden = false
+    fitBoxes([this.el], 0.2)
     // Restart the entrance animation for each call.
     this.el.classList.remove('is-entering')
     void this.el.offsetWidth
