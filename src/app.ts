@@ -9,6 +9,7 @@ import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { voiceRoutes } from './voice/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -29,5 +30,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(voiceRoutes(deps))
     .decorate('deps', deps)
 }

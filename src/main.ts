@@ -30,6 +30,7 @@ const commands: Record<string, () => Promise<Command>> = {
   demo: async () => { const m = await import('./cli/demo'); return { run: m.demoCommand, help: m.demoHelp } },
   backup: async () => { const m = await import('./cli/backup'); return { run: m.backupCommand, help: m.backupHelp } },
   webhooks: async () => { const m = await import('./cli/webhooks'); return { run: m.webhooksCommand, help: m.webhooksHelp } },
+  voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
 }
 
 async function usage(): Promise<string> {

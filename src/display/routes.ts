@@ -27,11 +27,11 @@ const CORS = {
 }
 
 /** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */
-function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
+export function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
   return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
 }
 
-function authenticateDisplay(deps: AppDeps, token: string | null): Credential {
+export function authenticateDisplay(deps: AppDeps, token: string | null): Credential {
   const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
   if (credential === null) {
     throw new ApiError(401, DisplayCodes.AUTHENTICATION_FAILED, 'a valid display token (lbd_…) is required on display routes')
