@@ -56,7 +56,7 @@ describe('voice display routes', () => {
     expect(clip.status).toBe(200)
     expect(clip.headers.get('content-type')).toBe('audio/wav')
     expect(clip.headers.get('cache-control')).toContain('immutable')
-    expect(new Uint8Array(await clip.arrayBuffer())).toEqual(wav(300, 1))
+    expect([...new Uint8Array(await clip.arrayBuffer())]).toEqual([...wav(300, 1)])
     expect((await request(ctx.app, 'GET', ticket.href, { headers: { authorization: `Bearer ${ctx.token}`, 'if-none-match': clip.headers.get('etag')! } })).status).toBe(304)
   })
 
