@@ -189,6 +189,21 @@ describe.skipIf(!HAVE_CHROMIUM)('spoken calls on the queue board (&voice=1)', ()
     expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([...wav(400, FULL_SET.indexOf('ticket') + 1)])
     await serveOut(call.id)
     await page.close()
+
+    // And a real <audio> element on a board page (its Content Security Policy) loads that clip.
+    const real = await browser.newPage()
+    await real.goto(lobby.screen('/screens/queue/qu_main', { location: 'loc_hall', lang: 'ar' }))
+    const seconds = await real.evaluate(
+      (src) =>
+        new Promise<number>((resolve, reject) => {
+          const audio = new window.Audio(src)
+          audio.addEventListener('loadedmetadata', () => resolve(audio.duration))
+          audio.addEventListener('error', () => reject(new Error(`clip did not load: ${audio.error?.message}`)))
+        }),
+      clips[0]!.src!,
+    )
+    expect(seconds).toBeCloseTo(400 / 8000, 2)
+    await real.close()
   }, 45_000)
 
   test('no clips and no local voice for the language: the chime alone, and the board says so', async () => {
