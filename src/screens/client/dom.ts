@@ -40,17 +40,31 @@ export function timeNode(tag: 'span' | 'time' | 'b', className: string, parts: {
   )
 }
 
+/**
+ * The parts of a box that can overflow it: every element inside (too wide), and those that
+ * clip (too tall). A taller-than-its-box element that does not clip is left to its clipping
+ * ancestor or the box: a line of text set with a tight line-height reports a few pixels of
+ * "overflow" from its glyphs' ascent, which cuts nothing.
+ */
+interface FitParts {
+  all: HTMLElement[]
+  clipping: HTMLElement[]
+}
+
+function partsOf(box: HTMLElement): FitParts {
+  const all = [...box.querySelectorAll<HTMLElement>('*')]
+  return { all, clipping: all.filter((el) => getComputedStyle(el).overflowY !== 'visible') }
+}
+
 /** True when anything inside `box` (or `box` itself) is wider or taller than its own box. */
-export function overflows(box: HTMLElement): boolean {
-  // Strict comparisons: both sizes are rounded to whole pixels, and content centred in its box
-  // overflows on both sides while scrollWidth counts only one.
-  if (box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight) return true
-  for (const el of box.querySelectorAll<HTMLElement>('*')) {
-    // Inline boxes have no client size; their block parent tells.
-    if (el.clientWidth === 0 && el.clientHeight === 0) continue
-    if (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight) return true
-  }
-  return false
+export function overflows(box: HTMLElement, parts: FitParts = partsOf(box)): boolean {
+  // A pixel of slack: both sizes are rounded to whole pixels. Content overflowing a centred box
+  // on both sides would count only once, so the stylesheet never centres a box that may
+  // overflow: it stretches it and centres the text (which then overflows at its end, measured).
+  if (box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1) return true
+  // Inline boxes have no client size; their block parent tells.
+  if (parts.all.some((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)) return true
+  return parts.clipping.some((el) => el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1)
 }
 
 /** What the scale found keeps in hand, for rounding between this measure and the next paint. */
@@ -72,14 +86,15 @@ export function fitBoxes(boxes: HTMLElement[], min = 0.3): void {
   const lo = boxes.map(() => min)
   const hi = boxes.map(() => 1)
   set(hi)
-  const open = boxes.map((box) => overflows(box))
+  const parts = boxes.map(partsOf)
+  const open = boxes.map((box, i) => overflows(box, parts[i]))
   if (!open.some(Boolean)) return
   for (let step = 0; step < FIT_STEPS; step++) {
     const mid = boxes.map((_, i) => (open[i] ? (lo[i]! + hi[i]!) / 2 : 1))
     set(mid)
     boxes.forEach((box, i) => {
       if (!open[i]) return
-      if (overflows(box)) hi[i] = mid[i]!
+      if (overflows(box, parts[i])) hi[i] = mid[i]!
       else lo[i] = mid[i]!
     })
   }
