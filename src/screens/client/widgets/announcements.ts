@@ -99,7 +99,7 @@ export class AnnouncementsView implements WidgetView<AnnouncementsData> {
         ? h(
             'footer',
             { class: 'ann-footer' },
-            h('span', { class: 'ann-count' }, `${formatNumber(lang, index + 1)} / ${formatNumber(lang, items.length)}`),
+            h('span', { class: 'ann-count', dir: 'ltr' }, `${formatNumber(lang, index + 1)} / ${formatNumber(lang, items.length)}`),
             progress,
           )
         : h('footer', { class: 'ann-footer' }),
