@@ -131,7 +131,7 @@ describe('lobby voice import / list / remove', () => {
     expect(listed[0]).toMatchObject({ lang: 'ar', name: '0', contentType: 'audio/wav' })
     expect(JSON.parse(runCli(['voice', 'remove', '--db', db, '--lang', 'ar', '--name', 'A']).stdout)).toEqual({ lang: 'ar', removed: 1 })
     expect(JSON.parse(runCli(['voice', 'list', '--db', db, '--lang', 'ar']).stdout)).toHaveLength(5)
-  })
+  }, 30_000)
 
   test('a bad file, a bad language or a missing directory exits 2 with one clear message and stores nothing', () => {
     const dir = tempDir()
@@ -148,5 +148,5 @@ describe('lobby voice import / list / remove', () => {
     expect(runCli(['voice', 'import', '--db', db, '--lang', 'not a tag', '--dir', clips]).code).toBe(2)
     expect(runCli(['voice', 'import', '--db', db, '--lang', 'ar', '--dir', join(dir, 'nowhere')]).stderr).toContain('cannot read --dir')
     expect(runCli(['voice', 'import', '--db', join(dir, 'missing.db'), '--lang', 'ar', '--dir', clips]).code).toBe(2)
-  })
+  }, 30_000)
 })
