@@ -209,6 +209,12 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
         await page.waitForFunction((number) => document.querySelector('.call-banner:not([hidden]) .banner-number')?.textContent === number, called.ticketNumber, { timeout: 15_000 })
         const cuts = await cutsOn(page)
         for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
+        // Fitting must not overdo it: a six-sign number keeps at least half the banner's 11rem.
+        const [numberPx, remPx] = await page.evaluate(() => [
+          parseFloat(getComputedStyle(document.querySelector('.banner-number')).fontSize),
+          parseFloat(getComputedStyle(document.documentElement).fontSize),
+        ])
+        if (numberPx < 5.5 * remPx) failures.push(`${lang} ${sizeName}: the banner's number is ${numberPx}px, under half its size`)
         if (cuts.length > 0) await shotOf(page, `banner-${lang}-${sizeName}`)
         await page.close()
       }
