@@ -5,18 +5,6 @@ import { versionLine } from './version'
 
 type Command = { run: (argv: string[]) => Promise<number>; help: string }
 
-/** Commands of contract §1 that later work brings; until then they say so and exit 2. */
-const notYet = (usage: string): Command => ({
-  help: usage,
-  run: async (argv) => {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      console.log(`${usage}\n\nnot available yet in this build`)
-      return 0
-    }
-    throw new UsageError(`${usage.split(' ')[1]}: not available yet in this build`)
-  },
-})
-
 /**
  * Each command's module is loaded when that command runs, so `lobby serve` does not evaluate
  * the provisioning parser, the demo or the other commands at every start (cold start).
@@ -30,6 +18,9 @@ const commands: Record<string, () => Promise<Command>> = {
   demo: async () => { const m = await import('./cli/demo'); return { run: m.demoCommand, help: m.demoHelp } },
   backup: async () => { const m = await import('./cli/backup'); return { run: m.backupCommand, help: m.backupHelp } },
   webhooks: async () => { const m = await import('./cli/webhooks'); return { run: m.webhooksCommand, help: m.webhooksHelp } },
+  status: async () => { const m = await import('./cli/status'); return { run: m.statusCommand, help: m.statusHelp } },
+  'service-unit': async () => { const m = await import('./cli/service-unit'); return { run: m.serviceUnitCommand, help: m.serviceUnitHelp } },
+  devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
 }
 

@@ -1,8 +1,9 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
-import { errorResponses, Security } from '../platform/openapi'
-import { authenticateDisplay, DisplayCodes, tokenOf } from '../display/routes'
+import { routeDetail } from '../platform/openapi'
+import { authenticateDisplay, tokenOf } from '../display/routes'
+import { DeviceService } from '../devices/service'
 import { canonicalLang } from '../screens/shared/options'
 import { isClipName, readClip, voiceManifest } from './service'
 import { VoiceCodes } from './errors'
@@ -20,35 +21,35 @@ export function clipHref(lang: string, name: string, sha256: string): string {
  * for its unit's manifest in its language, then loads the clips it names.
  */
 export function voiceRoutes(deps: AppDeps) {
+  // A paired display (its cookie) hears calls like a display token's board does.
+  const devices = new DeviceService(deps.db, deps.ids)
   return new Elysia({ name: 'lobby.voice' })
     .get(
       `${PREFIX}/queue-units/:queueUnitId/voice`,
       ({ request, query, params }) => {
-        const credential = authenticateDisplay(deps, tokenOf(request, query))
+        const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
         const lang = canonicalLang(query.lang)
         if (lang === null) throw new ApiError(400, VoiceCodes.INVALID_REQUEST, '`lang` must be a BCP 47 language tag (e.g. ar, en-GB)')
         const manifest = voiceManifest(deps.db, params.queueUnitId, credential.ownerId, lang, (clip) => clipHref(clip.lang, clip.name, clip.sha256))
-        if (manifest === null) throw new ApiError(404, DisplayCodes.NOT_FOUND, 'no such queue unit for this display token')
+        if (manifest === null) throw new ApiError(404, VoiceCodes.NOT_FOUND, 'no such queue unit for this display token')
         return new Response(JSON.stringify(manifest), { headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' } })
       },
       {
         query: t.Object({ lang: t.Optional(t.String({ maxLength: 64 })), token: t.Optional(t.String()) }),
-        detail: {
+        detail: routeDetail({
           summary: 'Voice clips a queue board can say calls with',
-          description: 'The recorded clips (`lobby voice import`) for the board\'s language (the same tag, else its language), and the unit\'s counters so a call\'s counter maps to its `counter-<counterId>` clip. `clipLang` is null when the language has no clips.',
+          description: "The recorded clips (`lobby voice import`) for the board's language (the same tag, else its language), and the unit's counters so a call's counter maps to its `counter-<counterId>` clip. `clipLang` is null when the language has no clips.",
           tags: ['Display feeds'],
-          security: Security.displayToken,
-          responses: {
-            200: { description: '`{lang, clipLang, complete, clips: [{name, contentType, bytes, href}], counters: [{id, name, locationId}]}`' },
-            ...errorResponses({ 400: [VoiceCodes.INVALID_REQUEST], 401: [VoiceCodes.AUTHENTICATION_FAILED], 404: [VoiceCodes.NOT_FOUND] }),
-          },
-        },
+          security: 'displayToken',
+          responses: { 200: { description: '`{lang, clipLang, complete, clips: [{name, contentType, bytes, href}], counters: [{id, name, locationId}]}`' } },
+          errors: { 400: [VoiceCodes.INVALID_REQUEST], 401: [VoiceCodes.AUTHENTICATION_FAILED], 404: [VoiceCodes.NOT_FOUND] },
+        }),
       },
     )
     .get(
       `${PREFIX}/voice-clips/:lang/:name`,
       ({ request, query, params }) => {
-        authenticateDisplay(deps, tokenOf(request, query))
+        authenticateDisplay(deps, tokenOf(request, query), devices, request)
         const clip = isClipName(params.name) ? readClip(deps.db, params.lang, params.name) : null
         if (clip === null) throw new ApiError(404, VoiceCodes.NOT_FOUND, `no voice clip ${params.name} for ${params.lang}`)
         const etag = `"${clip.sha256.slice(0, 32)}"`
@@ -60,16 +61,14 @@ export function voiceRoutes(deps: AppDeps) {
       },
       {
         query: t.Object({ v: t.Optional(t.String()), token: t.Optional(t.String()) }),
-        detail: {
+        detail: routeDetail({
           summary: 'One recorded voice clip',
+          description: 'The clip as imported: audio/wav, audio/mpeg or audio/ogg. Cached for good under its versioned `href` (`?v=`); ETag and 304 otherwise.',
           tags: ['Display feeds'],
-          security: Security.displayToken,
-          responses: {
-            200: { description: 'the clip (audio/wav, audio/mpeg or audio/ogg)', content: { 'audio/*': { schema: { type: 'string', format: 'binary' } } } },
-            304: { description: 'unchanged since If-None-Match' },
-            ...errorResponses({ 401: [VoiceCodes.AUTHENTICATION_FAILED], 404: [VoiceCodes.NOT_FOUND] }),
-          },
-        },
+          security: 'displayToken',
+          responses: { 200: { description: 'the clip (audio/wav, audio/mpeg or audio/ogg)' }, 304: { description: 'unchanged since If-None-Match' } },
+          errors: { 401: [VoiceCodes.AUTHENTICATION_FAILED], 404: [VoiceCodes.NOT_FOUND] },
+        }),
       },
     )
 }

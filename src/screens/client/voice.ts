@@ -120,10 +120,11 @@ export class Announcer {
   }
 
   private async loadManifest(): Promise<void> {
-    const token = this.ctx.options.token ?? ''
+    const token = this.ctx.options.token
     try {
+      // Without a token in the URL, a paired display's cookie authenticates (contract §7).
       const response = await fetch(`/api/display/v1/queue-units/${encodeURIComponent(this.queueUnitId)}/voice?lang=${encodeURIComponent(this.ctx.lang)}`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: token === null ? {} : { authorization: `Bearer ${token}` },
         cache: 'no-store',
       })
       if (response.ok) this.manifest = (await response.json()) as Manifest
