@@ -14,6 +14,7 @@ import { opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
 import { faviconRoute } from './platform/favicon'
+import { voiceRoutes } from './voice/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -40,5 +41,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps, queue))
+    .use(voiceRoutes(deps))
     .decorate('deps', deps)
 }
