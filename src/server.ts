@@ -14,6 +14,8 @@ export interface ServeOptions {
   dbPath: string
   durability: Durability
   tls?: { cert: string; key: string }
+  /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
+  corsOrigins?: readonly string[]
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -41,7 +43,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = openDatabase(options.dbPath, { durability: options.durability })
   const migration = migrateDatabase(db.$client)
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
-  const deps = createDeps({ db, log })
+  const deps = createDeps({ db, log, corsOrigins: options.corsOrigins ?? [] })
   const app = (options.buildApp ?? createApp)(deps)
 
   deps.idempotency.prune(deps.clock.now())

@@ -1,11 +1,14 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer } from '../server'
+import { parseOrigin } from '../platform/cors'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--cors-origin ORIGIN]...
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
-LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY. Flags win over the environment.`
+LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY, LOBBY_CORS_ORIGINS (comma-separated).
+--cors-origin (repeatable) lets a browser page of that origin call the public and operator APIs;
+none by default. Flags win over the environment.`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -15,6 +18,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     durability: { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    'cors-origin': { type: 'string', multiple: true },
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -29,16 +33,29 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (file !== undefined && !(await Bun.file(file).exists())) throw new UsageError(`TLS file not found: ${file}`)
   }
 
+  const corsOrigins = corsOriginsFrom(flags['cors-origin'] as string[] | string | undefined, process.env.LOBBY_CORS_ORIGINS)
+
   const server = await startServer({
     port,
     host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
     dbPath: dbPath(flags.db),
     durability,
     ...(cert && key ? { tls: { cert, key } } : {}),
+    corsOrigins,
   })
 
   await waitForStopSignal(server)
   return 0
+}
+
+/** `--cors-origin` (repeatable), else `LOBBY_CORS_ORIGINS` (comma-separated): each exactly an origin. */
+export function corsOriginsFrom(flag: string[] | string | undefined, env: string | undefined): string[] {
+  const values = flag === undefined ? (env ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '') : [flag].flat()
+  return values.map((value) => {
+    const origin = parseOrigin(value)
+    if (origin === null) throw new UsageError(`--cors-origin must be an origin like https://kiosk.example.com (scheme, host, optional port; no path): ${value.slice(0, 100)}`)
+    return origin
+  })
 }
 
 /** Resolves once SIGTERM or SIGINT has stopped the server gracefully. */

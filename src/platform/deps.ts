@@ -33,6 +33,8 @@ export interface AppDeps {
   tickets: Tickets
   /** The widget feature's statements (push and snapshot reads); built once per app. */
   widgets: WidgetStore
+  /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
+  corsOrigins: readonly string[]
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
@@ -48,6 +50,7 @@ export function createDeps(input: DepsInput): AppDeps {
     credentials: new CredentialStore(input.db),
     idempotency: new IdempotencyStore(input.db),
     lifecycle: new Lifecycle(),
+    corsOrigins: [],
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
