@@ -389,7 +389,6 @@ export function buildDocument(app: AnyElysia, version: string): Json {
       title: 'Lobby API',
       version,
       description: DESCRIPTION,
-      license: { name: 'Proprietary', url: 'https://lobby.invalid/license' },
     },
     servers: [{ url: '/', description: 'this Lobby server' }],
     tags: TAGS,
