@@ -75,8 +75,12 @@ describe.skipIf(!HAVE_CHROMIUM)('Swagger UI against dist/lobby demo', () => {
       // What the page shows: the status and the ticket of this response.
       const number = ((await response.json()) as { data: { ticketNumber: string } }).data.ticketNumber
       await page.waitForFunction(
-        ([cell, expected]) => document.querySelector(cell!)?.textContent?.trim().startsWith('201') === true &&
-          (document.querySelector('#operations-Queue-issueTicket .live-responses-table .response-col_description pre')?.textContent ?? '').includes(expected!),
+        ([cell, expected]) => {
+          // Runs in the page (the test's own types have no DOM).
+          const page = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+          return page.querySelector(cell!)?.textContent?.trim().startsWith('201') === true &&
+            (page.querySelector('#operations-Queue-issueTicket .live-responses-table .response-col_description pre')?.textContent ?? '').includes(expected!)
+        },
         [statusCell, number],
         { timeout: 15_000 },
       )
