@@ -11,6 +11,10 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
+import { deviceRoutes } from './devices/routes'
+import { deskRoutes } from './desk/routes'
+import { faviconRoute } from './platform/favicon'
 
 export type App = ReturnType<typeof createApp>
 
@@ -26,13 +30,17 @@ export function createApp(input: DepsInput | AppDeps) {
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
     .use(corsPlugin(deps.corsOrigins, VERSION))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: healthDetail })
+    .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
     .use(queueRoutes(deps, queue))
     .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(deviceRoutes(deps))
+    .use(deskRoutes(deps, queue))
     .decorate('deps', deps)
 }

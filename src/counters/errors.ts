@@ -11,6 +11,8 @@ export const CounterCodes = {
   INVALID_REQUEST: QueueCodes.INVALID_REQUEST,
   AUTHENTICATION_FAILED: QueueCodes.AUTHENTICATION_FAILED,
   SCOPE_FORBIDDEN: QueueCodes.SCOPE_FORBIDDEN,
+  /** Contract §7: a desk's state-changing request from another origin. */
+  ORIGIN_FORBIDDEN: 'ORIGIN_FORBIDDEN',
   LOCATION_FORBIDDEN: QueueCodes.LOCATION_FORBIDDEN,
   SERVICE_FORBIDDEN: QueueCodes.SERVICE_FORBIDDEN,
   QUEUE_UNIT_INACTIVE: QueueCodes.QUEUE_UNIT_INACTIVE,
@@ -40,6 +42,7 @@ export const CounterErrorExamples = {
     details: [{ path: '/counterId', message: 'the counter is not at the ticket\'s location or does not serve its service' }],
   },
   SCOPE_FORBIDDEN: 'this key lacks the counter:operate scope',
+  ORIGIN_FORBIDDEN: 'a device may change things only from a page of this server (Origin does not match)',
   COUNTER_NOT_FOUND: 'no such counter for this key',
   NO_TICKET_WAITING: 'no ticket is waiting for counter cnt_1',
   COUNTER_BUSY: 'counter cnt_1 holds A007 (CALLED); complete, no-show, requeue or transfer it first',

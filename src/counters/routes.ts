@@ -4,11 +4,13 @@ import type { TypeCheck } from '@sinclair/typebox/compiler'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
-import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
-import { admitQueueCaller, type RateBucket } from '../queue/access'
+import type { RateBucket } from '../queue/access'
+import { admitOperatorCaller } from '../devices/access'
+import { DeviceService } from '../devices/service'
 import { IssueTicketRequest, QueueTicket, Scopes, TicketResponse } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { ticketJson } from '../tickets/store'
@@ -71,7 +73,7 @@ const ORDER_OF_CHECKS =
 const commonMutationErrors = {
   400: [CounterCodes.INVALID_REQUEST, CounterCodes.INVALID_JSON],
   401: [CounterCodes.AUTHENTICATION_FAILED],
-  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
   409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
   413: [CounterCodes.PAYLOAD_TOO_LARGE],
   422: [CounterCodes.VALIDATION_FAILED],
@@ -113,7 +115,7 @@ function docs(operationId: string, summary: string, description: string, success
     summary,
     description,
     tags: ['Operator'],
-    security: 'queueBearer',
+    security: 'operator',
     ...(params === undefined ? {} : { params }),
     ...(body === undefined ? {} : { body: { name: named!.name, schema: body, required: body !== NoBody, examples: named!.examples } }),
     responses: { [success.status]: { description: success.description, name: success.name, schema: success.schema, example: success.example } },
@@ -144,12 +146,13 @@ const SIMPLE_ACTIONS: Record<SimpleAction, { operationId: string; summary: strin
  */
 export function counterRoutes(deps: AppDeps, queue?: QueueService) {
   const service = new CounterService(deps, queue)
+  const devices = new DeviceService(deps.db, deps.ids)
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
-    const raw = await readBodyLimited(request, MAX_OPERATOR_BODY)
+    // With a declared size the credential is checked before the body is read (see readBodyAfterChecks).
     const now = deps.clock.now()
-    const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, bucket, now)
+    const { raw, checked: caller } = await readBodyAfterChecks(request, MAX_OPERATOR_BODY, () => admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, bucket, now))
     return { raw, caller, now }
   }
 
@@ -261,7 +264,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
             'key\'s ticket-issue rate limit. Checks, in order: body size → credential → scope → rate limit → headers (Content-Type, Idempotency-Key) → JSON → ' +
             'schema → idempotency lookup → Edge authority → Queue Unit active → location and service → write. Webhook `ticket.created`.',
           tags: ['Operator'],
-          security: 'queueBearer',
+          security: 'operator',
           headers: {
             'Idempotency-Key': {
               required: false,
@@ -289,7 +292,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
           },
           errors: {
             ...commonMutationErrors,
-            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
             409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
           },
           errorExamples: CounterErrorExamples,
@@ -363,7 +366,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
           ticketResult(),
           {
             ...commonMutationErrors,
-            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
             404: [CounterCodes.TICKET_NOT_FOUND],
             409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION],
           },
@@ -375,7 +378,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
       `${BASE}/queue`,
       ({ request }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.overview(caller, now) })
       },
@@ -410,7 +413,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
       `${BASE}/tickets/:ticketId/events`,
       ({ request, params }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.events(caller, params.ticketId) })
       },

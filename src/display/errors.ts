@@ -18,6 +18,6 @@ export const CloseCodes = {
 
 /** An example of each code for the OpenAPI document (the messages the routes answer with). */
 export const DisplayErrorExamples = {
-  AUTHENTICATION_FAILED: 'a valid display token (lbd_…) is required on display routes',
+  AUTHENTICATION_FAILED: 'a valid display token (lbd_…) or a paired display is required on display routes',
   NOT_FOUND: 'no such widget for this display token',
 } as const satisfies Record<keyof typeof DisplayCodes, ErrorExample>

@@ -3,13 +3,14 @@ import type { Db } from '../db/open'
 import { credentials } from '../provisioning/tables'
 import { ApiError, CommonCodes } from './errors'
 
-export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook'
+export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook' | 'device'
 
 export const SECRET_PREFIX: Record<CredentialKind, string> = {
   workspace: 'lbw_',
   queue: 'lbq_',
   display: 'lbd_',
   webhook: 'lbh_',
+  device: 'lbv_',
 }
 
 /** What a route learns about the caller once a secret is found and valid. */
@@ -23,6 +24,11 @@ export interface Credential {
   services: string[] | null
   issuePerMinute: number | null
   readPerMinute: number | null
+  /**
+   * The counters the caller may operate; absent or null = any counter its locations and
+   * services allow. Set for a paired desk (contract §7: bound to one counter).
+   */
+  counters?: string[] | null
 }
 
 /**
@@ -44,8 +50,17 @@ export function presentedSecret(request: Request, options: { allowApiKeyHeader: 
   if (authorization !== null && apiKeyHeader !== null) {
     throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send the key in Authorization or x-service-api-key, not both')
   }
+  // Two x-service-api-key headers arrive joined by ", " as well (a key has no comma).
+  if (apiKeyHeader !== null && apiKeyHeader.includes(',')) {
+    throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send one x-service-api-key header with one key')
+  }
   if (apiKeyHeader !== null) return apiKeyHeader.trim() || null
   if (authorization === null) return null
+  // Two Authorization headers reach us joined by ", " (a bearer token has no comma). The
+  // workspace routes (contract §4, §5) name that MULTIPLE_CREDENTIALS; elsewhere it is no valid key.
+  if (options.allowApiKeyHeader && authorization.includes(',')) {
+    throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send one Authorization header with one key')
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
   return match ? match[1]! : null
 }

@@ -31,6 +31,7 @@ export const CommonCodes = {
   UNSUPPORTED_CONTENT_TYPE: 'UNSUPPORTED_CONTENT_TYPE',
   MULTIPLE_CREDENTIALS: 'MULTIPLE_CREDENTIALS',
   RATE_LIMITED: 'RATE_LIMITED',
+  SERVER_BUSY: 'SERVER_BUSY',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const
 
@@ -66,5 +67,6 @@ export const CommonErrorExamples = {
   UNSUPPORTED_CONTENT_TYPE: 'Content-Type must include application/json',
   MULTIPLE_CREDENTIALS: 'send the key in Authorization or x-service-api-key, not both',
   RATE_LIMITED: 'rate limit exceeded; retry after the time in Retry-After',
+  SERVER_BUSY: 'the server is receiving too many request bodies at once; retry shortly',
   INTERNAL_ERROR: 'internal error; quote the correlation ID when reporting it',
 } as const satisfies Record<keyof typeof CommonCodes, string | { message: string; details: ErrorDetail[] }>

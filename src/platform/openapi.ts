@@ -17,10 +17,17 @@ const ASSETS = '/swagger/assets'
 const LOBBY = 'x-lobby'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'workspace' | 'displayToken', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'metrics', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
+  /** The operator API: a Queue key, or a paired desk's cookie (contract §7). */
+  operator: [{ queueBearer: [] }, { deviceCookie: [] }],
   workspace: [{ workspaceBearer: [] }, { workspaceHeader: [] }],
   displayToken: [{ displayToken: [] }],
+  /** Display feeds: a display token, or a paired display's (or desk's) cookie (contract §7). */
+  display: [{ displayToken: [] }, { deviceCookie: [] }],
+  deviceCookie: [{ deviceCookie: [] }],
+  /** `/metrics`: loopback callers need nothing, others the metrics token. */
+  metrics: [{}, { metricsToken: [] }],
 }
 
 /** The request headers each scheme reads (CORS preflight lists them). */
@@ -29,6 +36,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
   workspaceBearer: 'authorization',
   workspaceHeader: 'x-service-api-key',
   displayToken: 'authorization',
+  metricsToken: 'authorization',
 }
 
 const errorDetailSchema = {
@@ -83,6 +91,8 @@ export interface ParameterDoc {
 /** One documented response: its description, and its JSON body (a named schema with an example) and headers if any. */
 export interface ResponseDoc {
   description: string
+  /** The body's media type; JSON unless said. */
+  mediaType?: string
   /** The component name of the body schema. */
   name?: string
   schema?: unknown
@@ -171,19 +181,21 @@ export function routeDetail(doc: RouteDoc): DocumentDecoration {
       description: response.description,
       headers: { 'X-Correlation-ID': correlationHeader, ...response.headers },
       ...(response.schema === undefined ? {} : {
-        content: { 'application/json': { schema: response.schema, ...(response.example === undefined ? {} : { example: response.example }) } },
+        content: { [response.mediaType ?? 'application/json']: { schema: response.schema, ...(response.example === undefined ? {} : { example: response.example }) } },
       }),
     }
   }
 
   const codes: string[] = []
   const errorName = errorSchemaName(doc.operationId)
-  // Any route can fail unexpectedly (contract §2): 500 INTERNAL_ERROR is one of every operation's codes.
+  // Any route can fail unexpectedly (contract §2): 500 INTERNAL_ERROR is one of every operation's
+  // codes. A route that reads a body can also be 503 SERVER_BUSY (the process's body budget).
   const errors: Record<number, readonly string[]> = { ...doc.errors, 500: [CommonCodes.INTERNAL_ERROR] }
+  if (doc.body !== undefined) errors[503] = [CommonCodes.SERVER_BUSY]
   for (const [status, statusCodes] of Object.entries(errors)) {
     const examples: Record<string, { summary: string; value: unknown }> = {}
     for (const code of statusCodes) {
-      const example = code === CommonCodes.INTERNAL_ERROR ? CommonErrorExamples.INTERNAL_ERROR : doc.errorExamples?.[code]
+      const example = code === CommonCodes.INTERNAL_ERROR || code === CommonCodes.SERVER_BUSY ? CommonErrorExamples[code] : doc.errorExamples?.[code]
       if (example === undefined) throw new Error(`${doc.operationId}: no example for error code ${code} (add it to the feature's errors.ts table)`)
       examples[code] = { summary: code, value: errorExampleValue(code, example) }
       if (!codes.includes(code)) codes.push(code)
@@ -192,7 +204,7 @@ export function routeDetail(doc: RouteDoc): DocumentDecoration {
       description: `${statusCodes.join(', ')}`,
       headers: {
         'X-Correlation-ID': correlationHeader,
-        ...(status === '429' ? { 'Retry-After': { description: 'seconds until a retry can succeed', required: true, schema: { type: 'integer', minimum: 1 } } } : {}),
+        ...(status === '429' || status === '503' ? { 'Retry-After': { description: 'seconds until a retry can succeed', required: true, schema: { type: 'integer', minimum: 1 } } } : {}),
       },
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorName}` }, examples } },
     }
@@ -327,7 +339,8 @@ const TAGS = [
   { name: 'Prayer schedules', description: 'Prayer-schedule month push and read (workspace key `lbw_…`).' },
   { name: 'Operator', description: 'Counters and ticket transitions at the branch (Queue key with `counter:operate`).' },
   { name: 'Display feeds', description: 'Read-only feeds for screens (display token `lbd_…`); the live websocket is under `x-websockets`.' },
-  { name: 'Platform', description: 'Liveness.' },
+  { name: 'Devices', description: 'Pairing a browser as a device, and what a paired device reads (device cookie `lobby_device`).' },
+  { name: 'Platform', description: 'Liveness and metrics.' },
 ]
 
 const DESCRIPTION = `Queue API, widget data push, prayer-schedule month push, operator API and display feeds of a Lobby branch server.
@@ -399,6 +412,8 @@ export function buildDocument(app: AnyElysia, version: string): Json {
         workspaceBearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key (lbw_…)' },
         workspaceHeader: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: 'Workspace API key (lbw_…); never together with Authorization' },
         displayToken: { type: 'http', scheme: 'bearer', description: 'Read-only display token (lbd_…); also accepted as `?token=`' },
+        deviceCookie: { type: 'apiKey', in: 'cookie', name: 'lobby_device', description: 'A paired device (lbv_…), set by POST /api/devices/v1/pair; state-changing requests need this server\'s Origin' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The `--metrics-token` (only for callers other than loopback)' },
       },
       schemas: sortKeys({ ErrorDetail: errorDetailSchema, ...namer.components, ...errorSchemas }),
     },

@@ -65,9 +65,10 @@ describe('OpenAPI for the operator API', () => {
     for (const [path, method, success, errors, codes] of expected) {
       const operation = doc.paths[path]?.[method]
       expect({ path, defined: operation !== undefined }).toEqual({ path, defined: true })
-      expect(operation.security).toEqual([{ queueBearer: [] }])
+      // A Queue key, or a paired desk's cookie (contract §7).
+      expect(operation.security).toEqual([{ queueBearer: [] }, { deviceCookie: [] }])
       expect(operation.tags).toEqual(['Operator'])
-      expect(Object.keys(operation.responses).sort()).toEqual([success, ...errors, '500'].sort())
+      expect(Object.keys(operation.responses).sort()).toEqual([success, ...errors, '500', ...(method === 'post' ? ['503'] : [])].sort())
       expect(operation.responses[success].content['application/json'].schema.properties.data).toBeDefined()
       const described = Object.values(operation.responses).map((r) => (r as { description: string }).description).join(' ')
       for (const code of codes) expect(described).toContain(code)

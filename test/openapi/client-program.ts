@@ -30,6 +30,7 @@ export function onIssueError(error: Schemas['IssueTicketError']): 'retry-later' 
   const code = error.error.code
   switch (code) {
     case 'RATE_LIMITED':
+    case 'SERVER_BUSY':
     case 'INTERNAL_ERROR':
       return 'retry-later'
     case 'NONCE_REPLAYED':
@@ -90,6 +91,7 @@ export function onWidgetError(error: Schemas['PushWidgetDataError']): string {
     case 'STALE_SOURCE_SEQUENCE':
       return 'resync'
     case 'RATE_LIMITED':
+    case 'SERVER_BUSY':
     case 'INTERNAL_ERROR':
       return 'retry later'
     default: {
@@ -115,6 +117,7 @@ export function onPrayerError(error: Schemas['PushPrayerMonthError']): string {
     case 'IDEMPOTENCY_KEY_REUSED':
       return 'use a new key for new content'
     case 'RATE_LIMITED':
+    case 'SERVER_BUSY':
     case 'INTERNAL_ERROR':
       return 'retry later'
     default: {

@@ -6,6 +6,8 @@ import { WidgetCodes } from '../../src/widgets/errors'
 import { PrayerCodes } from '../../src/prayer/errors'
 import { DisplayCodes } from '../../src/display/errors'
 import { CommonCodes } from '../../src/platform/errors'
+import { DeviceCodes } from '../../src/devices/errors'
+import { OpsCodes } from '../../src/ops/routes'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -35,6 +37,11 @@ const OPERATIONS: Record<string, string> = {
   'get /api/display/v1/queue-units/{queueUnitId}/state': 'readDisplayQueueState',
   'get /api/display/v1/prayer-schedules/sources/{sourceId}/months/{period}': 'readDisplayPrayerMonth',
   'get /api/display/v1/prayer-schedules/sources/{sourceId}/today': 'readDisplayPrayerToday',
+  'post /api/devices/v1/pair': 'pairDevice',
+  'get /api/devices/v1/device': 'readDevice',
+  'get /api/devices/v1/boards': 'listDeviceBoards',
+  'get /api/devices/v1/desk': 'readDeskView',
+  'get /metrics': 'readMetrics',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
@@ -44,6 +51,9 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/public/v1/widgets/', Object.values(WidgetCodes)],
   ['/api/public/v1/prayer-schedules/', Object.values(PrayerCodes)],
   ['/api/display/v1/', Object.values(DisplayCodes)],
+  ['/api/devices/v1/desk', Object.values(CounterCodes)],
+  ['/api/devices/v1/', Object.values(DeviceCodes)],
+  ['/metrics', Object.values(OpsCodes)],
   ['/health', []],
 ]
 
@@ -66,6 +76,8 @@ describe('the OpenAPI document (contract §15)', () => {
     const ids = Object.values(found)
     expect(new Set(ids).size).toBe(ids.length)
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/)
+    // A route that reads a body may be 503 SERVER_BUSY (the body budget); one that reads none may not.
+    for (const [key, op] of operations(doc)) expect({ key, busy: '503' in op.responses }).toEqual({ key, busy: op.requestBody !== undefined })
     const tags = new Set(doc.tags.map((t: { name: string; description: string }) => t.description && t.name))
     for (const [, op] of operations(doc)) for (const tag of op.tags) expect(tags.has(tag)).toBe(true)
   })
@@ -74,7 +86,7 @@ describe('the OpenAPI document (contract §15)', () => {
     const doc = await documentOf()
     for (const item of Object.values(doc.paths)) expect(Object.keys(item as object)).not.toContain('ws')
     const live = doc['x-websockets']['/api/display/v1/live']
-    expect(live.security).toEqual([{ displayToken: [] }])
+    expect(live.security).toEqual([{ displayToken: [] }, { deviceCookie: [] }])
     expect(Object.keys(live.clientMessages)).toEqual(['subscribe'])
     expect(Object.keys(live.serverMessages).sort()).toEqual(['error', 'ping', 'snapshot', 'update'])
     expect(Object.keys(live.closeCodes).sort()).toEqual(['1001', '1013', '4401'])
@@ -89,7 +101,7 @@ describe('the OpenAPI document (contract §15)', () => {
         expect({ key, examples: Object.keys(body.examples).length > 0 }).toEqual({ key, examples: true })
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
-        const content = response.content?.['application/json']
+        const content = response.content?.[op.operationId === 'readMetrics' && status === '200' ? 'text/plain' : 'application/json']
         if (status === '304') {
           expect(content).toBeUndefined()
           continue
@@ -108,7 +120,7 @@ describe('the OpenAPI document (contract §15)', () => {
     const doc = await documentOf()
     for (const [key, op] of operations(doc)) {
       const path = key.split(' ')[1]!
-      const allowed = [...FEATURE_CODES.find(([prefix]) => path.startsWith(prefix))![1], CommonCodes.INTERNAL_ERROR]
+      const allowed = [...FEATURE_CODES.find(([prefix]) => path.startsWith(prefix))![1], CommonCodes.INTERNAL_ERROR, CommonCodes.SERVER_BUSY]
       const errorStatuses = Object.keys(op.responses).filter((s) => Number(s) >= 400)
       const refs = new Set(errorStatuses.map((s) => op.responses[s].content['application/json'].schema.$ref))
       expect({ key, refs: [...refs] }).toEqual({ key, refs: [`#/components/schemas/${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}Error`] })

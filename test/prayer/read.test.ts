@@ -86,7 +86,7 @@ describe('OpenAPI', () => {
     const get = doc.paths[`${base}/{period}`]?.get
     expect(post).toBeDefined()
     expect(get).toBeDefined()
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '413', '422', '429', '500'])
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '413', '422', '429', '500', '503'])
     expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500'])
     for (const operation of [post, get]) {
       expect(operation.security).toEqual([{ workspaceBearer: [] }, { workspaceHeader: [] }])

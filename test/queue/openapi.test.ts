@@ -17,7 +17,7 @@ describe('OpenAPI for the Queue endpoints', () => {
       const op = doc.paths[path]?.[method]
       expect(op).toBeDefined()
       expect(op.security).toEqual([{ queueBearer: [] }])
-      expect(Object.keys(op.responses).sort()).toEqual([success, ...errors, '500'].sort())
+      expect(Object.keys(op.responses).sort()).toEqual([success, ...errors, '500', ...(method === 'post' ? ['503'] : [])].sort())
       expect(op.responses[success].content['application/json'].schema.properties.data).toBeDefined()
       for (const status of errors) {
         expect(errorCodeEnum(op, status)).toContain('INTERNAL_ERROR')

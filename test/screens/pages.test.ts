@@ -4,7 +4,7 @@ import { jsonOf, request, testContext } from '../support/app'
 import { SCRIPT, STYLESHEET } from '../../src/screens/assets'
 import { SCREEN_CSP } from '../../src/screens/routes'
 import { directionOf, readOptions } from '../../src/screens/shared/options'
-import { OUTPUT, recordedHash, sourceHash } from '../../scripts/build-screens'
+import { BUNDLES, recordedHash, sourceHash } from '../../scripts/build-screens'
 
 const { app, clock } = testContext()
 const get = (path: string) => request(app, 'GET', path)
@@ -55,7 +55,8 @@ describe('screen pages', () => {
   test('the page loads only embedded assets: no external URL in the page, script or stylesheet', async () => {
     const html = await (await get('/screens/queue/qu_main?token=x')).text()
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
-    expect(assets.sort()).toEqual([SCRIPT.path, STYLESHEET.path].sort())
+    // The icon is embedded too (src/platform/favicon.ts).
+    expect(assets.sort()).toEqual([SCRIPT.path, STYLESHEET.path, '/favicon.ico'].sort())
     for (const text of [html, SCRIPT.body, STYLESHEET.body]) {
       expect(text).not.toMatch(/https?:\/\/[a-z0-9]/i)
       expect(text).not.toMatch(/@import|@font-face/)
@@ -93,8 +94,8 @@ describe('screen assets', () => {
     expect((await jsonOf(missing)).error.code).toBe('NOT_FOUND')
   })
 
-  test('the committed bundle was built from the current client sources (else: bun run build:screens)', () => {
-    expect(recordedHash(readFileSync(OUTPUT, 'utf8'))).toBe(sourceHash())
+  test('the committed bundles were built from the current client sources (else: bun run build:screens)', () => {
+    for (const { output } of BUNDLES) expect({ output, hash: recordedHash(readFileSync(output, 'utf8')) }).toEqual({ output, hash: sourceHash() })
   })
 })
 

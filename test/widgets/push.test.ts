@@ -592,7 +592,7 @@ describe('OpenAPI', () => {
     const op = doc.paths['/api/public/v1/widgets/{widgetId}/data/push']?.post
     expect(op).toBeDefined()
     expect(op.security).toEqual([{ workspaceBearer: [] }, { workspaceHeader: [] }])
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '500'])
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503'])
     expect(op.responses['200'].headers['X-Service-Data-Revision']).toBeDefined()
     expect(op.responses['200'].content['application/json'].schema.required).toEqual(
       ['accepted', 'widgetId', 'widgetType', 'dataRevision', 'schemaVersion', 'acceptedAt', 'itemCount', 'warnings'],
