@@ -10,6 +10,7 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -32,5 +33,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(reportRoutes(deps))
     .decorate('deps', deps)
 }

@@ -1,5 +1,15 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations } from './migrations.generated'
+import { rebuildReportRollups } from '../tickets/rollups'
+
+/**
+ * Data steps that belong to a migration and run in its transaction, after its SQL: what SQL
+ * alone cannot compute. The roll-ups' distributions are built in code, from the ticket history
+ * (src/tickets/rollups.ts), so a database with tickets from before has its reports.
+ */
+const DATA_STEPS: Record<string, (client: Database) => void> = {
+  '0003_report_rollups': (client) => void rebuildReportRollups(client),
+}
 
 /** Schema version of this build: the number of migrations it carries. */
 export const SCHEMA_VERSION = embeddedMigrations.length
@@ -43,6 +53,7 @@ export function migrateDatabase(client: Database): MigrationResult {
       .filter((s) => s.length > 0)
     client.transaction(() => {
       for (const statement of statements) client.exec(statement)
+      DATA_STEPS[migration.tag]?.(client)
       client
         .query('INSERT INTO lobby_migrations (idx, tag, applied_at) VALUES (?, ?, ?)')
         .run(migration.idx, migration.tag, Date.now())
