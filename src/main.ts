@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<Command>> = {
   demo: async () => { const m = await import('./cli/demo'); return { run: m.demoCommand, help: m.demoHelp } },
   backup: async () => { const m = await import('./cli/backup'); return { run: m.backupCommand, help: m.backupHelp } },
   webhooks: async () => { const m = await import('./cli/webhooks'); return { run: m.webhooksCommand, help: m.webhooksHelp } },
+  report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
 }
 
 async function usage(): Promise<string> {

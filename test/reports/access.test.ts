@@ -38,7 +38,7 @@ describe('report routes: who may read, and bad input in the envelope', () => {
 
   test('the OpenAPI document lists both routes with their query parameters', async () => {
     const ctx = reportContext()
-    const doc = await (await ctx.app.handle(new Request('http://localhost/swagger/json'))).json()
+    const doc: any = await (await ctx.app.handle(new Request('http://localhost/swagger/json'))).json()
     const daily = doc.paths['/api/operator/v1/reports/daily'].get
     expect(daily.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'locationId', 'serviceId'])
     expect(Object.keys(daily.responses)).toEqual(['200', '401', '403', '422', '429'])

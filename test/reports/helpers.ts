@@ -3,18 +3,19 @@ import { counterContext, callNext, act, ok, issued } from '../counters/helpers'
 import { mainUnit, get, type QueueTestContext } from '../queue/helpers'
 import { jsonOf } from '../support/app'
 import type { ProvisioningFile } from '../../src/provisioning/model'
+import type { AppDeps } from '../../src/platform/deps'
 
 export const REPORTS = '/api/operator/v1/reports'
 
 /** The example app with a `reports` key (scope reports:read) and Accounts' wait target at 600 s. */
-export function reportContext(edit: (doc: ProvisioningFile) => void = () => {}): QueueTestContext {
+export function reportContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Partial<AppDeps> = {}): QueueTestContext {
   return counterContext((doc) => {
     const unit = mainUnit(doc)
     unit.services![0]!.waitTargetSeconds = 600
     unit.apiKeys!.push({ name: 'reports', scopes: ['reports:read'] })
     unit.apiKeys!.push({ name: 'reports-hall-loans', scopes: ['reports:read'], locations: ['loc_hall'], services: ['svc_loans'] })
     edit(doc)
-  })
+  }, overrides)
 }
 
 export async function report(ctx: QueueTestContext, path: string, key = 'reports') {

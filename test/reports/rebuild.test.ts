@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { reportContext } from './helpers'
-import { smallDay } from './daily.test'
+import { smallDay } from './small-day'
 import { migrateDatabase } from '../../src/db/migrate'
 import { Histogram, bucketOf, rebuildReportRollups } from '../../src/tickets/rollups'
 
