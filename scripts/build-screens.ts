@@ -16,6 +16,14 @@ import { Glob } from 'bun'
 export const ROOT = join(import.meta.dir, '..')
 export const ENTRY = join(ROOT, 'src/screens/client/main.ts')
 export const OUTPUT = join(ROOT, 'src/screens/generated/screens.js')
+/** The device pages' bundle (/pair, /desk, /screens): the same toolkit, its own entry. */
+export const DEVICES_ENTRY = join(ROOT, 'src/screens/client/devices/main.ts')
+export const DEVICES_OUTPUT = join(ROOT, 'src/screens/generated/devices.js')
+/** Every bundle: entry → output. */
+export const BUNDLES: { entry: string; output: string }[] = [
+  { entry: ENTRY, output: OUTPUT },
+  { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
+]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts']
 
@@ -38,9 +46,9 @@ export function recordedHash(bundle: string): string | null {
   return /sources sha256:([0-9a-f]{64})/.exec(bundle.slice(0, 400))?.[1] ?? null
 }
 
-export async function buildBundle(): Promise<string> {
+export async function buildBundle(entry: string = ENTRY): Promise<string> {
   const result = await Bun.build({
-    entrypoints: [ENTRY],
+    entrypoints: [entry],
     target: 'browser',
     format: 'iife',
     minify: true,
@@ -58,17 +66,21 @@ export async function buildBundle(): Promise<string> {
 
 if (import.meta.main) {
   if (process.argv.includes('--check')) {
-    let committed = ''
-    try {
-      committed = readFileSync(OUTPUT, 'utf8')
-    } catch {}
-    if (recordedHash(committed) !== sourceHash()) {
-      console.error(`${relative(ROOT, OUTPUT)} is stale: run \`bun run build:screens\``)
-      process.exit(1)
+    for (const { output } of BUNDLES) {
+      let committed = ''
+      try {
+        committed = readFileSync(output, 'utf8')
+      } catch {}
+      if (recordedHash(committed) !== sourceHash()) {
+        console.error(`${relative(ROOT, output)} is stale: run \`bun run build:screens\``)
+        process.exit(1)
+      }
     }
   } else {
-    const bundle = await buildBundle()
-    writeFileSync(OUTPUT, bundle)
-    console.log(`${relative(ROOT, OUTPUT)}: ${(bundle.length / 1024).toFixed(1)} KiB`)
+    for (const { entry, output } of BUNDLES) {
+      const bundle = await buildBundle(entry)
+      writeFileSync(output, bundle)
+      console.log(`${relative(ROOT, output)}: ${(bundle.length / 1024).toFixed(1)} KiB`)
+    }
   }
 }

@@ -10,6 +10,9 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
+import { deviceRoutes } from './devices/routes'
+import { deskRoutes } from './desk/routes'
 import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -25,6 +28,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))
@@ -33,6 +37,8 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
+    .use(deviceRoutes(deps))
+    .use(deskRoutes(deps, queue))
     .use(reportRoutes(deps))
     .decorate('deps', deps)
 }

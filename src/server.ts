@@ -7,6 +7,7 @@ import { createApp } from './app'
 import { createDeps, type AppDeps } from './platform/deps'
 import { jsonLogger, type Logger } from './platform/log'
 import { WebhookWorker } from './webhooks/worker'
+import { retentionTask, DEFAULT_RETAIN_DAYS } from './ops/retention'
 
 export interface ServeOptions {
   port: number
@@ -14,6 +15,12 @@ export interface ServeOptions {
   dbPath: string
   durability: Durability
   tls?: { cert: string; key: string }
+  /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
+  retainDays?: number
+  /** Lets callers other than loopback read `/metrics` with this bearer token. */
+  metricsToken?: string | null
+  /** `--public-origin`: see AppDeps.publicOrigin. */
+  publicOrigin?: string
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -39,17 +46,18 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLogger
   const db = openDatabase(options.dbPath, { durability: options.durability })
-  const migration = migrateDatabase(db.$client)
+  const migration = migrateDatabase(db.$client, { log })
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
-  const deps = createDeps({ db, log })
+  const deps = createDeps({ db, log, metricsToken: options.metricsToken ?? null, publicOrigin: options.publicOrigin ?? null })
   const app = (options.buildApp ?? createApp)(deps)
 
   deps.idempotency.prune(deps.clock.now())
   const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
-  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log })
+  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log, onGivenUp: () => deps.metrics.webhookGivenUp() })
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
+  deps.lifecycle.register(retentionTask({ db, clock: deps.clock, log, retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS }))
 
   app.listen({
     port: options.port,

@@ -1,6 +1,7 @@
 import { existsSync, chmodSync, statSync } from 'node:fs'
 import { Database } from 'bun:sqlite'
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
+import { recordBackup } from '../ops/status'
 
 export const backupHelp = `lobby backup --db PATH --out FILE
 
@@ -33,6 +34,13 @@ export async function backupCommand(argv: string[]): Promise<number> {
   const tickets = copy.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()
   copy.close()
   if (check?.integrity_check !== 'ok') throw new Error(`the copy failed its integrity check: ${check?.integrity_check}`)
+  // Remembered in the database for `lobby status` ("last backup").
+  const source = openExistingDatabase(dbPath(flags.db))
+  try {
+    recordBackup(source, out, statSync(out).size, Date.now())
+  } finally {
+    source.$client.close()
+  }
   printJson({ out, bytes: statSync(out).size, startedAt, integrity: 'ok', tickets: tickets?.n ?? 0 })
   return 0
 }

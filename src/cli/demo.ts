@@ -10,6 +10,7 @@ import { randomIds, randomToken } from '../platform/ids'
 import { localDate } from '../platform/time'
 import { startServer } from '../server'
 import { waitForStopSignal } from './serve'
+import { DeviceService } from '../devices/service'
 
 export const demoHelp = `lobby demo [--port N] [--db PATH]
 
@@ -84,6 +85,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
     operator: rotateKey(db, randomIds, 'queue', 'qu_main', 'operator', 0, now).secret,
     webhook: rotateKey(db, randomIds, 'webhook', 'whk_crm', 'whk_crm', 0, now).secret,
   }
+  // A pairing code for Counter 1's desk page: open its pair path, and this browser is the desk.
+  const deskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'desk', counterId: 'cnt_1', ttlSeconds: 3600 }, now)
   db.$client.close()
 
   const dir = resolve(DEMO_DIR)
@@ -161,6 +164,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
     `#   queue board:   ${base}/screens/queue/qu_main?token=${keys.display}&location=loc_hall`,
     `#   schedule:      ${base}/screens/widgets/wdg_schedule_lobby?token=${keys.display}`,
     `#   prayer times:  ${base}/screens/prayer/psrc_centralmosque-0001-london?token=${keys.display}&lang=ar`,
+    '',
+    '# Counter desk: open this once in a browser to pair it as Counter 1 (code ' + deskPairing.code + ', single use, valid 1 hour);',
+    '# it then opens /desk. More codes: lobby devices pair --db ' + dbPath + ' --role desk --counter cnt_2',
+    `#   ${base}${deskPairing.pairPath}`,
     '',
     'Stop with Ctrl-C.',
     '',

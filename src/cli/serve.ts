@@ -1,11 +1,16 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer } from '../server'
+import { retainDaysOption, metricsTokenOption } from '../ops/config'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
-LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY. Flags win over the environment.`
+LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY, LOBBY_RETAIN_DAYS (400: closed tickets
+older are deleted daily), LOBBY_METRICS_TOKEN (/metrics for callers other than loopback),
+LOBBY_PUBLIC_ORIGIN. Flags win over the environment.
+--public-origin: the origin browsers use (https://lobby.branch.example) when a reverse proxy
+rewrites scheme or host; paired devices' changes must come from it.`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -15,6 +20,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     durability: { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    'retain-days': { type: 'string' },
+    'metrics-token': { type: 'string' },
+    'public-origin': { type: 'string' },
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -29,12 +37,20 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (file !== undefined && !(await Bun.file(file).exists())) throw new UsageError(`TLS file not found: ${file}`)
   }
 
+  const publicOrigin = flags['public-origin'] ?? process.env.LOBBY_PUBLIC_ORIGIN
+  if (publicOrigin !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicOrigin)) {
+    throw new UsageError('--public-origin must be an origin like https://lobby.example.org (scheme and host, no path)')
+  }
+
   const server = await startServer({
     port,
     host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
     dbPath: dbPath(flags.db),
     durability,
+    retainDays: retainDaysOption(flags['retain-days'] ?? process.env.LOBBY_RETAIN_DAYS),
+    metricsToken: metricsTokenOption(flags['metrics-token'] ?? process.env.LOBBY_METRICS_TOKEN),
     ...(cert && key ? { tls: { cert, key } } : {}),
+    ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
   })
 
   await waitForStopSignal(server)

@@ -8,7 +8,9 @@ import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../plat
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
-import { admitQueueCaller, type RateBucket } from '../queue/access'
+import type { RateBucket } from '../queue/access'
+import { admitOperatorCaller } from '../devices/access'
+import { DeviceService } from '../devices/service'
 import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { ticketJson } from '../tickets/store'
@@ -70,7 +72,7 @@ const ORDER_OF_CHECKS =
 const commonMutationErrors = {
   400: [CounterCodes.INVALID_REQUEST, CounterCodes.INVALID_JSON],
   401: [CounterCodes.AUTHENTICATION_FAILED],
-  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
   409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
   413: [CounterCodes.PAYLOAD_TOO_LARGE],
   422: [CounterCodes.VALIDATION_FAILED],
@@ -117,12 +119,13 @@ const SIMPLE_ACTIONS: Record<SimpleAction, { summary: string; description: strin
  */
 export function counterRoutes(deps: AppDeps, queue?: QueueService) {
   const service = new CounterService(deps, queue)
+  const devices = new DeviceService(deps.db, deps.ids)
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
     const raw = await readBodyLimited(request, MAX_OPERATOR_BODY)
     const now = deps.clock.now()
-    const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, bucket, now)
+    const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, bucket, now)
     return { raw, caller, now }
   }
 
@@ -247,7 +250,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
           },
           errors: {
             ...commonMutationErrors,
-            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
             409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
           },
         }),
@@ -316,7 +319,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
           ticketResult,
           {
             ...commonMutationErrors,
-            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
             404: [CounterCodes.TICKET_NOT_FOUND],
             409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION],
           },
@@ -328,7 +331,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
       `${BASE}/queue`,
       ({ request }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.overview(caller, now) })
       },
@@ -346,7 +349,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
       `${BASE}/tickets/:ticketId/events`,
       ({ request, params }) => {
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.events(caller, params.ticketId) })
       },

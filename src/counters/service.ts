@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
@@ -56,6 +56,7 @@ export class CounterService {
         queueUnitId: counters.queueUnitId,
         locationId: counters.locationId,
         name: counters.name,
+        active: counters.active,
         open: counters.open,
         openDay: counters.openDay,
         timezone: locations.timezone,
@@ -78,7 +79,7 @@ export class CounterService {
     this.unitCountersStmt = db
       .select({ id: counters.id, name: counters.name, locationId: counters.locationId, open: counters.open })
       .from(counters)
-      .where(eq(counters.queueUnitId, sql.placeholder('unit')))
+      .where(and(eq(counters.queueUnitId, sql.placeholder('unit')), eq(counters.active, true)))
       .orderBy(asc(counters.id))
       .prepare()
     this.unitCounterServicesStmt = db
@@ -95,15 +96,18 @@ export class CounterService {
   /**
    * The counter if the key may operate it: same Queue Unit, its location within the key's
    * locations, and at least one of its services within the key's services (a key without a
-   * service list may operate a counter of any services). Else null.
+   * service list may operate a counter of any services), not retired, and the caller's own
+   * counter when it is bound to some (a paired desk). Else null.
    */
   visibleCounter(caller: Credential, counterId: string): CounterRecord | null {
     const row = this.counterStmt.get({ id: counterId })
     if (row === undefined || row.queueUnitId !== caller.ownerId || !mayUseLocation(caller, row.locationId)) return null
+    if (!row.active || (caller.counters != null && !caller.counters.includes(row.id))) return null
     const serviceIds = this.counterServicesStmt.all({ id: counterId }).map((r) => r.serviceId)
     const usableServiceIds = serviceIds.filter((id) => mayUseService(caller, id))
     if (caller.services !== null && usableServiceIds.length === 0) return null
-    return { ...row, serviceIds, usableServiceIds }
+    const { active: _active, ...record } = row
+    return { ...record, serviceIds, usableServiceIds }
   }
 
   private requireCounter(caller: Credential, counterId: string): CounterRecord {
@@ -114,7 +118,10 @@ export class CounterService {
 
   private requireTicket(caller: Credential, ticketId: string): TicketRow {
     const ticket = this.queue.visibleTicket(caller, ticketId)
-    if (ticket === null) throw new ApiError(404, CounterCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
+    // A desk bound to one counter sees waiting tickets of its services and the ticket it holds,
+    // never one held at another counter (docs/devices.md).
+    const heldElsewhere = ticket !== null && caller.counters != null && ticket.counterId !== null && !caller.counters.includes(ticket.counterId)
+    if (ticket === null || heldElsewhere) throw new ApiError(404, CounterCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
     return ticket
   }
 
@@ -311,7 +318,8 @@ export class CounterService {
       if (!target.active) throw refuse('service is not active')
       if (target.id === ticket.serviceId) throw refuse('the ticket is already in this service; use requeue')
       if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
-      if (!mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
+      // A desk (bound to its counter) may send a ticket of its services to any service there.
+      if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
       const rule = assertTransition('transfer', ticket.status)
       const after = this.deps.tickets.transition(ticket, {
         rule,
@@ -370,6 +378,7 @@ export class CounterService {
     for (const counter of this.unitCountersStmt.all({ unit })) {
       const serviceIds = servicesOf.get(counter.id) ?? []
       if (!mayUseLocation(caller, counter.locationId)) continue
+      if (caller.counters != null && !caller.counters.includes(counter.id)) continue
       if (caller.services !== null && !serviceIds.some((id) => mayUseService(caller, id))) continue
       counterList.push(this.counterView(caller, { ...counter, serviceIds }, held.get(counter.id) ?? null))
     }

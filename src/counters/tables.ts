@@ -7,6 +7,8 @@ export const counters = sqliteTable('counters', {
   queueUnitId: text('queue_unit_id').notNull().references(() => queueUnits.id),
   locationId: text('location_id').notNull().references(() => locations.id),
   name: text('name').notNull(),
+  /** False once retired in provisioning (`active: false`): gone from desks and boards, its history stays. */
+  active: integer('active', { mode: 'boolean' }).notNull().default(true),
   open: integer('open', { mode: 'boolean' }).notNull().default(false),
   /** Local business day (location time zone) on which the counter was last opened; the daily close shuts counters opened on an earlier day. */
   openDay: text('open_day'),

@@ -27,6 +27,8 @@ interface Client {
   stillAuthorized: () => boolean
   /** Last revision sent per topic key, so nothing is sent twice or backwards. */
   sent: Map<string, number>
+  /** Narrower than the workspace (a paired desk reads its own queue unit only); absent = all of it. */
+  mayRead?: (kind: TopicKind, id: string) => boolean
 }
 
 export interface HubOptions {
@@ -60,8 +62,8 @@ export class LiveHub {
     this.readers.set(kind, reader)
   }
 
-  connect(socket: LiveSocket, workspaceId: string, stillAuthorized: () => boolean): void {
-    this.clients.set(socket, { socket, workspaceId, stillAuthorized, sent: new Map() })
+  connect(socket: LiveSocket, workspaceId: string, stillAuthorized: () => boolean, mayRead?: (kind: TopicKind, id: string) => boolean): void {
+    this.clients.set(socket, { socket, workspaceId, stillAuthorized, sent: new Map(), ...(mayRead ? { mayRead } : {}) })
   }
 
   disconnect(socket: LiveSocket): void {
@@ -85,7 +87,8 @@ export class LiveHub {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
     }
     for (const topic of request) {
-      const state = this.readers.get(topic.kind)?.(topic.id, client.workspaceId) ?? null
+      const readable = client.mayRead === undefined || client.mayRead(topic.kind, topic.id)
+      const state = readable ? this.readers.get(topic.kind)?.(topic.id, client.workspaceId) ?? null : null
       if (state === null) {
         this.sendError(client, 'TOPIC_NOT_FOUND', `no ${topic.kind} "${topic.id}" for this display token`)
         continue

@@ -9,6 +9,8 @@ import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets/changes'
 import { LiveHub, type LiveSocket } from './hub'
 import { CloseCodes, DisplayCodes } from './errors'
+import { DeviceService } from '../devices/service'
+import { assertSameOrigin, deviceSecretOf } from '../devices/access'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
@@ -27,12 +29,30 @@ function tokenOf(request: Request, query: Record<string, string | undefined>): s
   return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
 }
 
-function authenticateDisplay(deps: AppDeps, token: string | null): Credential {
+function authenticateDisplay(deps: AppDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
   const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
   if (credential === null) {
-    throw new ApiError(401, DisplayCodes.AUTHENTICATION_FAILED, 'a valid display token (lbd_…) is required on display routes')
+    const viewer = token === null && devices && request ? deviceViewer(deps, devices, request) : null
+    if (viewer !== null && viewer.queueUnitId === null) return { ...NO_LISTS, id: viewer.credentialId, kind: 'device', ownerId: viewer.workspaceId, name: viewer.name }
+    throw new ApiError(401, DisplayCodes.AUTHENTICATION_FAILED, 'a valid display token (lbd_…) or a paired display is required on display routes')
   }
   return credential
+}
+
+const NO_LISTS = { scopes: null, locations: null, services: null, issuePerMinute: null, readPerMinute: null }
+
+/**
+ * A paired device reading display feeds by its cookie (contract §7): a display reads what a
+ * display token may (its workspace); a desk only its own queue unit's live state, which is how
+ * the desk page hears of changes. Null for anything else. No token is ever read from a cookie.
+ */
+function deviceViewer(deps: AppDeps, devices: DeviceService, request: Request): { credentialId: string; name: string; workspaceId: string; queueUnitId: string | null; secret: string } | null {
+  const secret = deviceSecretOf(request)
+  const device = devices.authenticate(deps.credentials, secret, deps.clock.now())
+  if (device === null || secret === null) return null
+  if (device.role === 'display') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: null, secret }
+  if (device.role === 'desk') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: device.queueUnitId, secret }
+  return null
 }
 
 /** 200 with an ETag over the body, or 304 when the screen already has it. */
@@ -61,6 +81,7 @@ const docs = (summary: string, extra: Record<number, string[]> = {}) => routeDet
  */
 export function displayRoutes(deps: AppDeps) {
   const hub = new LiveHub({ log: deps.log })
+  const devices = new DeviceService(deps.db, deps.ids)
   hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
   hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
   hub.register('queue', (id, workspaceId) => queueStateView(deps, id, workspaceId))
@@ -82,20 +103,20 @@ export function displayRoutes(deps: AppDeps) {
     })
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
     .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
       return conditional(request, widgetView(deps, params.widgetId, credential.ownerId), 'widget')
     }, { detail: docs('Current snapshot of a widget') })
     .get(`${PREFIX}/queue-units/:queueUnitId/state`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
       const location = typeof query.location === 'string' && query.location !== '' ? query.location : undefined
       return conditional(request, queueStateView(deps, params.queueUnitId, credential.ownerId, location), 'queue unit (or location)')
     }, { detail: docs('Live state of a queue unit: now serving, waiting, recent calls (optionally one location)') })
     .get(`${PREFIX}/prayer-schedules/sources/:sourceId/months/:period`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
       return conditional(request, prayerMonthView(deps, params.sourceId, params.period, credential.ownerId), 'stored month')
     }, { detail: docs('A stored prayer-schedule month') })
     .get(`${PREFIX}/prayer-schedules/sources/:sourceId/today`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query))
+      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
       const view = prayerTodayView(deps, params.sourceId, credential.ownerId)
       return conditional(request, view && view.dataJson !== 'null' ? view : null, "stored month for today at this source")
     }, { detail: docs("Today's prayer times and the next prayer, in the source's time zone") })
@@ -103,13 +124,28 @@ export function displayRoutes(deps: AppDeps) {
       detail: routeDetail({ summary: 'Live updates (websocket)', tags: ['Display feeds'], security: 'displayToken' }),
       beforeHandle({ request, query }) {
         // Refused before the upgrade, so the screen gets a 401 in the envelope, not a dead socket.
-        authenticateDisplay(deps, tokenOf(request, query as Record<string, string | undefined>))
+        const token = tokenOf(request, query as Record<string, string | undefined>)
+        if (token === null && deviceViewer(deps, devices, request) !== null) return assertSameOrigin(request, deps.publicOrigin)
+        authenticateDisplay(deps, token)
       },
       open(ws) {
         const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
-        if (credential === null) return ws.close(CloseCodes.TOKEN_INVALID, 'display token not valid')
-        hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
+        if (credential !== null) {
+          hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
+          return
+        }
+        // A paired device: the same credential store re-checks its secret, so a revoked
+        // device's socket is closed like a revoked token's.
+        const viewer = token === null ? deviceViewer(deps, devices, ws.data.request) : null
+        if (viewer === null) return ws.close(CloseCodes.TOKEN_INVALID, 'display token not valid')
+        const unit = viewer.queueUnitId
+        hub.connect(
+          ws.raw as unknown as LiveSocket,
+          viewer.workspaceId,
+          () => deps.credentials.authenticate(viewer.secret, 'device', deps.clock.now()) !== null,
+          unit === null ? undefined : (kind, id) => kind === 'queue' && id === unit,
+        )
       },
       message(ws, message) {
         hub.message(ws.raw as unknown as LiveSocket, typeof message === 'string' ? message : JSON.stringify(message))

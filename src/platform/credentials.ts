@@ -3,13 +3,14 @@ import type { Db } from '../db/open'
 import { credentials } from '../provisioning/tables'
 import { ApiError, CommonCodes } from './errors'
 
-export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook'
+export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook' | 'device'
 
 export const SECRET_PREFIX: Record<CredentialKind, string> = {
   workspace: 'lbw_',
   queue: 'lbq_',
   display: 'lbd_',
   webhook: 'lbh_',
+  device: 'lbv_',
 }
 
 /** What a route learns about the caller once a secret is found and valid. */
@@ -23,6 +24,11 @@ export interface Credential {
   services: string[] | null
   issuePerMinute: number | null
   readPerMinute: number | null
+  /**
+   * The counters the caller may operate; absent or null = any counter its locations and
+   * services allow. Set for a paired desk (contract §7: bound to one counter).
+   */
+  counters?: string[] | null
 }
 
 /**

@@ -8,6 +8,7 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets/service'
 import { WidgetStore } from '../widgets/store'
 
@@ -33,13 +34,24 @@ export interface AppDeps {
   tickets: Tickets
   /** The widget feature's statements (push and snapshot reads); built once per app. */
   widgets: WidgetStore
+  /** What `/metrics` reports (src/ops): one per app, fed by the write path, tickets and webhooks. */
+  metrics: MetricsSink
+  /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
+  metricsToken?: string | null
+  /**
+   * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
+   * pages' state-changing requests must come from it. Absent: the request's own origin.
+   */
+  publicOrigin?: string | null
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
+  const metrics = input.metrics ?? new MetricsSink(input.db)
   const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
+    metrics,
     clock: systemClock,
     ids: randomIds,
     log,
@@ -51,5 +63,5 @@ export function createDeps(input: DepsInput): AppDeps {
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
-  return { ...deps, tickets: deps.tickets ?? new Tickets(deps), widgets: deps.widgets ?? new WidgetStore(input.db) }
+  return { ...deps, tickets: deps.tickets ?? new Tickets({ ...deps, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -140,6 +140,7 @@ export function openapiPlugin(version: string) {
               workspaceBearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key (lbw_…)' },
               workspaceHeader: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: 'Workspace API key (lbw_…); never together with Authorization' },
               displayToken: { type: 'http', scheme: 'bearer', description: 'Read-only display token (lbd_…)' },
+              deviceCookie: { type: 'apiKey', in: 'cookie', name: 'lobby_device', description: 'A paired device (lbv_…), set by POST /api/devices/v1/pair; state-changing requests need this server\'s Origin' },
             },
             schemas: { ErrorEnvelope: errorEnvelopeSchema } as never,
           },

@@ -62,6 +62,8 @@ const Counter = Type.Object({
   name: Name,
   locationId: Id,
   services: Type.Array(Id, { minItems: 1, uniqueItems: true }),
+  /** false retires the counter: gone from desks and boards, its history stays. */
+  active: Type.Optional(Type.Boolean()),
 }, closed)
 
 const QueueKey = Type.Object({

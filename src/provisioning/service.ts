@@ -27,7 +27,8 @@ export class ProvisioningError extends Error {
 }
 
 export interface ProvisionedSecret {
-  kind: CredentialKind
+  /** Devices get their secrets by pairing, never from a provisioning file. */
+  kind: Exclude<CredentialKind, 'device'>
   owner: string
   name: string
   secret: string
@@ -178,7 +179,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
   }
 
   /** Creates the credential name if it has no version yet; else keeps its properties in step. */
-  const credential = (kind: CredentialKind, ownerId: string, name: string, props: KeyProperties) => {
+  const credential = (kind: ProvisionedSecret['kind'], ownerId: string, name: string, props: KeyProperties) => {
     const rows = db.select().from(credentials)
       .where(and(eq(credentials.kind, kind), eq(credentials.ownerId, ownerId), eq(credentials.name, name))).all()
     if (rows.length === 0) {
@@ -231,7 +232,8 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
         link(serviceLocations, serviceLocations.serviceId, serviceLocations.locationId, s.id, s.locations, (l) => ({ serviceId: s.id, locationId: l }))
       }
       for (const c of qu.counters ?? []) {
-        upsert('counters', counters, c.id, { queueUnitId: qu.id, locationId: c.locationId, name: c.name })
+        // A retired counter is also closed, so it no longer feeds the wait estimate.
+        upsert('counters', counters, c.id, { queueUnitId: qu.id, locationId: c.locationId, name: c.name, active: c.active ?? true, ...(c.active === false ? { open: false } : {}) })
         link(counterServices, counterServices.counterId, counterServices.serviceId, c.id, c.services, (s) => ({ counterId: c.id, serviceId: s }))
       }
       for (const k of qu.apiKeys ?? []) {

@@ -19,7 +19,7 @@ export const credentials = sqliteTable(
   'credentials',
   {
     id: text('id').primaryKey(),
-    kind: text('kind', { enum: ['workspace', 'queue', 'display', 'webhook'] }).notNull(),
+    kind: text('kind', { enum: ['workspace', 'queue', 'display', 'webhook', 'device'] }).notNull(),
     ownerId: text('owner_id').notNull(),
     name: text('name').notNull(),
     secretHash: text('secret_hash'),

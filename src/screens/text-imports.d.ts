@@ -8,3 +8,11 @@ declare module '*/screens.css' {
   const text: string
   export default text
 }
+declare module '*/generated/devices.js' {
+  const text: string
+  export default text
+}
+declare module '*/devices.css' {
+  const text: string
+  export default text
+}

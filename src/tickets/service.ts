@@ -5,6 +5,7 @@ import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
 import { isoTime } from '../platform/clock'
 import { WebhookOutbox } from '../webhooks/outbox'
+import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, SYSTEM_ACTOR, type TransitionWrite } from './writer'
@@ -32,6 +33,8 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** Told each ticket event once its write committed (`lobby_tickets_total`). */
+  onEvent?: (type: TicketEventType) => void
 }
 
 /**
@@ -48,6 +51,7 @@ export interface TicketsDeps {
  */
 export class Tickets {
   private prepared: Parts | undefined
+  private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
 
   constructor(private readonly deps: TicketsDeps) {}
 
@@ -100,6 +104,8 @@ export class Tickets {
       issuedHour: change.timezone === undefined ? 0 : localHour(after.createdAt, change.timezone),
       waitTargetSeconds: rule.event === 'called' && before !== null && before.callCount === 0 ? rollups.waitTarget(after.serviceId) : 0,
     })
+    const onEvent = this.deps.onEvent
+    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))
     this.parts.revisions.bump(after.queueUnitId)
   }
 
@@ -141,6 +147,14 @@ export class Tickets {
       .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
       .limit(1)
       .get() ?? null
+  }
+
+  /** Tickets `counterId` completed on a business day (the desk's "served today"). */
+  completedBy(counterId: string, businessDay: string): number {
+    this.completedStmt ??= this.deps.db.$client.query<{ served: number }, [string, string]>(
+      "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
+    )
+    return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
   /** A ticket's whole history, oldest first. */

@@ -3,6 +3,7 @@ import type { ScreenContext } from './context'
 import { LiveTopic, type Problem } from './live'
 import type { Shell } from './shell'
 import type { TopicKind } from './types'
+import { unpairedWords } from './devices/unpaired'
 
 /** A quiet centred notice in the content area: an empty list, no data yet, a wrong filter. */
 export function notice(heading: string, hint = '', detail = ''): HTMLElement {
@@ -34,7 +35,7 @@ export abstract class Board<T> {
     readPath: string,
     private readonly unknownLabel: () => string,
   ) {
-    this.topic = new LiveTopic<T>(kind, id, ctx.options.token ?? '', readPath, {
+    this.topic = new LiveTopic<T>(kind, id, ctx.options.token, readPath, {
       data: (data) => {
         this.data = data
         this.redraw()
@@ -73,7 +74,11 @@ export abstract class Board<T> {
 
   private showProblem(problem: Problem): void {
     const { labels } = this.ctx
-    if (problem === 'token') this.shell.showMessage(labels.tokenInvalid, labels.tokenInvalidHint)
+    if (problem === 'token' && this.ctx.options.token === null) {
+      // A paired display (no token in the URL): its device was revoked.
+      const words = unpairedWords(this.ctx.lang)
+      this.shell.showMessage(words.noLongerPaired, words.notPairedHint)
+    } else if (problem === 'token') this.shell.showMessage(labels.tokenInvalid, labels.tokenInvalidHint)
     else if (problem === 'not-found') this.shell.showMessage(this.unknownLabel(), labels.checkId, this.id)
     else this.shell.clearMessage()
   }

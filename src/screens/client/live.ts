@@ -2,7 +2,8 @@ import { serverNow, syncClock } from './clock'
 import type { LiveMessage, TopicKind } from './types'
 
 /** Why a screen cannot show its data; null once the data is back. */
-export type Problem = 'token' | 'not-found' | null
+/** `forbidden`: the credential is good but may not read now (a desk whose queue unit is inactive). */
+export type Problem = 'token' | 'not-found' | 'forbidden' | null
 
 export interface ConnectionState {
   /** True while the websocket is open and subscribed: what is on screen is live. */
@@ -31,7 +32,15 @@ const CLOSE_TOKEN_INVALID = 4401
 /** A display token as a header value: printable ASCII without spaces. */
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/
 
-type ReadOutcome = 'ok' | 'token' | 'not-found' | 'unreachable'
+type ReadOutcome = 'ok' | 'token' | 'not-found' | 'forbidden' | 'unreachable'
+
+export interface LiveTopicOptions {
+  /**
+   * The HTTP read is the whole state and the websocket only says that something changed: each
+   * snapshot or update makes it read again (the desk's view holds more than the board's topic).
+   */
+  rereadOnChange?: boolean
+}
 
 /**
  * One display topic, kept live: an HTTP read first (it tells a bad token or an unknown ID
@@ -48,13 +57,17 @@ export class LiveTopic<T> {
   private offlineSince: number | null = null
   private live = false
   private connecting = false
+  private reading: Promise<ReadOutcome> | null = null
+  private rereadPending = false
 
+  /** `token` null: no display token, the page's paired-device cookie authenticates (contract §7). */
   constructor(
     private readonly kind: TopicKind,
     private readonly id: string,
-    private readonly token: string,
+    private readonly token: string | null,
     private readonly readPath: string,
     private readonly on: TopicHandlers<T>,
+    private readonly options: LiveTopicOptions = {},
   ) {}
 
   start(): void {
@@ -80,7 +93,7 @@ export class LiveTopic<T> {
     this.connecting = true
     try {
       const outcome = await this.read()
-      if (outcome === 'token' || (outcome === 'not-found' && this.kind !== 'prayer')) {
+      if (outcome === 'token' || outcome === 'forbidden' || (outcome === 'not-found' && this.kind !== 'prayer')) {
         this.retry(PROBLEM_RETRY_MS)
         return
       }
@@ -97,20 +110,41 @@ export class LiveTopic<T> {
     }
   }
 
-  private async read(): Promise<ReadOutcome> {
-    if (!TOKEN_SHAPE.test(this.token)) {
+  /** One read at a time; a change announced during a read makes one more read after it. */
+  private read(): Promise<ReadOutcome> {
+    if (this.reading !== null) {
+      this.rereadPending = true
+      return this.reading
+    }
+    this.reading = this.readOnce().finally(() => {
+      this.reading = null
+      if (this.rereadPending) {
+        this.rereadPending = false
+        void this.read()
+      }
+    })
+    return this.reading
+  }
+
+  private async readOnce(): Promise<ReadOutcome> {
+    if (this.token !== null && !TOKEN_SHAPE.test(this.token)) {
       this.on.problem('token')
       return 'token'
     }
     let response: Response
     try {
-      response = await fetch(this.readPath, { headers: { authorization: `Bearer ${this.token}` }, cache: 'no-store' })
+      const headers: Record<string, string> = this.token === null ? {} : { authorization: `Bearer ${this.token}` }
+      response = await fetch(this.readPath, { headers, cache: 'no-store', credentials: 'same-origin' })
     } catch {
       return 'unreachable'
     }
     if (response.status === 401) {
       this.on.problem('token')
       return 'token'
+    }
+    if (response.status === 403) {
+      this.on.problem('forbidden')
+      return 'forbidden'
     }
     if (response.status === 404) {
       if (this.kind === 'prayer') {
@@ -136,7 +170,8 @@ export class LiveTopic<T> {
   private openSocket(): void {
     this.closeSocket()
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-    const socket = new WebSocket(`${scheme}//${location.host}/api/display/v1/live?token=${encodeURIComponent(this.token)}`)
+    const query = this.token === null ? '' : `?token=${encodeURIComponent(this.token)}`
+    const socket = new WebSocket(`${scheme}//${location.host}/api/display/v1/live${query}`)
     this.socket = socket
     socket.addEventListener('open', () => {
       if (this.socket !== socket) return
@@ -179,6 +214,10 @@ export class LiveTopic<T> {
       if (message.kind !== this.kind || message.id !== this.id) return
       if (this.revision !== undefined && message.revision < this.revision && message.type === 'update') return
       this.revision = message.revision
+      if (this.options.rereadOnChange) {
+        void this.read()
+        return
+      }
       this.on.problem(null)
       this.on.data(message.data as T | null)
     } else if (message.type === 'error' && message.code === 'TOPIC_NOT_FOUND') {

@@ -20,12 +20,32 @@ function main(): void {
   root.classList.add('is-ready')
   keepClockInSync()
   if (ctx.options.token === null) {
-    shell.setContent()
-    shell.showMessage(ctx.labels.tokenMissing, ctx.labels.tokenMissingHint)
+    // No token in the URL: a paired display's cookie may stand in for it (contract §7).
+    void isPairedDisplay().then((paired) => {
+      if (paired) return startBoard(ctx, shell, kind, id)
+      shell.setContent()
+      shell.showMessage(ctx.labels.tokenMissing, ctx.labels.tokenMissingHint)
+    })
     return
   }
+  startBoard(ctx, shell, kind, id)
+}
+
+function startBoard(ctx: ScreenContext, shell: Shell, kind: string, id: string): void {
   const board = kind === 'queue' ? new QueueBoard(ctx, shell, id) : kind === 'prayer' ? new PrayerBoard(ctx, shell, id) : new WidgetBoard(ctx, shell, id)
   board.start()
+}
+
+/** Whether this browser is a paired display (its cookie goes with the request). */
+async function isPairedDisplay(): Promise<boolean> {
+  try {
+    const response = await fetch('/api/devices/v1/device', { cache: 'no-store', credentials: 'same-origin' })
+    if (!response.ok) return false
+    const body = (await response.json()) as { data?: { role?: string } }
+    return body.data?.role === 'display'
+  } catch {
+    return false
+  }
 }
 
 main()

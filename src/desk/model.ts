@@ -1,0 +1,48 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { QueueTicket } from '../queue/model'
+
+const closed = { additionalProperties: false } as const
+const DateTime = Type.String({ format: 'date-time' })
+
+/** `GET /api/devices/v1/desk`: everything the desk page shows (contract §8). */
+export const DeskView = Type.Object(
+  {
+    generatedAt: DateTime,
+    queueUnit: Type.Object({ id: Type.String(), name: Type.String(), active: Type.Boolean() }, closed),
+    counter: Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        open: Type.Boolean(),
+        locationId: Type.String(),
+        locationName: Type.String(),
+        timezone: Type.String({ description: 'the location\'s IANA time zone (the desk shows times in it)' }),
+      },
+      closed,
+    ),
+    services: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          prefix: Type.String(),
+          active: Type.Boolean(),
+          waiting: Type.Integer({ minimum: 0 }),
+          estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+          tickets: Type.Array(QueueTicket, { description: 'the first 10 WAITING tickets in the order call-next takes them' }),
+        },
+        closed,
+      ),
+      { description: 'the counter\'s services at its location' },
+    ),
+    ticket: Type.Union([QueueTicket, Type.Null()], { description: 'the CALLED or SERVING ticket the counter holds' }),
+    servedToday: Type.Integer({ minimum: 0, description: 'tickets this counter completed today (the location\'s business day)' }),
+    transferTargets: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }, closed), {
+      description: 'active services at the counter\'s location a ticket may be transferred to (not its own)',
+    }),
+    serviceNames: Type.Record(Type.String(), Type.String(), { description: 'service ID → name, for every service at the location' }),
+  },
+  closed,
+)
+export type DeskView = Static<typeof DeskView>
+export const DeskViewResponse = Type.Object({ data: DeskView }, closed)

@@ -1,0 +1,54 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../platform/deps'
+import { json } from '../platform/http'
+import { errorResponses } from '../platform/openapi'
+import { admitOperatorCaller } from '../devices/access'
+import { DeviceService } from '../devices/service'
+import { DEVICES_API } from '../devices/routes'
+import { devicePage } from '../devices/pages'
+import { CounterCodes } from '../counters/errors'
+import { Scopes } from '../queue/model'
+import { ApiError } from '../platform/errors'
+import { DeskService } from './service'
+import { CounterService } from '../counters/service'
+import type { QueueService } from '../queue/service'
+import { DeskViewResponse } from './model'
+
+/**
+ * The counter desk (contract §8): the `/desk` page and the one read it needs beyond the
+ * operator API, `GET /api/devices/v1/desk` (its counter, the waiting lines of its services,
+ * the ticket it holds, today's served count). The desk's actions are the operator API's own
+ * routes, called with the device cookie.
+ */
+export function deskRoutes(deps: AppDeps, queue?: QueueService) {
+  const devices = new DeviceService(deps.db, deps.ids)
+  const desk = new DeskService(deps, new CounterService(deps, queue))
+  return new Elysia({ name: 'lobby.desk' })
+    .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
+    .get(
+      `${DEVICES_API}/desk`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        // Only a paired desk: a Queue key has no counter of its own to show.
+        if (request.headers.has('authorization')) throw new ApiError(401, CounterCodes.AUTHENTICATION_FAILED, 'the desk view is for a paired desk (device cookie)')
+        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
+        desk.counters.queue.assertQueueUnitActive(caller)
+        return json(200, { data: desk.view(caller, caller.counters![0]!, now) }, { 'cache-control': 'no-store' })
+      },
+      {
+        detail: {
+          summary: 'What a paired desk shows',
+          description:
+            'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
+            'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to. ' +
+            'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
+          tags: ['Devices'],
+          security: [{ deviceCookie: [] }],
+          responses: {
+            200: { description: 'the desk', content: { 'application/json': { schema: DeskViewResponse as never } } },
+            ...errorResponses({ 401: [CounterCodes.AUTHENTICATION_FAILED], 403: [CounterCodes.QUEUE_UNIT_INACTIVE], 404: [CounterCodes.COUNTER_NOT_FOUND], 429: [CounterCodes.RATE_LIMITED] }),
+          },
+        },
+      },
+    )
+}

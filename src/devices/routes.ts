@@ -1,0 +1,205 @@
+import { Elysia } from 'elysia'
+import { Type, type TSchema } from '@sinclair/typebox'
+import { eq } from 'drizzle-orm'
+import type { AppDeps } from '../platform/deps'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { json, pathOf } from '../platform/http'
+import { errorResponses } from '../platform/openapi'
+import { assertSchema, compile } from '../platform/validation'
+import { queueUnits, locations } from '../queue/tables'
+import { widgets } from '../widgets/tables'
+import { prayerSources } from '../prayer/tables'
+import { DeviceCodes } from './errors'
+import { deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
+import { DeviceService, ROLE_HOME, type Device } from './service'
+import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
+import { devicePage } from './pages'
+import type { Asset } from '../screens/assets'
+
+export const DEVICES_API = '/api/devices/v1'
+
+/** Contract §7: more than 10 tries a minute from one address, or 100 overall, is 429. */
+export const PAIR_ATTEMPTS_PER_ADDRESS = 10
+export const PAIR_ATTEMPTS_OVERALL = 100
+/** A pairing body is a code and a name: 1 KB is plenty. */
+const MAX_PAIR_BODY = 1024
+
+const closed = { additionalProperties: false } as const
+
+export const PairRequest = Type.Object(
+  {
+    code: Type.String({ minLength: 1, maxLength: 32, description: 'the six-digit code `lobby devices pair` printed', examples: ['483921'] }),
+    deviceName: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'a name for this device (A-Z a-z 0-9 _ . : -), when the code has none' })),
+  },
+  closed,
+)
+const checkPair = compile(PairRequest)
+
+const Binding = Type.Object(
+  {
+    workspaceId: Type.String(),
+    queueUnitId: Type.Optional(Type.String()),
+    locationId: Type.Optional(Type.String()),
+    counterId: Type.Optional(Type.String()),
+    services: Type.Optional(Type.Array(Type.String())),
+  },
+  closed,
+)
+const Role = Type.Union([Type.Literal('desk'), Type.Literal('kiosk'), Type.Literal('display'), Type.Literal('reports')])
+export const PairResponse = Type.Object({ role: Role, home: Type.String({ examples: ['/desk'] }), name: Type.String() }, closed)
+export const DeviceResponse = Type.Object({ data: Type.Object({ name: Type.String(), role: Role, home: Type.String(), binding: Binding }, closed) }, closed)
+
+function bindingOf(device: Device) {
+  return {
+    workspaceId: device.workspaceId,
+    ...(device.queueUnitId !== null ? { queueUnitId: device.queueUnitId } : {}),
+    ...(device.locationId !== null ? { locationId: device.locationId } : {}),
+    ...(device.counterId !== null ? { counterId: device.counterId } : {}),
+    ...(device.services !== null ? { services: device.services } : {}),
+  }
+}
+
+const content = (schema: TSchema) => ({ 'application/json': { schema: schema as never } })
+const deviceCookieSecurity = [{ deviceCookie: [] }]
+
+/**
+ * Pairing (contract §7): the `/pair` page, `POST /api/devices/v1/pair` (a code becomes the
+ * `lobby_device` cookie), `GET /api/devices/v1/device` (who am I: the pages use it to notice a
+ * revocation), and for a paired display the `/screens` list of its workspace's boards.
+ */
+export function deviceRoutes(deps: AppDeps) {
+  const service = new DeviceService(deps.db, deps.ids)
+
+  /** 10 a minute per address, then 100 a minute overall; a refused try is not counted. */
+  function admitPairAttempt(address: string, now: number): void {
+    for (const [key, limit] of [[`pair:address:${address}`, PAIR_ATTEMPTS_PER_ADDRESS], ['pair:all', PAIR_ATTEMPTS_OVERALL]] as const) {
+      const decision = deps.limiter.attempt(key, limit, now)
+      if (!decision.allowed) {
+        throw new ApiError(429, DeviceCodes.RATE_LIMITED, `too many pairing attempts; retry after ${decision.retryAfterSeconds} s`, undefined, {
+          'retry-after': String(decision.retryAfterSeconds),
+        })
+      }
+    }
+  }
+
+  return new Elysia({ name: 'lobby.devices' })
+    .get('/pair', ({ query }) => devicePage('pair', query), { detail: { hide: true } })
+    .get('/screens', ({ query }) => devicePage('boards', query), { detail: { hide: true } })
+    .get(`${DEVICE_ASSET_PREFIX}/:file`, ({ params, request }) => {
+      const path = pathOf(request)
+      const serve = (asset: Asset) => new Response(asset.body, {
+        headers: {
+          'content-type': asset.contentType,
+          'cache-control': path === asset.path ? 'public, max-age=31536000, immutable' : 'no-cache',
+          'x-content-type-options': 'nosniff',
+        },
+      })
+      if (/^devices\.[0-9a-f]+\.js$/.test(params.file)) return serve(DEVICE_SCRIPT)
+      if (/^devices\.[0-9a-f]+\.css$/.test(params.file)) return serve(DEVICE_STYLESHEET)
+      throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
+    }, { detail: { hide: true } })
+    .post(
+      `${DEVICES_API}/pair`,
+      async ({ request, server }) => {
+        const raw = await readBodyLimited(request, MAX_PAIR_BODY)
+        const now = deps.clock.now()
+        admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
+        if (!isJsonContentType(request)) {
+          throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+        }
+        const body = parseJsonBytes(raw)
+        assertSchema(checkPair, body, DeviceCodes.VALIDATION_FAILED)
+        const code = body.code.trim()
+        const previous = service.authenticate(deps.credentials, deviceSecretOf(request), now)
+        const paired = /^\d{6}$/.test(code) ? service.pair(code, body.deviceName ?? null, now, previous?.credentialId ?? null) : null
+        if (paired === null) throw new ApiError(400, DeviceCodes.PAIRING_CODE_INVALID, 'this pairing code is wrong, expired or already used')
+        const home = ROLE_HOME[paired.device.role]
+        deps.log({ level: 'info', msg: 'device paired', device: paired.device.name, role: paired.device.role })
+        return json(200, { role: paired.device.role, home, name: paired.device.name }, {
+          'set-cookie': deviceCookie(paired.secret, isSecureRequest(request, deps.publicOrigin)),
+          'cache-control': 'no-store',
+        })
+      },
+      {
+        parse: 'none',
+        detail: {
+          summary: 'Pair this browser as a device',
+          description:
+            'Exchanges a pairing code printed by `lobby devices pair` for the device cookie `lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/` ' +
+            '(`Secure` under TLS). A code works once and until it expires. More than 10 attempts a minute from one address, or 100 overall, is 429. ' +
+            'Checks, in order: body size (1 KB) → attempt limits → Content-Type → JSON → schema → code.',
+          tags: ['Devices'],
+          requestBody: { required: true, content: content(PairRequest) },
+          responses: {
+            200: {
+              description: 'paired; the cookie is set',
+              headers: { 'Set-Cookie': { description: 'lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000 (+ Secure under TLS)', schema: { type: 'string' } } },
+              content: content(PairResponse),
+            },
+            ...errorResponses({
+              400: [DeviceCodes.INVALID_REQUEST, DeviceCodes.INVALID_JSON, DeviceCodes.PAIRING_CODE_INVALID],
+              413: [DeviceCodes.PAYLOAD_TOO_LARGE],
+              422: [DeviceCodes.VALIDATION_FAILED],
+              429: [DeviceCodes.RATE_LIMITED],
+            }),
+          },
+        },
+      },
+    )
+    .get(
+      `${DEVICES_API}/device`,
+      ({ request }) => {
+        const device = requireDevice(deps, service, request, ['desk', 'kiosk', 'display', 'reports'])
+        return json(200, { data: { name: device.name, role: device.role, home: ROLE_HOME[device.role], binding: bindingOf(device) } }, { 'cache-control': 'no-store' })
+      },
+      {
+        detail: {
+          summary: 'This device',
+          description: 'The paired device of the cookie: name, role, home page and binding. 401 once it is revoked (the pages use this to say so).',
+          tags: ['Devices'],
+          security: deviceCookieSecurity,
+          responses: { 200: { description: 'the device', content: content(DeviceResponse) }, ...errorResponses({ 401: [DeviceCodes.AUTHENTICATION_FAILED] }) },
+        },
+      },
+    )
+    .get(
+      `${DEVICES_API}/boards`,
+      ({ request }) => {
+        const device = requireDevice(deps, service, request, ['display'])
+        return json(200, { data: workspaceBoards(deps, device.workspaceId) }, { 'cache-control': 'no-store' })
+      },
+      {
+        detail: {
+          summary: 'The boards a paired display may open',
+          description: 'Every queue unit (and its locations), widget and prayer source of the display\'s workspace, with the path of its screen.',
+          tags: ['Devices'],
+          security: deviceCookieSecurity,
+          responses: { 200: { description: 'the boards' }, ...errorResponses({ 401: [DeviceCodes.AUTHENTICATION_FAILED] }) },
+        },
+      },
+    )
+}
+
+/** The screens of a workspace a paired display lists: names and paths, nothing else. */
+function workspaceBoards(deps: AppDeps, workspaceId: string) {
+  const db = deps.db
+  const units = db.select({ id: queueUnits.id, name: queueUnits.name, active: queueUnits.active }).from(queueUnits).where(eq(queueUnits.workspaceId, workspaceId)).all()
+  const boards: { kind: 'queue' | 'widget' | 'prayer'; id: string; name: string; path: string }[] = []
+  for (const unit of units.filter((u) => u.active).sort((a, b) => a.id.localeCompare(b.id))) {
+    boards.push({ kind: 'queue', id: unit.id, name: unit.name, path: `/screens/queue/${encodeURIComponent(unit.id)}` })
+    const unitLocations = db.select({ id: locations.id, name: locations.name, active: locations.active }).from(locations).where(eq(locations.queueUnitId, unit.id)).all()
+    if (unitLocations.length > 1) {
+      for (const location of unitLocations.filter((l) => l.active)) {
+        boards.push({ kind: 'queue', id: unit.id, name: `${unit.name} · ${location.name}`, path: `/screens/queue/${encodeURIComponent(unit.id)}?location=${encodeURIComponent(location.id)}` })
+      }
+    }
+  }
+  for (const widget of db.select({ id: widgets.id, name: widgets.name }).from(widgets).where(eq(widgets.workspaceId, workspaceId)).all().sort((a, b) => a.id.localeCompare(b.id))) {
+    boards.push({ kind: 'widget', id: widget.id, name: widget.name, path: `/screens/widgets/${encodeURIComponent(widget.id)}` })
+  }
+  for (const source of db.select({ id: prayerSources.id, name: prayerSources.name }).from(prayerSources).where(eq(prayerSources.workspaceId, workspaceId)).all().sort((a, b) => a.id.localeCompare(b.id))) {
+    boards.push({ kind: 'prayer', id: source.id, name: source.name, path: `/screens/prayer/${encodeURIComponent(source.id)}` })
+  }
+  return { boards }
+}

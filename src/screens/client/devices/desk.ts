@@ -1,0 +1,475 @@
+import { h } from '../dom'
+import { formatCountdown, formatMinutes, formatNumber, formatTime } from '../format'
+import { LiveTopic, type ConnectionState, type Problem } from '../live'
+import { serverNow } from '../clock'
+import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
+import { DESK_LANGUAGES, type DeviceLabelKey } from './strings'
+
+/** The wire format of `GET /api/devices/v1/desk` (src/desk/model.ts). */
+interface Ticket {
+  id: string
+  ticketNumber: string
+  status: 'WAITING' | 'CALLED' | 'SERVING' | 'COMPLETED' | 'NO_SHOW' | 'CANCELLED'
+  serviceId: string
+  locationId: string
+  createdAt: string
+  calledAt: string | null
+  servingAt: string | null
+}
+interface DeskView {
+  queueUnit: { id: string; name: string; active: boolean }
+  counter: { id: string; name: string; open: boolean; locationId: string; locationName: string; timezone: string }
+  services: { id: string; name: string; prefix: string; active: boolean; waiting: number; estimatedWaitSeconds: number; tickets: Ticket[] }[]
+  ticket: Ticket | null
+  servedToday: number
+  transferTargets: { id: string; name: string }[]
+  serviceNames: Record<string, string>
+}
+
+const OPERATOR = '/api/operator/v1'
+/** Revocation reaches an open desk within 2 s (contract §7): the desk asks who it is this often. */
+const DEVICE_CHECK_MS = 1000
+// (The live hub also closes a revoked device's socket, code 4401, which makes the desk check at
+// once; once it does so within 2 s everywhere, this check can become a slow fallback.)
+
+type ActionKey = 'callNext' | 'recall' | 'startServing' | 'complete' | 'noShow' | 'requeue'
+
+/**
+ * The six actions with shortcuts (contract §8), by physical key so they work on any layout.
+ * No-show is O, away from C (Complete) and S (Start serving), which act on the same tickets.
+ */
+const SHORTCUTS: { action: ActionKey; code: string; key: string }[] = [
+  { action: 'callNext', code: 'KeyN', key: 'N' },
+  { action: 'recall', code: 'KeyR', key: 'R' },
+  { action: 'startServing', code: 'KeyS', key: 'S' },
+  { action: 'complete', code: 'KeyC', key: 'C' },
+  { action: 'noShow', code: 'KeyO', key: 'O' },
+  { action: 'requeue', code: 'KeyQ', key: 'Q' },
+]
+
+/**
+ * The counter desk (contract §8). The view comes from `GET /api/devices/v1/desk`; the display
+ * websocket's queue topic says when to read it again, so a change made anywhere shows within
+ * a second. Actions are the operator API's routes with the device cookie. While a request is
+ * in flight, or the desk is offline, every button is disabled: nothing is sent twice, and an
+ * answer that refuses (another desk was faster) is said in words beside the fresh state.
+ */
+export class DeskPage {
+  private view: DeskView | null = null
+  private device: DeviceInfo | null = null
+  private topic: LiveTopic<{ data: DeskView }> | null = null
+  private online = false
+  private inFlight = false
+  private ended = false
+  private everShown = false
+  /** The queue unit is inactive: shown in the banner, every button off, until data comes back. */
+  private blocked = false
+
+  // The parts that stay (so keyboard focus stays where it is when the data changes).
+  private readonly buttons = {} as Record<ActionKey | 'transfer' | 'walkIn' | 'open' | 'close', HTMLButtonElement>
+  private readonly el = {
+    title: h('h1', { class: 'desk-title', dir: 'auto' }),
+    location: h('p', { class: 'desk-location', dir: 'auto' }),
+    state: h('span', { class: 'desk-state' }),
+    served: h('b', { class: 'desk-served-count' }),
+    clock: h('span', { class: 'desk-clock' }),
+    banner: h('div', { class: 'desk-banner', role: 'alert', hidden: true }),
+    outcome: h('p', { class: 'desk-outcome', role: 'status', 'aria-live': 'polite' }),
+    problem: h('p', { class: 'desk-problem', role: 'alert' }),
+    current: h('div', { class: 'desk-current-body' }),
+    timer: h('span', { class: 'desk-timer', role: 'timer', 'aria-live': 'off' }),
+    lines: h('div', { class: 'desk-lines' }),
+    requeueAt: h('select', { id: 'desk-requeue-at' }),
+    transferTo: h('select', { id: 'desk-transfer-to' }),
+    walkInService: h('select', { id: 'desk-walkin-service' }),
+  }
+
+  constructor(private readonly page: DevicePage) {}
+
+  async start(): Promise<void> {
+    const { labels } = this.page
+    document.title = `Lobby · ${labels.deskTitle}`
+    const device = await this.whoAmIUntilReachable()
+    if (device === null) return this.unpaired()
+    if (device.role !== 'desk' || device.binding.queueUnitId === undefined) {
+      return this.page.showMessage(this.page.t('wrongRole', { role: device.role }), labels.notPairedHint, { label: labels.pairAgain, href: '/pair' })
+    }
+    this.device = device
+    this.build()
+    this.topic = new LiveTopic<{ data: DeskView }>('queue', device.binding.queueUnitId, null, '/api/devices/v1/desk', {
+      data: (body) => {
+        if (body?.data) this.show(body.data)
+      },
+      problem: (problem) => this.problem(problem),
+      connection: (state) => this.connection(state),
+    }, { rereadOnChange: true })
+    this.topic.start()
+    setInterval(() => void this.checkDevice(), DEVICE_CHECK_MS)
+    setInterval(() => this.tick(), 1000)
+    document.addEventListener('keydown', (event) => this.shortcut(event))
+  }
+
+  private async whoAmIUntilReachable(): Promise<DeviceInfo | null> {
+    for (let delay = 1000; ; delay = Math.min(delay * 2, 15_000)) {
+      const device = await whoAmI()
+      if (device !== 'offline') return device
+      this.page.showMessage(this.page.labels.connecting, this.page.labels.pairOffline)
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
+  }
+
+  // ---- the page's frame -------------------------------------------------------------------
+
+  private build(): void {
+    const { labels } = this.page
+    const button = (key: keyof typeof this.buttons, label: string, onClick: () => void, extra: Record<string, string> = {}, shortcut?: string) => {
+      const el = h('button', { type: 'button', class: `desk-button desk-${key}`, ...(shortcut ? { 'aria-keyshortcuts': shortcut } : {}), ...extra }, label,
+        shortcut ? h('kbd', { 'aria-hidden': 'true' }, shortcut) : null)
+      el.addEventListener('click', onClick)
+      this.buttons[key] = el
+      return el
+    }
+    const shortcutOf = (action: ActionKey) => SHORTCUTS.find((s) => s.action === action)!.key
+
+    this.el.requeueAt.replaceChildren(h('option', { value: 'LAST' }, labels.requeueLast), h('option', { value: 'FIRST' }, labels.requeueFirst))
+    const language = h('select', { id: 'desk-language' }, DESK_LANGUAGES.map((l) => h('option', { value: l.tag, lang: l.tag, selected: this.page.lang.split('-')[0] === l.tag }, l.name)))
+    language.addEventListener('change', () => this.page.chooseLanguage(language.value))
+
+    const header = h(
+      'header',
+      { class: 'desk-header' },
+      h('div', { class: 'desk-heading' }, this.el.title, this.el.location),
+      h('div', { class: 'desk-facts' },
+        this.el.state,
+        h('span', { class: 'desk-served' }, labels.servedToday, ' ', this.el.served),
+        this.el.clock,
+        h('span', { class: 'desk-language' }, h('label', { for: 'desk-language' }, labels.language), language)),
+    )
+    const current = h(
+      'section',
+      { class: 'desk-current', 'aria-labelledby': 'desk-current-heading' },
+      h('h2', { id: 'desk-current-heading' }, labels.currentTicket),
+      this.el.current,
+      h('div', { class: 'desk-actions' },
+        button('callNext', labels.callNext, () => void this.callNext(), {}, shortcutOf('callNext')),
+        button('recall', labels.recall, () => void this.ticketAction('recall', 'didRecall'), {}, shortcutOf('recall')),
+        button('startServing', labels.startServing, () => void this.ticketAction('start', 'didStart'), {}, shortcutOf('startServing')),
+        button('complete', labels.complete, () => void this.ticketAction('complete', 'didComplete'), {}, shortcutOf('complete')),
+        button('noShow', labels.noShow, () => void this.ticketAction('no-show', 'didNoShow'), {}, shortcutOf('noShow')),
+      ),
+      h('div', { class: 'desk-moves' },
+        h('div', { class: 'desk-move' },
+          h('label', { for: 'desk-requeue-at' }, labels.requeueAt), this.el.requeueAt,
+          button('requeue', labels.requeue, () => void this.requeue(), {}, shortcutOf('requeue'))),
+        h('div', { class: 'desk-move' },
+          h('label', { for: 'desk-transfer-to' }, labels.transferTo), this.el.transferTo,
+          button('transfer', labels.transfer, () => void this.transfer())),
+      ),
+      this.el.outcome,
+      this.el.problem,
+    )
+    const counterTools = h(
+      'section',
+      { class: 'desk-tools', 'aria-label': labels.newWalkIn },
+      h('div', { class: 'desk-move' },
+        h('label', { for: 'desk-walkin-service' }, labels.walkInService), this.el.walkInService,
+        button('walkIn', labels.newWalkIn, () => void this.walkIn())),
+      h('div', { class: 'desk-openclose' },
+        button('open', labels.openCounter, () => void this.openClose('open')),
+        button('close', labels.closeCounter, () => void this.openClose('close'))),
+    )
+    const shortcuts = h(
+      'section',
+      { class: 'desk-shortcuts', 'aria-labelledby': 'desk-shortcuts-heading' },
+      h('h2', { id: 'desk-shortcuts-heading' }, labels.shortcuts),
+      h('dl', null, SHORTCUTS.flatMap((s) => [h('dt', null, h('kbd', null, s.key)), h('dd', null, labels[s.action])])),
+    )
+    const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
+    this.page.content.replaceChildren(
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, current, waiting, counterTools, shortcuts)),
+    )
+    this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
+    this.paintButtons()
+  }
+
+  // ---- data in ----------------------------------------------------------------------------
+
+  private show(view: DeskView): void {
+    this.view = view
+    this.everShown = true
+    if (this.blocked) {
+      this.blocked = false
+      this.paintBanner()
+    }
+    const { labels } = this.page
+    const lang = this.page.lang
+    const zone = view.counter.timezone
+    this.el.title.textContent = view.counter.name
+    this.el.location.textContent = `${view.counter.locationName} · ${view.queueUnit.name}`
+    this.el.state.textContent = view.counter.open ? labels.open : labels.closed
+    this.el.state.dataset.state = view.counter.open ? 'open' : 'closed'
+    this.el.served.textContent = formatNumber(lang, view.servedToday)
+    document.title = `${view.counter.name} · ${labels.deskTitle}`
+
+    // The current ticket.
+    const ticket = view.ticket
+    if (ticket === null) {
+      this.el.current.replaceChildren(h('p', { class: 'desk-none' }, labels.noCurrentTicket), h('p', { class: 'hint' }, labels.noCurrentTicketHint))
+    } else {
+      const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
+      this.el.current.replaceChildren(
+        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber)),
+        h('p', { class: 'desk-ticket-service' }, h('bdi', null, view.serviceNames[ticket.serviceId] ?? ticket.serviceId)),
+        h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
+        h('p', { class: 'desk-ticket-time' },
+          since ? this.page.t(ticket.status === 'SERVING' ? 'servingSince' : 'calledAt', { time: formatTime(lang, zone, since) }) : null,
+          ' · ', h('span', { class: 'visually-hidden' }, labels.timer, ' '), this.el.timer),
+      )
+    }
+
+    // Targets of a transfer: the other active services at the location.
+    const targets = view.transferTargets.filter((t) => t.id !== ticket?.serviceId)
+    keepSelect(this.el.transferTo, targets.map((t) => ({ value: t.id, label: t.name })))
+    keepSelect(this.el.walkInService, view.services.filter((s) => s.active).map((s) => ({ value: s.id, label: s.name })))
+
+    // The waiting lines, keeping focus on the same ticket's Call button.
+    const focusedTicket = (document.activeElement as HTMLElement | null)?.dataset?.ticketId
+    this.el.lines.replaceChildren(...view.services.map((service) => {
+      const headingId = `desk-line-${service.id}`
+      return h(
+        'section',
+        { class: 'desk-line', 'aria-labelledby': headingId },
+        h('h3', { id: headingId },
+          h('span', { class: 'desk-line-name', dir: 'auto' }, service.name),
+          h('span', { class: 'desk-line-count' }, this.page.t('waitingCount', { n: formatNumber(lang, service.waiting) })),
+          service.waiting > 0 ? h('span', { class: 'desk-line-wait' }, this.page.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) })) : null),
+        service.tickets.length === 0
+          ? h('p', { class: 'hint' }, labels.nobodyWaiting)
+          : h('ol', { class: 'desk-tickets' }, service.tickets.map((t) => {
+            const numberId = `desk-ticket-${t.id}`
+            const call = h('button', { type: 'button', class: 'desk-call', 'data-ticket-id': t.id, 'aria-describedby': numberId }, labels.call)
+            call.addEventListener('click', () => void this.callTicket(t))
+            return h('li', null,
+              h('span', { class: 'desk-ticket-number', id: numberId, dir: 'ltr' }, t.ticketNumber),
+              h('span', { class: 'desk-ticket-since' }, this.page.t('waitingSince', { time: formatTime(lang, zone, t.createdAt) })),
+              call)
+          })),
+        service.waiting > service.tickets.length ? h('p', { class: 'hint' }, this.page.t('moreWaiting', { n: formatNumber(lang, service.waiting - service.tickets.length) })) : null,
+      )
+    }))
+    if (focusedTicket) (this.el.lines.querySelector(`[data-ticket-id="${CSS.escape(focusedTicket)}"]`) as HTMLElement | null)?.focus()
+    this.paintButtons()
+    this.tick()
+  }
+
+  private problem(problem: Problem): void {
+    if (problem === 'token') return void this.checkDevice()
+    if (problem === 'forbidden') {
+      this.blocked = true
+      this.paintBanner()
+      this.paintButtons()
+      return
+    }
+    if (problem === 'not-found') {
+      this.ended = true
+      this.page.showMessage(this.page.labels.counterRetired, this.page.labels.counterRetiredHint)
+    }
+  }
+
+  private connection(state: ConnectionState): void {
+    this.online = state.live
+    this.page.root.classList.toggle('is-offline', !state.live)
+    this.paintBanner()
+    this.paintButtons()
+  }
+
+  private paintBanner(): void {
+    const { labels } = this.page
+    const text = this.blocked ? `${labels.unitInactive}. ${labels.unitInactiveHint}` : !this.online && this.everShown ? labels.offline : ''
+    this.el.banner.hidden = text === ''
+    this.el.banner.textContent = text
+  }
+
+  /** Revocation: the device check answers 401, and the page says so and stops. */
+  private async checkDevice(): Promise<void> {
+    if (this.ended) return
+    const device = await whoAmI()
+    if (device === null) this.unpaired()
+  }
+
+  private unpaired(): void {
+    if (this.ended && this.device === null) return
+    this.ended = true
+    this.online = false
+    const { labels } = this.page
+    this.page.showMessage(this.everShown || this.device !== null ? labels.noLongerPaired : labels.notPaired, labels.notPairedHint, { label: labels.pairAgain, href: '/pair' })
+    this.device = null
+  }
+
+  // ---- what may be done now ---------------------------------------------------------------
+
+  private paintButtons(): void {
+    const view = this.view
+    const ready = view !== null && this.online && !this.inFlight && !this.ended && !this.blocked
+    const ticket = view?.ticket ?? null
+    const anyWaiting = view?.services.some((s) => s.waiting > 0) ?? false
+    const allowed: Record<keyof typeof this.buttons, boolean> = {
+      callNext: ticket === null && anyWaiting,
+      recall: ticket?.status === 'CALLED',
+      startServing: ticket?.status === 'CALLED',
+      complete: ticket?.status === 'SERVING',
+      noShow: ticket?.status === 'CALLED',
+      requeue: ticket?.status === 'CALLED',
+      transfer: ticket !== null && this.el.transferTo.options.length > 0,
+      walkIn: this.el.walkInService.options.length > 0,
+      open: view !== null && !view.counter.open,
+      close: view !== null && view.counter.open && ticket === null,
+    }
+    for (const [key, el] of Object.entries(this.buttons) as [keyof typeof this.buttons, HTMLButtonElement][]) el.disabled = !(ready && allowed[key])
+    for (const el of this.el.lines.querySelectorAll<HTMLButtonElement>('button.desk-call')) el.disabled = !(ready && ticket === null)
+    this.el.requeueAt.disabled = !(ready && allowed.requeue)
+    this.el.transferTo.disabled = !(ready && allowed.transfer)
+    this.el.walkInService.disabled = !(ready && allowed.walkIn)
+  }
+
+  private tick(): void {
+    const now = serverNow()
+    const view = this.view
+    if (view !== null) this.el.clock.textContent = formatTime(this.page.lang, view.counter.timezone, now)
+    const ticket = view?.ticket
+    const since = ticket ? (ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt) : null
+    this.el.timer.textContent = since ? formatCountdown(this.page.lang, now - Date.parse(since)) : ''
+  }
+
+  private shortcut(event: KeyboardEvent): void {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return
+    const target = event.target as HTMLElement | null
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return
+    const shortcut = SHORTCUTS.find((s) => s.code === event.code)
+    if (shortcut === undefined) return
+    event.preventDefault()
+    const button = this.buttons[shortcut.action]
+    if (!button.disabled) button.click()
+  }
+
+  // ---- actions ----------------------------------------------------------------------------
+
+  /** Sends one action: buttons off while it is in flight, the outcome in words, then a fresh read. */
+  private async send(path: string, body: unknown, onOk: (answer: ApiAnswer<{ data: Ticket }>) => string, onRefused: (answer: ApiAnswer) => string | null = () => null, headers: Record<string, string> = {}): Promise<void> {
+    if (this.inFlight || !this.online || this.ended) return
+    // The buttons are disabled while the request is out, which takes the focus away from the
+    // one pressed: it comes back afterwards (below), so a keyboard user never starts over.
+    const focused = document.activeElement instanceof HTMLButtonElement && this.page.content.contains(document.activeElement) ? document.activeElement : null
+    this.inFlight = true
+    this.paintButtons()
+    this.el.problem.textContent = ''
+    this.el.outcome.textContent = ''
+    const answer = await api<{ data: Ticket }>('POST', path, body, headers)
+    this.inFlight = false
+    if (answer === null) {
+      this.el.problem.textContent = this.page.labels.notSent
+    } else if (answer.status >= 200 && answer.status < 300) {
+      this.el.outcome.textContent = onOk(answer)
+    } else if (answer.status === 401) {
+      return this.unpaired()
+    } else {
+      this.el.problem.textContent = onRefused(answer) ?? this.refusal(answer)
+    }
+    this.paintButtons()
+    await this.topic?.refresh()
+    if (focused !== null) this.restoreFocus(focused)
+  }
+
+  /** The pressed button if it is still there and enabled, else the next likely one. */
+  private restoreFocus(pressed: HTMLButtonElement): void {
+    const active = document.activeElement
+    if (active instanceof HTMLElement && active !== document.body && !(active as HTMLButtonElement).disabled) return
+    const candidates = [pressed, this.buttons.startServing, this.buttons.complete, this.buttons.callNext, this.el.lines.querySelector<HTMLButtonElement>('button.desk-call'), this.buttons.walkIn]
+    candidates.find((b) => b !== null && b.isConnected && !b.disabled)?.focus()
+  }
+
+  /** A refusal in words: a lost race says what happened, anything else the server's words. */
+  private refusal(answer: ApiAnswer): string {
+    const { labels } = this.page
+    switch (answer.code) {
+      case 'NO_TICKET_WAITING': return labels.raceNoneWaiting
+      case 'COUNTER_BUSY': return labels.raceBusy
+      case 'INVALID_TRANSITION': return this.page.t('raceChanged', { message: answer.message })
+      case 'TICKET_NOT_FOUND': return labels.raceGone
+      case 'QUEUE_UNIT_EDGE_MANAGED': return labels.edgeManaged
+      case 'RATE_LIMITED': return this.page.t('rateLimited', { seconds: answer.headers.get('retry-after') ?? '60' })
+      case 'COUNTER_NOT_FOUND':
+        this.ended = true
+        this.page.showMessage(labels.counterRetired, labels.counterRetiredHint)
+        return labels.counterRetired
+      case 'QUEUE_UNIT_INACTIVE': return labels.unitInactive
+      default: return this.page.t('failed', { message: answer.message || String(answer.status) })
+    }
+  }
+
+  private numberOf(answer: ApiAnswer<{ data: Ticket }>): string {
+    return answer.body?.data?.ticketNumber ?? ''
+  }
+
+  private callNext(): Promise<void> {
+    const counter = this.view!.counter.id
+    return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/call-next`, {}, (a) => this.page.t('didCall', { number: this.numberOf(a) }))
+  }
+
+  private callTicket(ticket: Ticket): Promise<void> {
+    const counter = this.view!.counter.id
+    return this.send(
+      `${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/call`,
+      { counterId: counter },
+      (a) => this.page.t('didCall', { number: this.numberOf(a) }),
+      // Another desk called it first: the ticket is no longer WAITING.
+      (a) => (a.code === 'INVALID_TRANSITION' || a.code === 'TICKET_NOT_FOUND' ? this.page.t('raceTaken', { number: ticket.ticketNumber }) : null),
+    )
+  }
+
+  private ticketAction(action: 'recall' | 'start' | 'complete' | 'no-show', done: DeviceLabelKey): Promise<void> {
+    const ticket = this.view?.ticket
+    if (!ticket) return Promise.resolve()
+    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/${action}`, {}, (a) => this.page.t(done, { number: this.numberOf(a) }))
+  }
+
+  private requeue(): Promise<void> {
+    const ticket = this.view?.ticket
+    if (!ticket) return Promise.resolve()
+    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/requeue`, { position: this.el.requeueAt.value === 'FIRST' ? 'FIRST' : 'LAST' },
+      (a) => this.page.t('didRequeue', { number: this.numberOf(a) }))
+  }
+
+  private transfer(): Promise<void> {
+    const ticket = this.view?.ticket
+    const serviceId = this.el.transferTo.value
+    if (!ticket || !serviceId) return Promise.resolve()
+    const name = this.view!.serviceNames[serviceId] ?? serviceId
+    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/transfer`, { serviceId },
+      (a) => this.page.t('didTransfer', { number: this.numberOf(a), service: name }))
+  }
+
+  private walkIn(): Promise<void> {
+    const serviceId = this.el.walkInService.value
+    if (!serviceId || this.view === null) return Promise.resolve()
+    const name = this.view.serviceNames[serviceId] ?? serviceId
+    // One key per click: a request whose answer was lost cannot make a second ticket if sent again.
+    return this.send(`${OPERATOR}/tickets`, { locationId: this.view.counter.locationId, serviceId },
+      (a) => this.page.t('didWalkIn', { number: this.numberOf(a), service: name }), () => null,
+      { 'idempotency-key': crypto.randomUUID() })
+  }
+
+  private openClose(action: 'open' | 'close'): Promise<void> {
+    const counter = this.view!.counter.id
+    return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/${action}`, {}, () => this.page.labels[action === 'open' ? 'didOpen' : 'didClose'])
+  }
+}
+
+/** Replaces a select's options, keeping the chosen one when it is still there. */
+function keepSelect(select: HTMLSelectElement, options: { value: string; label: string }[]): void {
+  const chosen = select.value
+  const same = select.options.length === options.length && options.every((o, i) => select.options[i]?.value === o.value && select.options[i]?.text === o.label)
+  if (same) return
+  select.replaceChildren(...options.map((o) => h('option', { value: o.value }, o.label)))
+  if (options.some((o) => o.value === chosen)) select.value = chosen
+}

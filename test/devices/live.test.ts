@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { tempDir } from '../support/cli'
+import { startServer, type RunningServer } from '../../src/server'
+import { openDatabase } from '../../src/db/open'
+import { migrateDatabase } from '../../src/db/migrate'
+import { applyProvisioning } from '../../src/provisioning/service'
+import { DeviceService, type PairingRequest } from '../../src/devices/service'
+import { exampleDocument } from '../support/fixtures'
+
+/**
+ * The display websocket by device cookie, on a real listener (the upgrade needs one): a desk
+ * reads its own unit's queue topic and nothing else, only from this server's origin; a
+ * revoked device cannot connect again.
+ */
+describe('the live websocket for paired devices', () => {
+  let server: RunningServer
+  const path = join(tempDir(), 'lobby.db')
+
+  beforeAll(async () => {
+    const db = openDatabase(path)
+    migrateDatabase(db.$client)
+    applyProvisioning(db, exampleDocument(), Date.now())
+    db.$client.close()
+    server = await startServer({ port: 0, host: '127.0.0.1', dbPath: path, durability: 'normal', log: () => {} })
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  async function pair(pairing: PairingRequest): Promise<string> {
+    const { code } = new DeviceService(server.deps.db).createPairingCode(pairing, Date.now())
+    const response = await fetch(`${server.url}/api/devices/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
+    expect(response.status).toBe(200)
+    return /^(lobby_device=lbv_[a-z2-7]+);/.exec(response.headers.get('set-cookie')!)![1]!
+  }
+
+  /** Opens the socket with these headers; resolves with the first messages, or the close code when refused. */
+  function connect(headers: Record<string, string>, topics: unknown[]): Promise<{ messages: any[]; closed: number | null }> {
+    return new Promise((resolve) => {
+      const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/display/v1/live`, { headers } as never)
+      const messages: any[] = []
+      const done = (closed: number | null) => {
+        clearTimeout(timer)
+        try {
+          socket.close()
+        } catch {}
+        resolve({ messages, closed })
+      }
+      const timer = setTimeout(() => done(null), 1500)
+      socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'subscribe', topics })))
+      socket.addEventListener('message', (event) => {
+        messages.push(JSON.parse(String(event.data)))
+        if (messages.length === topics.length) done(null)
+      })
+      socket.addEventListener('close', (event) => done(event.code))
+      socket.addEventListener('error', () => done(-1))
+    })
+  }
+
+  test('a desk gets its unit\'s queue snapshot, and TOPIC_NOT_FOUND for anything else of the workspace', async () => {
+    const desk = await pair({ role: 'desk', counterId: 'cnt_1' })
+    const { messages } = await connect({ cookie: desk, origin: server.url }, [
+      { kind: 'queue', id: 'qu_main' },
+      { kind: 'widget', id: 'wdg_schedule_lobby' },
+    ])
+    expect(messages.map((m) => [m.type, m.kind ?? m.code])).toEqual([['snapshot', 'queue'], ['error', 'TOPIC_NOT_FOUND']])
+  })
+
+  test('a display reads every topic of its workspace', async () => {
+    const display = await pair({ role: 'display', workspaceId: 'ws_demo' })
+    const { messages } = await connect({ cookie: display, origin: server.url }, [{ kind: 'queue', id: 'qu_main' }, { kind: 'prayer', id: 'psrc_centralmosque-0001-london' }])
+    expect(messages.map((m) => m.type)).toEqual(['snapshot', 'snapshot'])
+  })
+
+  test('from another origin, without a cookie, or once revoked, the upgrade is refused', async () => {
+    const desk = await pair({ role: 'desk', counterId: 'cnt_2', name: 'live-desk' })
+    const topics = [{ kind: 'queue', id: 'qu_main' }]
+    expect((await connect({ cookie: desk, origin: 'https://evil.example' }, topics)).messages).toEqual([])
+    expect((await connect({ origin: server.url }, topics)).messages).toEqual([])
+    new DeviceService(server.deps.db).revoke('live-desk', Date.now())
+    expect((await connect({ cookie: desk, origin: server.url }, topics)).messages).toEqual([])
+    // A refused upgrade answers in the envelope: 403 for the origin, 401 once revoked.
+    const upgrade = (origin: string, cookie: string) => fetch(`${server.url}/api/display/v1/live`, {
+      headers: { cookie, origin, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
+    })
+    const other = await pair({ role: 'desk', counterId: 'cnt_2' })
+    const cross = await upgrade('https://evil.example', other)
+    expect(cross.status).toBe(403)
+    expect(((await cross.json()) as { error: { code: string } }).error.code).toBe('ORIGIN_FORBIDDEN')
+    expect((await upgrade(server.url, desk)).status).toBe(401)
+  })
+})
