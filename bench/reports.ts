@@ -13,7 +13,7 @@
  *
  * Writes its section of bench/RESULTS.md (between the `reports` markers), leaving the rest.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
@@ -120,6 +120,10 @@ export async function reportsBench(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-reports-'))
   const loadStart = load()
   try {
+    // A copy: dist/lobby may be rebuilt while this runs.
+    const BINARY = join(tmp, 'lobby')
+    copyFileSync(join(ROOT, 'dist', 'lobby'), BINARY)
+    chmodSync(BINARY, 0o755)
     // The bench provisioning with a reports key.
     const spec = JSON.parse(readFileSync(join(BENCH, 'provision.json'), 'utf8'))
     spec.workspaces[0].queueUnits[0].apiKeys.push({ name: 'bench-reports', scopes: ['reports:read'], rateLimits: { readPerMinute: 1000000 } })

@@ -216,15 +216,25 @@ export class Histogram {
 // ---- the live writer ----------------------------------------------------------------------
 
 const hourFormatters = new Map<string, Intl.DateTimeFormat>()
+const hourCache = new Map<string, number>()
+/** Every zone's offset is a whole number of quarter hours, so the local hour is constant within one. */
+const QUARTER_HOUR_MS = 900_000
 
 /** The local hour (0–23) of instant `ms` in zone `tz`. */
 export function localHour(ms: number, tz: string): number {
+  const key = `${tz}\u0000${Math.floor(ms / QUARTER_HOUR_MS)}`
+  const cached = hourCache.get(key)
+  if (cached !== undefined) return cached
   let fmt = hourFormatters.get(tz)
   if (fmt === undefined) {
     fmt = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' })
     hourFormatters.set(tz, fmt)
   }
-  return Number(fmt.format(ms)) % 24
+  const hour = Number(fmt.format(ms)) % 24
+  // Bounded: a year of quarter hours in a handful of zones, then it starts again.
+  if (hourCache.size >= 200_000) hourCache.clear()
+  hourCache.set(key, hour)
+  return hour
 }
 
 interface DailyHistRow {
