@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { TicketRow } from './store'
 import type { TicketEventName } from './transitions'
-import { HOUR_COLUMNS } from './tables'
+import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
 
 /*
@@ -17,7 +17,8 @@ import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
  * - wait = first call − createdAt, in the service it waited for (a transfer happens after the
  *   first call, so that is the issuing service); within target against the service's
  *   `waitTargetSeconds` at that first call;
- * - served / service time (`completedAt − servingAt`): the service and counter it completed at;
+ * - served / service time (`completedAt − servingAt`): the service and counter it completed at,
+ *   in the local hour of `completedAt`;
  * - no-show, cancelled: the service it was in; transferredOut: the service it left;
  * - busy: from the call at a counter to the ticket leaving it (complete, no-show, requeue,
  *   transfer);
@@ -30,7 +31,8 @@ import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
 export type RollupEffect =
   | { kind: 'issued'; day: DailyKey; hour: number }
   | { kind: 'wait'; day: DailyKey; seconds: number; withinTarget: boolean }
-  | { kind: 'served' | 'noShow' | 'cancelled' | 'transferredOut'; day: DailyKey }
+  | { kind: 'served'; day: DailyKey; hour: number }
+  | { kind: 'noShow' | 'cancelled' | 'transferredOut'; day: DailyKey }
   | { kind: 'serviceTime'; day: DailyKey; seconds: number }
   | { kind: 'counterServed' | 'counterNoShow'; counter: CounterKey }
   | { kind: 'counterServiceTime'; counter: CounterKey; seconds: number }
@@ -62,8 +64,8 @@ export interface RollupChange {
   /** The daily close (actor `system`): counted, no durations. */
   system: boolean
   now: number
-  /** The local hour (0–23) of `createdAt` in the location's zone; read for `created` only. */
-  issuedHour: number
+  /** The local hour (0–23) of an instant in the location's zone; asked for an issue and a completion only. */
+  hourOf: (ms: number) => number
   /** The service's wait target in seconds; read for a first call only. */
   waitTargetSeconds: number
 }
@@ -85,7 +87,7 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
   }
   switch (event) {
     case 'created':
-      effects.push({ kind: 'issued', day: dayOf(after), hour: change.issuedHour })
+      effects.push({ kind: 'issued', day: dayOf(after), hour: change.hourOf(after.createdAt) })
       break
     case 'called':
       if (before !== null && before.callCount === 0) {
@@ -94,7 +96,7 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
       }
       break
     case 'completed': {
-      effects.push({ kind: 'served', day: dayOf(after) })
+      effects.push({ kind: 'served', day: dayOf(after), hour: change.hourOf(after.completedAt ?? now) })
       const counter = counterOf(after)
       if (counter !== null) effects.push({ kind: 'counterServed', counter })
       if (!system && after.servingAt !== null && after.completedAt !== null) {
@@ -251,6 +253,7 @@ interface DailyHistRow {
 export class ReportRollups {
   private readonly issuedStmts: ReturnType<Database['query']>[] = []
   private readonly targetStmt
+  private readonly zoneStmt
   private readonly dailyHistStmt
   private readonly dailyStmt
   private readonly counterHistStmt
@@ -258,6 +261,7 @@ export class ReportRollups {
 
   constructor(private readonly client: Database) {
     this.targetStmt = client.query<{ target: number }, [string]>('SELECT wait_target_seconds AS target FROM services WHERE id = ?1')
+    this.zoneStmt = client.query<{ tz: string }, [string]>('SELECT timezone AS tz FROM locations WHERE id = ?1')
     this.dailyHistStmt = client.query<DailyHistRow, [string, string, string]>(
       'SELECT wait_hist AS waitHist, wait_max AS waitMax, service_hist AS serviceHist FROM report_daily WHERE location_id = ?1 AND service_id = ?2 AND business_day = ?3',
     )
@@ -266,6 +270,11 @@ export class ReportRollups {
       'SELECT service_hist AS serviceHist FROM report_counter_daily WHERE counter_id = ?1 AND business_day = ?2',
     )
     this.counterStmt = client.query(COUNTER_UPSERT)
+  }
+
+  /** The location's time zone, read at a completion (the local hour it counts in). */
+  timezone(locationId: string): string {
+    return this.zoneStmt.get(locationId)?.tz ?? 'UTC'
   }
 
   /** The service's wait target (seconds), read at a ticket's first call. */
@@ -298,7 +307,7 @@ export class ReportRollups {
   }
 
   private writeDaily(key: DailyKey, delta: DailyDelta): void {
-    if (delta.hours.length === 1 && delta.waits.length === 0 && delta.serviceTimes.length === 0 && delta.served + delta.noShow + delta.cancelled + delta.transferredOut === 0) {
+    if (delta.hours.length === 1 && delta.served === 0 && delta.waits.length === 0 && delta.serviceTimes.length === 0 && delta.served + delta.noShow + delta.cancelled + delta.transferredOut === 0) {
       // Ticket issue, the hot path: one upsert of two counts.
       this.issuedStatement(delta.hours[0]!).run(key.locationId, key.serviceId, key.businessDay, key.queueUnitId)
       return
@@ -319,8 +328,8 @@ export class ReportRollups {
         for (const s of delta.serviceTimes) service.add(s)
       }
     }
-    const hourDeltas = new Array<number>(24).fill(0)
-    for (const h of delta.hours) hourDeltas[h]! += 1
+    const hourDeltas = hourCounts(delta.hours)
+    const servedHourDeltas = hourCounts(delta.servedHours)
     this.dailyStmt.run(
       key.locationId, key.serviceId, key.businessDay, key.queueUnitId,
       delta.hours.length, delta.served, delta.noShow, delta.cancelled, delta.transferredOut,
@@ -334,6 +343,7 @@ export class ReportRollups {
       service === null ? null : service.percentile(0.9),
       service === null ? null : service.bytes(),
       ...hourDeltas,
+      ...servedHourDeltas,
     )
   }
 
@@ -362,8 +372,16 @@ export class ReportRollups {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
 
+/** 24 counts from a list of hours. */
+function hourCounts(hours: number[]): number[] {
+  const counts = new Array<number>(24).fill(0)
+  for (const h of hours) counts[h]! += 1
+  return counts
+}
+
 interface DailyDelta {
   hours: number[]
+  servedHours: number[]
   served: number
   noShow: number
   cancelled: number
@@ -380,7 +398,7 @@ interface CounterDelta {
   busy: number
 }
 
-const emptyDailyDelta = (): DailyDelta => ({ hours: [], served: 0, noShow: 0, cancelled: 0, transferredOut: 0, waits: [], withinTarget: 0, serviceTimes: [] })
+const emptyDailyDelta = (): DailyDelta => ({ hours: [], servedHours: [], served: 0, noShow: 0, cancelled: 0, transferredOut: 0, waits: [], withinTarget: 0, serviceTimes: [] })
 const emptyCounterDelta = (): CounterDelta => ({ served: 0, noShow: 0, serviceTimes: [], busy: 0 })
 
 function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day: DailyKey }>): void {
@@ -388,6 +406,7 @@ function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day: DailyK
     case 'issued': delta.hours.push(effect.hour); break
     case 'wait': delta.waits.push(effect.seconds); if (effect.withinTarget) delta.withinTarget += 1; break
     case 'serviceTime': delta.serviceTimes.push(effect.seconds); break
+    case 'served': delta.served += 1; delta.servedHours.push(effect.hour); break
     default: delta[effect.kind] += 1
   }
 }
@@ -406,8 +425,9 @@ function addCounter(delta: CounterDelta, effect: Extract<RollupEffect, { counter
 const DAILY_UPSERT = `
   INSERT INTO report_daily (location_id, service_id, business_day, queue_unit_id,
     issued, served, no_show, cancelled, transferred_out, wait_count, wait_sum, within_target, service_count, service_sum,
-    wait_max, wait_p50, wait_p90, wait_hist, service_p50, service_p90, service_hist, ${HOUR_COLUMNS.join(', ')})
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ${HOUR_COLUMNS.map((_, h) => `?${22 + h}`).join(', ')})
+    wait_max, wait_p50, wait_p90, wait_hist, service_p50, service_p90, service_hist, ${HOUR_COLUMNS.join(', ')}, ${SERVED_HOUR_COLUMNS.join(', ')})
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+    ${HOUR_COLUMNS.map((_, h) => `?${22 + h}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((_, h) => `?${46 + h}`).join(', ')})
   ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET
     issued = issued + excluded.issued, served = served + excluded.served, no_show = no_show + excluded.no_show,
     cancelled = cancelled + excluded.cancelled, transferred_out = transferred_out + excluded.transferred_out,
@@ -417,7 +437,7 @@ const DAILY_UPSERT = `
     wait_p90 = coalesce(excluded.wait_p90, wait_p90), wait_hist = coalesce(excluded.wait_hist, wait_hist),
     service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90),
     service_hist = coalesce(excluded.service_hist, service_hist),
-    ${HOUR_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
+    ${[...HOUR_COLUMNS, ...SERVED_HOUR_COLUMNS].map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
 
 const COUNTER_UPSERT = `
   INSERT INTO report_counter_daily (counter_id, business_day, queue_unit_id, location_id,
@@ -490,7 +510,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
       pending = events.next()
     }
     const tz = zones.get(ticket.locationId) ?? 'UTC'
-    const issuedHour = localHour(ticket.createdAt, tz)
+    const hourOf = (ms: number) => localHour(ms, tz)
     // The service it was issued for: the `fromServiceId` of its first transfer, else its own.
     const firstTransfer = history.find((e) => e.type === 'transferred')
     const from = firstTransfer === undefined ? undefined : parseDetail(firstTransfer.detail)?.fromServiceId
@@ -500,7 +520,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
     }
     // A ticket whose history has no `created` entry still counts as issued.
     if (!history.some((e) => e.type === 'created')) {
-      apply({ before: null, after: state, event: 'created', system: false, now: ticket.createdAt, issuedHour, waitTargetSeconds: 0 })
+      apply({ before: null, after: state, event: 'created', system: false, now: ticket.createdAt, hourOf, waitTargetSeconds: 0 })
     }
     for (const e of history) {
       const before = state
@@ -527,7 +547,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
         event: type,
         system: e.actor === 'system' && type !== 'created',
         now: e.at,
-        issuedHour,
+        hourOf,
         waitTargetSeconds: targets.get(after.serviceId) ?? DEFAULT_WAIT_TARGET_SECONDS,
       })
       state = after
@@ -536,15 +556,13 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
 
   const dailyStmt = client.query(DAILY_UPSERT)
   for (const { key, delta, waitMax, wait, service } of daily.values()) {
-    const hours = new Array<number>(24).fill(0)
-    for (const h of delta.hours) hours[h]! += 1
     dailyStmt.run(
       key.locationId, key.serviceId, key.businessDay, key.queueUnitId,
       delta.hours.length, delta.served, delta.noShow, delta.cancelled, delta.transferredOut,
       delta.waits.length, sum(delta.waits), delta.withinTarget, delta.serviceTimes.length, sum(delta.serviceTimes),
       waitMax, wait.percentile(0.5), wait.percentile(0.9), delta.waits.length > 0 ? wait.bytes() : null,
       service.percentile(0.5), service.percentile(0.9), delta.serviceTimes.length > 0 ? service.bytes() : null,
-      ...hours,
+      ...hourCounts(delta.hours), ...hourCounts(delta.servedHours),
     )
   }
   const counterStmt = client.query(COUNTER_UPSERT)

@@ -126,7 +126,10 @@ export const ticketCalls = sqliteTable(
 /** `issued_h00` … `issued_h23`: tickets issued in each local hour of the business day. */
 export const HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `issued_h${String(h).padStart(2, '0')}`)
 
-const hourColumns = () => Object.fromEntries(HOUR_COLUMNS.map((name) => [name, integer(name).notNull().default(0)])) as Record<string, ReturnType<typeof integer>>
+/** `served_h00` … `served_h23`: tickets completed in each local hour (of `completedAt`). */
+export const SERVED_HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `served_h${String(h).padStart(2, '0')}`)
+
+const hourColumns = (names: string[]) => Object.fromEntries(names.map((name) => [name, integer(name).notNull().default(0)])) as Record<string, ReturnType<typeof integer>>
 
 /**
  * Contract §12 daily roll-up per location, service and business day (the ticket's business
@@ -160,7 +163,8 @@ export const reportDaily = sqliteTable(
     serviceSum: integer('service_sum').notNull().default(0),
     serviceP50: integer('service_p50'),
     serviceP90: integer('service_p90'),
-    ...hourColumns(),
+    ...hourColumns(HOUR_COLUMNS),
+    ...hourColumns(SERVED_HOUR_COLUMNS),
     // Last, so a read of the figures above never reads them.
     waitHist: blob('wait_hist'),
     serviceHist: blob('service_hist'),
