@@ -10,11 +10,17 @@ CREATE TABLE `report_counter_daily` (
 	`service_p50` integer,
 	`service_p90` integer,
 	`busy_seconds` integer DEFAULT 0 NOT NULL,
-	`service_hist` blob,
 	PRIMARY KEY(`counter_id`, `business_day`)
 );
 --> statement-breakpoint
 CREATE INDEX `report_counter_daily_unit_day` ON `report_counter_daily` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+CREATE TABLE `report_counter_distributions` (
+	`counter_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`service_hist` blob,
+	PRIMARY KEY(`counter_id`, `business_day`)
+);
+--> statement-breakpoint
 CREATE TABLE `report_daily` (
 	`location_id` text NOT NULL,
 	`service_id` text NOT NULL,
@@ -83,10 +89,19 @@ CREATE TABLE `report_daily` (
 	`served_h21` integer DEFAULT 0 NOT NULL,
 	`served_h22` integer DEFAULT 0 NOT NULL,
 	`served_h23` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`location_id`, `service_id`, `business_day`)
+);
+--> statement-breakpoint
+CREATE INDEX `report_daily_unit_day` ON `report_daily` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+CREATE TABLE `report_daily_distributions` (
+	`location_id` text NOT NULL,
+	`service_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`queue_unit_id` text NOT NULL,
 	`wait_hist` blob,
 	`service_hist` blob,
 	PRIMARY KEY(`location_id`, `service_id`, `business_day`)
 );
 --> statement-breakpoint
-CREATE INDEX `report_daily_unit_day` ON `report_daily` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+CREATE INDEX `report_daily_distributions_unit_day` ON `report_daily_distributions` (`queue_unit_id`,`business_day`);--> statement-breakpoint
 ALTER TABLE `services` ADD `wait_target_seconds` integer DEFAULT 900 NOT NULL;

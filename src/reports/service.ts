@@ -231,10 +231,11 @@ export class ReportSummaryReader {
 
   constructor(client: Database, private readonly reports: ReportService) {
     this.linesStmt = client.query<SummaryRecord, [string | null, string, string, string | null]>(`
-      SELECT location_id AS locationId, service_id AS serviceId, issued, served, wait_count AS waitCount,
-        within_target AS withinTarget, wait_hist AS waitHist, ${HOUR_COLUMNS.join(', ')}, ${SERVED_HOUR_COLUMNS.join(', ')}
-      FROM report_daily
-      WHERE (?1 IS NULL OR queue_unit_id = ?1) AND business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR location_id = ?4)`)
+      SELECT r.location_id AS locationId, r.service_id AS serviceId, r.issued, r.served, r.wait_count AS waitCount,
+        r.within_target AS withinTarget, d.wait_hist AS waitHist, ${HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}
+      FROM report_daily r
+      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
+      WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
     this.locationsStmt = client.query<{ id: string; name: string; timezone: string }, [string | null]>(
       'SELECT id, name, timezone FROM locations WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
     )

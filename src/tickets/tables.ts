@@ -135,8 +135,9 @@ const hourColumns = (names: string[]) => Object.fromEntries(names.map((name) => 
  * Contract §12 daily roll-up per location, service and business day (the ticket's business
  * day, in the location's time zone), written by `ReportRollups` (rollups.ts) in the transaction
  * of every ticket change, so it can never disagree with the tickets. Durations are whole
- * seconds; `wait_hist` and `service_hist` are the day's distributions (rollups.ts, bucket rule
- * in docs/reports.md), `*_p50` / `*_p90` their nearest-rank percentiles, kept current with them.
+ * seconds; `*_p50` / `*_p90` are the nearest-rank percentiles of the day's distributions
+ * (`reportDailyDistributions`), kept current with them. The figures stay small rows, so a
+ * 365-day report reads a few hundred pages.
  * The rows stay when retention deletes old tickets (contract §13).
  */
 export const reportDaily = sqliteTable(
@@ -165,9 +166,6 @@ export const reportDaily = sqliteTable(
     serviceP90: integer('service_p90'),
     ...hourColumns(HOUR_COLUMNS),
     ...hourColumns(SERVED_HOUR_COLUMNS),
-    // Last, so a read of the figures above never reads them.
-    waitHist: blob('wait_hist'),
-    serviceHist: blob('service_hist'),
   },
   (t) => [
     primaryKey({ columns: [t.locationId, t.serviceId, t.businessDay] }),
@@ -191,10 +189,42 @@ export const reportCounterDaily = sqliteTable(
     serviceP90: integer('service_p90'),
     /** Seconds the counter held a ticket: from its call there to it leaving the counter. */
     busySeconds: integer('busy_seconds').notNull().default(0),
-    serviceHist: blob('service_hist'),
   },
   (t) => [
     primaryKey({ columns: [t.counterId, t.businessDay] }),
     index('report_counter_daily_unit_day').on(t.queueUnitId, t.businessDay),
   ],
+)
+
+/**
+ * The distributions behind `report_daily`'s percentiles: sorted (bucket, count) pairs as
+ * bytes (rollups.ts `Histogram`, bucket rule in docs/reports.md). A table of their own: a day's
+ * wait distribution is a few kilobytes, which in the figures' rows would make every report
+ * read them.
+ */
+export const reportDailyDistributions = sqliteTable(
+  'report_daily_distributions',
+  {
+    locationId: text('location_id').notNull(),
+    serviceId: text('service_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    waitHist: blob('wait_hist'),
+    serviceHist: blob('service_hist'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.locationId, t.serviceId, t.businessDay] }),
+    index('report_daily_distributions_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)
+
+/** The service-time distribution behind `report_counter_daily`'s percentiles. */
+export const reportCounterDistributions = sqliteTable(
+  'report_counter_distributions',
+  {
+    counterId: text('counter_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    serviceHist: blob('service_hist'),
+  },
+  (t) => [primaryKey({ columns: [t.counterId, t.businessDay] })],
 )
