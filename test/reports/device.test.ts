@@ -14,7 +14,7 @@ describe('a paired reports device, the summary and the page', () => {
     const cookie = await pairedCookie(ctx, { role: 'reports', queueUnitId: 'qu_main', name: 'manager-pc' })
     const res = await asDevice(ctx, cookie, 'GET', `${REPORTS}/daily?${DAY}`)
     expect(res.status).toBe(200)
-    expect((await res.json()).data.map((r: { serviceId: string }) => r.serviceId)).toEqual(['svc_accounts', 'svc_loans'])
+    expect(((await res.json()) as any).data.map((r: { serviceId: string }) => r.serviceId)).toEqual(['svc_accounts', 'svc_loans'])
     expect((await asDevice(ctx, cookie, 'GET', `${REPORTS}/counters?${DAY}`)).status).toBe(200)
     const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_1', name: 'desk-1' })
     await expectError(await asDevice(ctx, desk, 'GET', `${REPORTS}/daily?${DAY}`), 401, ReportCodes.AUTHENTICATION_FAILED)
@@ -25,7 +25,7 @@ describe('a paired reports device, the summary and the page', () => {
     const ctx = reportContext()
     await smallDay(ctx)
     const cookie = await pairedCookie(ctx, { role: 'reports', queueUnitId: 'qu_main', name: 'manager-pc' })
-    const body = await (await asDevice(ctx, cookie, 'GET', `${REPORTS}/summary?${DAY}`)).json()
+    const body: any = await (await asDevice(ctx, cookie, 'GET', `${REPORTS}/summary?${DAY}`)).json()
     expect(body.data.services.find((s: { id: string }) => s.id === 'svc_accounts')).toEqual({ id: 'svc_accounts', name: 'Accounts', waitTargetSeconds: 600 })
     expect(body.data.counters.map((c: { id: string }) => c.id)).toEqual(['cnt_1', 'cnt_2'])
     expect(body.data.lines).toEqual([

@@ -81,6 +81,16 @@ class ReportsPage {
     return hh > 0 ? `${plain(hh)}:${two(mm)}:${two(ss)}` : `${plain(mm)}:${two(ss)}`
   }
 
+  /** A calendar date (given as noon UTC) in the page's language: `19 Nov`. */
+  shortDate(ms: number): string {
+    return new Intl.DateTimeFormat(this.lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(ms)
+  }
+
+  /** A business day `YYYY-MM-DD` in the page's language, isolated so it reads right in Arabic. */
+  day(date: string): string {
+    return '\u2068' + new Intl.DateTimeFormat(this.lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${date}T12:00:00Z`)) + '\u2069'
+  }
+
   percent(share: number | null): string {
     if (share === null) return this.labels.none
     return new Intl.NumberFormat(this.lang, { style: 'percent', maximumFractionDigits: 1 }).format(share)
@@ -171,7 +181,7 @@ class ReportsPage {
     if (this.locationSelect.value === '') url.searchParams.delete('locationId')
     history.replaceState(null, '', url.toString())
     this.render()
-    this.status.textContent = this.daily.length === 0 ? this.labels.empty : this.t('loaded', { from: this.summary.from, to: this.summary.to, rows: this.num(this.daily.length) })
+    this.status.textContent = this.daily.length === 0 ? this.labels.empty : this.t('loaded', { from: this.day(this.summary.from), to: this.day(this.summary.to), rows: this.num(this.daily.length) })
   }
 
   private fail(message: string): void {
@@ -226,7 +236,7 @@ class ReportsPage {
     const issuedByHour = sumHours(s.lines.map((l) => l.issuedByHour))
     const servedByHour = sumHours(s.lines.map((l) => l.servedByHour))
     const busiest = issuedByHour.indexOf(Math.max(...issuedByHour))
-    const hourFig = figure('chart-hours', this.labels.byHour, this.t('byHourLabel', { from: s.from, to: s.to, hour: String(busiest).padStart(2, '0') + ':00', n: this.num(issuedByHour[busiest] ?? 0) }))
+    const hourFig = figure('chart-hours', this.labels.byHour, this.t('byHourLabel', { from: this.day(s.from), to: this.day(s.to), hour: String(busiest).padStart(2, '0') + ':00', n: this.num(issuedByHour[busiest] ?? 0) }))
     const waitFig = figure('chart-waits', this.labels.waitDistribution, this.labels.waitDistributionLabel)
     const targetFig = figure('chart-target', this.labels.targetShare, this.labels.targetShareLabel)
     const counterFig = figure('chart-counters', this.labels.perCounter, this.labels.perCounterLabel)
@@ -267,11 +277,15 @@ class ReportsPage {
       const k = lineKeys.indexOf(`${r.locationId}\u0000${r.serviceId}`)
       if (k >= 0 && r.withinTarget !== null) targetSeries[k]![dayIndex.get(r.date)!] = r.withinTarget * 100
     }
+    // Days as positions (not a time scale): one point per business day, labelled with its date.
     this.chart(targetFig.plot, {
       series: [{}, ...s.lines.map((line, i) => ({ label: this.lineName(line), stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true, points: { show: true, size: 5 } }))],
-      scales: { x: { time: true }, y: { range: [0, 100] } },
-      axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${t}%`) }],
-    }, [days.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000), ...targetSeries])
+      scales: { x: { time: false, range: [-0.5, Math.max(days.length, 1) - 0.5] }, y: { range: [0, 100] } },
+      axes: [
+        { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) && days[t] !== undefined ? this.shortDate(Date.parse(`${days[t]}T12:00:00Z`)) : '')) },
+        { values: (_u, ticks) => ticks.map((t) => `${t}%`) },
+      ],
+    }, [days.map((_, i) => i), ...targetSeries])
 
     const perCounter = new Map<string, { served: number; sum: number; n: number }>()
     for (const r of this.counterRows) {
