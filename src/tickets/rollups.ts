@@ -287,6 +287,12 @@ export class ReportRollups {
 
   /** Applies one change's effects. */
   record(change: RollupChange): void {
+    if (change.event === 'created') {
+      // Ticket issue, the hot path: one upsert adding 1 to `issued` and to its local hour.
+      const t = change.after
+      this.issuedStatement(change.hourOf(t.createdAt)).run(t.locationId, t.serviceId, t.businessDay, t.queueUnitId)
+      return
+    }
     const effects = rollupEffects(change)
     if (effects.length === 0) return
     // Group by row: one upsert per daily row and per counter row touched.
@@ -310,11 +316,6 @@ export class ReportRollups {
   }
 
   private writeDaily(key: DailyKey, delta: DailyDelta): void {
-    if (delta.hours.length === 1 && delta.served === 0 && delta.waits.length === 0 && delta.serviceTimes.length === 0 && delta.served + delta.noShow + delta.cancelled + delta.transferredOut === 0) {
-      // Ticket issue, the hot path: one upsert of two counts.
-      this.issuedStatement(delta.hours[0]!).run(key.locationId, key.serviceId, key.businessDay, key.queueUnitId)
-      return
-    }
     let wait: Histogram | null = null
     let service: Histogram | null = null
     if (delta.waits.length > 0 || delta.serviceTimes.length > 0) {
