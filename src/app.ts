@@ -16,6 +16,7 @@ import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
 import { faviconRoute } from './platform/favicon'
 import { voiceRoutes } from './voice/routes'
+import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -44,5 +45,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps, queue))
     .use(voiceRoutes(deps))
+    .use(reportRoutes(deps))
     .decorate('deps', deps)
 }

@@ -340,6 +340,7 @@ const TAGS = [
   { name: 'Operator', description: 'Counters and ticket transitions at the branch (Queue key with `counter:operate`).' },
   { name: 'Display feeds', description: 'Read-only feeds for screens (display token `lbd_…`); the live websocket is under `x-websockets`.' },
   { name: 'Devices', description: 'Pairing a browser as a device, and what a paired device reads (device cookie `lobby_device`).' },
+  { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Platform', description: 'Liveness and metrics.' },
 ]
 
