@@ -79,6 +79,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       deps.lifecycle.beforeStop()
       // Without `true`, Bun stops accepting and resolves once in-flight requests are done.
       await server.stop()
+      // Elysia runs each request's after-response hooks (the access log line) on a later turn
+      // than its answer: let the last ones run before the process ends.
+      await new Promise<void>((resolve) => setImmediate(resolve))
       await deps.lifecycle.stop()
       db.$client.close()
       log({ level: 'info', msg: 'stopped' })
