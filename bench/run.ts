@@ -574,7 +574,7 @@ function beforeAfter(scenarios: Scenario[], facts: Facts): string {
 The same script on the code before this work (issue 24; commit 5ab4415's run,
 bench/results-before.json, measured ${before.facts.date}, load ${before.facts.quiet.load.toFixed(2)}), next to this run, as each
 run's ratio to the baseline measured beside it (the machine's absolute speed differs between
-the two runs; see "Run to run" below for the earlier history):
+the two runs; see "History (short)" below for the earlier runs):
 
 | scenario | compared with | before ratio (req/s) | after ratio (req/s) | before ratio (p99) | after ratio (p99) |
 |---|---|---|---|---|---|
