@@ -1,5 +1,5 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
-import { escapeHtml } from '../screens/page'
+import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/routes'
 import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 
@@ -7,17 +7,6 @@ import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 export type DevicePageKind = 'pair' | 'desk' | 'boards'
 
 const TITLES: Record<DevicePageKind, string> = { pair: 'Pair this device', desk: 'Counter desk', boards: 'Screens' }
-
-/** Device pages hold a cookie, not a token, so the same CSP as the screens (own origin only) fits them. */
-const pageHeaders = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': SCREEN_CSP,
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  // A desk or pairing page is never framed by another site (clickjacking a "Call next").
-  'x-frame-options': 'DENY',
-}
 
 /**
  * The HTML frame of a device page, which the devices bundle fills in. Language and direction
@@ -27,24 +16,16 @@ const pageHeaders = {
 export function devicePage(kind: DevicePageKind, query: Record<string, string | undefined>, data: Record<string, string> = {}): Response {
   const lang = canonicalLang(query.lang ?? null)
   const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join('')
-  const html = `<!doctype html>
-<html lang="${escapeHtml(lang ?? 'en')}" dir="${lang ? directionOf(lang) : 'ltr'}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="referrer" content="no-referrer">
-<title>Lobby · ${TITLES[kind]}</title>
-<link rel="icon" href="/favicon.ico">
-<link rel="stylesheet" href="${DEVICE_STYLESHEET.path}">
-<script defer src="${DEVICE_SCRIPT.path}"></script>
-</head>
-<body>
-<div id="page" data-kind="${kind}"${attrs}>
+  const html = pageShell({
+    lang: lang ?? 'en',
+    dir: lang ? directionOf(lang) : 'ltr',
+    title: TITLES[kind],
+    stylesheet: DEVICE_STYLESHEET.path,
+    script: DEVICE_SCRIPT.path,
+    body: `<div id="page" data-kind="${kind}"${attrs}>
 <main id="page-content"><p class="page-starting">Lobby · ${TITLES[kind]}…</p><noscript><p class="page-error">This page needs JavaScript.</p></noscript></main>
-</div>
-</body>
-</html>
-`
-  return new Response(html, { status: 200, headers: pageHeaders })
+</div>`,
+  })
+  // Device pages hold a cookie, not a token: the screens' CSP (own origin only), and never framed.
+  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
 }

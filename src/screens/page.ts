@@ -11,6 +11,56 @@ export function escapeHtml(value: string): string {
 }
 
 /**
+ * The headers of every page (screens, device pages, reports): own-origin CSP, never cached
+ * (asset names change with each build), no referrer (a screen's URL may hold its token).
+ * `framed: false` forbids framing, for pages with buttons (clickjacking a "Call next").
+ */
+export function pageHeaders(csp: string, framed = true): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    ...(framed ? {} : { 'x-frame-options': 'DENY' }),
+  }
+}
+
+export interface PageShell {
+  lang: string
+  dir: 'ltr' | 'rtl'
+  title: string
+  stylesheet: string
+  script: string
+  /** Extra attributes on <html> (e.g. ` data-theme="dark"`), already escaped. */
+  htmlAttributes?: string
+  colorScheme?: string
+  /** The body's markup, already escaped. */
+  body: string
+}
+
+/** The one HTML frame of every page: language and direction from the first paint, the shared icon, its bundle. */
+export function pageShell(page: PageShell): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(page.lang)}" dir="${page.dir}"${page.htmlAttributes ?? ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="${escapeHtml(page.colorScheme ?? 'light')}">
+<meta name="referrer" content="no-referrer">
+<title>Lobby · ${escapeHtml(page.title)}</title>
+<link rel="icon" href="/favicon.ico">
+<link rel="stylesheet" href="${page.stylesheet}">
+<script defer src="${page.script}"></script>
+</head>
+<body>
+${page.body}
+</body>
+</html>
+`
+}
+
+/**
  * The HTML of one screen: the frame the browser bundle fills in. The language, direction and
  * theme come from the URL here already, so the first paint is right; which screen it is
  * travels in `data-kind` / `data-id`. Nothing in it depends on the token: a page is the same
@@ -19,26 +69,19 @@ export function escapeHtml(value: string): string {
 export function screenPage(kind: ScreenKind, id: string, query: URLSearchParams): string {
   const options = readOptions(query)
   const lang = options.lang ?? 'en'
-  return `<!doctype html>
-<html lang="${escapeHtml(lang)}" dir="${options.lang ? directionOf(options.lang) : 'ltr'}" data-theme="${options.theme}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${options.theme}">
-<meta name="referrer" content="no-referrer">
-<title>Lobby · ${TITLES[kind]}</title>
-<link rel="icon" href="/favicon.ico">
-<link rel="stylesheet" href="${STYLESHEET.path}">
-<script defer src="${SCRIPT.path}"></script>
-</head>
-<body>
-<div id="screen" data-kind="${kind}" data-id="${escapeHtml(id)}">
+  return pageShell({
+    lang,
+    dir: options.lang ? directionOf(options.lang) : 'ltr',
+    htmlAttributes: ` data-theme="${options.theme}"`,
+    colorScheme: options.theme,
+    title: TITLES[kind],
+    stylesheet: STYLESHEET.path,
+    script: SCRIPT.path,
+    body: `<div id="screen" data-kind="${kind}" data-id="${escapeHtml(id)}">
 <header class="bar"><div class="bar-titles"><h1 id="screen-title"></h1><span id="screen-subtitle"></span></div><div id="screen-clock"></div></header>
 <main id="screen-content"><div class="notice"><p class="notice-heading">Lobby</p><p class="notice-hint">Starting…</p></div><noscript><div class="notice"><p class="notice-heading">This screen needs JavaScript.</p></div></noscript></main>
 <div id="screen-status" role="status" hidden></div>
 <div id="screen-message" role="alert" hidden></div>
-</div>
-</body>
-</html>
-`
+</div>`,
+  })
 }

@@ -3,7 +3,7 @@ import { pathOf } from '../platform/http'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { ASSET_PREFIX, SCRIPT, STYLESHEET, type Asset } from './assets'
-import { screenPage, type ScreenKind } from './page'
+import { pageHeaders, screenPage, type ScreenKind } from './page'
 
 /**
  * What a screen page may load and where it may connect: its own origin only (the display API,
@@ -22,19 +22,10 @@ export const SCREEN_CSP = [
   "form-action 'none'",
 ].join('; ')
 
-const pageHeaders = {
-  'content-type': 'text/html; charset=utf-8',
-  // A screen always gets the page of the Lobby it talks to (the asset names change with each build).
-  'cache-control': 'no-store',
-  'content-security-policy': SCREEN_CSP,
-  // The token is in the page's URL: never send it to another site.
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-}
-
 function page(kind: ScreenKind, id: string, query: Record<string, string | undefined>): Response {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'))
-  return new Response(screenPage(kind, id, params), { status: 200, headers: pageHeaders })
+  // A screen's token is in its URL: no referrer, ever (pageHeaders); a board may be framed by a signage player.
+  return new Response(screenPage(kind, id, params), { status: 200, headers: pageHeaders(SCREEN_CSP) })
 }
 
 /** The current asset for any name of its kind: a page from before an upgrade still gets a working file. */
