@@ -8,6 +8,8 @@ import { createDeps, type AppDeps } from './platform/deps'
 import { jsonLogger, type Logger } from './platform/log'
 import { WebhookWorker } from './webhooks/worker'
 import { retentionTask, DEFAULT_RETAIN_DAYS } from './ops/retention'
+import { Replicator } from './replication/replicator'
+import type { ReplicationTarget } from './replication/target'
 
 export interface ServeOptions {
   port: number
@@ -21,6 +23,8 @@ export interface ServeOptions {
   metricsToken?: string | null
   /** `--public-origin`: see AppDeps.publicOrigin. */
   publicOrigin?: string
+  /** `--replicate-to`: copy tickets and their events to this head-office PostgreSQL (contract §14). */
+  replicateTo?: ReplicationTarget
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -57,7 +61,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
-  deps.lifecycle.register(retentionTask({ db, clock: deps.clock, log, retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS }))
+  const replicator = options.replicateTo === undefined ? null : new Replicator({ db, writes: deps.writes, clock: deps.clock, log, target: options.replicateTo })
+  if (replicator !== null) {
+    deps.metrics.replication = () => replicator.status()
+    deps.lifecycle.register(replicator)
+  }
+  deps.lifecycle.register(retentionTask({
+    db,
+    clock: deps.clock,
+    log,
+    retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS,
+    replicatedThrough: () => replicator?.replicatedThrough() ?? null,
+  }))
 
   app.listen({
     port: options.port,
@@ -68,7 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = app.server as Server<unknown>
   deps.lifecycle.start()
   const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${server.port}`
-  log({ level: 'info', msg: 'listening', url, db: options.dbPath, durability: options.durability })
+  log({ level: 'info', msg: 'listening', url, db: options.dbPath, durability: options.durability, ...(options.replicateTo ? { replicateTo: options.replicateTo.display } : {}) })
 
   return {
     url,

@@ -1,8 +1,9 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer } from '../server'
 import { retainDaysOption, metricsTokenOption } from '../ops/config'
+import { parseReplicationTarget } from '../replication/target'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--replicate-to postgres://…]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
@@ -10,7 +11,11 @@ LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY, LOBBY_RETAIN_DAYS (400: 
 older are deleted daily), LOBBY_METRICS_TOKEN (/metrics for callers other than loopback),
 LOBBY_PUBLIC_ORIGIN. Flags win over the environment.
 --public-origin: the origin browsers use (https://lobby.branch.example) when a reverse proxy
-rewrites scheme or host; paired devices' changes must come from it.`
+rewrites scheme or host; paired devices' changes must come from it.
+--replicate-to (LOBBY_REPLICATE_TO): copy tickets and their events to a head-office PostgreSQL
+(schema lobby, created and migrated by Lobby), e.g.
+postgres://branch_riyadh:PASSWORD@ho.example:5432/headoffice?sslmode=verify-full
+The branch never waits for it; the password is never logged.`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -23,6 +28,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'retain-days': { type: 'string' },
     'metrics-token': { type: 'string' },
     'public-origin': { type: 'string' },
+    'replicate-to': { type: 'string' },
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -42,6 +48,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError('--public-origin must be an origin like https://lobby.example.org (scheme and host, no path)')
   }
 
+  const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
   const server = await startServer({
     port,
     host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
@@ -51,6 +58,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     metricsToken: metricsTokenOption(flags['metrics-token'] ?? process.env.LOBBY_METRICS_TOKEN),
     ...(cert && key ? { tls: { cert, key } } : {}),
     ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
+    ...(replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}),
   })
 
   await waitForStopSignal(server)
