@@ -14,7 +14,8 @@
  *   BENCH_DURATION=10      seconds per measured run      BENCH_WARMUP=2   seconds of warm-up
  *   BENCH_RUNS=3           measured runs per scenario    BENCH_SEED=1000000 tickets for the big database
  *   BENCH_QUIET_WAIT=600   longest wait, in seconds, for the 1-minute load average to drop below 0.7
- *   BENCH_ONLY=reads,writes,push,big   run only these phases
+ *   BENCH_ONLY=reads,writes,push,big,reports   run only these phases (`reports`: bench/reports.ts,
+ *                          which writes its own section of RESULTS.md; the others keep it)
  *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
  *   BENCH_DATA=path        where the measurements go (bench/results.json)
  *   BENCH_REPORT_ONLY=1    write the report again from BENCH_DATA, measuring nothing
@@ -23,6 +24,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
+import { reportsBench, currentReportsSection } from './reports'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -45,7 +47,7 @@ const CONFIG = {
   clientCore: '0',
   out: process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md'),
   data: process.env.BENCH_DATA ?? join(BENCH, 'results.json'),
-  only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big').split(',')),
+  only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big,reports').split(',')),
   build: process.env.BENCH_NO_BUILD !== '1',
 }
 
@@ -575,6 +577,12 @@ ${rows.join('\n')}
 // ---------------------------------------------------------------------------------------------
 // Main
 
+/** The report written by this script, with the section bench/reports.ts keeps in RESULTS.md. */
+function withReportsSection(text: string): string {
+  const section = currentReportsSection()
+  return section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
+}
+
 async function main(): Promise<void> {
   const wallStart = performance.now()
   const checks: string[] = []
@@ -587,6 +595,11 @@ async function main(): Promise<void> {
     buildSeconds = (performance.now() - t0) / 1000
   }
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing`)
+  if (CONFIG.only.size === 1 && CONFIG.only.has('reports')) {
+    // The report bench alone: it writes its own section of RESULTS.md and nothing else.
+    await reportsBench()
+    return
+  }
 
   if (Bun.which('wrk') === null) {
     say('installing wrk (apt-get install -y wrk)')
@@ -787,6 +800,10 @@ async function main(): Promise<void> {
       await stopServer(lobbyEmpty)
       await stopServer(lobbyBig)
     }
+    if (CONFIG.only.has('reports')) {
+      say('reports: bench/reports.ts')
+      await reportsBench()
+    }
   } finally {
     await cleanup()
   }
@@ -794,7 +811,7 @@ async function main(): Promise<void> {
   facts.wallSeconds = (performance.now() - wallStart) / 1000
   const data: RunData = { facts, scenarios: scenarios.map((s) => ({ name: s.name, baseline: s.baseline, runs: s.runs, warmups: s.warmups })) }
   writeFileSync(CONFIG.data, JSON.stringify(data, null, 1) + '\n')
-  writeFileSync(CONFIG.out, report(scenarios, facts))
+  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, facts)))
   say(`wrote ${CONFIG.out} and ${CONFIG.data} (${(facts.wallSeconds / 60).toFixed(1)} min)`)
 }
 
@@ -807,7 +824,7 @@ interface RunData {
 if (process.env.BENCH_REPORT_ONLY === '1') {
   const data = JSON.parse(readFileSync(CONFIG.data, 'utf8')) as RunData
   const scenarios = data.scenarios.map((s) => ({ ...scenario(s.name, '', () => '', () => [], s.baseline), runs: s.runs, warmups: s.warmups }))
-  writeFileSync(CONFIG.out, report(scenarios, data.facts))
+  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, data.facts)))
   say(`wrote ${CONFIG.out} from ${CONFIG.data}`)
 } else {
   await main()

@@ -13,6 +13,7 @@ import { screenRoutes } from './screens/routes'
 import { opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
+import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -38,5 +39,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps, queue))
+    .use(reportRoutes(deps))
     .decorate('deps', deps)
 }
