@@ -78,6 +78,69 @@ CREATE POLICY branch_rows ON lobby.ticket_events
   USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
 `,
   },
+  {
+    version: 2,
+    name: 'report roll-ups',
+    sql: `
+-- Contract §12's daily roll-ups as the branch keeps them; a row is replaced whole by a later
+-- reading of it (version: the branch's replication cursor when it was read).
+CREATE TABLE lobby.report_daily (
+  queue_unit_id text NOT NULL,
+  location_id text NOT NULL,
+  service_id text NOT NULL,
+  business_day date NOT NULL,
+  issued integer NOT NULL,
+  served integer NOT NULL,
+  no_show integer NOT NULL,
+  cancelled integer NOT NULL,
+  transferred_out integer NOT NULL,
+  wait_count integer NOT NULL,
+  wait_sum bigint NOT NULL,
+  wait_max integer,
+  wait_p50 integer,
+  wait_p90 integer,
+  within_target integer NOT NULL,
+  service_count integer NOT NULL,
+  service_sum bigint NOT NULL,
+  service_p50 integer,
+  service_p90 integer,
+  issued_by_hour integer[] NOT NULL,
+  wait_histogram jsonb NOT NULL,
+  service_histogram jsonb NOT NULL,
+  version bigint NOT NULL,
+  replicated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (queue_unit_id, location_id, service_id, business_day)
+);
+COMMENT ON COLUMN lobby.report_daily.wait_histogram IS '[[seconds, tickets], ...]: waits by bucket (every second below one hour, then every minute, then every hour), for percentiles across branches';
+CREATE INDEX report_daily_day ON lobby.report_daily (business_day);
+
+CREATE TABLE lobby.report_counter_daily (
+  queue_unit_id text NOT NULL,
+  counter_id text NOT NULL,
+  business_day date NOT NULL,
+  location_id text NOT NULL,
+  served integer NOT NULL,
+  no_show integer NOT NULL,
+  service_count integer NOT NULL,
+  service_sum bigint NOT NULL,
+  service_p50 integer,
+  service_p90 integer,
+  busy_seconds bigint NOT NULL,
+  service_histogram jsonb NOT NULL,
+  version bigint NOT NULL,
+  replicated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (queue_unit_id, counter_id, business_day)
+);
+CREATE INDEX report_counter_daily_day ON lobby.report_counter_daily (business_day);
+
+ALTER TABLE lobby.report_daily ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_rows ON lobby.report_daily
+  USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
+ALTER TABLE lobby.report_counter_daily ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_rows ON lobby.report_counter_daily
+  USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
+`,
+  },
 ]
 
 export const HEAD_OFFICE_SCHEMA_VERSION = HEAD_OFFICE_MIGRATIONS.at(-1)!.version

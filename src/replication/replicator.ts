@@ -31,7 +31,7 @@ export interface ReplicatorOptions {
 const DEFAULTS = { batchSize: 500, retryMs: 5_000, pollMs: 2_000, gatherMs: 100, timeoutMs: 30_000 }
 
 /**
- * Copies tickets and their events to the head office's PostgreSQL (contract §14), in the
+ * Copies tickets, their events and the report roll-ups of their days to the head office's PostgreSQL (contract §14), in the
  * background of `serve`: the branch never waits for it. The loop reads up to `batchSize` events
  * after its cursor (one SQLite snapshot: the events in id order and their tickets as they stand),
  * upserts them in ONE PostgreSQL transaction, and only after PostgreSQL's COMMIT moves the cursor
@@ -246,6 +246,47 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
     at: new Date(e.at),
     detail: e.detail === null ? null : (JSON.parse(e.detail) as Record<string, unknown>),
   }))
+  const version = batch.through
+  const daily = batch.daily.map((r) => ({
+    queue_unit_id: r.queueUnitId,
+    location_id: r.locationId,
+    service_id: r.serviceId,
+    business_day: r.businessDay,
+    issued: r.issued,
+    served: r.served,
+    no_show: r.noShow,
+    cancelled: r.cancelled,
+    transferred_out: r.transferredOut,
+    wait_count: r.waitCount,
+    wait_sum: r.waitSum,
+    wait_max: r.waitMax,
+    wait_p50: r.waitP50,
+    wait_p90: r.waitP90,
+    within_target: r.withinTarget,
+    service_count: r.serviceCount,
+    service_sum: r.serviceSum,
+    service_p50: r.serviceP50,
+    service_p90: r.serviceP90,
+    issued_by_hour: r.issuedByHour,
+    wait_histogram: sql.json(r.waitHistogram),
+    service_histogram: sql.json(r.serviceHistogram),
+    version,
+  }))
+  const counters = batch.counters.map((r) => ({
+    queue_unit_id: r.queueUnitId,
+    counter_id: r.counterId,
+    business_day: r.businessDay,
+    location_id: r.locationId,
+    served: r.served,
+    no_show: r.noShow,
+    service_count: r.serviceCount,
+    service_sum: r.serviceSum,
+    service_p50: r.serviceP50,
+    service_p90: r.serviceP90,
+    busy_seconds: r.busySeconds,
+    service_histogram: sql.json(r.serviceHistogram),
+    version,
+  }))
   await sql.begin(async (tx) => {
     if (tickets.length > 0) {
       // A ticket is replaced only by a later state of itself (`version`: its latest event id).
@@ -262,8 +303,33 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
     }
     // Events never change: a re-sent one (after a crash before the cursor moved) is already there.
     if (events.length > 0) await tx`INSERT INTO lobby.ticket_events ${tx(events)} ON CONFLICT (queue_unit_id, id) DO NOTHING`
+    // Roll-ups read at a later cursor are at least as new: `<=`, so a re-sent batch (read after
+    // a restart, so no older) may rewrite its own version.
+    if (daily.length > 0) {
+      await tx`
+        INSERT INTO lobby.report_daily ${tx(daily)}
+        ON CONFLICT (queue_unit_id, location_id, service_id, business_day) DO UPDATE SET
+          issued = excluded.issued, served = excluded.served, no_show = excluded.no_show, cancelled = excluded.cancelled,
+          transferred_out = excluded.transferred_out, wait_count = excluded.wait_count, wait_sum = excluded.wait_sum,
+          wait_max = excluded.wait_max, wait_p50 = excluded.wait_p50, wait_p90 = excluded.wait_p90,
+          within_target = excluded.within_target, service_count = excluded.service_count, service_sum = excluded.service_sum,
+          service_p50 = excluded.service_p50, service_p90 = excluded.service_p90, issued_by_hour = excluded.issued_by_hour,
+          wait_histogram = excluded.wait_histogram, service_histogram = excluded.service_histogram,
+          version = excluded.version, replicated_at = now()
+        WHERE lobby.report_daily.version <= excluded.version`
+    }
+    if (counters.length > 0) {
+      await tx`
+        INSERT INTO lobby.report_counter_daily ${tx(counters)}
+        ON CONFLICT (queue_unit_id, counter_id, business_day) DO UPDATE SET
+          location_id = excluded.location_id, served = excluded.served, no_show = excluded.no_show,
+          service_count = excluded.service_count, service_sum = excluded.service_sum, service_p50 = excluded.service_p50,
+          service_p90 = excluded.service_p90, busy_seconds = excluded.busy_seconds,
+          service_histogram = excluded.service_histogram, version = excluded.version, replicated_at = now()
+        WHERE lobby.report_counter_daily.version <= excluded.version`
+    }
   })
-  return tickets.length + events.length
+  return tickets.length + events.length + daily.length + counters.length
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms))

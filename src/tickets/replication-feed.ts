@@ -6,6 +6,8 @@
 import type { Database, Statement } from 'bun:sqlite'
 import type { Db } from '../db/open'
 import { inReadTransaction } from '../platform/transactions'
+import { HOUR_COLUMNS } from './tables'
+import { Histogram } from './rollups'
 
 /** A ticket as head office stores it (times in epoch milliseconds). */
 export interface ReplicatedTicket {
@@ -44,12 +46,63 @@ export interface ReplicatedEvent {
   detail: string | null
 }
 
+/** A duration distribution as head office stores it: [seconds (bucket's lower bound), tickets] pairs, ascending. */
+export type HistogramPairs = [number, number][]
+
+/** A `report_daily` row (contract §12) as head office stores it. */
+export interface ReplicatedDailyRollup {
+  queueUnitId: string
+  locationId: string
+  serviceId: string
+  businessDay: string
+  issued: number
+  served: number
+  noShow: number
+  cancelled: number
+  transferredOut: number
+  waitCount: number
+  waitSum: number
+  waitMax: number | null
+  waitP50: number | null
+  waitP90: number | null
+  withinTarget: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  issuedByHour: number[]
+  waitHistogram: HistogramPairs
+  serviceHistogram: HistogramPairs
+}
+
+/** A `report_counter_daily` row as head office stores it. */
+export interface ReplicatedCounterRollup {
+  queueUnitId: string
+  counterId: string
+  businessDay: string
+  locationId: string
+  served: number
+  noShow: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  busySeconds: number
+  serviceHistogram: HistogramPairs
+}
+
 /** A batch of changes after a cursor, read as one snapshot. */
 export interface ChangeBatch {
   /** In `id` order, so per ticket in the order they happened. */
   events: ReplicatedEvent[]
   /** Each ticket named by `events` once, as it stands now (its version ≥ its events in the batch). */
   tickets: ReplicatedTicket[]
+  /**
+   * The report roll-ups of every (queue unit, business day) the batch's tickets belong to, as they
+   * stand now: every figure of a ticket change belongs to the ticket's business day (rollups.ts).
+   */
+  daily: ReplicatedDailyRollup[]
+  counters: ReplicatedCounterRollup[]
   /** The largest event id of the batch: the cursor once head office has it; the cursor itself when empty. */
   through: number
 }
@@ -71,6 +124,8 @@ export class TicketChangeFeed {
   private readonly pendingStmt: Statement<{ n: number }, [number]>
   private readonly oldestStmt: Statement<{ at: number }, [number]>
   private readonly lastStmt: Statement<{ id: number | null }, []>
+  private readonly dailyStmt: Statement<DailyRow, [string, string]>
+  private readonly counterStmt: Statement<CounterRow, [string, string]>
 
   constructor(private readonly db: Db) {
     const client: Database = db.$client
@@ -91,6 +146,18 @@ export class TicketChangeFeed {
     this.pendingStmt = client.query('SELECT count(*) AS n FROM ticket_events WHERE id > ?1')
     this.oldestStmt = client.query('SELECT at FROM ticket_events WHERE id > ?1 ORDER BY id LIMIT 1')
     this.lastStmt = client.query('SELECT max(id) AS id FROM ticket_events')
+    this.dailyStmt = client.query(`
+      SELECT queue_unit_id AS queueUnitId, location_id AS locationId, service_id AS serviceId, business_day AS businessDay,
+             issued, served, no_show AS noShow, cancelled, transferred_out AS transferredOut, wait_count AS waitCount,
+             wait_sum AS waitSum, wait_max AS waitMax, wait_p50 AS waitP50, wait_p90 AS waitP90, within_target AS withinTarget,
+             service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
+             ${HOUR_COLUMNS.join(', ')}, wait_hist AS waitHist, service_hist AS serviceHist
+      FROM report_daily WHERE queue_unit_id = ?1 AND business_day = ?2`)
+    this.counterStmt = client.query(`
+      SELECT queue_unit_id AS queueUnitId, counter_id AS counterId, business_day AS businessDay, location_id AS locationId,
+             served, no_show AS noShow, service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50,
+             service_p90 AS serviceP90, busy_seconds AS busySeconds, service_hist AS serviceHist
+      FROM report_counter_daily WHERE queue_unit_id = ?1 AND business_day = ?2`)
   }
 
   /** Up to `limit` events after `cursor`, oldest first, with their tickets as they stand now. */
@@ -108,7 +175,15 @@ export class TicketChangeFeed {
       // A short batch read everything there is: events skipped for want of a ticket (none
       // while retention waits for replication) are covered too, up to the newest event.
       const through = events.length === limit ? events.at(-1)!.id : Math.max(cursor, this.lastStmt.get()?.id ?? cursor)
-      return { events, tickets, through }
+      const days = new Map<string, { unit: string; day: string }>()
+      for (const t of tickets) days.set(`${t.queueUnitId}\u0000${t.businessDay}`, { unit: t.queueUnitId, day: t.businessDay })
+      const daily: ReplicatedDailyRollup[] = []
+      const counters: ReplicatedCounterRollup[] = []
+      for (const { unit, day } of days.values()) {
+        for (const row of this.dailyStmt.all(unit, day)) daily.push(dailyOf(row))
+        for (const row of this.counterStmt.all(unit, day)) counters.push(counterOf(row))
+      }
+      return { events, tickets, daily, counters, through }
     })
   }
 
@@ -119,4 +194,31 @@ export class TicketChangeFeed {
       return { pending, oldestAt: pending === 0 ? null : (this.oldestStmt.get(cursor)?.at ?? null) }
     })
   }
+}
+
+type DailyRow = Omit<ReplicatedDailyRollup, 'issuedByHour' | 'waitHistogram' | 'serviceHistogram'> &
+  Record<string, unknown> & { waitHist: Uint8Array | null; serviceHist: Uint8Array | null }
+type CounterRow = Omit<ReplicatedCounterRollup, 'serviceHistogram'> & { serviceHist: Uint8Array | null }
+
+function pairsOf(bytes: Uint8Array | null): HistogramPairs {
+  const pairs = Histogram.fromBytes(bytes).pairs
+  const out: HistogramPairs = []
+  for (let i = 0; i + 1 < pairs.length; i += 2) out.push([pairs[i]!, pairs[i + 1]!])
+  return out
+}
+
+function dailyOf(row: DailyRow): ReplicatedDailyRollup {
+  const { waitHist, serviceHist, ...rest } = row
+  const figures = Object.fromEntries(Object.entries(rest).filter(([key]) => !HOUR_COLUMNS.includes(key))) as Omit<ReplicatedDailyRollup, 'issuedByHour' | 'waitHistogram' | 'serviceHistogram'>
+  return {
+    ...figures,
+    issuedByHour: HOUR_COLUMNS.map((column) => row[column] as number),
+    waitHistogram: pairsOf(waitHist),
+    serviceHistogram: pairsOf(serviceHist),
+  }
+}
+
+function counterOf(row: CounterRow): ReplicatedCounterRollup {
+  const { serviceHist, ...rest } = row
+  return { ...rest, serviceHistogram: pairsOf(serviceHist) }
 }

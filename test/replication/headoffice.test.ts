@@ -104,7 +104,13 @@ function branchHistory(branch: Branch) {
     const tickets = db.query<{ id: string; status: string; version: number }, []>(
       'SELECT id, status, (SELECT max(e.id) FROM ticket_events e WHERE e.ticket_id = tickets.id) AS version FROM tickets ORDER BY id',
     ).all()
-    return { events, tickets }
+    const daily = db.query<Record<string, unknown>, []>(
+      'SELECT location_id AS location, service_id AS service, business_day AS day, issued, served, wait_count AS waits, wait_p50 AS "waitP50", service_count AS services FROM report_daily ORDER BY 1, 2, 3',
+    ).all()
+    const counters = db.query<Record<string, unknown>, []>(
+      'SELECT counter_id AS counter, business_day AS day, served, service_count AS services, busy_seconds AS busy FROM report_counter_daily ORDER BY 1, 2',
+    ).all()
+    return { events, tickets, daily, counters }
   } finally {
     db.close()
   }
@@ -113,7 +119,13 @@ function branchHistory(branch: Branch) {
 async function headOfficeHistory(unit: Unit) {
   const events = (await admin`SELECT id::int AS id, ticket_id AS "ticketId", type FROM lobby.ticket_events WHERE queue_unit_id = ${unit} ORDER BY id`) as { id: number; ticketId: string; type: string }[]
   const tickets = (await admin`SELECT id, status, version::int AS version FROM lobby.tickets WHERE queue_unit_id = ${unit} ORDER BY id`) as { id: string; status: string; version: number }[]
-  return { events: [...events], tickets: [...tickets] }
+  const daily = await admin`
+    SELECT location_id AS location, service_id AS service, to_char(business_day, 'YYYY-MM-DD') AS day, issued, served, wait_count AS waits, wait_p50 AS "waitP50", service_count AS services
+    FROM lobby.report_daily WHERE queue_unit_id = ${unit} ORDER BY 1, 2, 3`
+  const counters = await admin`
+    SELECT counter_id AS counter, to_char(business_day, 'YYYY-MM-DD') AS day, served, service_count AS services, busy_seconds::int AS busy
+    FROM lobby.report_counter_daily WHERE queue_unit_id = ${unit} ORDER BY 1, 2`
+  return { events: [...events], tickets: [...tickets], daily: [...daily], counters: [...counters] }
 }
 
 /** Every insert head office committed into ticket_events, in commit order (a test-only trigger). */
@@ -138,6 +150,10 @@ async function expectReplicated(branch: Branch) {
   const remote = await eventually(`${branch.unit} at head office`, () => headOfficeHistory(branch.unit), (r) => r.events.length >= local.events.length && r.tickets.every((t) => t.version === local.tickets.find((l) => l.id === t.id)?.version))
   expect(remote.events).toEqual(local.events)
   expect(remote.tickets).toEqual(local.tickets)
+  // The report roll-ups of those days, as the branch has them now.
+  expect(local.daily.length).toBeGreaterThan(0)
+  expect(remote.daily).toEqual(local.daily)
+  expect(remote.counters).toEqual(local.counters)
   // Each event was inserted exactly once, and per ticket in the order it happened.
   const log = await insertLog(branch.unit)
   expect(log.map((e) => e.id).sort((a, b) => a - b)).toEqual(local.events.map((e) => e.id))
@@ -167,13 +183,13 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     // The README's head-office setup: the owner migrates, each branch gets its own role.
     const migrated = lobby('replicate-migrate', '--replicate-to', cluster.url())
     expect(migrated.code).toBe(0)
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 1, applied: [1] })
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 2, applied: [1, 2] })
     expect(migrated.stdout).not.toContain('Sup3r')
     await admin.unsafe(`
       CREATE ROLE lobby_branch NOLOGIN;
       GRANT USAGE ON SCHEMA lobby TO lobby_branch;
       GRANT SELECT ON lobby.schema_version TO lobby_branch;
-      GRANT SELECT, INSERT, UPDATE ON lobby.tickets, lobby.ticket_events TO lobby_branch;
+      GRANT SELECT, INSERT, UPDATE ON lobby.tickets, lobby.ticket_events, lobby.report_daily, lobby.report_counter_daily TO lobby_branch;
       CREATE ROLE branch_a LOGIN PASSWORD '${BRANCH_PASSWORD.qu_main}' IN ROLE lobby_branch;
       CREATE ROLE branch_b LOGIN PASSWORD '${BRANCH_PASSWORD.qu_north}' IN ROLE lobby_branch;
       INSERT INTO lobby.branch_roles (role_name, queue_unit_id) VALUES ('branch_a', 'qu_main'), ('branch_b', 'qu_north');
@@ -264,7 +280,7 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     // Hold the branch database's write lock: the replicator can commit at head office but
     // cannot record its cursor; that is the moment to die.
     const lock = new Database(a.db)
-    lock.exec('PRAGMA busy_timeout = 0')
+    lock.exec('PRAGMA busy_timeout = 10000')
     lock.exec('BEGIN IMMEDIATE')
     try {
       await startPostgres()
