@@ -34,6 +34,8 @@ function freePort(): number {
 
 export interface TestCluster {
   port: number
+  /** The cluster's data directory (postmaster.pid holds the server's process ID). */
+  dataDir: string
   /** postgres://user:password@127.0.0.1:port/db */
   url(user?: string, password?: string, database?: string): string
   /** A superuser client on the `headoffice` database. */
@@ -67,6 +69,7 @@ export function createCluster(): TestCluster {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB -c max_connections=40`
   const cluster: TestCluster = {
     port,
+    dataDir: data,
     url: (user = 'postgres', password = SUPERUSER_PASSWORD, database = 'headoffice') =>
       `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     admin: () => new SQL(cluster.url(), { max: 2 }),
