@@ -28,7 +28,7 @@ export interface ReplicatorOptions {
   timeoutMs?: number
 }
 
-const DEFAULTS = { batchSize: 500, retryMs: 5_000, pollMs: 2_000, gatherMs: 100, timeoutMs: 30_000 }
+const DEFAULTS = { batchSize: 500, retryMs: 5_000, pollMs: 2_000, gatherMs: 250, timeoutMs: 30_000 }
 
 /**
  * Copies tickets, their events and the report roll-ups of their days to the head office's PostgreSQL (contract §14), in the
