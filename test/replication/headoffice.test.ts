@@ -225,6 +225,19 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     expect(both.n).toBe(2)
     expect((await admin`SELECT DISTINCT status FROM lobby.tickets WHERE queue_unit_id = 'qu_main' ORDER BY status`).map((r: { status: string }) => r.status)).toEqual(['COMPLETED', 'WAITING'])
 
+    // The README's cross-branch report SQL runs on what the branches sent.
+    const readme = await Bun.file(join(import.meta.dir, '../../README.md')).text()
+    const section = readme.slice(readme.indexOf('### A cross-branch daily report'))
+    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].slice(0, 3).map((m) => m[1]!)
+    expect(queries).toHaveLength(3)
+    const today = branchHistory(a).daily[0]!.day as string
+    const perBranch = await admin.unsafe(queries[0]!.replace("DATE '2026-11-01'", `DATE '${today}'`).replace("DATE '2026-11-30'", `DATE '${today}'`))
+    expect(perBranch.map((r: { branch: string }) => r.branch).sort()).toEqual(['qu_main', 'qu_north'])
+    expect(perBranch.find((r: { branch: string }) => r.branch === 'qu_main').issued).toBe('4')
+    const median = await admin.unsafe(queries[1]!.replace("DATE '2026-11-26'", `DATE '${today}'`))
+    expect(median).toHaveLength(1)
+    await admin.unsafe(queries[2]!)
+
     // Row-level security: branch A's role may not write (nor see) branch B's rows.
     const asA = new (await import('bun')).SQL(cluster.url('branch_a', BRANCH_PASSWORD.qu_main), { max: 1 })
     try {
