@@ -36,11 +36,12 @@ export function deleteTicketsCreatedBefore(db: Db, cutoff: number, afterRowid: n
     // While head office replication runs (contract §14), a ticket with an event it has not
     // received yet stays until it has: the event id is the replication cursor's sequence.
     const unreplicated = replicatedThrough === null ? '' : ' AND NOT EXISTS (SELECT 1 FROM ticket_events e WHERE e.ticket_id = tickets.id AND e.id > ?4)'
+    const params: number[] = replicatedThrough === null ? [afterRowid, cutoff, limit] : [afterRowid, cutoff, limit, replicatedThrough]
     const rows = client
-      .query<{ rowid: number; id: string }, [number, number, number, number]>(
+      .query<{ rowid: number; id: string }, number[]>(
         `SELECT rowid, id FROM tickets NOT INDEXED WHERE rowid > ?1 AND created_at < ?2 AND status IN ${FINAL_STATUSES}${unreplicated} ORDER BY rowid LIMIT ?3`,
       )
-      .all(afterRowid, cutoff, limit, replicatedThrough ?? 0)
+      .all(...params)
     let events = 0
     let calls = 0
     const deleteEvents = client.query<unknown, [string]>('DELETE FROM ticket_events WHERE ticket_id = ?1')
