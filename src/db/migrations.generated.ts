@@ -13,6 +13,6 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 2, tag: '0002_counters_lifecycle', when: 1795649142563, sql: m2 },
   { idx: 3, tag: '0003_ops_backups', when: 1795670952455, sql: m3 },
   { idx: 4, tag: '0004_devices_and_retired_counters', when: 1795673471753, sql: m4 },
-  { idx: 5, tag: '0005_report_rollups', when: 1795673603385, sql: m5 },
-  { idx: 6, tag: '0006_replication_state', when: 1795674181481, sql: m6 },
+  { idx: 5, tag: '0005_report_rollups', when: 1795674316418, sql: m5 },
+  { idx: 6, tag: '0006_replication_state', when: 1795675223365, sql: m6 },
 ]

@@ -105,6 +105,7 @@ CREATE TABLE lobby.report_daily (
   service_p50 integer,
   service_p90 integer,
   issued_by_hour integer[] NOT NULL,
+  served_by_hour integer[] NOT NULL,
   wait_histogram jsonb NOT NULL,
   service_histogram jsonb NOT NULL,
   version bigint NOT NULL,

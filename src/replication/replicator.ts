@@ -268,6 +268,7 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
     service_p50: r.serviceP50,
     service_p90: r.serviceP90,
     issued_by_hour: r.issuedByHour,
+    served_by_hour: r.servedByHour,
     wait_histogram: sql.json(r.waitHistogram),
     service_histogram: sql.json(r.serviceHistogram),
     version,
@@ -313,7 +314,7 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
           transferred_out = excluded.transferred_out, wait_count = excluded.wait_count, wait_sum = excluded.wait_sum,
           wait_max = excluded.wait_max, wait_p50 = excluded.wait_p50, wait_p90 = excluded.wait_p90,
           within_target = excluded.within_target, service_count = excluded.service_count, service_sum = excluded.service_sum,
-          service_p50 = excluded.service_p50, service_p90 = excluded.service_p90, issued_by_hour = excluded.issued_by_hour,
+          service_p50 = excluded.service_p50, service_p90 = excluded.service_p90, issued_by_hour = excluded.issued_by_hour, served_by_hour = excluded.served_by_hour,
           wait_histogram = excluded.wait_histogram, service_histogram = excluded.service_histogram,
           version = excluded.version, replicated_at = now()
         WHERE lobby.report_daily.version <= excluded.version`

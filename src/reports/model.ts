@@ -39,3 +39,27 @@ export type CounterReportRow = Static<typeof CounterReportRow>
 
 export const DailyReportResponse = Type.Object({ data: Type.Array(DailyReportRow) }, { ...closed, $id: 'DailyReportResponse' })
 export const CounterReportResponse = Type.Object({ data: Type.Array(CounterReportRow) }, { ...closed, $id: 'CounterReportResponse' })
+
+const Hours = Type.Array(Type.Integer(), { minItems: 24, maxItems: 24 })
+
+/** The /reports page's summary of a range. */
+export const ReportSummaryResponse = Type.Object({
+  data: Type.Object({
+    from: Day,
+    to: Day,
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, closed)),
+    services: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), waitTargetSeconds: Type.Integer() }, closed)),
+    counters: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), locationId: Type.String() }, closed)),
+    lines: Type.Array(Type.Object({
+      locationId: Type.String(),
+      serviceId: Type.String(),
+      issued: Type.Integer(),
+      served: Type.Integer(),
+      called: Type.Integer({ description: 'tickets called (their waits measured)' }),
+      withinTarget: Type.Integer({ description: 'of those, how many waited at most the target' }),
+      issuedByHour: Hours,
+      servedByHour: Hours,
+      waitBins: Type.Array(Type.Integer(), { description: 'called tickets with a wait from 0, 5, 10, 15, 20, 30, 45, 60 minutes (the last open)' }),
+    }, closed)),
+  }, closed),
+}, { ...closed, $id: 'ReportSummaryResponse' })

@@ -5,8 +5,13 @@ import { routeDetail, type RouteDoc } from '../platform/openapi'
 import { inReadTransaction } from '../platform/transactions'
 import { admitReportsReader } from './access'
 import { ReportCodes } from './errors'
-import { CounterReportResponse, DailyReportResponse } from './model'
-import { ReportService, MAX_REPORT_DAYS } from './service'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
+import { ReportService, ReportSummaryReader, MAX_REPORT_DAYS } from './service'
+import { DeviceService } from '../devices/service'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { pathOf } from '../platform/http'
+import { REPORTS_ASSET_PREFIX, REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
+import { reportsPage } from './page'
 
 const BASE = '/api/operator/v1/reports'
 
@@ -36,7 +41,7 @@ function withQuery(parameters: unknown[], doc: RouteDoc) {
   return { ...routeDetail(doc), parameters } as ReturnType<typeof routeDetail>
 }
 
-const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope). Rows exist for the days something happened.`
+const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope), or a paired \`reports\` device by its cookie (its whole unit). Rows exist for the days something happened.`
 
 /**
  * Contract §12 report routes: the daily roll-ups per location and service, and per counter.
@@ -44,13 +49,48 @@ const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYY
  */
 export function reportRoutes(deps: AppDeps) {
   let prepared: ReportService | undefined
+  let summaries: ReportSummaryReader | undefined
   const service = () => (prepared ??= new ReportService(deps.db.$client))
+  const summary = () => (summaries ??= new ReportSummaryReader(deps.db.$client, service()))
+  const devices = new DeviceService(deps.db, deps.ids)
   return new Elysia({ name: 'lobby.reports' })
+    .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
+    .get(`${REPORTS_ASSET_PREFIX}/:file`, ({ params, request }) => {
+      const asset = /^reports\.[0-9a-f]+\.js$/.test(params.file) ? REPORTS_SCRIPT : /^reports\.[0-9a-f]+\.css$/.test(params.file) ? REPORTS_STYLESHEET : null
+      if (asset === null) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such reports asset')
+      // An older name (a page from before an upgrade) still gets the current file, not cached.
+      const current = pathOf(request) === asset.path
+      return new Response(asset.body, {
+        headers: { 'content-type': asset.contentType, 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache', 'x-content-type-options': 'nosniff' },
+      })
+    }, { detail: { hide: true } })
+    .get(
+      `${BASE}/summary`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const scope = admitReportsReader(deps, devices, request, now)
+        const url = new URL(request.url)
+        return inReadTransaction(deps.db, () => json(200, {
+          data: summary().summary(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),
+        }))
+      },
+      {
+        parse: 'none',
+        detail: withQuery(COUNTER_PARAMS, {
+          summary: 'Range summary for the /reports page',
+          description: `What the /reports page draws besides the rows: the names of the reader's locations, services (with their waitTargetSeconds) and counters, and per location and service over the whole range: issued, served, called, within target (counts), issued and served by local hour, and the called tickets' waits in bins from 0, 5, 10, 15, 20, 30, 45 and 60 minutes (merged from the days' distributions). ${RANGE_RULES}`,
+          tags: ['Reports'],
+          security: 'queueBearer',
+          responses: { 200: { description: 'the summary', schema: ReportSummaryResponse } },
+          errors,
+        }),
+      },
+    )
     .get(
       `${BASE}/daily`,
       ({ request }) => {
         const now = deps.clock.now()
-        const scope = admitReportsReader(deps, request, now)
+        const scope = admitReportsReader(deps, devices, request, now)
         const url = new URL(request.url)
         return inReadTransaction(deps.db, () => json(200, {
           data: service().daily(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') }),
@@ -72,7 +112,7 @@ export function reportRoutes(deps: AppDeps) {
       `${BASE}/counters`,
       ({ request }) => {
         const now = deps.clock.now()
-        const scope = admitReportsReader(deps, request, now)
+        const scope = admitReportsReader(deps, devices, request, now)
         const url = new URL(request.url)
         return inReadTransaction(deps.db, () => json(200, {
           data: service().counters(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),

@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { isRealDate } from '../platform/time'
-import { HOUR_COLUMNS } from '../tickets/tables'
+import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from '../tickets/tables'
+import { Histogram } from '../tickets/rollups'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
 
@@ -167,7 +168,7 @@ export class ReportService {
   }
 
   /** A filter naming a location or service the reader cannot see (or that does not exist): 422. */
-  private checkFilters(scope: ReportScope, locationId: string | undefined, serviceId: string | undefined): void {
+  checkFilters(scope: ReportScope, locationId: string | undefined, serviceId: string | undefined): void {
     const details: ErrorDetail[] = []
     if (locationId !== undefined && (this.locationStmt.get(locationId, scope.queueUnitId) === null || (scope.locations !== null && !scope.locations.includes(locationId)))) {
       details.push({ path: '/locationId', message: 'no such location for this reader' })
@@ -176,5 +177,123 @@ export class ReportService {
       details.push({ path: '/serviceId', message: 'no such service for this reader' })
     }
     if (details.length > 0) throw new ApiError(422, ReportCodes.VALIDATION_FAILED, 'invalid report filter', details)
+  }
+}
+
+/** The wait bins of the page's distribution chart, lower bounds in seconds (the last is open). */
+export const WAIT_BIN_EDGES = [0, 300, 600, 900, 1200, 1800, 2700, 3600]
+
+/** One line's figures over a whole range, for the /reports page's charts. */
+export interface LineSummary {
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  /** Tickets called (their waits measured) and, of those, within the service's target. */
+  called: number
+  withinTarget: number
+  issuedByHour: number[]
+  servedByHour: number[]
+  /** Called tickets per bin of `WAIT_BIN_EDGES`. */
+  waitBins: number[]
+}
+
+export interface ReportSummary {
+  from: string
+  to: string
+  locations: { id: string; name: string; timezone: string }[]
+  services: { id: string; name: string; waitTargetSeconds: number }[]
+  counters: { id: string; name: string; locationId: string }[]
+  lines: LineSummary[]
+}
+
+interface SummaryRecord {
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  waitCount: number
+  withinTarget: number
+  waitHist: Uint8Array | null
+  [hour: string]: string | number | Uint8Array | null
+}
+
+/**
+ * The /reports page's one read: the names it shows (locations, services with their targets,
+ * counters of the reader's unit) and, per line, the range's totals by hour and its wait
+ * distribution merged from the days' distributions (`wait_hist`).
+ */
+export class ReportSummaryReader {
+  private readonly linesStmt
+  private readonly locationsStmt
+  private readonly servicesStmt
+  private readonly countersStmt
+
+  constructor(client: Database, private readonly reports: ReportService) {
+    this.linesStmt = client.query<SummaryRecord, [string | null, string, string, string | null]>(`
+      SELECT r.location_id AS locationId, r.service_id AS serviceId, r.issued, r.served, r.wait_count AS waitCount,
+        r.within_target AS withinTarget, d.wait_hist AS waitHist, ${HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}
+      FROM report_daily r
+      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
+      WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
+    this.locationsStmt = client.query<{ id: string; name: string; timezone: string }, [string | null]>(
+      'SELECT id, name, timezone FROM locations WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+    this.servicesStmt = client.query<{ id: string; name: string; waitTargetSeconds: number }, [string | null]>(
+      'SELECT id, name, wait_target_seconds AS waitTargetSeconds FROM services WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+    this.countersStmt = client.query<{ id: string; name: string; locationId: string }, [string | null]>(
+      'SELECT id, name, location_id AS locationId FROM counters WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+  }
+
+  summary(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): ReportSummary {
+    const range = parseRange(query.from, query.to)
+    this.reports.checkFilters(scope, query.locationId, undefined)
+    const seesLocation = (id: string) => scope.locations === null || scope.locations.includes(id)
+    const seesService = (id: string) => scope.services === null || scope.services.includes(id)
+    const lines = new Map<string, { line: LineSummary; hist: Histogram }>()
+    for (const r of this.linesStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+      if (!seesLocation(r.locationId) || !seesService(r.serviceId)) continue
+      const key = `${r.locationId}\u0000${r.serviceId}`
+      let entry = lines.get(key)
+      if (entry === undefined) {
+        entry = {
+          line: { locationId: r.locationId, serviceId: r.serviceId, issued: 0, served: 0, called: 0, withinTarget: 0, issuedByHour: new Array(24).fill(0), servedByHour: new Array(24).fill(0), waitBins: [] },
+          hist: new Histogram(),
+        }
+        lines.set(key, entry)
+      }
+      const line = entry.line
+      line.issued += r.issued
+      line.served += r.served
+      line.called += r.waitCount
+      line.withinTarget += r.withinTarget
+      for (let h = 0; h < 24; h++) {
+        line.issuedByHour[h]! += r[HOUR_COLUMNS[h]!] as number
+        line.servedByHour[h]! += r[SERVED_HOUR_COLUMNS[h]!] as number
+      }
+      entry.hist.merge(Histogram.fromBytes(r.waitHist))
+    }
+    const out: LineSummary[] = []
+    for (const { line, hist } of lines.values()) {
+      const bins = new Array<number>(WAIT_BIN_EDGES.length).fill(0)
+      for (let i = 0; i < hist.pairs.length; i += 2) {
+        const seconds = hist.pairs[i]!
+        let bin = WAIT_BIN_EDGES.length - 1
+        while (bin > 0 && seconds < WAIT_BIN_EDGES[bin]!) bin--
+        bins[bin]! += hist.pairs[i + 1]!
+      }
+      out.push({ ...line, waitBins: bins })
+    }
+    out.sort((a, b) => (a.locationId + '\u0000' + a.serviceId < b.locationId + '\u0000' + b.serviceId ? -1 : 1))
+    return {
+      from: range.from,
+      to: range.to,
+      locations: this.locationsStmt.all(scope.queueUnitId).filter((l) => seesLocation(l.id)),
+      services: this.servicesStmt.all(scope.queueUnitId).filter((s) => seesService(s.id)),
+      counters: this.countersStmt.all(scope.queueUnitId).filter((c) => seesLocation(c.locationId)),
+      lines: out,
+    }
   }
 }

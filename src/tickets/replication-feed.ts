@@ -6,7 +6,7 @@
 import type { Database, Statement } from 'bun:sqlite'
 import type { Db } from '../db/open'
 import { inReadTransaction } from '../platform/transactions'
-import { HOUR_COLUMNS } from './tables'
+import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 import { Histogram } from './rollups'
 
 /** A ticket as head office stores it (times in epoch milliseconds). */
@@ -71,6 +71,7 @@ export interface ReplicatedDailyRollup {
   serviceP50: number | null
   serviceP90: number | null
   issuedByHour: number[]
+  servedByHour: number[]
   waitHistogram: HistogramPairs
   serviceHistogram: HistogramPairs
 }
@@ -147,17 +148,21 @@ export class TicketChangeFeed {
     this.oldestStmt = client.query('SELECT at FROM ticket_events WHERE id > ?1 ORDER BY id LIMIT 1')
     this.lastStmt = client.query('SELECT max(id) AS id FROM ticket_events')
     this.dailyStmt = client.query(`
-      SELECT queue_unit_id AS queueUnitId, location_id AS locationId, service_id AS serviceId, business_day AS businessDay,
+      SELECT r.queue_unit_id AS queueUnitId, r.location_id AS locationId, r.service_id AS serviceId, r.business_day AS businessDay,
              issued, served, no_show AS noShow, cancelled, transferred_out AS transferredOut, wait_count AS waitCount,
              wait_sum AS waitSum, wait_max AS waitMax, wait_p50 AS waitP50, wait_p90 AS waitP90, within_target AS withinTarget,
              service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
-             ${HOUR_COLUMNS.join(', ')}, wait_hist AS waitHist, service_hist AS serviceHist
-      FROM report_daily WHERE queue_unit_id = ?1 AND business_day = ?2`)
+             ${[...HOUR_COLUMNS, ...SERVED_HOUR_COLUMNS].map((c) => `r.${c}`).join(', ')}, d.wait_hist AS waitHist, d.service_hist AS serviceHist
+      FROM report_daily r
+      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
+      WHERE r.queue_unit_id = ?1 AND r.business_day = ?2`)
     this.counterStmt = client.query(`
-      SELECT queue_unit_id AS queueUnitId, counter_id AS counterId, business_day AS businessDay, location_id AS locationId,
+      SELECT r.queue_unit_id AS queueUnitId, r.counter_id AS counterId, r.business_day AS businessDay, r.location_id AS locationId,
              served, no_show AS noShow, service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50,
-             service_p90 AS serviceP90, busy_seconds AS busySeconds, service_hist AS serviceHist
-      FROM report_counter_daily WHERE queue_unit_id = ?1 AND business_day = ?2`)
+             service_p90 AS serviceP90, busy_seconds AS busySeconds, d.service_hist AS serviceHist
+      FROM report_counter_daily r
+      LEFT JOIN report_counter_distributions d ON d.counter_id = r.counter_id AND d.business_day = r.business_day
+      WHERE r.queue_unit_id = ?1 AND r.business_day = ?2`)
   }
 
   /** Up to `limit` events after `cursor`, oldest first, with their tickets as they stand now. */
@@ -196,7 +201,7 @@ export class TicketChangeFeed {
   }
 }
 
-type DailyRow = Omit<ReplicatedDailyRollup, 'issuedByHour' | 'waitHistogram' | 'serviceHistogram'> &
+type DailyRow = Omit<ReplicatedDailyRollup, 'issuedByHour' | 'servedByHour' | 'waitHistogram' | 'serviceHistogram'> &
   Record<string, unknown> & { waitHist: Uint8Array | null; serviceHist: Uint8Array | null }
 type CounterRow = Omit<ReplicatedCounterRollup, 'serviceHistogram'> & { serviceHist: Uint8Array | null }
 
@@ -209,10 +214,12 @@ function pairsOf(bytes: Uint8Array | null): HistogramPairs {
 
 function dailyOf(row: DailyRow): ReplicatedDailyRollup {
   const { waitHist, serviceHist, ...rest } = row
-  const figures = Object.fromEntries(Object.entries(rest).filter(([key]) => !HOUR_COLUMNS.includes(key))) as Omit<ReplicatedDailyRollup, 'issuedByHour' | 'waitHistogram' | 'serviceHistogram'>
+  const hourly = new Set([...HOUR_COLUMNS, ...SERVED_HOUR_COLUMNS])
+  const figures = Object.fromEntries(Object.entries(rest).filter(([key]) => !hourly.has(key))) as Omit<ReplicatedDailyRollup, 'issuedByHour' | 'servedByHour' | 'waitHistogram' | 'serviceHistogram'>
   return {
     ...figures,
     issuedByHour: HOUR_COLUMNS.map((column) => row[column] as number),
+    servedByHour: SERVED_HOUR_COLUMNS.map((column) => row[column] as number),
     waitHistogram: pairsOf(waitHist),
     serviceHistogram: pairsOf(serviceHist),
   }

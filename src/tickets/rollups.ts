@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { TicketRow } from './store'
 import type { TicketEventName } from './transitions'
-import { HOUR_COLUMNS } from './tables'
+import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
 
 /*
@@ -17,7 +17,8 @@ import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
  * - wait = first call − createdAt, in the service it waited for (a transfer happens after the
  *   first call, so that is the issuing service); within target against the service's
  *   `waitTargetSeconds` at that first call;
- * - served / service time (`completedAt − servingAt`): the service and counter it completed at;
+ * - served / service time (`completedAt − servingAt`): the service and counter it completed at,
+ *   in the local hour of `completedAt`;
  * - no-show, cancelled: the service it was in; transferredOut: the service it left;
  * - busy: from the call at a counter to the ticket leaving it (complete, no-show, requeue,
  *   transfer);
@@ -30,7 +31,8 @@ import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
 export type RollupEffect =
   | { kind: 'issued'; day: DailyKey; hour: number }
   | { kind: 'wait'; day: DailyKey; seconds: number; withinTarget: boolean }
-  | { kind: 'served' | 'noShow' | 'cancelled' | 'transferredOut'; day: DailyKey }
+  | { kind: 'served'; day: DailyKey; hour: number }
+  | { kind: 'noShow' | 'cancelled' | 'transferredOut'; day: DailyKey }
   | { kind: 'serviceTime'; day: DailyKey; seconds: number }
   | { kind: 'counterServed' | 'counterNoShow'; counter: CounterKey }
   | { kind: 'counterServiceTime'; counter: CounterKey; seconds: number }
@@ -62,8 +64,8 @@ export interface RollupChange {
   /** The daily close (actor `system`): counted, no durations. */
   system: boolean
   now: number
-  /** The local hour (0–23) of `createdAt` in the location's zone; read for `created` only. */
-  issuedHour: number
+  /** The local hour (0–23) of an instant in the location's zone; asked for an issue and a completion only. */
+  hourOf: (ms: number) => number
   /** The service's wait target in seconds; read for a first call only. */
   waitTargetSeconds: number
 }
@@ -85,7 +87,7 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
   }
   switch (event) {
     case 'created':
-      effects.push({ kind: 'issued', day: dayOf(after), hour: change.issuedHour })
+      effects.push({ kind: 'issued', day: dayOf(after), hour: change.hourOf(after.createdAt) })
       break
     case 'called':
       if (before !== null && before.callCount === 0) {
@@ -94,7 +96,7 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
       }
       break
     case 'completed': {
-      effects.push({ kind: 'served', day: dayOf(after) })
+      effects.push({ kind: 'served', day: dayOf(after), hour: change.hourOf(after.completedAt ?? now) })
       const counter = counterOf(after)
       if (counter !== null) effects.push({ kind: 'counterServed', counter })
       if (!system && after.servingAt !== null && after.completedAt !== null) {
@@ -239,33 +241,43 @@ export function localHour(ms: number, tz: string): number {
 
 interface DailyHistRow {
   waitHist: Uint8Array | null
-  waitMax: number | null
   serviceHist: Uint8Array | null
 }
 
 /**
  * Writes the roll-ups of ticket changes on raw statements prepared once (by `Tickets`), inside
- * the change's transaction. A ticket issue costs one upsert; a first call one read and one
- * upsert; a completion at a counter two reads and two upserts.
+ * the change's transaction. A ticket issue costs one upsert; a first call one read (its
+ * distribution) and two upserts (figures, distribution); a completion at a counter twice that.
  */
 export class ReportRollups {
   private readonly issuedStmts: ReturnType<Database['query']>[] = []
   private readonly targetStmt
+  private readonly zoneStmt
   private readonly dailyHistStmt
+  private readonly dailyHistWriteStmt
   private readonly dailyStmt
   private readonly counterHistStmt
+  private readonly counterHistWriteStmt
   private readonly counterStmt
 
   constructor(private readonly client: Database) {
     this.targetStmt = client.query<{ target: number }, [string]>('SELECT wait_target_seconds AS target FROM services WHERE id = ?1')
+    this.zoneStmt = client.query<{ tz: string }, [string]>('SELECT timezone AS tz FROM locations WHERE id = ?1')
     this.dailyHistStmt = client.query<DailyHistRow, [string, string, string]>(
-      'SELECT wait_hist AS waitHist, wait_max AS waitMax, service_hist AS serviceHist FROM report_daily WHERE location_id = ?1 AND service_id = ?2 AND business_day = ?3',
+      'SELECT wait_hist AS waitHist, service_hist AS serviceHist FROM report_daily_distributions WHERE location_id = ?1 AND service_id = ?2 AND business_day = ?3',
     )
+    this.dailyHistWriteStmt = client.query(DAILY_DISTRIBUTION_UPSERT)
     this.dailyStmt = client.query(DAILY_UPSERT)
     this.counterHistStmt = client.query<{ serviceHist: Uint8Array | null }, [string, string]>(
-      'SELECT service_hist AS serviceHist FROM report_counter_daily WHERE counter_id = ?1 AND business_day = ?2',
+      'SELECT service_hist AS serviceHist FROM report_counter_distributions WHERE counter_id = ?1 AND business_day = ?2',
     )
+    this.counterHistWriteStmt = client.query(COUNTER_DISTRIBUTION_UPSERT)
     this.counterStmt = client.query(COUNTER_UPSERT)
+  }
+
+  /** The location's time zone, read at a completion (the local hour it counts in). */
+  timezone(locationId: string): string {
+    return this.zoneStmt.get(locationId)?.tz ?? 'UTC'
   }
 
   /** The service's wait target (seconds), read at a ticket's first call. */
@@ -275,6 +287,12 @@ export class ReportRollups {
 
   /** Applies one change's effects. */
   record(change: RollupChange): void {
+    if (change.event === 'created') {
+      // Ticket issue, the hot path: one upsert adding 1 to `issued` and to its local hour.
+      const t = change.after
+      this.issuedStatement(change.hourOf(t.createdAt)).run(t.locationId, t.serviceId, t.businessDay, t.queueUnitId)
+      return
+    }
     const effects = rollupEffects(change)
     if (effects.length === 0) return
     // Group by row: one upsert per daily row and per counter row touched.
@@ -298,42 +316,34 @@ export class ReportRollups {
   }
 
   private writeDaily(key: DailyKey, delta: DailyDelta): void {
-    if (delta.hours.length === 1 && delta.waits.length === 0 && delta.serviceTimes.length === 0 && delta.served + delta.noShow + delta.cancelled + delta.transferredOut === 0) {
-      // Ticket issue, the hot path: one upsert of two counts.
-      this.issuedStatement(delta.hours[0]!).run(key.locationId, key.serviceId, key.businessDay, key.queueUnitId)
-      return
-    }
-    let wait: { hist: Histogram; max: number | null } | null = null
+    let wait: Histogram | null = null
     let service: Histogram | null = null
     if (delta.waits.length > 0 || delta.serviceTimes.length > 0) {
       const row = this.dailyHistStmt.get(key.locationId, key.serviceId, key.businessDay)
       if (delta.waits.length > 0) {
-        wait = { hist: Histogram.fromBytes(row?.waitHist), max: row?.waitMax ?? null }
-        for (const s of delta.waits) {
-          wait.hist.add(s)
-          wait.max = wait.max === null ? s : Math.max(wait.max, s)
-        }
+        wait = Histogram.fromBytes(row?.waitHist)
+        for (const s of delta.waits) wait.add(s)
       }
       if (delta.serviceTimes.length > 0) {
         service = Histogram.fromBytes(row?.serviceHist)
         for (const s of delta.serviceTimes) service.add(s)
       }
+      this.dailyHistWriteStmt.run(key.locationId, key.serviceId, key.businessDay, key.queueUnitId, wait?.bytes() ?? null, service?.bytes() ?? null)
     }
-    const hourDeltas = new Array<number>(24).fill(0)
-    for (const h of delta.hours) hourDeltas[h]! += 1
+    const hourDeltas = hourCounts(delta.hours)
+    const servedHourDeltas = hourCounts(delta.servedHours)
     this.dailyStmt.run(
       key.locationId, key.serviceId, key.businessDay, key.queueUnitId,
       delta.hours.length, delta.served, delta.noShow, delta.cancelled, delta.transferredOut,
       delta.waits.length, sum(delta.waits), delta.withinTarget,
       delta.serviceTimes.length, sum(delta.serviceTimes),
-      wait === null ? null : wait.max,
-      wait === null ? null : wait.hist.percentile(0.5),
-      wait === null ? null : wait.hist.percentile(0.9),
-      wait === null ? null : wait.hist.bytes(),
+      delta.waits.length === 0 ? null : Math.max(...delta.waits),
+      wait === null ? null : wait.percentile(0.5),
+      wait === null ? null : wait.percentile(0.9),
       service === null ? null : service.percentile(0.5),
       service === null ? null : service.percentile(0.9),
-      service === null ? null : service.bytes(),
       ...hourDeltas,
+      ...servedHourDeltas,
     )
   }
 
@@ -342,13 +352,13 @@ export class ReportRollups {
     if (delta.serviceTimes.length > 0) {
       service = Histogram.fromBytes(this.counterHistStmt.get(key.counterId, key.businessDay)?.serviceHist)
       for (const s of delta.serviceTimes) service.add(s)
+      this.counterHistWriteStmt.run(key.counterId, key.businessDay, service.bytes())
     }
     this.counterStmt.run(
       key.counterId, key.businessDay, key.queueUnitId, key.locationId,
       delta.served, delta.noShow, delta.serviceTimes.length, sum(delta.serviceTimes), delta.busy,
       service === null ? null : service.percentile(0.5),
       service === null ? null : service.percentile(0.9),
-      service === null ? null : service.bytes(),
     )
   }
 
@@ -362,8 +372,16 @@ export class ReportRollups {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
 
+/** 24 counts from a list of hours. */
+function hourCounts(hours: number[]): number[] {
+  const counts = new Array<number>(24).fill(0)
+  for (const h of hours) counts[h]! += 1
+  return counts
+}
+
 interface DailyDelta {
   hours: number[]
+  servedHours: number[]
   served: number
   noShow: number
   cancelled: number
@@ -380,7 +398,7 @@ interface CounterDelta {
   busy: number
 }
 
-const emptyDailyDelta = (): DailyDelta => ({ hours: [], served: 0, noShow: 0, cancelled: 0, transferredOut: 0, waits: [], withinTarget: 0, serviceTimes: [] })
+const emptyDailyDelta = (): DailyDelta => ({ hours: [], servedHours: [], served: 0, noShow: 0, cancelled: 0, transferredOut: 0, waits: [], withinTarget: 0, serviceTimes: [] })
 const emptyCounterDelta = (): CounterDelta => ({ served: 0, noShow: 0, serviceTimes: [], busy: 0 })
 
 function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day: DailyKey }>): void {
@@ -388,6 +406,7 @@ function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day: DailyK
     case 'issued': delta.hours.push(effect.hour); break
     case 'wait': delta.waits.push(effect.seconds); if (effect.withinTarget) delta.withinTarget += 1; break
     case 'serviceTime': delta.serviceTimes.push(effect.seconds); break
+    case 'served': delta.served += 1; delta.servedHours.push(effect.hour); break
     default: delta[effect.kind] += 1
   }
 }
@@ -401,34 +420,42 @@ function addCounter(delta: CounterDelta, effect: Extract<RollupEffect, { counter
   }
 }
 
-// Counts add; the distributions, the max and their percentiles are written whole when given
-// (the caller read and updated them in this transaction), else kept.
+// Counts add; the max keeps the larger; percentiles are written whole when given (the caller
+// updated their distribution in this transaction), else kept.
 const DAILY_UPSERT = `
   INSERT INTO report_daily (location_id, service_id, business_day, queue_unit_id,
     issued, served, no_show, cancelled, transferred_out, wait_count, wait_sum, within_target, service_count, service_sum,
-    wait_max, wait_p50, wait_p90, wait_hist, service_p50, service_p90, service_hist, ${HOUR_COLUMNS.join(', ')})
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ${HOUR_COLUMNS.map((_, h) => `?${22 + h}`).join(', ')})
+    wait_max, wait_p50, wait_p90, service_p50, service_p90, ${HOUR_COLUMNS.join(', ')}, ${SERVED_HOUR_COLUMNS.join(', ')})
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+    ${HOUR_COLUMNS.map((_, h) => `?${20 + h}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((_, h) => `?${44 + h}`).join(', ')})
   ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET
     issued = issued + excluded.issued, served = served + excluded.served, no_show = no_show + excluded.no_show,
     cancelled = cancelled + excluded.cancelled, transferred_out = transferred_out + excluded.transferred_out,
     wait_count = wait_count + excluded.wait_count, wait_sum = wait_sum + excluded.wait_sum, within_target = within_target + excluded.within_target,
     service_count = service_count + excluded.service_count, service_sum = service_sum + excluded.service_sum,
-    wait_max = coalesce(excluded.wait_max, wait_max), wait_p50 = coalesce(excluded.wait_p50, wait_p50),
-    wait_p90 = coalesce(excluded.wait_p90, wait_p90), wait_hist = coalesce(excluded.wait_hist, wait_hist),
+    wait_max = CASE WHEN excluded.wait_max IS NULL THEN wait_max WHEN wait_max IS NULL OR excluded.wait_max > wait_max THEN excluded.wait_max ELSE wait_max END,
+    wait_p50 = coalesce(excluded.wait_p50, wait_p50), wait_p90 = coalesce(excluded.wait_p90, wait_p90),
     service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90),
-    service_hist = coalesce(excluded.service_hist, service_hist),
-    ${HOUR_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
+    ${[...HOUR_COLUMNS, ...SERVED_HOUR_COLUMNS].map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`
+
+const DAILY_DISTRIBUTION_UPSERT = `
+  INSERT INTO report_daily_distributions (location_id, service_id, business_day, queue_unit_id, wait_hist, service_hist) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+  ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET
+    wait_hist = coalesce(excluded.wait_hist, wait_hist), service_hist = coalesce(excluded.service_hist, service_hist)`
 
 const COUNTER_UPSERT = `
   INSERT INTO report_counter_daily (counter_id, business_day, queue_unit_id, location_id,
-    served, no_show, service_count, service_sum, busy_seconds, service_p50, service_p90, service_hist)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+    served, no_show, service_count, service_sum, busy_seconds, service_p50, service_p90)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
   ON CONFLICT (counter_id, business_day) DO UPDATE SET
     served = served + excluded.served, no_show = no_show + excluded.no_show,
     service_count = service_count + excluded.service_count, service_sum = service_sum + excluded.service_sum,
     busy_seconds = busy_seconds + excluded.busy_seconds,
-    service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90),
-    service_hist = coalesce(excluded.service_hist, service_hist)`
+    service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90)`
+
+const COUNTER_DISTRIBUTION_UPSERT = `
+  INSERT INTO report_counter_distributions (counter_id, business_day, service_hist) VALUES (?1, ?2, ?3)
+  ON CONFLICT (counter_id, business_day) DO UPDATE SET service_hist = excluded.service_hist`
 
 // ---- the rebuild --------------------------------------------------------------------------
 
@@ -440,8 +467,7 @@ const COUNTER_UPSERT = `
  * memory and writes each row once.
  */
 export function rebuildReportRollups(client: Database): { daily: number; counters: number } {
-  client.exec('DELETE FROM report_daily')
-  client.exec('DELETE FROM report_counter_daily')
+  for (const table of ['report_daily', 'report_daily_distributions', 'report_counter_daily', 'report_counter_distributions']) client.exec(`DELETE FROM ${table}`)
   const zones = new Map(client.query<{ id: string; tz: string }, []>('SELECT id, timezone AS tz FROM locations').all().map((r) => [r.id, r.tz]))
   const targets = new Map<string, number>()
   const hasTarget = client.query<{ n: number }, []>("SELECT count(*) AS n FROM pragma_table_info('services') WHERE name = 'wait_target_seconds'").get()!.n > 0
@@ -490,7 +516,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
       pending = events.next()
     }
     const tz = zones.get(ticket.locationId) ?? 'UTC'
-    const issuedHour = localHour(ticket.createdAt, tz)
+    const hourOf = (ms: number) => localHour(ms, tz)
     // The service it was issued for: the `fromServiceId` of its first transfer, else its own.
     const firstTransfer = history.find((e) => e.type === 'transferred')
     const from = firstTransfer === undefined ? undefined : parseDetail(firstTransfer.detail)?.fromServiceId
@@ -500,7 +526,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
     }
     // A ticket whose history has no `created` entry still counts as issued.
     if (!history.some((e) => e.type === 'created')) {
-      apply({ before: null, after: state, event: 'created', system: false, now: ticket.createdAt, issuedHour, waitTargetSeconds: 0 })
+      apply({ before: null, after: state, event: 'created', system: false, now: ticket.createdAt, hourOf, waitTargetSeconds: 0 })
     }
     for (const e of history) {
       const before = state
@@ -527,7 +553,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
         event: type,
         system: e.actor === 'system' && type !== 'created',
         now: e.at,
-        issuedHour,
+        hourOf,
         waitTargetSeconds: targets.get(after.serviceId) ?? DEFAULT_WAIT_TARGET_SECONDS,
       })
       state = after
@@ -535,24 +561,27 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
   }
 
   const dailyStmt = client.query(DAILY_UPSERT)
+  const dailyHistStmt = client.query(DAILY_DISTRIBUTION_UPSERT)
   for (const { key, delta, waitMax, wait, service } of daily.values()) {
-    const hours = new Array<number>(24).fill(0)
-    for (const h of delta.hours) hours[h]! += 1
+    if (delta.waits.length + delta.serviceTimes.length > 0) {
+      dailyHistStmt.run(key.locationId, key.serviceId, key.businessDay, key.queueUnitId, delta.waits.length > 0 ? wait.bytes() : null, delta.serviceTimes.length > 0 ? service.bytes() : null)
+    }
     dailyStmt.run(
       key.locationId, key.serviceId, key.businessDay, key.queueUnitId,
       delta.hours.length, delta.served, delta.noShow, delta.cancelled, delta.transferredOut,
       delta.waits.length, sum(delta.waits), delta.withinTarget, delta.serviceTimes.length, sum(delta.serviceTimes),
-      waitMax, wait.percentile(0.5), wait.percentile(0.9), delta.waits.length > 0 ? wait.bytes() : null,
-      service.percentile(0.5), service.percentile(0.9), delta.serviceTimes.length > 0 ? service.bytes() : null,
-      ...hours,
+      waitMax, wait.percentile(0.5), wait.percentile(0.9), service.percentile(0.5), service.percentile(0.9),
+      ...hourCounts(delta.hours), ...hourCounts(delta.servedHours),
     )
   }
   const counterStmt = client.query(COUNTER_UPSERT)
+  const counterHistStmt = client.query(COUNTER_DISTRIBUTION_UPSERT)
   for (const { key, delta, service } of counters.values()) {
+    if (delta.serviceTimes.length > 0) counterHistStmt.run(key.counterId, key.businessDay, service.bytes())
     counterStmt.run(
       key.counterId, key.businessDay, key.queueUnitId, key.locationId,
       delta.served, delta.noShow, delta.serviceTimes.length, sum(delta.serviceTimes), delta.busy,
-      service.percentile(0.5), service.percentile(0.9), delta.serviceTimes.length > 0 ? service.bytes() : null,
+      service.percentile(0.5), service.percentile(0.9),
     )
   }
   return { daily: daily.size, counters: counters.size }

@@ -101,7 +101,7 @@ export class Tickets {
       event: rule.event,
       system: change.actor === SYSTEM_ACTOR && before !== null,
       now,
-      issuedHour: change.timezone === undefined ? 0 : localHour(after.createdAt, change.timezone),
+      hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
       waitTargetSeconds: rule.event === 'called' && before !== null && before.callCount === 0 ? rollups.waitTarget(after.serviceId) : 0,
     })
     const onEvent = this.deps.onEvent

@@ -7,7 +7,7 @@ import { migrateDatabase } from '../../src/db/migrate'
 import { runCli, tempDir } from '../support/cli'
 
 describe('lobby report', () => {
-  test('JSON and CSV of the small day, by day and by counter', async () => {
+  test('JSON and CSV of the small day, by day and by counter', { timeout: 60_000 }, async () => {
     const path = join(tempDir(), 'lobby.db')
     const db = openDatabase(path)
     migrateDatabase(db.$client)
@@ -38,7 +38,7 @@ describe('lobby report', () => {
     )
   })
 
-  test('an empty range prints the header only; bad flags exit 2 with one line', () => {
+  test('an empty range prints the header only; bad flags exit 2 with one line', { timeout: 60_000 }, () => {
     const path = join(tempDir(), 'lobby.db')
     const db = openDatabase(path)
     migrateDatabase(db.$client)

@@ -7,6 +7,8 @@ import { Histogram, bucketOf, rebuildReportRollups } from '../../src/tickets/rol
 const rowsOf = (ctx: ReturnType<typeof reportContext>) => ({
   daily: ctx.db.$client.query('SELECT * FROM report_daily ORDER BY location_id, service_id, business_day').all(),
   counters: ctx.db.$client.query('SELECT * FROM report_counter_daily ORDER BY counter_id, business_day').all(),
+  distributions: ctx.db.$client.query('SELECT * FROM report_daily_distributions ORDER BY location_id, service_id, business_day').all(),
+  counterDistributions: ctx.db.$client.query('SELECT * FROM report_counter_distributions ORDER BY counter_id, business_day').all(),
 })
 
 describe('roll-ups of a database that had tickets before them', () => {
@@ -17,7 +19,7 @@ describe('roll-ups of a database that had tickets before them', () => {
     expect(live.daily.length).toBe(2)
     // The database as it was before migration 0005: no roll-up tables, no wait target column.
     const client = ctx.db.$client
-    client.exec('DROP TABLE report_daily; DROP TABLE report_counter_daily')
+    client.exec('DROP TABLE report_daily; DROP TABLE report_counter_daily; DROP TABLE report_daily_distributions; DROP TABLE report_counter_distributions')
     client.exec("UPDATE services SET wait_target_seconds = 900 WHERE id <> 'svc_accounts'")
     client.exec('ALTER TABLE services DROP COLUMN wait_target_seconds')
     client.exec("DELETE FROM lobby_migrations WHERE tag = '0005_report_rollups'")
@@ -30,6 +32,9 @@ describe('roll-ups of a database that had tickets before them', () => {
     expect({ ...accounts(rebuilt.daily), within_target: 2 }).toEqual({ ...accounts(live.daily), within_target: 2 })
     expect(rebuilt.daily.filter((r) => r !== accounts(rebuilt.daily))).toEqual(live.daily.filter((r) => r !== accounts(live.daily)))
     expect(rebuilt.counters).toEqual(live.counters)
+    expect(rebuilt.distributions).toEqual(live.distributions)
+    expect(rebuilt.counterDistributions).toEqual(live.counterDistributions)
+    expect(live.distributions.length).toBe(2)
   })
 
   test('a rebuild of an up-to-date database writes the same rows', async () => {
