@@ -4,7 +4,7 @@
  * 1. A 365-day report over 1,000,000 tickets: provisions a database with dist/lobby, seeds
  *    1,000,000 closed tickets over 365 past business days with their full history (bench/seed.ts
  *    `fullHistory`: created, called, serving, closing events), builds the roll-ups the way
- *    migration 0005 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
+ *    migration 0006 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
  *    `GET /api/operator/v1/reports/daily` and `/reports/counters` over the 365 days, one request
  *    at a time (the target: under 100 ms).
  * 2. Ticket issue against the build of `main` (before the roll-ups) and this build, on fresh
@@ -30,6 +30,12 @@ const DAYS = 365
 const REQUESTS = env('BENCH_REPORT_REQUESTS', 40)
 const ISSUE_ROUNDS = env('BENCH_RUNS', 3)
 const ISSUE_SECONDS = env('BENCH_DURATION', 10)
+/**
+ * BENCH_REPORTS_PARTS=issue runs only the issue comparison and keeps the report figures of the
+ * last run in RESULTS.md (the seed and rebuild take minutes); default both.
+ */
+const PARTS = new Set((process.env.BENCH_REPORTS_PARTS ?? 'report,issue').split(','))
+const ISSUE_MARK = '<!-- reports:issue -->'
 const QUEUE = '/api/public/v1/queue'
 const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
 export const START = '<!-- reports:start -->'
@@ -131,79 +137,89 @@ export async function reportsBench(): Promise<void> {
     writeFileSync(specFile, JSON.stringify(spec))
 
     // 1. The 365-day report over 1,000,000 tickets.
-    const big = join(tmp, 'big.db')
-    const secrets = provision(BINARY, big, specFile)
-    say(`seeding ${SEED.toLocaleString('en')} tickets over ${DAYS} days (full history)`)
-    const seeded = seedTicketHistory(big, { tickets: SEED, days: DAYS, fullHistory: true })
-    say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilding the roll-ups as migration 0005 does`)
-    const client = new Database(big)
-    const t0 = performance.now()
-    const rebuilt = client.transaction(() => rebuildReportRollups(client)).immediate()
-    const rebuildMs = performance.now() - t0
-    const rollupRows = client.query<{ n: number }, []>('SELECT count(*) AS n FROM report_daily').get()!.n
-    client.close()
-    say(`rebuilt ${rebuilt.daily} daily and ${rebuilt.counters} counter rows in ${(rebuildMs / 1000).toFixed(1)} s`)
-    const bytes = statSync(big).size
+    let readSection = ''
+    if (PARTS.has('report')) {
+      const big = join(tmp, 'big.db')
+      const secrets = provision(BINARY, big, specFile)
+      say(`seeding ${SEED.toLocaleString('en')} tickets over ${DAYS} days (full history)`)
+      const seeded = seedTicketHistory(big, { tickets: SEED, days: DAYS, fullHistory: true })
+      say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilding the roll-ups as migration 0006 does`)
+      const client = new Database(big)
+      const t0 = performance.now()
+      const rebuilt = client.transaction(() => rebuildReportRollups(client)).immediate()
+      const rebuildMs = performance.now() - t0
+      const rollupRows = client.query<{ n: number }, []>('SELECT count(*) AS n FROM report_daily').get()!.n
+      client.close()
+      say(`rebuilt ${rebuilt.daily} daily and ${rebuilt.counters} counter rows in ${(rebuildMs / 1000).toFixed(1)} s`)
+      const bytes = statSync(big).size
 
-    const lobby = await serve(BINARY, big)
-    const today = new Date().toISOString().slice(0, 10)
-    const from = new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)
-    const loadReports = load()
-    const daily = await timeGets(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${today}`, secrets.get('bench-reports')!)
-    const counters = await timeGets(`${lobby.url}/api/operator/v1/reports/counters?from=${from}&to=${today}`, secrets.get('bench-reports')!)
-    await lobby.stop()
-    say(`daily: median ${daily.median.toFixed(1)} ms over ${daily.rows} rows; counters: median ${counters.median.toFixed(1)} ms`)
+      const lobby = await serve(BINARY, big)
+      const today = new Date().toISOString().slice(0, 10)
+      const from = new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)
+      const loadReports = load()
+      const daily = await timeGets(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${today}`, secrets.get('bench-reports')!)
+      const counters = await timeGets(`${lobby.url}/api/operator/v1/reports/counters?from=${from}&to=${today}`, secrets.get('bench-reports')!)
+      await lobby.stop()
+      say(`daily: median ${daily.median.toFixed(1)} ms over ${daily.rows} rows; counters: median ${counters.median.toFixed(1)} ms`)
+      const f1 = (n: number) => n.toFixed(1)
+      readSection = `## Reports (issue 21): a 365-day report over 1,000,000 tickets, and ticket issue with the roll-ups
 
-    // 2. Ticket issue: main's build against this one, alternating.
-    say('building main (git archive) for the issue comparison')
-    const mainBinary = buildMain(tmp)
-    const mainSpec = JSON.parse(JSON.stringify(spec))
-    mainSpec.workspaces[0].queueUnits[0].apiKeys.pop()
-    const mainSpecFile = join(tmp, 'provision-main.json')
-    writeFileSync(mainSpecFile, JSON.stringify(mainSpec))
-    const before = join(tmp, 'before.db')
-    const after = join(tmp, 'after.db')
-    const beforeSecrets = provision(mainBinary, before, mainSpecFile)
-    const afterSecrets = provision(BINARY, after, specFile)
-    const servers = { before: await serve(mainBinary, before), after: await serve(BINARY, after) }
-    const runs: { before: WrkRun[]; after: WrkRun[] } = { before: [], after: [] }
-    const loadIssue = load()
-    wrk(servers.before.url, beforeSecrets.get('bench-issue')!, 2)
-    wrk(servers.after.url, afterSecrets.get('bench-issue')!, 2)
-    for (let round = 0; round < ISSUE_ROUNDS; round++) {
-      // Alternate which goes first, so neither always follows the other.
-      const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)
-      for (const which of order) {
-        const secret = (which === 'before' ? beforeSecrets : afterSecrets).get('bench-issue')!
-        runs[which].push(wrk(servers[which].url, secret, ISSUE_SECONDS))
-        say(`issue ${which} round ${round + 1}: ${rps(runs[which].at(-1)!).toFixed(0)} req/s`)
-      }
-    }
-    await servers.before.stop()
-    await servers.after.stop()
-    const ratios = runs.after.map((r, i) => rps(r) / rps(runs.before[i]!))
-
-    const f1 = (n: number) => n.toFixed(1)
-    const section = `${START}
-## Reports (issue 21): a 365-day report over 1,000,000 tickets, and ticket issue with the roll-ups
-
-Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_ONLY=reports bun run bench\` (bench/reports.ts) on the shared
-machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadReports.toFixed(2)} during the report requests,
-${loadIssue.toFixed(2)} during the issue runs (2 cores; other agents were working), so absolute figures are noisy.
+Report figures: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_ONLY=reports bun run bench\` (bench/reports.ts) on the shared
+machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadReports.toFixed(2)} during the report requests
+(2 cores; other agents were working), so absolute figures are noisy.
 
 - Database: ${SEED.toLocaleString('en')} closed tickets over ${DAYS} past business days with their full history
   (${seeded.events.toLocaleString('en')} events; bench/seed.ts \`fullHistory\`), ${(bytes / 1e6).toFixed(0)} MB; roll-ups built by
-  \`rebuildReportRollups\` (what migration 0005 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
+  \`rebuildReportRollups\` (what migration 0006 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
 - \`dist/lobby serve\` pinned to core 1; ${REQUESTS} requests one at a time after 5 warm-ups, from this script on core 0.
 
 | request (from ${from} to ${today}) | rows | bytes | median ms | p90 ms | max ms | target |
 |---|---|---|---|---|---|---|
 | \`GET /api/operator/v1/reports/daily\` | ${daily.rows} | ${daily.bytes.toLocaleString('en')} | ${f1(daily.median)} | ${f1(daily.p90)} | ${f1(daily.max)} | < 100 ms: ${daily.median < 100 ? 'met' : 'NOT met'} |
 | \`GET /api/operator/v1/reports/counters\` | ${counters.rows} | ${counters.bytes.toLocaleString('en')} | ${f1(counters.median)} | ${f1(counters.p90)} | ${f1(counters.max)} | < 100 ms: ${counters.median < 100 ? 'met' : 'NOT met'} |
+`
+    } else {
+      const old = currentReportsSection()
+      const cut = old.indexOf(ISSUE_MARK)
+      readSection = old.slice(START.length, cut >= 0 ? cut : old.length - END.length).trim() + '\n'
+    }
 
-Ticket issue (wrk, 2 threads, 16 connections, ${ISSUE_SECONDS} s per run, ${ISSUE_ROUNDS} alternating rounds after a 2 s warm-up
-each; fresh provisioned databases) with the build of \`main\` before the roll-ups and this build, whose
-issue adds one upsert of \`report_daily\` to the transaction:
+    // 2. Ticket issue: main's build against this one, alternating.
+    let issueSection = ''
+    if (PARTS.has('issue')) {
+      say('building main (git archive) for the issue comparison')
+      const mainBinary = buildMain(tmp)
+      const mainSpec = JSON.parse(JSON.stringify(spec))
+      mainSpec.workspaces[0].queueUnits[0].apiKeys.pop()
+      const mainSpecFile = join(tmp, 'provision-main.json')
+      writeFileSync(mainSpecFile, JSON.stringify(mainSpec))
+      const before = join(tmp, 'before.db')
+      const after = join(tmp, 'after.db')
+      const beforeSecrets = provision(mainBinary, before, mainSpecFile)
+      const afterSecrets = provision(BINARY, after, specFile)
+      const servers = { before: await serve(mainBinary, before), after: await serve(BINARY, after) }
+      const runs: { before: WrkRun[]; after: WrkRun[] } = { before: [], after: [] }
+      const loadIssue = load()
+      wrk(servers.before.url, beforeSecrets.get('bench-issue')!, 2)
+      wrk(servers.after.url, afterSecrets.get('bench-issue')!, 2)
+      for (let round = 0; round < ISSUE_ROUNDS; round++) {
+        // Alternate which goes first, so neither always follows the other.
+        const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)
+        for (const which of order) {
+          const secret = (which === 'before' ? beforeSecrets : afterSecrets).get('bench-issue')!
+          runs[which].push(wrk(servers[which].url, secret, ISSUE_SECONDS))
+          say(`issue ${which} round ${round + 1}: ${rps(runs[which].at(-1)!).toFixed(0)} req/s`)
+        }
+      }
+      await servers.before.stop()
+      await servers.after.stop()
+      const ratios = runs.after.map((r, i) => rps(r) / rps(runs.before[i]!))
+
+      const f1 = (n: number) => n.toFixed(1)
+      issueSection = `Ticket issue: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${loadIssue.toFixed(2)} during the runs. wrk, 2 threads,
+16 connections, ${ISSUE_SECONDS} s per run, ${ISSUE_ROUNDS} alternating rounds after a 2 s warm-up each, fresh provisioned
+databases; the build of \`main\` (without the roll-ups) and this build, whose issue adds one upsert of
+\`report_daily\` to the transaction:
 
 | build | req/s per round | median req/s | median p50 ms | median p99 ms |
 |---|---|---|---|---|
@@ -212,7 +228,13 @@ issue adds one upsert of \`report_daily\` to the transaction:
 
 Per-round ratio after ÷ before (req/s): ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}.
 Status errors: before ${runs.before.reduce((n, r) => n + r.statusErrors, 0)}, after ${runs.after.reduce((n, r) => n + r.statusErrors, 0)}.
-${END}`
+`
+    } else {
+      const old = currentReportsSection()
+      const cut = old.indexOf(ISSUE_MARK)
+      issueSection = cut >= 0 ? old.slice(cut + ISSUE_MARK.length, old.length - END.length).trim() + '\n' : ''
+    }
+    const section = `${START}\n${readSection.trim()}\n\n${ISSUE_MARK}\n${issueSection.trim()}\n${END}`
     writeSection(section)
     say(`wrote the reports section of ${RESULTS}`)
   } finally {

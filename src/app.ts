@@ -13,6 +13,7 @@ import { screenRoutes } from './screens/routes'
 import { opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
+import { faviconRoute } from './platform/favicon'
 import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -31,6 +32,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
+    .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
     .use(queueRoutes(deps, queue))

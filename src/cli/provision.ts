@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs'
 import { parseFlags, required, dbPath, printJson, UsageError } from './args'
 import { openDatabase } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
@@ -33,15 +34,22 @@ export async function provisionCommand(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError(`${fileName}: not valid ${/\.ya?ml$/i.test(fileName) ? 'YAML' : 'JSON'}: ${String((error as Error).message).split('\n')[0]}`)
   }
-  const db = openDatabase(dbPath(flags.db))
+  const path = dbPath(flags.db)
+  // A run that fails leaves no database it created behind (the next run would take a
+  // half-made, empty database for a provisioned one).
+  const created = !existsSync(path)
+  const db = openDatabase(path)
+  let succeeded = false
   try {
     migrateDatabase(db.$client)
     printJson(applyProvisioning(db, document, Date.now()))
+    succeeded = true
   } catch (error) {
     if (error instanceof ProvisioningError) throw new UsageError(`${fileName}: ${error.message}`)
     throw error
   } finally {
     db.$client.close()
+    if (!succeeded && created) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true })
   }
   return 0
 }

@@ -1,6 +1,7 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
-import { startServer } from '../server'
+import { startServer, ServeError } from '../server'
 import { retainDaysOption, metricsTokenOption } from '../ops/config'
+import { limitFlags, limitsFrom, limitsHelp } from './limits'
 import { parseReplicationTarget } from '../replication/target'
 
 export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--replicate-to postgres://…]
@@ -12,10 +13,14 @@ older are deleted daily), LOBBY_METRICS_TOKEN (/metrics for callers other than l
 LOBBY_PUBLIC_ORIGIN. Flags win over the environment.
 --public-origin: the origin browsers use (https://lobby.branch.example) when a reverse proxy
 rewrites scheme or host; paired devices' changes must come from it.
+A second serve of the same database exits 2 naming the process that serves it; so does a
+port in use.
 --replicate-to (LOBBY_REPLICATE_TO): copy tickets and their events to a head-office PostgreSQL
 (schema lobby, created and migrated by Lobby), e.g.
 postgres://branch_riyadh:PASSWORD@ho.example:5432/headoffice?sslmode=verify-full
-The branch never waits for it; the password is never logged.`
+The branch never waits for it; the password is never logged.
+
+${limitsHelp}`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -28,6 +33,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'retain-days': { type: 'string' },
     'metrics-token': { type: 'string' },
     'public-origin': { type: 'string' },
+    ...limitFlags,
     'replicate-to': { type: 'string' },
   })
   if (flags.help) {
@@ -48,18 +54,27 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError('--public-origin must be an origin like https://lobby.example.org (scheme and host, no path)')
   }
 
+  const limits = limitsFrom(flags)
   const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
-  const server = await startServer({
-    port,
-    host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
-    dbPath: dbPath(flags.db),
-    durability,
-    retainDays: retainDaysOption(flags['retain-days'] ?? process.env.LOBBY_RETAIN_DAYS),
-    metricsToken: metricsTokenOption(flags['metrics-token'] ?? process.env.LOBBY_METRICS_TOKEN),
-    ...(cert && key ? { tls: { cert, key } } : {}),
-    ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
-    ...(replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}),
-  })
+  const replication = replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}
+  let server
+  try {
+    server = await startServer({
+      port,
+      host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
+      dbPath: dbPath(flags.db),
+      durability,
+      limits,
+      retainDays: retainDaysOption(flags['retain-days'] ?? process.env.LOBBY_RETAIN_DAYS),
+      metricsToken: metricsTokenOption(flags['metrics-token'] ?? process.env.LOBBY_METRICS_TOKEN),
+      ...(cert && key ? { tls: { cert, key } } : {}),
+      ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
+      ...replication,
+    })
+  } catch (error) {
+    if (error instanceof ServeError) throw new UsageError(error.message)
+    throw error
+  }
 
   await waitForStopSignal(server)
   return 0

@@ -11,6 +11,7 @@ import { WriteBatcher } from './write-batch'
 import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets/service'
 import { WidgetStore } from '../widgets/store'
+import { DEFAULT_LIMITS, type Limits } from './limits'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -43,9 +44,11 @@ export interface AppDeps {
    * pages' state-changing requests must come from it. Absent: the request's own origin.
    */
   publicOrigin?: string | null
+  /** Bounds on sockets and bodies (docs/reliability.md "Limits"). */
+  limits: Limits
 }
 
-export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
+export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & { limits?: Partial<Limits> }
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
@@ -62,6 +65,7 @@ export function createDeps(input: DepsInput): AppDeps {
     lifecycle: new Lifecycle(),
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
+    limits: { ...DEFAULT_LIMITS, ...input.limits },
   }
   return { ...deps, tickets: deps.tickets ?? new Tickets({ ...deps, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -38,6 +38,7 @@ CREATE TABLE lobby.tickets (
   prefix text NOT NULL,
   seq integer NOT NULL,
   ticket_number text NOT NULL,
+  priority boolean NOT NULL DEFAULT false,
   status text NOT NULL,
   source text NOT NULL,
   external_reference text,

@@ -223,6 +223,7 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
     prefix: t.prefix,
     seq: t.seq,
     ticket_number: t.ticketNumber,
+    priority: t.priority === 1,
     status: t.status,
     source: t.source,
     external_reference: t.externalReference,
@@ -295,7 +296,7 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
         INSERT INTO lobby.tickets ${tx(tickets)}
         ON CONFLICT (queue_unit_id, id) DO UPDATE SET
           location_id = excluded.location_id, service_id = excluded.service_id, business_day = excluded.business_day,
-          prefix = excluded.prefix, seq = excluded.seq, ticket_number = excluded.ticket_number, status = excluded.status,
+          prefix = excluded.prefix, seq = excluded.seq, ticket_number = excluded.ticket_number, priority = excluded.priority, status = excluded.status,
           source = excluded.source, external_reference = excluded.external_reference, counter_id = excluded.counter_id,
           call_count = excluded.call_count, created_at = excluded.created_at, called_at = excluded.called_at,
           serving_at = excluded.serving_at, completed_at = excluded.completed_at, version = excluded.version,

@@ -1,8 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { isRealDate } from '../platform/time'
-import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from '../tickets/tables'
-import { Histogram } from '../tickets/rollups'
+import { Histogram, HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from '../tickets/rollups'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
 

@@ -9,6 +9,8 @@ export interface LineNowServing {
   counterName: string
   status: 'CALLED' | 'SERVING'
   calledAt: string
+  /** Contract §8: the ticket served is a priority ticket. */
+  priority: boolean
 }
 
 /** One (service, location) pair of a queue unit with its live counts. */
@@ -39,6 +41,7 @@ interface LineRow {
   nowServingStatus: string | null
   nowServingCalledAt: number | null
   nowServingCounter: string | null
+  nowServingPriority: number | null
 }
 
 /**
@@ -61,7 +64,7 @@ export class QueueLines {
         s.default_service_seconds AS defaultServiceSeconds, l.id AS locationId, l.active AS locationActive,
         st.waiting AS waiting, st.avg_service_seconds AS avgServiceSeconds,
         t.ticket_number AS nowServingNumber, t.status AS nowServingStatus, t.called_at AS nowServingCalledAt,
-        c.name AS nowServingCounter
+        c.name AS nowServingCounter, t.priority AS nowServingPriority
       FROM service_locations sl
       INNER JOIN services s ON s.id = sl.service_id
       INNER JOIN locations l ON l.id = sl.location_id
@@ -108,6 +111,7 @@ export class QueueLines {
               counterName: row.nowServingCounter,
               status: row.nowServingStatus as 'CALLED' | 'SERVING',
               calledAt: isoTime(row.nowServingCalledAt),
+              priority: row.nowServingPriority === 1,
             }
           : null,
       }

@@ -19,6 +19,8 @@ export interface ReplicatedTicket {
   prefix: string
   seq: number
   ticketNumber: string
+  /** A priority ticket (contract §8), 1 or 0. */
+  priority: number
   status: string
   source: string
   externalReference: string | null
@@ -139,7 +141,7 @@ export class TicketChangeFeed {
       WHERE e.id > ?1 ORDER BY e.id LIMIT ?2`)
     this.ticketStmt = client.query(`
       SELECT id, queue_unit_id AS queueUnitId, location_id AS locationId, service_id AS serviceId,
-             business_day AS businessDay, prefix, seq, ticket_number AS ticketNumber, status, source,
+             business_day AS businessDay, prefix, seq, ticket_number AS ticketNumber, priority, status, source,
              external_reference AS externalReference, counter_id AS counterId, call_count AS callCount,
              created_at AS createdAt, called_at AS calledAt, serving_at AS servingAt, completed_at AS completedAt,
              (SELECT max(e.id) FROM ticket_events e WHERE e.ticket_id = tickets.id) AS version
