@@ -53,6 +53,7 @@ export class Replicator implements BackgroundTask {
   private stopped = true
   private loop: Promise<void> | null = null
   private wake: (() => void) | null = null
+  private interrupt: (() => void) | null = null
   private announced = false
   private unsubscribe: (() => void) | null = null
 
@@ -85,7 +86,7 @@ export class Replicator implements BackgroundTask {
   async stop(): Promise<void> {
     this.stopped = true
     this.unsubscribe?.()
-    this.wake?.()
+    this.interrupt?.()
     await this.closeConnection()
     await this.loop
   }
@@ -122,7 +123,8 @@ export class Replicator implements BackgroundTask {
       }
       if (this.stopped) break
       if (delay === -1) await this.idle()
-      else if (delay > 0) await this.sleep(delay)
+      // After a failure new changes do not hasten the retry: head office is tried every `retryMs`.
+      else if (delay > 0) await this.sleep(delay, false)
     }
   }
 
@@ -199,15 +201,18 @@ export class Replicator implements BackgroundTask {
     }
   }
 
-  private sleep(ms: number, wakeable = true): Promise<void> {
+  /** Waits `ms`; `stop()` always ends the wait, an announced change only when `byChanges`. */
+  private sleep(ms: number, byChanges = true): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer)
         if (this.wake === done) this.wake = null
+        if (this.interrupt === done) this.interrupt = null
         resolve()
       }
       const timer = setTimeout(done, ms)
-      if (wakeable) this.wake = done
+      this.interrupt = done
+      if (byChanges) this.wake = done
     })
   }
 }
