@@ -4,7 +4,7 @@
  * 1. A 365-day report over 1,000,000 tickets: provisions a database with dist/lobby, seeds
  *    1,000,000 closed tickets over 365 past business days with their full history (bench/seed.ts
  *    `fullHistory`: created, called, serving, closing events), builds the roll-ups the way
- *    migration 0006 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
+ *    migration 0007 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
  *    `GET /api/operator/v1/reports/daily` and `/reports/counters` over the 365 days, one request
  *    at a time (the target: under 100 ms).
  * 2. Ticket issue against the build of `main` (before the roll-ups) and this build, on fresh
@@ -143,7 +143,7 @@ export async function reportsBench(): Promise<void> {
       const secrets = provision(BINARY, big, specFile)
       say(`seeding ${SEED.toLocaleString('en')} tickets over ${DAYS} days (full history)`)
       const seeded = seedTicketHistory(big, { tickets: SEED, days: DAYS, fullHistory: true })
-      say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilding the roll-ups as migration 0006 does`)
+      say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilding the roll-ups as migration 0007 does`)
       const client = new Database(big)
       const t0 = performance.now()
       const rebuilt = client.transaction(() => rebuildReportRollups(client)).immediate()
@@ -170,7 +170,7 @@ machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadRepor
 
 - Database: ${SEED.toLocaleString('en')} closed tickets over ${DAYS} past business days with their full history
   (${seeded.events.toLocaleString('en')} events; bench/seed.ts \`fullHistory\`), ${(bytes / 1e6).toFixed(0)} MB; roll-ups built by
-  \`rebuildReportRollups\` (what migration 0006 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
+  \`rebuildReportRollups\` (what migration 0007 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
 - \`dist/lobby serve\` pinned to core 1; ${REQUESTS} requests one at a time after 5 warm-ups, from this script on core 0.
 
 | request (from ${from} to ${today}) | rows | bytes | median ms | p90 ms | max ms | target |

@@ -28,6 +28,8 @@ export interface ServeOptions {
   publicOrigin?: string
   /** Overrides of the default limits (docs/reliability.md "Limits"). */
   limits?: Partial<Limits>
+  /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
+  corsOrigins?: readonly string[]
   /** `--replicate-to`: copy tickets and their events to this head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
   log?: Logger
@@ -104,6 +106,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     metricsToken: options.metricsToken ?? null,
     publicOrigin: options.publicOrigin ?? null,
     ...(options.limits ? { limits: options.limits } : {}),
+    corsOrigins: options.corsOrigins ?? [],
   })
   bodyBudget.limit = deps.limits.bodyBytesInFlight
   const app = (options.buildApp ?? createApp)(deps)

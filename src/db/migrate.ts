@@ -9,7 +9,7 @@ import { rebuildReportRollups } from '../tickets/rollups'
  * (src/tickets/rollups.ts), so a database with tickets from before has its reports.
  */
 const DATA_STEPS: Record<string, (client: Database) => void> = {
-  '0006_report_rollups': (client) => void rebuildReportRollups(client),
+  '0007_report_rollups': (client) => void rebuildReportRollups(client),
 }
 
 /** Schema version of this build: the number of migrations it carries. */

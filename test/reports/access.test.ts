@@ -41,7 +41,8 @@ describe('report routes: who may read, and bad input in the envelope', () => {
     const doc: any = await (await ctx.app.handle(new Request('http://localhost/swagger/json'))).json()
     const daily = doc.paths['/api/operator/v1/reports/daily'].get
     expect(daily.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'locationId', 'serviceId'])
-    expect(Object.keys(daily.responses)).toEqual(['200', '401', '403', '422', '429'])
+    expect(Object.keys(daily.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '422', '429']))
+    expect(daily.operationId).toBe('readDailyReport')
     expect(doc.paths['/api/operator/v1/reports/counters'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'locationId'])
   })
 })

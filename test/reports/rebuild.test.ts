@@ -17,13 +17,13 @@ describe('roll-ups of a database that had tickets before them', () => {
     await smallDay(ctx)
     const live = rowsOf(ctx)
     expect(live.daily.length).toBe(2)
-    // The database as it was before migration 0006: no roll-up tables, no wait target column.
+    // The database as it was before migration 0007: no roll-up tables, no wait target column.
     const client = ctx.db.$client
     client.exec('DROP TABLE report_daily; DROP TABLE report_counter_daily; DROP TABLE report_daily_distributions; DROP TABLE report_counter_distributions')
     client.exec("UPDATE services SET wait_target_seconds = 900 WHERE id <> 'svc_accounts'")
     client.exec('ALTER TABLE services DROP COLUMN wait_target_seconds')
-    client.exec("DELETE FROM lobby_migrations WHERE tag = '0006_report_rollups'")
-    expect(migrateDatabase(client).applied).toEqual(['0006_report_rollups'])
+    client.exec("DELETE FROM lobby_migrations WHERE tag = '0007_report_rollups'")
+    expect(migrateDatabase(client).applied).toEqual(['0007_report_rollups'])
     const rebuilt = rowsOf(ctx)
     // Accounts' 600 s target went with the column (the default 900 now): its 900 s wait is within
     // target too (3 of 3, live 2 of 3); every other figure is the same.
