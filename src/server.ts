@@ -30,7 +30,7 @@ export interface ServeOptions {
   limits?: Partial<Limits>
   /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
   corsOrigins?: readonly string[]
-  /** `--replicate-to`: copy tickets and their events to this head-office PostgreSQL (contract §14). */
+  /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */

@@ -18,8 +18,8 @@ rewrites scheme or host; paired devices' changes must come from it.
 APIs; none by default.
 A second serve of the same database exits 2 naming the process that serves it; so does a
 port in use.
---replicate-to (LOBBY_REPLICATE_TO): copy tickets and their events to a head-office PostgreSQL
-(schema lobby, created and migrated by Lobby), e.g.
+--replicate-to (LOBBY_REPLICATE_TO): copy tickets, their events and the report roll-ups to a
+head-office PostgreSQL (schema lobby, created and migrated by Lobby), e.g.
 postgres://branch_riyadh:PASSWORD@ho.example:5432/headoffice?sslmode=verify-full
 The branch never waits for it; the password is never logged.
 
