@@ -16,6 +16,8 @@
  *   BENCH_QUIET_WAIT=600   longest wait, in seconds, for the 1-minute load average to drop below 0.7
  *   BENCH_ONLY=reads,writes,push,big,reports   run only these phases (`reports`: bench/reports.ts,
  *                          which writes its own section of RESULTS.md; the others keep it)
+ *   BENCH_ONLY=replication  alone: bench/replication.ts, ticket issue with head-office
+ *                          replication on and off (its own section of RESULTS.md, kept likewise)
  *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
  *   BENCH_DATA=path        where the measurements go (bench/results.json)
  *   BENCH_REPORT_ONLY=1    write the report again from BENCH_DATA, measuring nothing
@@ -25,6 +27,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
 import { reportsBench, currentReportsSection } from './reports'
+import { replicationBench, currentReplicationSection } from './replication'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -597,7 +600,10 @@ ${rows.join('\n')}
 /** The report written by this script, with the section bench/reports.ts keeps in RESULTS.md. */
 function withReportsSection(text: string): string {
   const section = currentReportsSection()
-  return section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
+  const withReports = section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
+  // bench/replication.ts's section (BENCH_ONLY=replication) is kept the same way.
+  const replication = currentReplicationSection()
+  return replication === '' ? withReports : withReports.trimEnd() + '\n\n' + replication + '\n'
 }
 
 async function main(): Promise<void> {
@@ -612,6 +618,11 @@ async function main(): Promise<void> {
     buildSeconds = (performance.now() - t0) / 1000
   }
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing`)
+  if (CONFIG.only.size === 1 && CONFIG.only.has('replication')) {
+    // Head-office replication on against off (bench/replication.ts): its own section of RESULTS.md.
+    await replicationBench()
+    return
+  }
   if (CONFIG.only.size === 1 && CONFIG.only.has('reports')) {
     // The report bench alone: it writes its own section of RESULTS.md and nothing else.
     await reportsBench()

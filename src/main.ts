@@ -23,6 +23,7 @@ const commands: Record<string, () => Promise<Command>> = {
   devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
   report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
+  'replicate-migrate': async () => { const m = await import('./cli/replicate-migrate'); return { run: m.replicateMigrateCommand, help: m.replicateMigrateHelp } },
 }
 
 async function usage(): Promise<string> {

@@ -11,6 +11,8 @@ import { retentionTask, DEFAULT_RETAIN_DAYS } from './ops/retention'
 import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
+import { Replicator } from './replication/replicator'
+import type { ReplicationTarget } from './replication/target'
 
 export interface ServeOptions {
   port: number
@@ -28,6 +30,8 @@ export interface ServeOptions {
   limits?: Partial<Limits>
   /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
   corsOrigins?: readonly string[]
+  /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
+  replicateTo?: ReplicationTarget
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -133,7 +137,18 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
-  deps.lifecycle.register(retentionTask({ db, clock: deps.clock, log, retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS }))
+  const replicator = options.replicateTo === undefined ? null : new Replicator({ db, writes: deps.writes, clock: deps.clock, log, target: options.replicateTo })
+  if (replicator !== null) {
+    deps.metrics.replication = () => replicator.status()
+    deps.lifecycle.register(replicator)
+  }
+  deps.lifecycle.register(retentionTask({
+    db,
+    clock: deps.clock,
+    log,
+    retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS,
+    replicatedThrough: () => replicator?.replicatedThrough() ?? null,
+  }))
   deps.lifecycle.start()
   const scheme = options.tls ? 'https' : 'http'
   const port = server.port ?? options.port
@@ -147,6 +162,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     ...(wildcard ? { on: 'every network interface', localUrl: url } : {}),
     db: options.dbPath,
     durability: options.durability,
+    ...(options.replicateTo ? { replicateTo: options.replicateTo.display } : {}),
   })
 
   return {

@@ -2,9 +2,10 @@ import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer, ServeError } from '../server'
 import { retainDaysOption, metricsTokenOption } from '../ops/config'
 import { limitFlags, limitsFrom, limitsHelp } from './limits'
+import { parseReplicationTarget } from '../replication/target'
 import { parseOrigin } from '../platform/cors'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]...
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--replicate-to postgres://…]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
@@ -17,6 +18,10 @@ rewrites scheme or host; paired devices' changes must come from it.
 APIs; none by default.
 A second serve of the same database exits 2 naming the process that serves it; so does a
 port in use.
+--replicate-to (LOBBY_REPLICATE_TO): copy tickets, their events and the report roll-ups to a
+head-office PostgreSQL (schema lobby, created and migrated by Lobby), e.g.
+postgres://branch_riyadh:PASSWORD@ho.example:5432/headoffice?sslmode=verify-full
+The branch never waits for it; the password is never logged.
 
 ${limitsHelp}`
 
@@ -33,6 +38,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'public-origin': { type: 'string' },
     ...limitFlags,
     'cors-origin': { type: 'string', multiple: true },
+    'replicate-to': { type: 'string' },
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -54,6 +60,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   const corsOrigins = corsOriginsFrom(flags['cors-origin'] as string[] | string | undefined, process.env.LOBBY_CORS_ORIGINS)
   const limits = limitsFrom(flags)
+  const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
+  const replication = replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}
   let server
   try {
     server = await startServer({
@@ -67,6 +75,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(cert && key ? { tls: { cert, key } } : {}),
       ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
       corsOrigins,
+      ...replication,
     })
   } catch (error) {
     if (error instanceof ServeError) throw new UsageError(error.message)

@@ -4,8 +4,9 @@ import { collectStatus } from '../ops/status'
 export const statusHelp = `lobby status --db PATH
 
 Prints JSON: version, schema (database and this build), database size, today's tickets per
-location, tickets waiting now, webhook backlog and failed deliveries, paired devices, and the
-last backup. Read-only; safe while the server runs.`
+location, tickets waiting now, webhook backlog and failed deliveries, paired devices, the
+last backup, and head-office replication (lag, pending, last error). Read-only; safe while the
+server runs.`
 
 export async function statusCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, { db: { type: 'string' } })

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open'
-import type { LobbyMetrics } from './metrics'
+import type { LobbyMetrics, ReplicationGauges } from './metrics'
 
 /** Observations made before prom-client is loaded, replayed into it once it is. */
 interface Pending {
@@ -25,6 +25,8 @@ export class MetricsSink {
   private pendingCount = 0
   /** Open display websockets; the metrics route points it at Bun's count once a server runs. */
   websocketConnections: () => number = () => 0
+  /** Head-office replication's lag and backlog when `serve` replicates (set before the server starts); null otherwise. */
+  replication: (() => ReplicationGauges) | null = null
 
   constructor(private readonly db: Db) {}
 
@@ -53,7 +55,8 @@ export class MetricsSink {
   /** prom-client with everything observed so far. */
   load(): Promise<LobbyMetrics> {
     this.loading ??= import('./metrics').then(({ LobbyMetrics }) => {
-      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections() })
+      const replication = this.replication
+      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections(), replication })
       const { http, tickets, batches, givenUp } = this.pending
       for (const o of http) {
         m.httpRequests.inc({ route: o.route, method: o.method, status: o.status })

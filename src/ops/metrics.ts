@@ -12,6 +12,14 @@ export interface ScrapeSources {
   db: Db
   /** Open display websockets (Bun's count of the server's websockets). */
   websocketConnections: () => number
+  /** Head-office replication (src/replication) when `serve` runs it; its gauges exist only then. */
+  replication?: (() => ReplicationGauges) | null
+}
+
+/** What the replication gauges read at scrape time. */
+export interface ReplicationGauges {
+  lagSeconds: number
+  pending: number
 }
 
 /**
@@ -91,6 +99,25 @@ export class LobbyMetrics {
         this.set(sources.websocketConnections())
       },
     })
+    const replication = sources.replication
+    if (replication) {
+      new Gauge({
+        name: 'lobby_replication_lag_seconds',
+        help: 'Age of the oldest ticket change head office has not committed yet (0 when it has all)',
+        registers: [this.registry],
+        collect() {
+          this.set(replication().lagSeconds)
+        },
+      })
+      new Gauge({
+        name: 'lobby_replication_pending',
+        help: 'Ticket events not yet committed at head office',
+        registers: [this.registry],
+        collect() {
+          this.set(replication().pending)
+        },
+      })
+    }
     new Gauge({
       name: 'lobby_database_bytes',
       help: 'Size of the database (pages in use and free pages, without the WAL)',

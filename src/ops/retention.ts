@@ -42,7 +42,14 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
  * (incremental vacuum, then a WAL checkpoint so the file really shrinks). Report roll-ups stay.
  * Works in short transactions and yields between them: the server keeps answering.
  */
-export async function runRetention(db: Db, retainDays: number, now: number, stopping: () => boolean = () => false): Promise<RetentionReport> {
+export async function runRetention(
+  db: Db,
+  retainDays: number,
+  now: number,
+  stopping: () => boolean = () => false,
+  /** Head-office replication's cursor when it runs: tickets it has not sent yet are kept (src/replication). */
+  replicatedThrough: () => number | null = () => null,
+): Promise<RetentionReport> {
   const started = performance.now()
   const client = db.$client
   const fileBytes = () => {
@@ -72,7 +79,7 @@ export async function runRetention(db: Db, retainDays: number, now: number, stop
 
   async function deleteAndVacuum(): Promise<RetentionReport> {
     for (let after = 0; ;) {
-      const batch = deleteTicketsCreatedBefore(db, ticketCutoff, after, BATCH)
+      const batch = deleteTicketsCreatedBefore(db, ticketCutoff, after, BATCH, replicatedThrough())
       report.tickets += batch.tickets
       report.events += batch.events
       report.calls += batch.calls
@@ -120,6 +127,8 @@ export function retentionTask(options: {
   retainDays: number
   /** Tests start the first run at once. */
   firstRunDelayMs?: number
+  /** See `runRetention`. */
+  replicatedThrough?: () => number | null
 }): BackgroundTask {
   let timer: ReturnType<typeof setTimeout> | undefined
   let running: Promise<void> | undefined
@@ -127,7 +136,7 @@ export function retentionTask(options: {
   const run = async () => {
     if (stopped) return
     try {
-      const report = await runRetention(options.db, options.retainDays, options.clock.now(), () => stopped)
+      const report = await runRetention(options.db, options.retainDays, options.clock.now(), () => stopped, options.replicatedThrough)
       options.log({ level: 'info', msg: 'retention', retainDays: options.retainDays, ...report })
     } catch (error) {
       options.log({ level: 'error', msg: 'retention failed', error: String((error as Error)?.stack ?? error) })

@@ -7,6 +7,7 @@ import { businessDayAt } from '../tickets/numbering'
 import { QueueLines } from '../tickets/lines'
 import { issuedCounter } from '../tickets/counts'
 import { deliveryBacklog } from '../webhooks/deliveries'
+import { replicationStatus, type ReplicationStatus } from '../replication/state'
 
 export interface DeviceStatus {
   name: string
@@ -31,6 +32,8 @@ export interface LobbyStatus {
   devices: { count: number; list: DeviceStatus[] }
   /** The newest copy Lobby made (`lobby backup` or before a migration), and whether the file is still there. */
   lastBackup: { kind: string; path: string; bytes: number; at: string; exists: boolean } | null
+  /** Head-office replication (contract §14): lag, backlog, last error; null when this database never replicated. */
+  replication: ReplicationStatus | null
 }
 
 const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0)
@@ -87,6 +90,7 @@ export function collectStatus(db: Db, path: string, now: number): LobbyStatus {
     webhooks: deliveryBacklog(db),
     devices: { count: devices.length, list: devices },
     lastBackup: backup ? { kind: backup.kind, path: backup.path, bytes: backup.bytes, at: isoOrNull(backup.createdAt)!, exists: existsSync(backup.path) } : null,
+    replication: replicationStatus(db, now),
   }
 }
 
