@@ -6,6 +6,7 @@ import { VERSION } from './version'
 import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
 import { queueRoutes } from './queue/routes'
+import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
@@ -21,14 +22,16 @@ export type App = ReturnType<typeof createApp>
  */
 export function createApp(input: DepsInput | AppDeps) {
   const deps = createDeps(input)
+  // One Queue service for the public and the operator routes (its statements are prepared once).
+  const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
-    .use(queueRoutes(deps))
-    .use(counterRoutes(deps))
+    .use(queueRoutes(deps, queue))
+    .use(counterRoutes(deps, queue))
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))

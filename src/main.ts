@@ -5,18 +5,6 @@ import { versionLine } from './version'
 
 type Command = { run: (argv: string[]) => Promise<number>; help: string }
 
-/** Commands of contract §1 that later work brings; until then they say so and exit 2. */
-const notYet = (usage: string): Command => ({
-  help: usage,
-  run: async (argv) => {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      console.log(`${usage}\n\nnot available yet in this build`)
-      return 0
-    }
-    throw new UsageError(`${usage.split(' ')[1]}: not available yet in this build`)
-  },
-})
-
 /**
  * Each command's module is loaded when that command runs, so `lobby serve` does not evaluate
  * the provisioning parser, the demo or the other commands at every start (cold start).

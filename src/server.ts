@@ -2,6 +2,7 @@ import type { Server } from 'bun'
 import type { AnyElysia } from 'elysia'
 import { openDatabase, type Durability } from './db/open'
 import { migrateDatabase } from './db/migrate'
+import { DailyClose } from './counters/daily-close'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './platform/deps'
 import { jsonLogger, type Logger } from './platform/log'
@@ -49,6 +50,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
   const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log })
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
+  // The daily close runs with the server (once at start, then on its timer), not when routes are built.
+  deps.lifecycle.register(new DailyClose(deps).task())
 
   app.listen({
     port: options.port,

@@ -1,13 +1,12 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../platform/deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
-import { queueUnits, locations, tickets } from '../queue/tables'
+import { queueUnits, locations } from '../queue/tables'
 import { activeEdgeLease } from '../queue/edge'
-import { QueueService } from '../queue/service'
-import { counters, ticketCalls } from './tables'
-import { TicketWriter, SYSTEM_ACTOR } from './ticket-writer'
-import { DAILY_CLOSE, OPEN_STATUSES } from './transitions'
+import { SYSTEM_ACTOR } from '../tickets/writer'
+import { DAILY_CLOSE } from '../tickets/transitions'
+import { counters } from './tables'
 
 /** How often the server looks for locations whose business day has ended. */
 export const DAILY_CLOSE_EVERY_MS = 30_000
@@ -30,8 +29,8 @@ export interface LocationClose {
  * ticket still open from an earlier business day: WAITING→CANCELLED, CALLED→NO_SHOW,
  * SERVING→COMPLETED, each with its event (actor `system`) and webhook event. The same run
  * closes the location's counters opened on an earlier day and clears its recent-calls list of
- * earlier days. Each location closes in its own immediate transaction, with one
- * `stateRevision` bump for the unit.
+ * earlier days. Each location closes in its own write (`writes.now`), with the unit's
+ * `stateRevision` told to the listeners once, after commit.
  *
  * `runDue(now)` is idempotent: it finds what is due from three grouped reads (open tickets,
  * open counters, calls per location: O(locations) rows), so running it every 30 seconds costs
@@ -39,28 +38,16 @@ export interface LocationClose {
  * Edge authority is skipped (the Edge runs that queue); it is closed after the Edge releases it.
  */
 export class DailyClose {
-  private readonly queue: QueueService
-  private readonly writer: TicketWriter
   private readonly locationsStmt
-  private readonly dueTicketsStmt
   private readonly dueCountersStmt
-  private readonly dueCallsStmt
   private readonly unitStmt
 
   constructor(private readonly deps: AppDeps) {
     const db = deps.db
-    this.queue = new QueueService(deps)
-    this.writer = new TicketWriter(db, this.queue)
     this.locationsStmt = db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })
       .from(locations)
       .orderBy(asc(locations.id))
-      .prepare()
-    this.dueTicketsStmt = db
-      .select({ locationId: tickets.locationId, day: sql<string>`min(${tickets.businessDay})` })
-      .from(tickets)
-      .where(inArray(tickets.status, [...OPEN_STATUSES]))
-      .groupBy(tickets.locationId)
       .prepare()
     // A counter opened before open_day existed counts as opened on an earlier day.
     this.dueCountersStmt = db
@@ -68,11 +55,6 @@ export class DailyClose {
       .from(counters)
       .where(eq(counters.open, true))
       .groupBy(counters.locationId)
-      .prepare()
-    this.dueCallsStmt = db
-      .select({ locationId: ticketCalls.locationId, day: sql<string>`min(${ticketCalls.businessDay})` })
-      .from(ticketCalls)
-      .groupBy(ticketCalls.locationId)
       .prepare()
     this.unitStmt = db
       .select({ edgeHolder: queueUnits.edgeHolder, edgeExpiresAt: queueUnits.edgeExpiresAt })
@@ -90,9 +72,8 @@ export class DailyClose {
         if (seen === undefined || row.day < seen) earliest.set(row.locationId, row.day)
       }
     }
-    note(this.dueTicketsStmt.all())
+    note(this.deps.tickets.openDays())
     note(this.dueCountersStmt.all())
-    note(this.dueCallsStmt.all())
     const closed: LocationClose[] = []
     for (const location of this.locationsStmt.all()) {
       const day = earliest.get(location.id)
@@ -105,25 +86,21 @@ export class DailyClose {
     return closed
   }
 
-  /** One location's close in one immediate transaction; null when the unit is Edge-managed or nothing was left. */
+  /** One location's close in one write; null when the unit is Edge-managed or nothing was left. */
   private closeLocation(location: { id: string; queueUnitId: string; timezone: string }, today: string, now: number): LocationClose | null {
     const db = this.deps.db
-    const result = db.transaction((): LocationClose | null => {
+    const tickets = this.deps.tickets
+    const result = this.deps.writes.now((): LocationClose | null => {
       const unit = this.unitStmt.get({ id: location.queueUnitId })
       if (unit === undefined || activeEdgeLease(unit, now) !== null) return null
       const report: LocationClose = {
         queueUnitId: location.queueUnitId, locationId: location.id, businessDay: today,
         cancelled: 0, noShows: 0, completed: 0, countersClosed: 0, callsCleared: 0,
       }
-      const open = db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.locationId, location.id), inArray(tickets.status, [...OPEN_STATUSES]), lt(tickets.businessDay, today)))
-        .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
-        .all()
+      const open = tickets.openBefore(location.id, today)
       for (const ticket of open) {
         const status = ticket.status as keyof typeof DAILY_CLOSE
-        this.writer.apply(ticket, {
+        tickets.transition(ticket, {
           rule: DAILY_CLOSE[status],
           actor: SYSTEM_ACTOR,
           counterId: ticket.counterId,
@@ -142,19 +119,14 @@ export class DailyClose {
         .where(and(eq(counters.locationId, location.id), eq(counters.open, true), sql`coalesce(${counters.openDay}, '') < ${today}`))
         .returning({ id: counters.id })
         .all().length
-      report.callsCleared = db
-        .delete(ticketCalls)
-        .where(and(eq(ticketCalls.locationId, location.id), lt(ticketCalls.businessDay, today)))
-        .returning({ id: ticketCalls.id })
-        .all().length
+      report.callsCleared = tickets.clearCallsBefore(location.id, today)
       const changed = open.length + report.countersClosed + report.callsCleared > 0
       if (!changed) return null
       // Transitions bumped the revision already; counters and calls alone need one bump.
-      if (open.length === 0) this.queue.revisions.bump(location.queueUnitId)
+      if (open.length === 0) tickets.touch(location.queueUnitId)
       return report
-    }, { behavior: 'immediate' })
+    })
     if (result !== null) {
-      this.queue.revisions.notify(location.queueUnitId)
       this.deps.log({ level: 'info', msg: 'daily close', ...result })
     }
     return result

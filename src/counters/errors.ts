@@ -1,4 +1,5 @@
 import { QueueCodes } from '../queue/errors'
+import { TicketCodes } from '../tickets/errors'
 
 /**
  * Every error code the operator API answers with (contract §3 "Operator API"): the Queue codes
@@ -18,7 +19,7 @@ export const CounterCodes = {
   COUNTER_NOT_FOUND: 'COUNTER_NOT_FOUND',
   NO_TICKET_WAITING: 'NO_TICKET_WAITING',
   COUNTER_BUSY: 'COUNTER_BUSY',
-  INVALID_TRANSITION: 'INVALID_TRANSITION',
+  INVALID_TRANSITION: TicketCodes.INVALID_TRANSITION,
   IDEMPOTENCY_KEY_REUSED: QueueCodes.IDEMPOTENCY_KEY_REUSED,
   QUEUE_UNIT_EDGE_MANAGED: QueueCodes.QUEUE_UNIT_EDGE_MANAGED,
   PAYLOAD_TOO_LARGE: QueueCodes.PAYLOAD_TOO_LARGE,

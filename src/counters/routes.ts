@@ -1,4 +1,4 @@
-import { Elysia, type DocumentDecoration } from 'elysia'
+import { Elysia } from 'elysia'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import type { AppDeps } from '../platform/deps'
@@ -6,18 +6,18 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
-import { Security, errorResponses } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
 import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import { ticketJson } from '../queue/tickets'
+import { ticketJson } from '../tickets/store'
+import type { QueueService } from '../queue/service'
 import { CounterCodes } from './errors'
 import { CallTicketRequest, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
 import { CounterService } from './service'
-import { DailyClose } from './daily-close'
 
 const BASE = '/api/operator/v1'
 
@@ -29,12 +29,6 @@ const checkCall = compile(CallTicketRequest)
 const checkRequeue = compile(RequeueRequest)
 const checkTransfer = compile(TransferRequest)
 const checkIssue = compile(IssueTicketRequest)
-
-const queueSecurity = Security.queueBearer as unknown as NonNullable<DocumentDecoration['security']>
-
-function jsonContent(schema: TSchema) {
-  return { 'application/json': { schema: schema as never } }
-}
 
 /**
  * The JSON body of an operator request, after the caller was admitted: Content-Type (400
@@ -94,39 +88,38 @@ const readErrors = {
 const counterParams = Type.Object({ counterId: Type.String({ description: 'the counter ID' }) })
 const ticketParams = Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) })
 
+/** An operator route's OpenAPI detail; actions without parameters document `NoBody` as optional. */
 function docs(summary: string, description: string, success: { status: number; description: string; schema: TSchema }, errors: Record<number, string[]>, body?: TSchema) {
-  return {
+  return routeDetail({
     summary,
     description,
     tags: ['Operator'],
-    security: queueSecurity,
-    ...(body === undefined ? {} : { requestBody: { required: body !== NoBody, content: jsonContent(body) } }),
-    responses: {
-      [success.status]: { description: success.description, content: jsonContent(success.schema) },
-      ...errorResponses(errors),
-    },
-  }
+    security: 'queueBearer',
+    ...(body === undefined ? {} : { body: { schema: body, required: body !== NoBody } }),
+    responses: { [success.status]: { description: success.description, schema: success.schema } },
+    errors,
+  })
 }
 
 const ticketResult = { status: 200, description: 'the ticket after the transition', schema: TicketResponse }
 
 type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'
-const SIMPLE_ACTIONS: { action: SimpleAction; summary: string; description: string }[] = [
-  { action: 'recall', summary: 'Recall a called ticket', description: 'CALLED→CALLED: calls the ticket again at its counter (call count +1; `calledAt` keeps the first call). Webhook `ticket.recalled`.' },
-  { action: 'start', summary: 'Start serving a called ticket', description: 'CALLED→SERVING: sets `servingAt`. Webhook `ticket.serving`.' },
-  { action: 'complete', summary: 'Complete a ticket being served', description: 'SERVING→COMPLETED: sets `completedAt`; `completedAt − servingAt` feeds the average service time. Webhook `ticket.completed`.' },
-  { action: 'no-show', summary: 'Mark a called ticket as no-show', description: 'CALLED→NO_SHOW: sets `completedAt`. Webhook `ticket.no_show`.' },
-  { action: 'cancel', summary: 'Cancel a waiting ticket', description: 'WAITING→CANCELLED: sets `completedAt`, the line is one shorter. Webhook `ticket.cancelled`.' },
-]
+const SIMPLE_ACTIONS: Record<SimpleAction, { summary: string; description: string }> = {
+  recall: { summary: 'Recall a called ticket', description: 'CALLED→CALLED: calls the ticket again at its counter (call count +1; `calledAt` keeps the first call). Webhook `ticket.recalled`.' },
+  start: { summary: 'Start serving a called ticket', description: 'CALLED→SERVING: sets `servingAt`. Webhook `ticket.serving`.' },
+  complete: { summary: 'Complete a ticket being served', description: 'SERVING→COMPLETED: sets `completedAt`; `completedAt − servingAt` feeds the average service time. Webhook `ticket.completed`.' },
+  'no-show': { summary: 'Mark a called ticket as no-show', description: 'CALLED→NO_SHOW: sets `completedAt`. Webhook `ticket.no_show`.' },
+  cancel: { summary: 'Cancel a waiting ticket', description: 'WAITING→CANCELLED: sets `completedAt`, the line is one shorter. Webhook `ticket.cancelled`.' },
+}
 
 /**
  * The operator API (contract §3 "Operator API") at /api/operator/v1, for Queue keys with the
- * `counter:operate` scope. Also runs the daily close on the server's lifecycle.
+ * `counter:operate` scope. Building the routes starts nothing: the daily close is background
+ * work that `serve` starts (src/server.ts).
  */
-export function counterRoutes(deps: AppDeps) {
-  const service = new CounterService(deps)
+export function counterRoutes(deps: AppDeps, queue?: QueueService) {
+  const service = new CounterService(deps, queue)
   const devices = new DeviceService(deps.db, deps.ids)
-  deps.lifecycle.register(new DailyClose(deps).task())
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
@@ -138,13 +131,34 @@ export function counterRoutes(deps: AppDeps) {
 
   const ticketOk = (row: Parameters<typeof ticketJson>[0]) => json(200, { data: ticketJson(row) })
 
-  let app = new Elysia({ name: 'lobby.counters' })
+  /** recall · start · complete · no-show · cancel: one route each, the same shape. */
+  const simpleAction = (action: SimpleAction) => [
+    `${BASE}/tickets/:ticketId/${action}`,
+    async ({ request, params }: { request: Request; params: { ticketId: string } }) => {
+      const { raw, caller, now } = await admit(request, 'operate')
+      readBody(request, raw, checkNoBody, true)
+      return ticketOk(await deps.writes.run(() => service.transition(caller, params.ticketId, action, now)))
+    },
+    {
+      parse: 'none',
+      params: ticketParams,
+      detail: docs(
+        SIMPLE_ACTIONS[action].summary,
+        `${SIMPLE_ACTIONS[action].description} ${ORDER_OF_CHECKS}`,
+        ticketResult,
+        { ...commonMutationErrors, 404: [CounterCodes.TICKET_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION] },
+        NoBody,
+      ),
+    },
+  ] as const
+
+  return new Elysia({ name: 'lobby.counters' })
     .post(
       `${BASE}/counters/:counterId/open`,
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return json(200, { data: service.openCounter(caller, params.counterId, now) })
+        return json(200, { data: await deps.writes.run(() => service.openCounter(caller, params.counterId, now)) })
       },
       {
         parse: 'none',
@@ -163,7 +177,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return json(200, { data: service.closeCounter(caller, params.counterId, now) })
+        return json(200, { data: await deps.writes.run(() => service.closeCounter(caller, params.counterId, now)) })
       },
       {
         parse: 'none',
@@ -182,7 +196,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         readBody(request, raw, checkNoBody, true)
-        return ticketOk(service.callNext(caller, params.counterId, now))
+        return ticketOk(await deps.writes.run(() => service.callNext(caller, params.counterId, now)))
       },
       {
         parse: 'none',
@@ -205,7 +219,7 @@ export function counterRoutes(deps: AppDeps) {
         const { idempotencyKey } = readWalkInHeaders(request)
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, CounterCodes.VALIDATION_FAILED)
-        const outcome = service.walkIn(caller, idempotencyKey, body, now)
+        const outcome = await deps.writes.run(() => service.walkIn(caller, idempotencyKey, body, now))
         return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
       },
       {
@@ -214,7 +228,7 @@ export function counterRoutes(deps: AppDeps) {
           { 'idempotency-key': Type.Optional(Type.String({ description: 'optional: 1 to 160 characters; the same key and parsed body within 24 hours return the original ticket' })) },
           { additionalProperties: true },
         ),
-        detail: {
+        detail: routeDetail({
           summary: 'Issue a walk-in ticket',
           description:
             'A ticket issued at a counter (source OPERATOR), with the public issue\'s body and rules. No X-Request-Timestamp or X-Request-Nonce; an optional ' +
@@ -222,8 +236,8 @@ export function counterRoutes(deps: AppDeps) {
             'key\'s ticket-issue rate limit. Checks, in order: body size → credential → scope → rate limit → headers (Content-Type, Idempotency-Key) → JSON → ' +
             'schema → idempotency lookup → Edge authority → Queue Unit active → location and service → write. Webhook `ticket.created`.',
           tags: ['Operator'],
-          security: queueSecurity,
-          requestBody: { required: true, content: jsonContent(IssueTicketRequest) },
+          security: 'queueBearer',
+          body: { schema: IssueTicketRequest },
           responses: {
             201: {
               description: 'the ticket',
@@ -231,15 +245,15 @@ export function counterRoutes(deps: AppDeps) {
                 Location: { description: 'the ticket URL (public read)', schema: { type: 'string' } },
                 'Idempotent-Replayed': { description: '`true` when this repeats an earlier response', schema: { type: 'string', enum: ['true'] } },
               },
-              content: jsonContent(TicketResponse),
+              schema: TicketResponse,
             },
-            ...errorResponses({
-              ...commonMutationErrors,
-              403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
-              409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
-            }),
           },
-        },
+          errors: {
+            ...commonMutationErrors,
+            403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+            409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
+          },
+        }),
       },
     )
     .post(
@@ -247,7 +261,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkCall, false)
-        return ticketOk(service.callTicket(caller, params.ticketId, body.counterId, now))
+        return ticketOk(await deps.writes.run(() => service.callTicket(caller, params.ticketId, body.counterId, now)))
       },
       {
         parse: 'none',
@@ -272,7 +286,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkRequeue, false)
-        return ticketOk(service.requeue(caller, params.ticketId, body.position, now))
+        return ticketOk(await deps.writes.run(() => service.requeue(caller, params.ticketId, body.position, now)))
       },
       {
         parse: 'none',
@@ -292,7 +306,7 @@ export function counterRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkTransfer, false)
-        return ticketOk(service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now))
+        return ticketOk(await deps.writes.run(() => service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now)))
       },
       {
         parse: 'none',
@@ -350,27 +364,9 @@ export function counterRoutes(deps: AppDeps) {
         ),
       },
     )
-
-  for (const { action, summary, description } of SIMPLE_ACTIONS) {
-    app = app.post(
-      `${BASE}/tickets/:ticketId/${action}`,
-      async ({ request, params }) => {
-        const { raw, caller, now } = await admit(request, 'operate')
-        readBody(request, raw, checkNoBody, true)
-        return ticketOk(service.transition(caller, params.ticketId, action, now))
-      },
-      {
-        parse: 'none',
-        params: ticketParams,
-        detail: docs(
-          summary,
-          `${description} ${ORDER_OF_CHECKS}`,
-          ticketResult,
-          { ...commonMutationErrors, 404: [CounterCodes.TICKET_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION] },
-          NoBody,
-        ),
-      },
-    ) as typeof app
-  }
-  return app
+    .post(...simpleAction('recall'))
+    .post(...simpleAction('start'))
+    .post(...simpleAction('complete'))
+    .post(...simpleAction('no-show'))
+    .post(...simpleAction('cancel'))
 }

@@ -1,19 +1,19 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
-import { locations, tickets } from '../queue/tables'
+import { locations } from '../queue/tables'
 import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
-import { ticketJson, type TicketRow } from '../queue/tickets'
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
 import type { IssueTicketRequest } from '../queue/model'
-import { counters, counterServices, ticketEvents } from './tables'
+import { ticketJson, type TicketRow } from '../tickets/store'
+import { ticketEventJson } from '../tickets/service'
+import { assertTransition, TRANSITIONS, type TicketAction } from '../tickets/transitions'
+import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
-import { assertTransition, TRANSITIONS, type TicketAction } from './transitions'
-import { TicketWriter } from './ticket-writer'
 import type { Counter, Position, QueueOverview, TicketEvent } from './model'
 
 /** A counter as the operator API resolves it for a key. */
@@ -32,36 +32,24 @@ export interface CounterRecord {
   usableServiceIds: string[]
 }
 
-/** What a mutation did: its result, and whether it changed the unit's tickets or counters. */
-interface Outcome<T> {
-  value: T
-  changed: boolean
-}
-
 /**
  * The operator API's logic (contract §3 "Operator API"), free of HTTP. Every mutation is one
- * immediate transaction (synchronous, no await inside) that checks, in order, Edge authority
+ * write of `deps.writes` (synchronous, no await inside; the routes run it in `writes.run`,
+ * group commit) that checks, in order, Edge authority
  * (409 QUEUE_UNIT_EDGE_MANAGED), the Queue Unit being active (403 QUEUE_UNIT_INACTIVE), the
  * counter and ticket the request names (404, also when outside the key's lists), then the
- * transition; the write carries the ticket, its event, the live counts, the webhook outbox
- * rows and the unit's `stateRevision`. Listeners hear of the change after commit.
+ * transition, written by `deps.tickets` (the ticket, its event, the live counts, the webhook
+ * outbox rows and the unit's `stateRevision`). Listeners hear of the change after commit.
  */
 export class CounterService {
-  readonly queue: QueueService
-  readonly writer: TicketWriter
   private readonly counterStmt
   private readonly counterServicesStmt
-  private readonly heldTicketStmt
   private readonly setOpenStmt
   private readonly unitCountersStmt
   private readonly unitCounterServicesStmt
-  private readonly unitTicketsStmt
-  private readonly eventsStmt
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly deps: AppDeps, readonly queue: QueueService = new QueueService(deps)) {
     const db = deps.db
-    this.queue = new QueueService(deps)
-    this.writer = new TicketWriter(db, this.queue)
     this.counterStmt = db
       .select({
         id: counters.id,
@@ -83,13 +71,6 @@ export class CounterService {
       .where(eq(counterServices.counterId, sql.placeholder('id')))
       .orderBy(asc(counterServices.serviceId))
       .prepare()
-    // Contract §3: one open ticket per counter, CALLED or SERVING.
-    this.heldTicketStmt = db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.counterId, sql.placeholder('id')), inArray(tickets.status, ['CALLED', 'SERVING'])))
-      .limit(1)
-      .prepare()
     this.setOpenStmt = db
       .update(counters)
       .set({ open: sql`${sql.placeholder('open')}`, openDay: sql`${sql.placeholder('openDay')}`, updatedAt: sql`${sql.placeholder('now')}` })
@@ -107,19 +88,6 @@ export class CounterService {
       .innerJoin(counters, eq(counters.id, counterServices.counterId))
       .where(eq(counters.queueUnitId, sql.placeholder('unit')))
       .orderBy(asc(counterServices.serviceId))
-      .prepare()
-    // Open tickets of a unit only (waiting or at a counter): bounded by the live queue, not the history.
-    this.unitTicketsStmt = db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.queueUnitId, sql.placeholder('unit')), inArray(tickets.status, ['WAITING', 'CALLED', 'SERVING'])))
-      .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
-      .prepare()
-    this.eventsStmt = db
-      .select()
-      .from(ticketEvents)
-      .where(eq(ticketEvents.ticketId, sql.placeholder('id')))
-      .orderBy(asc(ticketEvents.id))
       .prepare()
   }
 
@@ -159,7 +127,7 @@ export class CounterService {
 
   /** The CALLED or SERVING ticket the counter holds, or null. */
   heldTicket(counterId: string): TicketRow | null {
-    return this.heldTicketStmt.get({ id: counterId }) ?? null
+    return this.deps.tickets.heldBy(counterId)
   }
 
   /** Whether the key may see `ticket` (its location and service within the key's lists). */
@@ -196,15 +164,13 @@ export class CounterService {
 
   // ---- the transaction every mutation runs in -----------------------------------------
 
-  private mutate<T>(caller: Credential, now: number, work: () => Outcome<T>): T {
-    const outcome = this.deps.db.transaction(() => {
+  private mutate<T>(caller: Credential, now: number, work: () => T): T {
+    return this.deps.writes.now(() => {
       const unit = this.queue.queueUnit(caller.ownerId)
       if (unit !== null) assertNotEdgeManaged(unit, now)
       if (unit === null || !unit.active) throw queueUnitInactive()
       return work()
-    }, { behavior: 'immediate' })
-    if (outcome.changed) this.queue.revisions.notify(caller.ownerId)
-    return outcome.value
+    })
   }
 
   private setOpen(counter: CounterRecord, open: boolean, now: number): void {
@@ -218,11 +184,11 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       const today = localDate(now, counter.timezone)
-      if (counter.open && counter.openDay === today) return { value: this.counterView(caller, counter), changed: false }
+      if (counter.open && counter.openDay === today) return this.counterView(caller, counter)
       this.setOpen(counter, true, now)
       // Re-opening a counter left open from an earlier day only moves its business day.
-      if (!counter.open) this.queue.revisions.bump(counter.queueUnitId)
-      return { value: this.counterView(caller, { ...counter, open: true }), changed: !counter.open }
+      if (!counter.open) this.deps.tickets.touch(counter.queueUnitId)
+      return this.counterView(caller, { ...counter, open: true })
     })
   }
 
@@ -231,10 +197,10 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       this.assertCounterFree(caller, counter)
-      if (!counter.open) return { value: this.counterView(caller, counter), changed: false }
+      if (!counter.open) return this.counterView(caller, counter)
       this.setOpen(counter, false, now)
-      this.queue.revisions.bump(counter.queueUnitId)
-      return { value: this.counterView(caller, { ...counter, open: false }), changed: true }
+      this.deps.tickets.touch(counter.queueUnitId)
+      return this.counterView(caller, { ...counter, open: false })
     })
   }
 
@@ -250,19 +216,9 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       this.assertCounterFree(caller, counter)
-      const next = counter.usableServiceIds.length === 0 ? undefined : this.deps.db
-        .select()
-        .from(tickets)
-        .where(and(
-          eq(tickets.locationId, counter.locationId),
-          eq(tickets.status, 'WAITING'),
-          inArray(tickets.serviceId, counter.usableServiceIds),
-        ))
-        .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
-        .limit(1)
-        .get()
-      if (next === undefined) throw new ApiError(404, CounterCodes.NO_TICKET_WAITING, `no ticket is waiting for counter ${counter.id}`)
-      return { value: this.callAt(caller, counter, next, now), changed: true }
+      const next = this.deps.tickets.nextWaiting(counter.locationId, counter.usableServiceIds)
+      if (next === null) throw new ApiError(404, CounterCodes.NO_TICKET_WAITING, `no ticket is waiting for counter ${counter.id}`)
+      return this.callAt(caller, counter, next, now)
     })
   }
 
@@ -282,7 +238,7 @@ export class CounterService {
       }
       assertTransition('call', ticket.status)
       this.assertCounterFree(caller, counter)
-      return { value: this.callAt(caller, counter, ticket, now), changed: true }
+      return this.callAt(caller, counter, ticket, now)
     })
   }
 
@@ -292,7 +248,7 @@ export class CounterService {
    */
   private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
     if (!counter.open) this.setOpen(counter, true, now)
-    return this.writer.apply(ticket, {
+    return this.deps.tickets.transition(ticket, {
       rule: TRANSITIONS.call,
       actor: caller.id,
       counterId: counter.id,
@@ -318,7 +274,7 @@ export class CounterService {
         'no-show': { completedAt: now },
         cancel: { completedAt: now },
       }[action]
-      const after = this.writer.apply(ticket, {
+      const after = this.deps.tickets.transition(ticket, {
         rule,
         actor: caller.id,
         counterId: ticket.counterId,
@@ -326,7 +282,7 @@ export class CounterService {
         recordCall: action === 'recall',
         sampleDuration: action === 'complete',
       }, now)
-      return { value: after, changed: true }
+      return after
     })
   }
 
@@ -335,14 +291,14 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
       const rule = assertTransition('requeue', ticket.status)
-      const after = this.writer.apply(ticket, {
+      const after = this.deps.tickets.transition(ticket, {
         rule,
         actor: caller.id,
         counterId: ticket.counterId,
         changes: { counterId: null, calledAt: null, queueRank: this.rankAt(ticket.locationId, position) },
         detail: { position },
       }, now)
-      return { value: after, changed: true }
+      return after
     })
   }
 
@@ -365,19 +321,19 @@ export class CounterService {
       // A desk (bound to its counter) may send a ticket of its services to any service there.
       if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
       const rule = assertTransition('transfer', ticket.status)
-      const after = this.writer.apply(ticket, {
+      const after = this.deps.tickets.transition(ticket, {
         rule,
         actor: caller.id,
         counterId: ticket.counterId,
         changes: { serviceId: target.id, counterId: null, calledAt: null, servingAt: null, queueRank: this.rankAt(ticket.locationId, position) },
         detail: { fromServiceId: ticket.serviceId, toServiceId: target.id, position },
       }, now)
-      return { value: after, changed: true }
+      return after
     })
   }
 
   private rankAt(locationId: string, position: Position): number {
-    return position === 'FIRST' ? this.queue.tickets.firstQueueRank(locationId) : this.queue.tickets.nextQueueRank(locationId)
+    return position === 'FIRST' ? this.deps.tickets.firstRankAt(locationId) : this.deps.tickets.lastRankAt(locationId)
   }
 
   // ---- walk-ins -------------------------------------------------------------------------
@@ -399,10 +355,10 @@ export class CounterService {
    */
   overview(caller: Credential, now: number): QueueOverview {
     const unit = caller.ownerId
-    const lines = this.queue.lines.lines(unit, false).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+    const lines = this.deps.tickets.lines(unit, false).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
     const waiting = new Map<string, TicketRow[]>()
     const held = new Map<string, TicketRow>()
-    for (const ticket of this.unitTicketsStmt.all({ unit })) {
+    for (const ticket of this.deps.tickets.openOfUnit(unit)) {
       if (ticket.status === 'WAITING') {
         const key = `${ticket.serviceId}\u0000${ticket.locationId}`
         const line = waiting.get(key)
@@ -439,16 +395,7 @@ export class CounterService {
     return {
       ticketId: ticket.id,
       ticketNumber: ticket.ticketNumber,
-      events: this.eventsStmt.all({ id: ticket.id }).map((row) => ({
-        id: row.id,
-        type: row.type,
-        fromStatus: row.fromStatus,
-        toStatus: row.toStatus,
-        counterId: row.counterId,
-        actor: row.actor,
-        at: isoTime(row.at),
-        detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-      })),
+      events: this.deps.tickets.events(ticket.id).map(ticketEventJson),
     }
   }
 }

@@ -13,32 +13,16 @@ import type { DeskView } from './model'
 export const WAITING_SHOWN = 10
 
 /**
- * TICKET SQL OUTSIDE src/tickets (to move there with the renovation): the number of tickets
- * this counter completed on the given business day. Uses the (counter_id, status) index; it
- * counts the counter's completed tickets of every kept day before filtering the day, which a
- * roll-up in src/tickets would make O(1).
- */
-function servedTodayQuery(deps: Pick<AppDeps, 'db'>) {
-  return deps.db.$client.query<{ served: number }, [string, string]>(
-    "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
-  )
-}
-
-/**
  * What the desk page shows (contract §8), read through the operator API's own service so a
  * desk sees exactly what its calls act on: its counter, the waiting lines of the counter's
  * services at its location (first 10 tickets each, in call order), the ticket it holds, and
  * the tickets it completed today.
  */
 export class DeskService {
-  private readonly servedStmt
-
   constructor(
     private readonly deps: AppDeps,
     readonly counters: CounterService = new CounterService(deps),
-  ) {
-    this.servedStmt = servedTodayQuery(deps)
-  }
+  ) {}
 
   view(caller: Credential, counterId: string, now: number): DeskView {
     const counter = this.counters.visibleCounter(caller, counterId)
@@ -47,7 +31,7 @@ export class DeskService {
     const overview = this.counters.overview(caller, now)
     const mine = overview.counters.find((c) => c.id === counter.id)
     const location = this.deps.db.select({ name: locations.name, timezone: locations.timezone }).from(locations).where(eq(locations.id, counter.locationId)).get()
-    const atLocation = this.counters.queue.lines.lines(counter.queueUnitId, false).filter((line) => line.locationId === counter.locationId)
+    const atLocation = this.deps.tickets.lines(counter.queueUnitId, false).filter((line) => line.locationId === counter.locationId)
     const today = localDate(now, counter.timezone)
     return {
       generatedAt: isoTime(now),
@@ -72,7 +56,7 @@ export class DeskService {
           tickets: line.tickets.slice(0, WAITING_SHOWN),
         })),
       ticket: mine?.ticket ?? null,
-      servedToday: this.servedStmt.get(counter.id, today)?.served ?? 0,
+      servedToday: this.deps.tickets.servedBy(counter.id, today),
       transferTargets: atLocation.filter((line) => line.active).map((line) => ({ id: line.id, name: line.name })),
       serviceNames: Object.fromEntries(atLocation.map((line) => [line.id, line.name])),
     }

@@ -1,24 +1,20 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../platform/deps'
-import { ApiError, CommonCodes } from '../platform/errors'
+import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
-import { errorResponses, Security } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { pathOf } from '../platform/http'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
-import { onQueueChange } from '../queue/changes'
+import { onQueueChange } from '../tickets/changes'
 import { LiveHub, type LiveSocket } from './hub'
 import { DeviceService } from '../devices/service'
 import { assertSameOrigin, deviceSecretOf } from '../devices/access'
+import { CloseCodes, DisplayCodes } from './errors'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
 const HEARTBEAT_MS = 25_000
-
-export const DisplayCodes = {
-  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
-  NOT_FOUND: CommonCodes.NOT_FOUND,
-} as const
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -68,15 +64,15 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
   return new Response(view.dataJson, { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
 }
 
-const docs = (summary: string, extra: Record<number, string[]> = {}) => ({
+const docs = (summary: string, extra: Record<number, string[]> = {}) => routeDetail({
   summary,
   tags: ['Display feeds'],
-  security: Security.displayToken,
+  security: 'displayToken',
   responses: {
     200: { description: 'the current state; ETag for conditional requests' },
     304: { description: 'unchanged since If-None-Match' },
-    ...errorResponses({ 401: [DisplayCodes.AUTHENTICATION_FAILED], 404: [DisplayCodes.NOT_FOUND], ...extra }),
   },
+  errors: { 401: [DisplayCodes.AUTHENTICATION_FAILED], 404: [DisplayCodes.NOT_FOUND], ...extra },
 })
 
 /**
@@ -125,7 +121,7 @@ export function displayRoutes(deps: AppDeps) {
       return conditional(request, view && view.dataJson !== 'null' ? view : null, "stored month for today at this source")
     }, { detail: docs("Today's prayer times and the next prayer, in the source's time zone") })
     .ws(`${PREFIX}/live`, {
-      detail: { summary: 'Live updates (websocket)', tags: ['Display feeds'], security: Security.displayToken },
+      detail: routeDetail({ summary: 'Live updates (websocket)', tags: ['Display feeds'], security: 'displayToken' }),
       beforeHandle({ request, query }) {
         // Refused before the upgrade, so the screen gets a 401 in the envelope, not a dead socket.
         const token = tokenOf(request, query as Record<string, string | undefined>)
@@ -142,7 +138,7 @@ export function displayRoutes(deps: AppDeps) {
         // A paired device: the same credential store re-checks its secret, so a revoked
         // device's socket is closed like a revoked token's.
         const viewer = token === null ? deviceViewer(deps, devices, ws.data.request) : null
-        if (viewer === null) return ws.close(4401, 'display token not valid')
+        if (viewer === null) return ws.close(CloseCodes.TOKEN_INVALID, 'display token not valid')
         const unit = viewer.queueUnitId
         hub.connect(
           ws.raw as unknown as LiveSocket,

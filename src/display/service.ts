@@ -2,7 +2,7 @@ import type { AppDeps } from '../platform/deps'
 import { isoTime } from '../platform/clock'
 import { getWidgetSnapshot } from '../widgets/service'
 import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
-import { queueDisplayState } from '../queue/display-state'
+import { queueDisplayState } from '../tickets/display-state'
 import type { TopicState } from './hub'
 
 /** A display read: the body as JSON text (built once, reused by the websocket) and its revision. */
@@ -12,7 +12,7 @@ export interface DisplayView extends TopicState {
 }
 
 /** `{widgetId, widgetType, name, dataRevision, acceptedAt, data}` of the workspace's widget, or null. */
-export function widgetView(deps: Pick<AppDeps, 'db'>, widgetId: string, workspaceId: string): DisplayView | null {
+export function widgetView(deps: Pick<AppDeps, 'widgets'>, widgetId: string, workspaceId: string): DisplayView | null {
   const snapshot = getWidgetSnapshot(deps, widgetId)
   if (snapshot === null || snapshot.workspaceId !== workspaceId) return null
   const head = JSON.stringify({
@@ -53,7 +53,7 @@ export function prayerMonthView(deps: Pick<AppDeps, 'db'>, sourceId: string, per
 }
 
 /** The live state of the workspace's queue unit (every active service and location, or one location), or null. */
-export function queueStateView(deps: Pick<AppDeps, 'db' | 'clock'>, queueUnitId: string, workspaceId: string, locationId?: string): DisplayView | null {
+export function queueStateView(deps: Pick<AppDeps, 'tickets' | 'clock'>, queueUnitId: string, workspaceId: string, locationId?: string): DisplayView | null {
   const state = queueDisplayState(deps, queueUnitId, workspaceId, locationId)
   if (state === null) return null
   if (locationId !== undefined && state.locations.length === 0) return null

@@ -8,6 +8,8 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { Tickets } from '../tickets/service'
+import { WidgetStore } from '../widgets/store'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -21,20 +23,28 @@ export interface AppDeps {
   idempotency: IdempotencyStore
   /** Background work features register; `serve` starts and stops it. */
   lifecycle: Lifecycle
-  /** Group commit: request writes that arrive together share one transaction and one fsync. */
+  /**
+   * The one way to write (docs/architecture.md): `run` (group commit: request writes that arrive
+   * together share one transaction and one fsync) or `now` (background work); `afterCommit`
+   * tells listeners once the write committed.
+   */
   writes: WriteBatcher
   /**
    * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
    * pages' state-changing requests must come from it. Absent: the request's own origin.
    */
   publicOrigin?: string | null
+  /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
+  tickets: Tickets
+  /** The widget feature's statements (push and snapshot reads); built once per app. */
+  widgets: WidgetStore
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
-  return {
+  const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
     clock: systemClock,
     ids: randomIds,
     log,
@@ -46,4 +56,5 @@ export function createDeps(input: DepsInput): AppDeps {
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
   }
+  return { ...deps, tickets: deps.tickets ?? new Tickets(deps), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -3,7 +3,8 @@ import type { Logger } from './log'
 
 /**
  * In-process "something committed" notifications, one registry per kind of event, with the
- * listeners kept per database so two apps in one process (tests) never hear each other.
+ * listeners kept per database so two apps in one process (tests) never hear each other (a
+ * registry of subscribers, not a cache: it holds no statements and no data).
  * A listener that throws is logged and affects neither the writer nor the other listeners.
  */
 export class CommitListeners<E> {
@@ -22,7 +23,10 @@ export class CommitListeners<E> {
     }
   }
 
-  /** Tells the listeners of `db`; call it after the transaction committed. */
+  /**
+   * Tells the listeners of `db`. Writers call it only from `WriteBatcher.afterCommit` (see
+   * src/platform/write-batch.ts), so a listener never hears of a change before its COMMIT.
+   */
   emit(db: Db, event: E, log: Logger): void {
     const set = this.byDb.get(db)
     if (set === undefined) return

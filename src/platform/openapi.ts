@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia'
+import { Elysia, type DocumentDecoration } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import swaggerBundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerCssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
@@ -52,6 +52,60 @@ export function errorResponses(errors: Record<number, string[]>): Record<string,
     }
   }
   return out
+}
+
+/** A JSON body in OpenAPI `content`; TypeBox schemas are JSON Schema already (OpenAPI's typings do not know TypeBox's types). */
+export function jsonContent(schema: unknown) {
+  return { 'application/json': { schema: schema as never } }
+}
+
+/** One documented response: its description, and its JSON body schema and headers if any. */
+export interface ResponseDoc {
+  description: string
+  schema?: unknown
+  headers?: Record<string, unknown>
+}
+
+/** What a route file says about a route; `routeDetail` turns it into Elysia's `detail`. */
+export interface RouteDoc {
+  summary: string
+  description?: string
+  tags: string[]
+  security?: keyof typeof Security
+  /** A JSON request body (required unless `required: false`). */
+  body?: { schema: unknown; required?: boolean; description?: string }
+  /** Success (and other non-error) responses by status; none for a websocket upgrade. */
+  responses?: Record<number, ResponseDoc>
+  /** Error statuses and the codes each may carry: all answered in the ErrorEnvelope. */
+  errors?: Record<number, string[]>
+}
+
+/** The OpenAPI `detail` of a route: every route file documents its routes through this one helper. */
+export function routeDetail(doc: RouteDoc): DocumentDecoration {
+  const responses: Record<string, unknown> = {}
+  for (const [status, response] of Object.entries(doc.responses ?? {})) {
+    responses[status] = {
+      description: response.description,
+      ...(response.headers === undefined ? {} : { headers: response.headers }),
+      ...(response.schema === undefined ? {} : { content: jsonContent(response.schema) }),
+    }
+  }
+  const body = doc.body
+  return {
+    summary: doc.summary,
+    ...(doc.description === undefined ? {} : { description: doc.description }),
+    tags: doc.tags,
+    // Security's entries are OpenAPI security requirements; Elysia types them more narrowly.
+    ...(doc.security === undefined ? {} : { security: Security[doc.security] as unknown as NonNullable<DocumentDecoration['security']> }),
+    ...(body === undefined ? {} : {
+      requestBody: {
+        required: body.required ?? true,
+        ...(body.description === undefined ? {} : { description: body.description }),
+        content: jsonContent(body.schema),
+      },
+    }),
+    ...(doc.responses === undefined && doc.errors === undefined ? {} : { responses: { ...responses, ...errorResponses(doc.errors ?? {}) } }),
+  } as DocumentDecoration
 }
 
 /**

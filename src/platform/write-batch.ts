@@ -20,7 +20,13 @@ interface Job {
  *   durable as the configured `synchronous` makes it; if BEGIN or COMMIT fails, every request
  *   of the batch gets that error and nothing of the batch is kept;
  * - `afterCommit(fn)` inside a `work` defers `fn` (listeners) until the batch committed, and
- *   drops it when that `work` is undone; outside a batch it runs `fn` at once.
+ *   drops it when that `work` is undone.
+ *
+ * `now(work)` is the same write for work that is not a request (the daily close's timer): one
+ * immediate transaction of its own, at once, with the same `afterCommit`. These two are the
+ * only ways to write: `afterCommit` is the one way to tell listeners, and it refuses to be
+ * called inside a transaction it does not own, so no listener can hear of a change before its
+ * COMMIT (outside any transaction it runs `fn` at once: there is nothing left to commit).
  *
  * Each `work` must be synchronous: the whole batch runs in one synchronous stretch, so no other
  * code of this process runs between a `work`'s reads and its writes, nor inside the batch.
@@ -28,8 +34,8 @@ interface Job {
 export class WriteBatcher {
   private queue: Job[] = []
   private scheduled = false
-  /** Deferred callbacks of the `work` running now; null outside a batch. */
-  private pendingAfterCommit: (() => void)[] | null = null
+  /** Deferred callbacks of the `work` running now, by key; null outside a write. */
+  private pendingAfterCommit: Map<unknown, () => void> | null = null
 
   constructor(
     private readonly db: Db,
@@ -46,15 +52,60 @@ export class WriteBatcher {
     })
   }
 
-  /** True while a batch is being written (inside a `work`). */
+  /**
+   * Runs `work` at once in an immediate transaction of its own (inside a `work`: in a savepoint
+   * of the write already open) and its `afterCommit` callbacks once that committed; a throw
+   * undoes the write, drops its callbacks and is rethrown. For writes that are not requests.
+   */
+  now<T>(work: () => T): T {
+    const outer = this.pendingAfterCommit
+    const deferred = new Map<unknown, () => void>()
+    this.pendingAfterCommit = deferred
+    let result: T
+    try {
+      result = inWriteTransaction(this.db, work)
+    } finally {
+      this.pendingAfterCommit = outer
+    }
+    if (outer !== null) {
+      for (const [key, fn] of deferred) outer.set(key, fn)
+    } else {
+      this.runCallbacks(deferred.values())
+    }
+    return result
+  }
+
+  /** True while a write of this batcher runs (inside a `work` of `run` or `now`). */
   get inBatch(): boolean {
     return this.pendingAfterCommit !== null
   }
 
-  /** Runs `fn` once the batch being written committed; outside a batch, now. */
-  afterCommit(fn: () => void): void {
-    if (this.pendingAfterCommit === null) fn()
-    else this.pendingAfterCommit.push(fn)
+  /**
+   * Runs `fn` once the write running now committed. With a `key`, a later call with the same key
+   * in the same `work` replaces the earlier one (in its place): several changes of one thing in
+   * one write are told once, as they stand at the end. Outside a write and outside any
+   * transaction it runs `fn` at once; inside a transaction this batcher does not own it throws,
+   * as `fn` would otherwise run before that transaction committed.
+   */
+  afterCommit(fn: () => void, key?: string): void {
+    if (this.pendingAfterCommit !== null) {
+      this.pendingAfterCommit.set(key ?? Symbol(), fn)
+      return
+    }
+    if (this.db.$client.inTransaction) {
+      throw new Error('afterCommit inside a transaction not opened by the WriteBatcher: write through writes.run or writes.now')
+    }
+    fn()
+  }
+
+  private runCallbacks(callbacks: Iterable<() => void>): void {
+    for (const fn of callbacks) {
+      try {
+        fn()
+      } catch (error) {
+        this.onCallbackError(error)
+      }
+    }
   }
 
   private schedule(): void {
@@ -75,11 +126,11 @@ export class WriteBatcher {
     try {
       inWriteTransaction(this.db, () => {
         for (const job of jobs) {
-          const deferred: (() => void)[] = []
+          const deferred = new Map<unknown, () => void>()
           this.pendingAfterCommit = deferred
           try {
             results.push({ ok: true, value: inWriteTransaction(this.db, job.work) })
-            committed.push(...deferred)
+            committed.push(...deferred.values())
           } catch (error) {
             results.push({ ok: false, error })
           }
@@ -91,13 +142,7 @@ export class WriteBatcher {
       for (const job of jobs) job.reject(error)
       return
     }
-    for (const fn of committed) {
-      try {
-        fn()
-      } catch (error) {
-        this.onCallbackError(error)
-      }
-    }
+    this.runCallbacks(committed)
     jobs.forEach((job, i) => {
       const result = results[i]!
       if (result.ok) job.resolve(result.value)

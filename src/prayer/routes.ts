@@ -1,22 +1,20 @@
-import { Elysia, type DocumentDecoration } from 'elysia'
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
 import { KiB, isJsonContentType, readBodyLimited } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import { isoTime } from '../platform/clock'
 import { json } from '../platform/http'
-import { Security, errorResponses } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { Month, PushResponse, StoredMonthResponse } from './model'
 import { PrayerCodes } from './errors'
 import {
   PERIOD_PATTERN,
   SOURCE_ID_PATTERN,
-  assertIdempotencyKey,
-  enforcePushRate,
-  pushMonth,
+  authorizePush,
+  pushPrayerMonth,
   readMonth,
-  sourceForCaller,
 } from './service'
 
 const BASE = '/api/public/v1/prayer-schedules/sources'
@@ -50,14 +48,6 @@ const pushHeaders = Type.Object(
   { additionalProperties: true },
 )
 
-// The shared constants are deeply readonly; OpenAPI's typings want mutable arrays.
-const workspaceSecurity = Security.workspace as unknown as NonNullable<DocumentDecoration['security']>
-
-/** A JSON body in OpenAPI: TypeBox schemas are JSON Schema, which OpenAPI's typings do not model. */
-function jsonContent(schema: TSchema) {
-  return { 'application/json': { schema: schema as never } }
-}
-
 const pushDescription = [
   'Stores one complete, validated month of a prayer schedule for a Custom Push source (body: the month contract).',
   '201 with `replay: false` when a new revision is stored; 200 with `replay: true` for the same Idempotency-Key and the same bytes,',
@@ -77,38 +67,39 @@ export function prayerRoutes(deps: AppDeps) {
           throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
         }
         assertSourceId(params.sourceId)
-        const now = deps.clock.now()
-        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, now)
-        enforcePushRate(deps, source, now)
-        const key = assertIdempotencyKey(request.headers.get('idempotency-key'))
-        const outcome = pushMonth(deps, source, key, raw, now)
+        const outcome = await pushPrayerMonth(deps, {
+          sourceId: params.sourceId,
+          secret: presentedSecret(request, { allowApiKeyHeader: true }),
+          idempotencyKey: request.headers.get('idempotency-key'),
+          rawBody: raw,
+        })
         if (!outcome.created) return json(200, outcome.body)
-        return json(201, outcome.body, { location: monthUrl(source.id, outcome.body.period) })
+        return json(201, outcome.body, { location: monthUrl(outcome.body.sourceId, outcome.body.period) })
       },
       {
         parse: 'none',
         params: Type.Object(pathParams),
         headers: pushHeaders,
-        detail: {
+        detail: routeDetail({
           summary: 'Push a complete prayer-schedule month',
           description: pushDescription,
           tags: ['Prayer schedules'],
-          security: workspaceSecurity,
-          requestBody: { required: true, content: jsonContent(Month) },
+          security: 'workspace',
+          body: { schema: Month },
           responses: {
-            201: { description: 'a new revision was stored', content: jsonContent(PushResponse) },
-            200: { description: 'replay: nothing new was stored', content: jsonContent(PushResponse) },
-            ...errorResponses({
-              400: [PrayerCodes.INVALID_JSON, PrayerCodes.INVALID_IDEMPOTENCY_KEY, PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
-              401: [PrayerCodes.AUTHENTICATION_REQUIRED],
-              403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
-              409: [PrayerCodes.IDEMPOTENCY_KEY_REUSED],
-              413: [PrayerCodes.PAYLOAD_TOO_LARGE],
-              422: [PrayerCodes.SCHEMA_VALIDATION_FAILED],
-              429: [PrayerCodes.RATE_LIMITED],
-            }),
+            201: { description: 'a new revision was stored', schema: PushResponse },
+            200: { description: 'replay: nothing new was stored', schema: PushResponse },
           },
-        },
+          errors: {
+            400: [PrayerCodes.INVALID_JSON, PrayerCodes.INVALID_IDEMPOTENCY_KEY, PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
+            401: [PrayerCodes.AUTHENTICATION_REQUIRED],
+            403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
+            409: [PrayerCodes.IDEMPOTENCY_KEY_REUSED],
+            413: [PrayerCodes.PAYLOAD_TOO_LARGE],
+            422: [PrayerCodes.SCHEMA_VALIDATION_FAILED],
+            429: [PrayerCodes.RATE_LIMITED],
+          },
+        }),
       },
     )
     .get(
@@ -116,7 +107,7 @@ export function prayerRoutes(deps: AppDeps) {
       ({ request, params }) => {
         assertSourceId(params.sourceId)
         assertPeriod(params.period)
-        const source = sourceForCaller(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, deps.clock.now())
+        const source = authorizePush(deps, presentedSecret(request, { allowApiKeyHeader: true }), params.sourceId, deps.clock.now())
         const stored = readMonth(deps.db, source.id, params.period)
         if (stored === null) throw new ApiError(404, PrayerCodes.MONTH_NOT_FOUND, 'no month stored for this source and period')
         return json(200, {
@@ -134,21 +125,19 @@ export function prayerRoutes(deps: AppDeps) {
       },
       {
         params: Type.Object({ ...pathParams, period: Type.String({ description: 'YYYY-MM (else 400 INVALID_REQUEST)' }) }),
-        detail: {
+        detail: routeDetail({
           summary: 'Read a stored prayer-schedule month',
           description: 'The current revision of the month as stored (its canonical JSON), with its revision and checksum.',
           tags: ['Prayer schedules'],
-          security: workspaceSecurity,
-          responses: {
-            200: { description: 'the stored month', content: jsonContent(StoredMonthResponse) },
-            ...errorResponses({
-              400: [PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
-              401: [PrayerCodes.AUTHENTICATION_REQUIRED],
-              403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
-              404: [PrayerCodes.MONTH_NOT_FOUND],
-            }),
+          security: 'workspace',
+          responses: { 200: { description: 'the stored month', schema: StoredMonthResponse } },
+          errors: {
+            400: [PrayerCodes.MULTIPLE_CREDENTIALS, PrayerCodes.INVALID_REQUEST],
+            401: [PrayerCodes.AUTHENTICATION_REQUIRED],
+            403: [PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN],
+            404: [PrayerCodes.MONTH_NOT_FOUND],
           },
-        },
+        }),
       },
     )
 }

@@ -101,11 +101,12 @@ export function findSource(db: Db, sourceId: string): PrayerSource | null {
 }
 
 /**
- * The source a caller presenting `secret` may use: 401 when no key was presented; 403 for a
- * key that is not a valid workspace key, an unknown source, or a source of another workspace
- * (one answer for all three, so a caller learns nothing about other workspaces' sources).
+ * The source a caller presenting `secret` may use (to push, and to read back its months): 401
+ * when no key was presented; 403 for a key that is not a valid workspace key, an unknown source,
+ * or a source of another workspace (one answer for all three, so a caller learns nothing about
+ * other workspaces' sources).
  */
-export function sourceForCaller(deps: Pick<AppDeps, 'db' | 'credentials'>, secret: string | null, sourceId: string, now: number): PrayerSource {
+export function authorizePush(deps: Pick<AppDeps, 'db' | 'credentials'>, secret: string | null, sourceId: string, now: number): PrayerSource {
   if (secret === null) {
     throw new ApiError(401, PrayerCodes.AUTHENTICATION_REQUIRED, 'a Workspace API Key is required (Authorization: Bearer or x-service-api-key)')
   }
@@ -121,7 +122,7 @@ export function sourceForCaller(deps: Pick<AppDeps, 'db' | 'credentials'>, secre
  * Contract §5: 30 pushes per source per rolling minute unless the source sets its own rate.
  * Every authenticated push to the source counts, whatever its outcome; a 429 does not.
  */
-export function enforcePushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSource, now: number): void {
+export function assertPushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSource, now: number): void {
   const decision = deps.limiter.attempt(`prayer-push:${source.id}`, source.pushRateLimitPerMinute, now)
   if (decision.allowed) return
   throw new ApiError(
@@ -134,7 +135,7 @@ export function enforcePushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSo
 }
 
 /** Contract §5: `Idempotency-Key` required, 12–160 characters (printable ASCII). */
-export function assertIdempotencyKey(key: string | null): string {
+export function readIdempotencyKey(key: string | null): string {
   if (key !== null && IDEMPOTENCY_KEY_PATTERN.test(key)) {
     const length = codePointLength(key)
     if (length >= IDEMPOTENCY_KEY_MIN && length <= IDEMPOTENCY_KEY_MAX) return key
@@ -175,68 +176,118 @@ function responseBody(source: PrayerSource, period: string, checksum: string, re
   return { success: true, replay, sourceId: source.id, period, checksum, revision, location: source.location, dayCount }
 }
 
+/** One push as the route hands it over: no HTTP types, only what was sent. */
+export interface PushRequest {
+  sourceId: string
+  /** The workspace key presented (null when none was). */
+  secret: string | null
+  /** The `Idempotency-Key` header as sent (null when absent). */
+  idempotencyKey: string | null
+  /** The body exactly as received: idempotency compares these bytes. */
+  rawBody: Uint8Array
+}
+
+/** A push that passed every check before the write (see `preparePush`). */
+interface PreparedPush {
+  source: PrayerSource
+  month: Month
+  canonical: string
+  checksum: string
+  idempotency: { scope: string; key: string; requestHash: string }
+}
+
 /**
- * Stores one complete validated month (contract §5), in the order: idempotency lookup on the
- * raw bytes → JSON → schema and rules → checksum → write. The write, the revision and the
- * idempotency record commit in one immediate transaction. Outcomes:
- * - same key, same bytes: the earlier response again (replay, same revision);
- * - same key, other bytes: 409 IDEMPOTENCY_KEY_REUSED;
- * - new key, checksum equal to the current revision's: replay of the current revision;
- * - otherwise a new revision (current + 1, or 1), announced to `onPrayerMonth` listeners.
- * The idempotency record keeps the replay form (status 200, `replay: true`).
+ * Contract §5, after the route's body size, content type and path checks: source access
+ * (`authorizePush`) → rate limit (`assertPushRate`) → Idempotency-Key format
+ * (`readIdempotencyKey`) → idempotency lookup on the raw bytes → JSON → schema and rules
+ * (`preparePush`) → write (`storePush`, group commit through `deps.writes.run`). The same steps,
+ * by the same names, as the widget push (src/widgets/service.ts). Answers once the write
+ * committed.
+ */
+export async function pushPrayerMonth(deps: AppDeps, request: PushRequest): Promise<PushOutcome> {
+  const now = deps.clock.now()
+  const source = authorizePush(deps, request.secret, request.sourceId, now)
+  assertPushRate(deps, source, now)
+  const key = readIdempotencyKey(request.idempotencyKey)
+  const prepared = preparePush(deps, source, key, request.rawBody, now)
+  if ('replay' in prepared) return prepared.replay
+  return deps.writes.run(() => storePush(deps, prepared, now))
+}
+
+/**
+ * Stores one complete validated month for a source the caller may use (`preparePush`, then
+ * `storePush` in a write of its own, at once). See `storePush` for the outcomes.
  */
 export function pushMonth(
-  deps: Pick<AppDeps, 'db' | 'idempotency' | 'log'>,
+  deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>,
   source: PrayerSource,
   idempotencyKey: string,
   raw: Uint8Array,
   now: number,
 ): PushOutcome {
+  const prepared = preparePush(deps, source, idempotencyKey, raw, now)
+  if ('replay' in prepared) return prepared.replay
+  return deps.writes.now(() => storePush(deps, prepared, now))
+}
+
+/** The idempotency lookup on the raw bytes, then JSON, schema and rules, and the checksum. */
+export function preparePush(
+  deps: Pick<AppDeps, 'idempotency'>,
+  source: PrayerSource,
+  idempotencyKey: string,
+  raw: Uint8Array,
+  now: number,
+): { replay: PushOutcome } | PreparedPush {
   const scope = idempotencyScope(source.id)
   const requestHash = sha256Hex(raw)
   const earlier = deps.idempotency.find(scope, idempotencyKey, now)
-  if (earlier !== null) return replayOf(earlier, requestHash)
-
+  if (earlier !== null) return { replay: replayOf(earlier, requestHash) }
   const month = validMonth(parseJsonBytes(raw), source)
   const canonical = canonicalJson(month)
-  const checksum = monthChecksum(canonical)
+  return { source, month, canonical, checksum: monthChecksum(canonical), idempotency: { scope, key: idempotencyKey, requestHash } }
+}
+
+/**
+ * The write (contract §5), inside a write of `deps.writes`: the month, its revision and the
+ * idempotency record commit together. Outcomes:
+ * - same key, same bytes (stored since `preparePush`): the earlier response again (replay);
+ * - same key, other bytes: 409 IDEMPOTENCY_KEY_REUSED;
+ * - new key, checksum equal to the current revision's: replay of the current revision;
+ * - otherwise a new revision (current + 1, or 1), told to `onPrayerMonth` listeners once it
+ *   committed.
+ * The idempotency record keeps the replay form (status 200, `replay: true`).
+ */
+export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>, prepared: PreparedPush, now: number): PushOutcome {
+  const { source, month, canonical, checksum } = prepared
+  const { scope, key, requestHash } = prepared.idempotency
   const dayCount = month.days.length
-
-  const outcome = deps.db.transaction(
-    () => {
-      // Another writer may have used the key since the lookup above.
-      const raced = deps.idempotency.find(scope, idempotencyKey, now)
-      if (raced !== null) return replayOf(raced, requestHash)
-      const current = deps.db
-        .select({ revision: prayerMonths.revision, checksum: prayerMonths.checksum })
-        .from(prayerMonths)
-        .where(and(eq(prayerMonths.sourceId, source.id), eq(prayerMonths.period, month.period)))
-        .get()
-      const created = current === undefined || current.checksum !== checksum
-      const revision = created ? (current?.revision ?? 0) + 1 : current.revision
-      if (created) {
-        const row = { sourceId: source.id, period: month.period, revision, checksum, body: canonical, dayCount, storedAt: now }
-        deps.db
-          .insert(prayerMonths)
-          .values(row)
-          .onConflictDoUpdate({ target: [prayerMonths.sourceId, prayerMonths.period], set: row })
-          .run()
-      }
-      const replayBody = responseBody(source, month.period, checksum, revision, dayCount, true)
-      deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 200, body: JSON.stringify(replayBody), headers: {} }, now)
-      return { created, body: created ? { ...replayBody, replay: false } : replayBody }
-    },
-    { behavior: 'immediate' },
-  )
-
-  if (outcome.created) {
-    emitPrayerMonth(
-      deps.db,
-      { sourceId: source.id, workspaceId: source.workspaceId, period: month.period, revision: outcome.body.revision, checksum, storedAt: now, dayCount, month },
-      deps.log,
-    )
-  }
-  return outcome
+  // Inside a write already (the batch's transaction); `now` nests in a savepoint of it.
+  return deps.writes.now(() => {
+    const raced = deps.idempotency.find(scope, key, now)
+    if (raced !== null) return replayOf(raced, requestHash)
+    const current = deps.db
+      .select({ revision: prayerMonths.revision, checksum: prayerMonths.checksum })
+      .from(prayerMonths)
+      .where(and(eq(prayerMonths.sourceId, source.id), eq(prayerMonths.period, month.period)))
+      .get()
+    const created = current === undefined || current.checksum !== checksum
+    const revision = created ? (current?.revision ?? 0) + 1 : current.revision
+    if (created) {
+      const row = { sourceId: source.id, period: month.period, revision, checksum, body: canonical, dayCount, storedAt: now }
+      deps.db
+        .insert(prayerMonths)
+        .values(row)
+        .onConflictDoUpdate({ target: [prayerMonths.sourceId, prayerMonths.period], set: row })
+        .run()
+    }
+    const replayBody = responseBody(source, month.period, checksum, revision, dayCount, true)
+    deps.idempotency.save(scope, key, { requestHash, status: 200, body: JSON.stringify(replayBody), headers: {} }, now)
+    if (created) {
+      const event = { sourceId: source.id, workspaceId: source.workspaceId, period: month.period, revision, checksum, storedAt: now, dayCount, month }
+      deps.writes.afterCommit(() => emitPrayerMonth(deps.db, event, deps.log))
+    }
+    return { created, body: created ? { ...replayBody, replay: false } : replayBody }
+  })
 }
 
 // ---- reads for other features ----

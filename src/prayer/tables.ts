@@ -1,6 +1,9 @@
 import { sqliteTable, text, integer, real, primaryKey } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
 
+/** Contract §5: pushes per source per rolling minute unless the source sets its own. */
+export const DEFAULT_PRAYER_PUSH_RATE_LIMIT = 30
+
 /** A configured Custom Push prayer-schedule source (provisioned). */
 export const prayerSources = sqliteTable('prayer_sources', {
   id: text('id').primaryKey(),
@@ -12,7 +15,7 @@ export const prayerSources = sqliteTable('prayer_sources', {
   country: text('country'),
   latitude: real('latitude'),
   longitude: real('longitude'),
-  pushRateLimitPerMinute: integer('push_rate_limit_per_minute').notNull().default(30),
+  pushRateLimitPerMinute: integer('push_rate_limit_per_minute').notNull().default(DEFAULT_PRAYER_PUSH_RATE_LIMIT),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

@@ -7,8 +7,10 @@ import { isIanaTimeZone } from '../platform/time'
 import { randomIds, type IdGenerator } from '../platform/ids'
 import type { CredentialKind } from '../platform/credentials'
 import { workspaces, credentials } from './tables'
-import { widgets } from '../widgets/tables'
-import { prayerSources } from '../prayer/tables'
+import { widgets, DEFAULT_WIDGET_PUSH_RATE_LIMIT } from '../widgets/tables'
+import { prayerSources, DEFAULT_PRAYER_PUSH_RATE_LIMIT } from '../prayer/tables'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
+import { DEFAULT_SERVICE_SECONDS } from '../tickets/wait'
 import { queueUnits, locations, services, serviceLocations } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
@@ -205,7 +207,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
     for (const wd of ws.widgets ?? []) {
       upsert('widgets', widgets, wd.id, {
         workspaceId: ws.id, type: wd.type, name: wd.name, pushSource: wd.pushSource,
-        pushRateLimitPerMinute: wd.pushRateLimitPerMinute ?? 120,
+        pushRateLimitPerMinute: wd.pushRateLimitPerMinute ?? DEFAULT_WIDGET_PUSH_RATE_LIMIT,
       })
     }
     for (const ps of ws.prayerSources ?? []) {
@@ -213,7 +215,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
         workspaceId: ws.id, name: ps.name, timezone: ps.timezone,
         locationName: ps.location?.name ?? null, city: ps.location?.city ?? null, country: ps.location?.country ?? null,
         latitude: ps.location?.latitude ?? null, longitude: ps.location?.longitude ?? null,
-        pushRateLimitPerMinute: ps.pushRateLimitPerMinute ?? 30,
+        pushRateLimitPerMinute: ps.pushRateLimitPerMinute ?? DEFAULT_PRAYER_PUSH_RATE_LIMIT,
       })
     }
     for (const qu of ws.queueUnits ?? []) {
@@ -224,7 +226,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
       for (const s of qu.services ?? []) {
         upsert('services', services, s.id, {
           queueUnitId: qu.id, name: s.name, prefix: s.prefix, active: s.active ?? true,
-          defaultServiceSeconds: s.defaultServiceSeconds ?? 300,
+          defaultServiceSeconds: s.defaultServiceSeconds ?? DEFAULT_SERVICE_SECONDS,
         })
         link(serviceLocations, serviceLocations.serviceId, serviceLocations.locationId, s.id, s.locations, (l) => ({ serviceId: s.id, locationId: l }))
       }
@@ -238,8 +240,8 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
           scopes: k.scopes ?? DEFAULT_QUEUE_SCOPES,
           locations: k.locations ?? null,
           services: k.services ?? null,
-          issuePerMinute: k.rateLimits?.issuePerMinute ?? 60,
-          readPerMinute: k.rateLimits?.readPerMinute ?? 600,
+          issuePerMinute: k.rateLimits?.issuePerMinute ?? DEFAULT_ISSUE_PER_MINUTE,
+          readPerMinute: k.rateLimits?.readPerMinute ?? DEFAULT_READ_PER_MINUTE,
         })
       }
       for (const h of qu.webhooks ?? []) {

@@ -11,11 +11,9 @@ export const Scopes = {
 export type Scope = (typeof Scopes)[keyof typeof Scopes]
 export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]
 
-/** Contract §3. */
-export const TICKET_STATUSES = ['WAITING', 'CALLED', 'SERVING', 'COMPLETED', 'NO_SHOW', 'CANCELLED'] as const
-export type TicketStatus = (typeof TICKET_STATUSES)[number]
-export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE'] as const
-export type TicketSource = (typeof TICKET_SOURCES)[number]
+// The ticket's own shape belongs to the tickets feature; the Queue API answers with it.
+export { TICKET_STATUSES, TICKET_SOURCES, QueueTicket, type TicketStatus, type TicketSource } from '../tickets/model'
+import { QueueTicket } from '../tickets/model'
 
 const closed = { additionalProperties: false } as const
 
@@ -36,28 +34,8 @@ export const IssueTicketRequest = Type.Object(
 )
 export type IssueTicketRequest = Static<typeof IssueTicketRequest>
 
-const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
-const NullableDateTime = Type.Union([DateTime, Type.Null()])
 
-export const QueueTicket = Type.Object(
-  {
-    id: Type.String({ description: 'opaque ticket ID (tkt_…)' }),
-    ticketId: Type.String({ description: 'the same value as id' }),
-    ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
-    status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
-    source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
-    queueUnitId: Type.String(),
-    locationId: Type.String(),
-    serviceId: Type.String(),
-    externalReference: Type.Union([Type.String(), Type.Null()]),
-    createdAt: DateTime,
-    calledAt: NullableDateTime,
-    servingAt: NullableDateTime,
-    completedAt: NullableDateTime,
-  },
-  closed,
-)
-export type QueueTicket = Static<typeof QueueTicket>
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
 
 export const TicketResponse = Type.Object({ data: QueueTicket }, closed)
 

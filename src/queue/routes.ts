@@ -1,10 +1,10 @@
-import { Elysia, type DocumentDecoration } from 'elysia'
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { KiB, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { Security, errorResponses } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes } from './errors'
 import { IssueTicketRequest, Scopes, ServicesResponse, StateResponse, TicketResponse } from './model'
@@ -18,12 +18,6 @@ const BASE = '/api/public/v1/queue'
 export const MAX_ISSUE_BODY = 16 * KiB
 
 const checkIssue = compile(IssueTicketRequest)
-
-const queueSecurity = Security.queueBearer as unknown as NonNullable<DocumentDecoration['security']>
-
-function jsonContent(schema: TSchema) {
-  return { 'application/json': { schema: schema as never } }
-}
 
 // Documentation only: the handler checks these headers itself, in the contract's order.
 const issueHeaders = Type.Object(
@@ -55,8 +49,7 @@ const issueDescription = [
 ].join(' ')
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
-export function queueRoutes(deps: AppDeps) {
-  const queue = new QueueService(deps)
+export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueService(deps)) {
 
   return new Elysia({ name: 'lobby.queue' })
     .get(
@@ -71,16 +64,14 @@ export function queueRoutes(deps: AppDeps) {
       },
       {
         headers: readHeaders,
-        detail: {
+        detail: routeDetail({
           summary: 'List allowed services',
           description: 'Active services at active locations the key may use, once per (service, location), with waiting counts and the estimated wait for a ticket issued now. Scope `services:read`.',
           tags: ['Queue'],
-          security: queueSecurity,
-          responses: {
-            200: { description: 'the allowed services', content: jsonContent(ServicesResponse) },
-            ...errorResponses(readErrors),
-          },
-        },
+          security: 'queueBearer',
+          responses: { 200: { description: 'the allowed services', schema: ServicesResponse } },
+          errors: readErrors,
+        }),
       },
     )
     .post(
@@ -101,12 +92,12 @@ export function queueRoutes(deps: AppDeps) {
       {
         parse: 'none',
         headers: issueHeaders,
-        detail: {
+        detail: routeDetail({
           summary: 'Issue a ticket',
           description: issueDescription,
           tags: ['Queue'],
-          security: queueSecurity,
-          requestBody: { required: true, content: jsonContent(IssueTicketRequest) },
+          security: 'queueBearer',
+          body: { schema: IssueTicketRequest },
           responses: {
             201: {
               description: 'the ticket (a replay carries `Idempotent-Replayed: true` and the original body)',
@@ -114,19 +105,19 @@ export function queueRoutes(deps: AppDeps) {
                 Location: { description: 'the ticket URL', schema: { type: 'string' } },
                 'Idempotent-Replayed': { description: '`true` when this repeats an earlier response', schema: { type: 'string', enum: ['true'] } },
               },
-              content: jsonContent(TicketResponse),
+              schema: TicketResponse,
             },
-            ...errorResponses({
-              400: [QueueCodes.INVALID_REQUEST, QueueCodes.INVALID_JSON, QueueCodes.REQUEST_TIMESTAMP_OUT_OF_WINDOW],
-              401: [QueueCodes.AUTHENTICATION_FAILED],
-              403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.LOCATION_FORBIDDEN, QueueCodes.SERVICE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
-              409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED],
-              413: [QueueCodes.PAYLOAD_TOO_LARGE],
-              422: [QueueCodes.VALIDATION_FAILED],
-              429: [QueueCodes.RATE_LIMITED],
-            }),
           },
-        },
+          errors: {
+            400: [QueueCodes.INVALID_REQUEST, QueueCodes.INVALID_JSON, QueueCodes.REQUEST_TIMESTAMP_OUT_OF_WINDOW],
+            401: [QueueCodes.AUTHENTICATION_FAILED],
+            403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.LOCATION_FORBIDDEN, QueueCodes.SERVICE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
+            409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED],
+            413: [QueueCodes.PAYLOAD_TOO_LARGE],
+            422: [QueueCodes.VALIDATION_FAILED],
+            429: [QueueCodes.RATE_LIMITED],
+          },
+        }),
       },
     )
     .get(
@@ -142,16 +133,14 @@ export function queueRoutes(deps: AppDeps) {
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
         headers: readHeaders,
-        detail: {
+        detail: routeDetail({
           summary: 'Read one ticket',
           description: 'The current state of a ticket. An unknown ticket and one the key may not see (another Queue Unit, or a location or service outside the key\'s lists) are both 404 TICKET_NOT_FOUND. Scope `tickets:read`.',
           tags: ['Queue'],
-          security: queueSecurity,
-          responses: {
-            200: { description: 'the ticket', content: jsonContent(TicketResponse) },
-            ...errorResponses({ ...readErrors, 404: [QueueCodes.TICKET_NOT_FOUND] }),
-          },
-        },
+          security: 'queueBearer',
+          responses: { 200: { description: 'the ticket', schema: TicketResponse } },
+          errors: { ...readErrors, 404: [QueueCodes.TICKET_NOT_FOUND] },
+        }),
       },
     )
     .get(
@@ -166,16 +155,14 @@ export function queueRoutes(deps: AppDeps) {
       },
       {
         headers: readHeaders,
-        detail: {
+        detail: routeDetail({
           summary: 'Read live state',
           description: 'Waiting count and now serving per allowed (service, location); `nowServing` is null when no ticket of the service is CALLED or SERVING there. Scope `state:read`.',
           tags: ['Queue'],
-          security: queueSecurity,
-          responses: {
-            200: { description: 'the live state', content: jsonContent(StateResponse) },
-            ...errorResponses(readErrors),
-          },
-        },
+          security: 'queueBearer',
+          responses: { 200: { description: 'the live state', schema: StateResponse } },
+          errors: readErrors,
+        }),
       },
     )
 }

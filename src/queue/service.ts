@@ -5,15 +5,12 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
-import { inWriteTransaction } from '../platform/transactions'
-import { WebhookOutbox } from '../webhooks/outbox'
+import { ticketJson, type TicketRow } from '../tickets/store'
+import type { QueueLine } from '../tickets/lines'
 import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
-import { TicketStore, ticketJson, type TicketRow } from './tickets'
-import { QueueLines, type QueueLine } from './lines'
-import { QueueRevisions } from './changes'
 import type { IssueTicketRequest, QueueTicket, ServiceEntry, StateEntry, TicketSource } from './model'
 
 export interface QueueUnitRow {
@@ -52,34 +49,18 @@ export function issuePayloadHash(request: IssueTicketRequest): string {
 
 /**
  * The Queue feature's logic, free of HTTP: who may see and issue what, ticket issue with
- * idempotency, the services list and the live state. Hot paths run statements prepared once,
- * when the app is built; nothing is cached between requests, so a change made by the CLI
- * (Edge authority, provisioning, keys) is seen by the very next request.
+ * idempotency, the services list and the live state. Ticket state itself is `deps.tickets`'.
+ * Hot paths run statements prepared once, on first use (not while the server starts), held by
+ * this object (the app builds one); nothing is cached between requests, so a change made by the
+ * CLI (Edge authority, provisioning, keys) is seen by the very next request.
  */
 export class QueueService {
   private prepared: Parts | undefined
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'idempotency' | 'log' | 'writes'>) {}
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'idempotency' | 'tickets' | 'writes'>) {}
 
-  /** Stores and statements, prepared on first use (not while the server starts), once per database. */
   private get parts(): Parts {
-    return (this.prepared ??= preparedParts(this.deps))
-  }
-
-  get tickets(): TicketStore {
-    return this.parts.tickets
-  }
-
-  get lines(): QueueLines {
-    return this.parts.lines
-  }
-
-  get revisions(): QueueRevisions {
-    return this.parts.revisions
-  }
-
-  get outbox(): WebhookOutbox {
-    return this.parts.outbox
+    return (this.prepared ??= prepareParts(this.deps.db))
   }
 
   /** The caller's Queue Unit, read fresh (Edge authority may have changed a moment ago). */
@@ -137,15 +118,15 @@ export class QueueService {
   /**
    * Issues one ticket after the checks that read the database, in the contract's order: Edge
    * authority (409 QUEUE_UNIT_EDGE_MANAGED) → location and service (see `resolveIssueTarget`)
-   * → write: the ticket, its `created` event, the waiting count, the `ticket.created` webhook
-   * outbox rows and the unit's `stateRevision`. Must run inside an immediate transaction, and
-   * the caller tells `revisions.notify` once it committed (`issueIdempotent` does both).
+   * → write (`deps.tickets.issue`: the ticket, its `created` event, the waiting count, the
+   * `ticket.created` webhook outbox rows and the unit's `stateRevision`). Must run inside a write
+   * of `deps.writes`, which tells the listeners once it committed.
    */
   issueTicket(caller: Credential, request: IssueTicketRequest, source: TicketSource, now: number): TicketRow {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
-    const row = this.tickets.insertTicket({
+    return this.deps.tickets.issue({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
       service: { id: target.service.id, prefix: target.service.prefix },
@@ -153,10 +134,6 @@ export class QueueService {
       externalReference: request.externalReference ?? null,
       credentialId: caller.id,
     }, now)
-    // Contract §3 Webhooks: the event is written in the same transaction as the change.
-    this.outbox.enqueue(row.queueUnitId, 'ticket.created', ticketJson(row), now)
-    this.revisions.bump(row.queueUnitId)
-    return row
   }
 
   /**
@@ -165,12 +142,13 @@ export class QueueService {
    * IDEMPOTENCY_KEY_REUSED), else `issueTicket` and the new idempotency record, which commit
    * together. A failure writes nothing, so the same key may be retried. Public issues (source
    * API) always carry a key; walk-ins at a counter (source OPERATOR) may go without one
-   * (`null`: no lookup, no record). Listeners hear of a new ticket once it committed.
+   * (`null`: no lookup, no record). Runs inside a write of `deps.writes` (the routes call it in
+   * `writes.run`: group commit); listeners hear of a new ticket once it committed.
    */
   issueIdempotent(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number, source: TicketSource = 'API'): IssueOutcome {
     const scope = `${IDEMPOTENCY_SCOPES[source] ?? 'ticket'}:${credentialScope(caller)}`
     const requestHash = issuePayloadHash(request)
-    const outcome = inWriteTransaction(this.deps.db, (): IssueOutcome => {
+    return this.deps.writes.now((): IssueOutcome => {
       const stored = idempotencyKey === null ? null : this.deps.idempotency.find(scope, idempotencyKey, now)
       if (stored !== null) {
         if (stored.requestHash !== requestHash) {
@@ -184,13 +162,11 @@ export class QueueService {
       if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }
     })
-    if (!outcome.replayed) this.revisions.notifyOnCommit(caller.ownerId, this.deps.writes)
-    return outcome
   }
 
   /** A ticket the caller may see: its own unit, and its location and service within the key's lists. */
   visibleTicket(caller: Credential, ticketId: string): TicketRow | null {
-    const row = this.tickets.byId(ticketId)
+    const row = this.deps.tickets.byId(ticketId)
     if (row === null || row.queueUnitId !== caller.ownerId) return null
     if (!mayUseLocation(caller, row.locationId) || !mayUseService(caller, row.serviceId)) return null
     return row
@@ -205,7 +181,7 @@ export class QueueService {
 
   /** Active services at active locations, once per (service, location), within the key's lists. */
   private allowedLines(caller: Credential): QueueLine[] {
-    return this.lines.lines(caller.ownerId, true).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+    return this.deps.tickets.lines(caller.ownerId, true).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
   }
 
   /** Endpoint 1: the services list with waiting counts and the estimate for a ticket issued now. */
@@ -235,13 +211,8 @@ export class QueueService {
   }
 }
 
-function prepareParts(deps: Pick<AppDeps, 'db' | 'ids' | 'log'>) {
-  const db = deps.db
+function prepareParts(db: AppDeps['db']) {
   return {
-    tickets: new TicketStore(db, deps.ids),
-    lines: new QueueLines(db),
-    revisions: new QueueRevisions(db, deps.log),
-    outbox: new WebhookOutbox(db, deps.ids),
     // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
     unitStmt: db.$client.query<{ id: string; active: number; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
       'SELECT id, active, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
@@ -265,21 +236,6 @@ function prepareParts(deps: Pick<AppDeps, 'db' | 'ids' | 'log'>) {
 }
 
 type Parts = ReturnType<typeof prepareParts>
-const partsByDb = new WeakMap<AppDeps['db'], { ids: AppDeps['ids']; log: AppDeps['log']; parts: Parts }>()
-
-/**
- * The stores and statements of a QueueService, prepared once per database (and ID generator
- * and logger): the public routes, the operator API and the daily close each build a
- * QueueService, and preparing everything three times cost ~15 ms of every start. They hold
- * nothing but prepared statements, so sharing them changes nothing else.
- */
-function preparedParts(deps: Pick<AppDeps, 'db' | 'ids' | 'log'>): Parts {
-  const shared = partsByDb.get(deps.db)
-  if (shared !== undefined && shared.ids === deps.ids && shared.log === deps.log) return shared.parts
-  const parts = prepareParts(deps)
-  partsByDb.set(deps.db, { ids: deps.ids, log: deps.log, parts })
-  return parts
-}
 
 export function queueUnitInactive(): ApiError {
   return new ApiError(403, QueueCodes.QUEUE_UNIT_INACTIVE, 'the Queue Unit of this key is not active')

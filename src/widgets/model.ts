@@ -14,7 +14,7 @@ export const WIDGET_PUSH_MAX_BYTES = MiB
 export const IDEMPOTENCY_KEY_MIN = 8
 export const IDEMPOTENCY_KEY_MAX = 180
 /** public-api.md Limits: default 120 push attempts per widget per rolling minute. */
-export const DEFAULT_PUSH_RATE_LIMIT = 120
+export { DEFAULT_WIDGET_PUSH_RATE_LIMIT as DEFAULT_PUSH_RATE_LIMIT } from './tables'
 export const RATE_WINDOW_MS = 60_000
 /** public-api.md Versioning. */
 export const PUSH_VERSION = 1

@@ -1,12 +1,12 @@
-import { Elysia, type DocumentDecoration } from 'elysia'
+import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import { isJsonContentType, readBodyLimited } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
-import { errorResponses, Security } from '../platform/openapi'
-import { PUSH_ERROR_STATUSES, WidgetCodes } from './codes'
+import { routeDetail } from '../platform/openapi'
+import { PUSH_ERROR_STATUSES, WidgetCodes } from './errors'
 import {
   ENVELOPES, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, PushResponseSchema, WIDGET_PUSH_MAX_BYTES, WIDGET_TYPES,
 } from './model'
@@ -27,12 +27,9 @@ const DocumentedHeaders = Type.Object({
   'x-correlation-id': Type.Optional(Type.String({ description: '1 to 120 of [A-Za-z0-9_.:-]; echoed, else generated' })),
 })
 
-/** TypeBox schemas are JSON Schema already; OpenAPI's typings just do not know TypeBox's types. */
-const asJsonSchema = (schema: unknown) => schema as never
-
 const revisionHeader = { description: 'The dataRevision of the response', schema: { type: 'integer' as const } }
 
-const pushDetail: DocumentDecoration = {
+const pushDetail = routeDetail({
   summary: 'Push a widget snapshot',
   description:
     'Replaces the whole data snapshot of one widget (no partial patches). Checks run in this order: ' +
@@ -42,11 +39,10 @@ const pushDetail: DocumentDecoration = {
     '(every failing path listed as a JSON Pointer) → source.sequence → write. Text fields must not contain HTML ' +
     `(a '<' followed by a letter, '/', '!' or '?'). Widget types: ${WIDGET_TYPES.join(', ')}.`,
   tags: ['Widgets'],
-  security: Security.workspace as unknown as Record<string, string[]>[],
-  requestBody: {
-    required: true,
+  security: 'workspace',
+  body: {
     description: 'The push envelope; `data` is the payload of the widget\'s type.',
-    content: { 'application/json': { schema: asJsonSchema({ oneOf: WIDGET_TYPES.map((type) => ENVELOPES[type]) }) } },
+    schema: { oneOf: WIDGET_TYPES.map((type) => ENVELOPES[type]) },
   },
   responses: {
     200: {
@@ -55,11 +51,11 @@ const pushDetail: DocumentDecoration = {
         'X-Service-Data-Revision': revisionHeader,
         'Idempotent-Replayed': { description: '`true` on a replay of an earlier identical request', schema: { type: 'string' as const, enum: ['true'] } },
       },
-      content: { 'application/json': { schema: asJsonSchema(PushResponseSchema) } },
+      schema: PushResponseSchema,
     },
-    ...errorResponses(PUSH_ERROR_STATUSES),
   },
-}
+  errors: PUSH_ERROR_STATUSES,
+})
 
 /** public-api.md endpoint 6: `POST /api/public/v1/widgets/{widgetId}/data/push`. */
 export function widgetRoutes(deps: AppDeps) {
@@ -71,7 +67,7 @@ export function widgetRoutes(deps: AppDeps) {
         throw new ApiError(415, WidgetCodes.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must include application/json')
       }
       const secret = presentedSecret(request, { allowApiKeyHeader: true })
-      const outcome = pushWidgetData(deps, {
+      const outcome = await pushWidgetData(deps, {
         widgetId: params.widgetId,
         secret,
         idempotencyKey: request.headers.get('idempotency-key'),

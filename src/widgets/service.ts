@@ -5,12 +5,11 @@ import type { AppDeps } from '../platform/deps'
 import { ApiError, pointer } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { codePointLength } from '../platform/validation'
-import { WidgetCodes } from './codes'
+import { WidgetCodes } from './errors'
 import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
   type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
 } from './model'
-import { widgetStore } from './store'
 import { CommitListeners } from '../platform/listeners'
 import { validatePush, withItemDefaults } from './validate'
 
@@ -61,34 +60,53 @@ interface PushTarget {
 export const REVISION_HEADER = 'x-service-data-revision'
 export const REPLAYED_HEADER = 'idempotent-replayed'
 
+/** A push that passed every check before the write (see `preparePush`). */
+interface PreparedPush {
+  widget: PushTarget
+  envelope: PushEnvelope
+  warnings: PushWarning[]
+  idempotency: { scope: string; key: string | null; requestHash: string }
+}
+
 /**
  * public-api.md endpoint 6, after the route's body size, content type and credential-header
- * checks, in contract §4's order: widget access → rate limit → Idempotency-Key format →
- * idempotency lookup on the raw bytes → JSON → envelope and payload → sequence → write.
+ * checks, in contract §4's order: widget access (`authorizePush`) → rate limit
+ * (`assertPushRate`) → Idempotency-Key format (`readIdempotencyKey`) → idempotency lookup on
+ * the raw bytes → JSON → envelope and payload (`preparePush`) → sequence → write (`storePush`,
+ * group commit through `deps.writes.run`). The same steps, by the same names, as the prayer
+ * push (src/prayer/service.ts). Answers once the write committed.
  */
-export function pushWidgetData(deps: AppDeps, request: PushRequest): PushOutcome {
+export async function pushWidgetData(deps: AppDeps, request: PushRequest): Promise<PushOutcome> {
   const now = deps.clock.now()
   const widget = authorizePush(deps, request.secret, request.widgetId, now)
-  assertWithinPushRate(deps, widget, now)
-  const key = checkedIdempotencyKey(request.idempotencyKey)
-  const requestHash = sha256Hex(request.rawBody)
+  assertPushRate(deps, widget, now)
+  const key = readIdempotencyKey(request.idempotencyKey)
+  const prepared = preparePush(deps, widget, key, request.rawBody, now)
+  if ('replay' in prepared) return prepared.replay
+  const { outcome, snapshot } = await deps.writes.run(() => storePush(deps, prepared, now))
+  if (snapshot !== null) {
+    deps.log({
+      level: 'info',
+      msg: 'widget snapshot accepted',
+      widgetId: widget.id,
+      dataRevision: snapshot.dataRevision,
+      sequence: prepared.envelope.source?.sequence ?? null,
+      eventId: prepared.envelope.source?.eventId ?? null,
+    })
+  }
+  return outcome
+}
+
+/** The idempotency lookup, then JSON and the envelope: a replay, or a push ready to store. */
+export function preparePush(deps: AppDeps, widget: PushTarget, key: string | null, rawBody: Uint8Array, now: number): { replay: PushOutcome } | PreparedPush {
+  const requestHash = sha256Hex(rawBody)
   const scope = idempotencyScope(widget.id)
   if (key !== null) {
     const replay = replayOf(deps, scope, key, requestHash, now)
-    if (replay !== null) return replay
+    if (replay !== null) return { replay }
   }
-  const { envelope, warnings } = validatePush(widget.type, parseJsonBytes(request.rawBody))
-  const { outcome, snapshot } = storeSnapshot(deps, widget, envelope, warnings, { scope, key, requestHash }, now)
-  deps.log({
-    level: 'info',
-    msg: 'widget snapshot accepted',
-    widgetId: widget.id,
-    dataRevision: snapshot.dataRevision,
-    sequence: envelope.source?.sequence ?? null,
-    eventId: envelope.source?.eventId ?? null,
-  })
-  notifyListeners(deps, snapshot)
-  return outcome
+  const { envelope, warnings } = validatePush(widget.type, parseJsonBytes(rawBody))
+  return { widget, envelope, warnings, idempotency: { scope, key, requestHash } }
 }
 
 /**
@@ -101,7 +119,7 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
     throw new ApiError(401, WidgetCodes.AUTHENTICATION_REQUIRED, 'send a workspace API key in Authorization: Bearer or x-service-api-key')
   }
   const credential = deps.credentials.authenticate(secret, 'workspace', now)
-  const widget = widgetStore(deps.db).widgetById.get({ id: widgetId })
+  const widget = deps.widgets.statements.widgetById.get({ id: widgetId })
   if (credential === null || widget === undefined || widget.workspaceId !== credential.ownerId || widget.pushSource !== 'ACTIVE') {
     throw new ApiError(403, WidgetCodes.WIDGET_NOT_FOUND_OR_FORBIDDEN, 'no widget with an active push source for this key')
   }
@@ -112,7 +130,7 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
  * public-api.md Limits: `pushRateLimitPerMinute` (default 120) attempts per widget per rolling
  * minute. Every authorized request counts, whatever its outcome; a refused one does not.
  */
-export function assertWithinPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
+export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
   const limit = widget.pushRateLimitPerMinute
   const decision = deps.limiter.attempt(`widget-push:${widget.id}`, limit, now, RATE_WINDOW_MS)
   if (decision.allowed) return
@@ -126,7 +144,7 @@ export function assertWithinPushRate(deps: AppDeps, widget: PushTarget, now: num
 }
 
 /** public-api.md Limits: `Idempotency-Key` is optional; when sent, 8 to 180 characters. */
-export function checkedIdempotencyKey(key: string | null): string | null {
+export function readIdempotencyKey(key: string | null): string | null {
   if (key === null) return null
   const length = codePointLength(key)
   if (length < IDEMPOTENCY_KEY_MIN || length > IDEMPOTENCY_KEY_MAX) {
@@ -170,24 +188,25 @@ export function assertSequenceAdvances(lastSequence: number | null, sequence: nu
 }
 
 /**
- * The write, in one immediate transaction: sequence check against the stored row, the new
- * snapshot with its revision and sequence in one row, and the idempotency record. A reader
- * sees the old snapshot or the new one, never half of it; a refused push writes nothing.
+ * The write, inside a write of `deps.writes` (one immediate transaction): the idempotency
+ * lookup again (a push with the same key may have been stored since `preparePush`: then its
+ * replay, snapshot null), the sequence check against the stored row, the new snapshot with its
+ * revision and sequence in one row, and the idempotency record. A reader sees the old snapshot
+ * or the new one, never half of it; a refused push writes nothing. Listeners hear of the new
+ * snapshot once it committed.
  */
-function storeSnapshot(
-  deps: AppDeps,
-  widget: PushTarget,
-  envelope: PushEnvelope,
-  warnings: PushWarning[],
-  idempotency: { scope: string; key: string | null; requestHash: string },
-  now: number,
-): { outcome: PushOutcome; snapshot: WidgetSnapshot } {
-  const store = widgetStore(deps.db)
+export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): { outcome: PushOutcome; snapshot: WidgetSnapshot | null } {
+  const { widget, envelope, warnings, idempotency } = prepared
+  const store = deps.widgets.statements
   const sequence = envelope.source?.sequence
   const dataJson = JSON.stringify(withItemDefaults(widget.type, envelope.data))
   const itemCount = envelope.data.items.length
   const acceptedAt = isoTime(now)
-  return deps.db.transaction(() => {
+  return deps.writes.now(() => {
+    if (idempotency.key !== null) {
+      const raced = replayOf(deps, idempotency.scope, idempotency.key, idempotency.requestHash, now)
+      if (raced !== null) return { outcome: raced, snapshot: null }
+    }
     const current = store.snapshotState.get({ widgetId: widget.id })
     assertSequenceAdvances(current?.lastSequence ?? null, sequence)
     const dataRevision = (current?.dataRevision ?? 0) + 1
@@ -224,8 +243,9 @@ function storeSnapshot(
       itemCount,
       dataJson,
     }
+    deps.writes.afterCommit(() => snapshotListeners.emit(deps.db, snapshot, deps.log))
     return { outcome, snapshot }
-  }, { behavior: 'immediate' })
+  })
 }
 
 /**
@@ -233,8 +253,8 @@ function storeSnapshot(
  * push), or null when there is no such widget. Reads one row: a snapshot and its revision are
  * always from the same accepted push.
  */
-export function getWidgetSnapshot(deps: Pick<AppDeps, 'db'>, widgetId: string): WidgetSnapshot | null {
-  const row = widgetStore(deps.db).snapshotForRead.get({ widgetId })
+export function getWidgetSnapshot(deps: Pick<AppDeps, 'widgets'>, widgetId: string): WidgetSnapshot | null {
+  const row = deps.widgets.statements.snapshotForRead.get({ widgetId })
   if (row === undefined) return null
   return {
     widgetId: row.widgetId,
@@ -257,8 +277,4 @@ const snapshotListeners = new CommitListeners<WidgetSnapshot>('widget snapshot')
  */
 export function onWidgetSnapshot(db: Db, listener: WidgetSnapshotListener): () => void {
   return snapshotListeners.on(db, listener)
-}
-
-function notifyListeners(deps: AppDeps, snapshot: WidgetSnapshot): void {
-  snapshotListeners.emit(deps.db, snapshot, deps.log)
 }

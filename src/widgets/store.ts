@@ -4,10 +4,10 @@ import { planStableParam } from '../platform/sql'
 import { widgets, widgetSnapshots } from './tables'
 
 /**
- * The widget push's statements, prepared once per database: the push path runs them on every
- * request. `placeholder` values are bound at run time.
+ * The widget push's statements, prepared once per app (see `WidgetStore`): the push path runs
+ * them on every request. `placeholder` values are bound at run time.
  */
-export class WidgetStore {
+export class WidgetStatements {
   /** Widget configuration needed to authorize and rate-limit a push. */
   readonly widgetById
   /** Revision and last sequence of the current snapshot, read inside the write transaction. */
@@ -77,14 +77,16 @@ export class WidgetStore {
   }
 }
 
-const stores = new WeakMap<Db, WidgetStore>()
+/**
+ * The widget feature's statements for one app: built once (in `createDeps`, as `deps.widgets`),
+ * prepared on first use (not while the server starts).
+ */
+export class WidgetStore {
+  private prepared: WidgetStatements | undefined
 
-/** The store of `db`, prepared on first use. */
-export function widgetStore(db: Db): WidgetStore {
-  let store = stores.get(db)
-  if (store === undefined) {
-    store = new WidgetStore(db)
-    stores.set(db, store)
+  constructor(private readonly db: Db) {}
+
+  get statements(): WidgetStatements {
+    return (this.prepared ??= new WidgetStatements(this.db))
   }
-  return store
 }

@@ -1,6 +1,9 @@
 import { sqliteTable, text, integer } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
 
+/** public-api.md Limits: pushes per widget per rolling minute unless the widget sets its own. */
+export const DEFAULT_WIDGET_PUSH_RATE_LIMIT = 120
+
 /** Configuration of a display widget (provisioned). */
 export const widgets = sqliteTable('widgets', {
   id: text('id').primaryKey(),
@@ -8,7 +11,7 @@ export const widgets = sqliteTable('widgets', {
   type: text('type', { enum: ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRANSPORT_BOARD'] }).notNull(),
   name: text('name').notNull(),
   pushSource: text('push_source', { enum: ['ACTIVE', 'INACTIVE'] }).notNull(),
-  pushRateLimitPerMinute: integer('push_rate_limit_per_minute').notNull().default(120),
+  pushRateLimitPerMinute: integer('push_rate_limit_per_minute').notNull().default(DEFAULT_WIDGET_PUSH_RATE_LIMIT),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

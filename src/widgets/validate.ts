@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { compile, schemaErrors } from '../platform/validation'
-import { WidgetCodes, WidgetWarnings } from './codes'
+import { WidgetCodes, WidgetWarnings } from './errors'
 import { formatMessage } from './formats'
 import { ENVELOPES, isWidgetType, PAYLOADS, WIDGET_TYPES, type PushEnvelope, type PushWarning, type WidgetType } from './model'
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { DailyClose } from '../../src/counters/daily-close'
-import { SYSTEM_ACTOR } from '../../src/counters/ticket-writer'
-import { onQueueChange } from '../../src/queue/changes'
-import { queueDisplayState } from '../../src/queue/display-state'
+import { SYSTEM_ACTOR } from '../../src/tickets/writer'
+import { onQueueChange } from '../../src/tickets/changes'
+import { queueDisplayState } from '../../src/tickets/display-state'
 import { takeEdgeAuthority, releaseEdgeAuthority } from '../../src/queue/edge'
 import { get, STATE, type QueueTestContext } from '../queue/helpers'
 import {
@@ -158,10 +158,25 @@ describe('daily close at each location\'s local midnight', () => {
     const ctx = counterContext()
     const ticket = await issued(ctx)
     ctx.clock.set(BERLIN_MIDNIGHT)
+    // As startServer registers it (building the routes starts no scheduler).
+    ctx.deps.lifecycle.register(new DailyClose(ctx.deps).task())
     ctx.deps.lifecycle.start()
     try {
       expect(ticketRow(ctx, ticket.id).status).toBe('CANCELLED')
       expect(ctx.logs.some((l) => l.msg === 'daily close' && l.locationId === 'loc_hall')).toBe(true)
+    } finally {
+      ctx.deps.lifecycle.beforeStop()
+      await ctx.deps.lifecycle.stop()
+    }
+  })
+
+  test('building the app starts no scheduler: without the server, background work does not close the day', async () => {
+    const ctx = counterContext()
+    const ticket = await issued(ctx)
+    ctx.clock.set(BERLIN_MIDNIGHT)
+    ctx.deps.lifecycle.start()
+    try {
+      expect(ticketRow(ctx, ticket.id).status).toBe('WAITING')
     } finally {
       ctx.deps.lifecycle.beforeStop()
       await ctx.deps.lifecycle.stop()

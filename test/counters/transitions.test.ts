@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { CounterCodes } from '../../src/counters/errors'
-import { TICKET_ACTIONS, TRANSITIONS } from '../../src/counters/transitions'
+import { TICKET_ACTIONS, TRANSITIONS } from '../../src/tickets/transitions'
 import { TICKET_STATUSES } from '../../src/queue/model'
 import { expectError, type QueueTestContext } from '../queue/helpers'
 import {

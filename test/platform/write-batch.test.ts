@@ -184,3 +184,66 @@ describe('transaction helpers', () => {
     db2.$client.close()
   })
 })
+
+describe('WriteBatcher: one way to tell listeners, never before COMMIT', () => {
+  test('a work that registers a callback and then throws is undone, and the callback never runs (run and now)', async () => {
+    const { db, committed, insert } = setup()
+    const batcher = new WriteBatcher(db)
+    const heard: string[] = []
+    const refused = batcher.run(() => {
+      insert('a')()
+      batcher.afterCommit(() => heard.push('run'))
+      throw new Error('refused after notifying')
+    })
+    await expect(refused).rejects.toThrow('refused after notifying')
+    expect(() => batcher.now(() => {
+      insert('b')()
+      batcher.afterCommit(() => heard.push('now'))
+      throw new Error('refused after notifying')
+    })).toThrow('refused after notifying')
+    expect(heard).toEqual([])
+    expect(committed()).toEqual([])
+  })
+
+  test('now: callbacks run after its own COMMIT; nested in a batch work, after the batch COMMIT', async () => {
+    const { db, committed, insert } = setup()
+    const batcher = new WriteBatcher(db)
+    const heard: string[] = []
+    batcher.now(() => {
+      insert('a')()
+      batcher.afterCommit(() => heard.push(`now sees ${committed().join(',')}`))
+    })
+    await batcher.run(() => {
+      batcher.now(() => {
+        insert('b')()
+        batcher.afterCommit(() => heard.push(`nested sees ${committed().join(',')}`))
+      })
+      insert('c')()
+    })
+    expect(heard).toEqual(['now sees a', 'nested sees a,b,c'])
+  })
+
+  test('afterCommit inside a transaction the batcher does not own refuses, so nothing is told before that COMMIT', () => {
+    const { db, insert } = setup()
+    const batcher = new WriteBatcher(db)
+    const heard: string[] = []
+    expect(() => inWriteTransaction(db, () => {
+      insert('a')()
+      batcher.afterCommit(() => heard.push('too early'))
+    })).toThrow('not opened by the WriteBatcher')
+    expect(heard).toEqual([])
+  })
+
+  test('callbacks with the same key in one work are told once, the last one, in the place of the first', async () => {
+    const { db } = setup()
+    const batcher = new WriteBatcher(db)
+    const heard: string[] = []
+    await batcher.run(() => {
+      batcher.afterCommit(() => heard.push('unit 1'), 'unit')
+      batcher.afterCommit(() => heard.push('other'))
+      batcher.afterCommit(() => heard.push('unit 2'), 'unit')
+    })
+    await batcher.run(() => batcher.afterCommit(() => heard.push('unit 3'), 'unit'))
+    expect(heard).toEqual(['unit 2', 'other', 'unit 3'])
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { queueDisplayState, RECENT_CALLS } from '../../src/queue/display-state'
+import { queueDisplayState, RECENT_CALLS } from '../../src/tickets/display-state'
 import { counterContext, issued, ok, act, callNext, op, mainUnit, revision } from '../counters/helpers'
 
 const T0 = '2026-11-25T09:30:00.000Z'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { onQueueChange } from '../../src/queue/changes'
+import { onQueueChange } from '../../src/tickets/changes'
 import { QueueCodes } from '../../src/queue/errors'
 import { queueContext, mainUnit, issue, counts, jsonOf, HALL_ACCOUNTS } from './helpers'
 

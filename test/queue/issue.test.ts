@@ -429,7 +429,7 @@ describe('walk-ins reuse the issue service', () => {
     const ctx = queueContext()
     const queue = new QueueService(ctx.deps)
     const caller = ctx.deps.credentials.authenticate(ctx.key('operator'), 'queue', ctx.clock.now())!
-    const row = ctx.db.transaction(() => queue.issueTicket(caller, HALL_ACCOUNTS, 'OPERATOR', ctx.clock.now()), { behavior: 'immediate' })
+    const row = ctx.deps.writes.now(() => queue.issueTicket(caller, HALL_ACCOUNTS, 'OPERATOR', ctx.clock.now()))
     expect(row).toMatchObject({ source: 'OPERATOR', ticketNumber: 'A001', status: 'WAITING' })
     expect(() => queue.issueTicket(caller, HALL_ACCOUNTS, 'OPERATOR', ctx.clock.now())).toThrow('immediate transaction')
     expect(counts(ctx).tickets).toBe(1)

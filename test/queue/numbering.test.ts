@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { formatTicketNumber, businessDayAt } from '../../src/queue/numbering'
+import { formatTicketNumber, businessDayAt } from '../../src/tickets/numbering'
 import { queueContext, mainUnit, issue, issueHeaders, counts, jsonOf, HALL_ACCOUNTS, TICKETS } from './helpers'
 
 describe('ticket numbers (contract §3)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { QueueCodes } from '../../src/queue/errors'
-import { estimatedWaitSeconds } from '../../src/queue/wait'
+import { estimatedWaitSeconds } from '../../src/tickets/wait'
 import { queueContext, mainUnit, issue, get, counts, expectError, jsonOf, HALL_ACCOUNTS, SERVICES, STATE, TICKETS, type QueueTestContext } from './helpers'
 
 const sql = (ctx: QueueTestContext, query: string, ...params: (string | number | null)[]) => ctx.db.$client.query(query).run(...params)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { ApiError } from '../../src/platform/errors'
-import { WidgetCodes, WidgetWarnings } from '../../src/widgets/codes'
+import { WidgetCodes, WidgetWarnings } from '../../src/widgets/errors'
 import type { WidgetType } from '../../src/widgets/model'
 import { validatePush, withItemDefaults } from '../../src/widgets/validate'
 import { announcementsData, envelope, eventsData, scheduleData, transportData } from './support'

@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { MiB } from '../../src/platform/body'
 import { revokeKey } from '../../src/provisioning/keys'
-import { WidgetCodes, WidgetWarnings } from '../../src/widgets/codes'
+import { WidgetCodes, WidgetWarnings } from '../../src/widgets/errors'
 import { DEFAULT_PUSH_RATE_LIMIT, WIDGET_TYPES, PAYLOADS } from '../../src/widgets/model'
 import { getWidgetSnapshot, onWidgetSnapshot, type WidgetSnapshot } from '../../src/widgets/service'
 import {

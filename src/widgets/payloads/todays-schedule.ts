@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { localDate } from '../../platform/time'
-import { WidgetWarnings } from '../codes'
+import { WidgetWarnings } from '../errors'
 import {
   CalendarDate, closed, DateTime, fieldsOf, instantOf, ItemId, Items, itemPath, itemsOf, Locale, OneOf,
   OptionalText, SchemaVersion, Text, TimeZone, assertEndsAfterStart, assertUniqueItemIds,

@@ -3,10 +3,9 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime, isoOrNull } from '../platform/clock'
 import { planStable } from '../platform/sql'
-import { ticketEvents } from '../counters/tables'
-import { tickets, ticketSequences, serviceStats } from './tables'
-import { businessDayAt, formatTicketNumber } from './numbering'
 import type { QueueTicket, TicketSource } from './model'
+import { tickets, ticketSequences, serviceStats, ticketEvents } from './tables'
+import { businessDayAt, formatTicketNumber } from './numbering'
 
 export type TicketRow = typeof tickets.$inferSelect
 
@@ -41,9 +40,9 @@ export function ticketJson(row: TicketRow): QueueTicket {
 }
 
 /**
- * Ticket writes and reads on statements prepared once per app. Writers must run inside an
- * immediate transaction (`db.transaction(fn, { behavior: 'immediate' })`), so the number,
- * the ticket, its event and the live counts commit together or not at all.
+ * Ticket writes and reads on statements prepared once per app (by `Tickets`). Writers must run
+ * inside a write (`WriteBatcher.run` or `.now`, which open the immediate transaction), so the
+ * number, the ticket, its event and the live counts commit together or not at all.
  */
 export class TicketStore {
   private readonly nextSeqStmt

@@ -1,7 +1,7 @@
 import { ApiError } from '../platform/errors'
 import type { TicketEventType } from '../webhooks/outbox'
-import type { TicketStatus } from '../queue/model'
-import { CounterCodes } from './errors'
+import type { TicketStatus } from './model'
+import { TicketCodes } from './errors'
 
 /** The operator's ticket actions (contract §3), named as in their URLs. */
 export const TICKET_ACTIONS = ['call', 'recall', 'start', 'complete', 'no-show', 'cancel', 'requeue', 'transfer'] as const
@@ -56,7 +56,7 @@ export function assertTransition(action: TicketAction, from: TicketStatus): Tran
   if (rule.from.includes(from)) return rule
   throw new ApiError(
     409,
-    CounterCodes.INVALID_TRANSITION,
+    TicketCodes.INVALID_TRANSITION,
     `cannot ${action} a ${from} ticket: ${from} → ${rule.to} is not a transition (${action} needs ${rule.from.join(' or ')})`,
     [
       { path: '/from', message: from },

@@ -1,8 +1,9 @@
 import type { Db } from '../db/open'
 import type { AppDeps } from '../platform/deps'
 import { isoTime } from '../platform/clock'
+import { inReadTransaction } from '../platform/transactions'
 import type { TicketStatus } from './model'
-import { QueueLines, type LineNowServing } from './lines'
+import type { QueueLines, LineNowServing } from './lines'
 
 /** How many calls `recentCalls` lists (docs/display.md). */
 export const RECENT_CALLS = 10
@@ -49,16 +50,14 @@ interface UnitRow { id: string; workspaceId: string; name: string; stateRevision
 interface LocationRow { id: string; name: string; timezone: string }
 interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; at: number; status: TicketStatus }
 
-/** Statements prepared once per database. */
-class DisplayStatements {
-  readonly lines: QueueLines
-  readonly unit
-  readonly locations
-  readonly calls
-  readonly callsAt
+/** The display feeds' queue reads, on statements prepared once per app (by `Tickets`). */
+export class QueueDisplayReader {
+  private readonly unit
+  private readonly locations
+  private readonly calls
+  private readonly callsAt
 
-  constructor(db: Db) {
-    this.lines = new QueueLines(db)
+  constructor(private readonly db: Db, private readonly lines: QueueLines) {
     this.unit = db.$client.query<UnitRow, [string]>(
       'SELECT id, workspace_id AS workspaceId, name, state_revision AS stateRevision FROM queue_units WHERE id = ?1',
     )
@@ -79,14 +78,49 @@ class DisplayStatements {
       `${callColumns} WHERE c.queue_unit_id = ?1 AND c.location_id = ?2 ORDER BY c.id DESC LIMIT ?3`,
     )
   }
-}
 
-const statementsByDb = new WeakMap<Db, DisplayStatements>()
-
-function statementsFor(db: Db): DisplayStatements {
-  let statements = statementsByDb.get(db)
-  if (statements === undefined) statementsByDb.set(db, (statements = new DisplayStatements(db)))
-  return statements
+  /** See `queueDisplayState`. */
+  state(queueUnitId: string, workspaceId: string, now: number, locationId?: string): QueueDisplayState | null {
+    // One read transaction: the revision and the data it stands for come from one snapshot.
+    return inReadTransaction(this.db, () => {
+      const unit = this.unit.get(queueUnitId)
+      if (unit === null || unit.workspaceId !== workspaceId) return null
+      const allLocations = this.locations.all(queueUnitId)
+      const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
+      if (locationId !== undefined && shown.length === 0) return null
+      const services = this.lines
+        .lines(queueUnitId, true)
+        .filter((line) => locationId === undefined || line.locationId === locationId)
+        .map((line) => ({
+          id: line.id,
+          name: line.name,
+          prefix: line.prefix,
+          locationId: line.locationId,
+          waiting: line.waiting,
+          estimatedWaitSeconds: line.estimatedWaitSeconds,
+          nowServing: line.nowServing,
+        }))
+      const calls = locationId === undefined
+        ? this.calls.all(queueUnitId, RECENT_CALLS)
+        : this.callsAt.all(queueUnitId, locationId, RECENT_CALLS)
+      return {
+        queueUnitId: unit.id,
+        name: unit.name,
+        stateRevision: unit.stateRevision,
+        generatedAt: isoTime(now),
+        locations: shown.map((l) => ({ id: l.id, name: l.name, timezone: l.timezone })),
+        services,
+        recentCalls: calls.map((c) => ({
+          number: c.number,
+          serviceId: c.serviceId,
+          locationId: c.locationId,
+          counterName: c.counterName,
+          calledAt: isoTime(c.at),
+          status: c.status,
+        })),
+      }
+    })
+  }
 }
 
 /**
@@ -99,49 +133,10 @@ function statementsFor(db: Db): DisplayStatements {
  * O(services × locations + 10) per call, never a scan of the ticket history.
  */
 export function queueDisplayState(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'tickets' | 'clock'>,
   queueUnitId: string,
   workspaceId: string,
   locationId?: string,
 ): QueueDisplayState | null {
-  const statements = statementsFor(deps.db)
-  // One read transaction: the revision and the data it stands for come from one snapshot.
-  return deps.db.transaction(() => {
-    const unit = statements.unit.get(queueUnitId)
-    if (unit === null || unit.workspaceId !== workspaceId) return null
-    const allLocations = statements.locations.all(queueUnitId)
-    const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
-    if (locationId !== undefined && shown.length === 0) return null
-    const services = statements.lines
-      .lines(queueUnitId, true)
-      .filter((line) => locationId === undefined || line.locationId === locationId)
-      .map((line) => ({
-        id: line.id,
-        name: line.name,
-        prefix: line.prefix,
-        locationId: line.locationId,
-        waiting: line.waiting,
-        estimatedWaitSeconds: line.estimatedWaitSeconds,
-        nowServing: line.nowServing,
-      }))
-    const calls = locationId === undefined
-      ? statements.calls.all(queueUnitId, RECENT_CALLS)
-      : statements.callsAt.all(queueUnitId, locationId, RECENT_CALLS)
-    return {
-      queueUnitId: unit.id,
-      name: unit.name,
-      stateRevision: unit.stateRevision,
-      generatedAt: isoTime(deps.clock.now()),
-      locations: shown.map((l) => ({ id: l.id, name: l.name, timezone: l.timezone })),
-      services,
-      recentCalls: calls.map((c) => ({
-        number: c.number,
-        serviceId: c.serviceId,
-        locationId: c.locationId,
-        counterName: c.counterName,
-        calledAt: isoTime(c.at),
-        status: c.status,
-      })),
-    }
-  }, { behavior: 'deferred' })
+  return deps.tickets.displayState(queueUnitId, workspaceId, deps.clock.now(), locationId)
 }

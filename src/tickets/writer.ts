@@ -1,10 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
-import { tickets } from '../queue/tables'
-import { ticketJson, type TicketRow } from '../queue/tickets'
-import { nextServiceAverage } from '../queue/wait'
-import type { QueueService } from '../queue/service'
-import { ticketCalls } from './tables'
+import { tickets, ticketCalls } from './tables'
+import type { TicketRow, TicketStore } from './store'
+import { nextServiceAverage } from './wait'
 import type { TransitionRule } from './transitions'
 
 /** Who made a change: a credential ID, or `system` (the daily close). */
@@ -33,8 +31,8 @@ const LINE_STATUSES = new Set(['CALLED', 'SERVING'])
 /**
  * Writes one ticket transition with everything that must commit with it (contract §3): the
  * ticket row, its `ticket_events` entry, the waiting counts and now-serving pointer in
- * `service_stats`, the average service time, the call list, the webhook outbox row(s) and the
- * unit's `stateRevision`. Runs inside the caller's immediate transaction; every statement is
+ * `service_stats`, the average service time, the call list, then the common "ticket changed"
+ * step (webhook outbox, `stateRevision`). Runs inside the caller's write; every statement is
  * synchronous, so the transaction holds no await.
  */
 export class TicketWriter {
@@ -44,7 +42,12 @@ export class TicketWriter {
   private readonly statsStmt
   private readonly averageStmt
 
-  constructor(private readonly db: Db, private readonly queue: QueueService) {
+  constructor(
+    private readonly db: Db,
+    private readonly store: TicketStore,
+    /** The step every ticket change ends with (see `Tickets.changed`). */
+    private readonly changed: (after: TicketRow, rule: TransitionRule, now: number) => void,
+  ) {
     this.callStmt = db
       .insert(ticketCalls)
       .values({
@@ -88,7 +91,7 @@ export class TicketWriter {
       .get()
     if (after === undefined) throw new Error(`ticket ${before.id} changed under its own transaction`)
 
-    this.queue.tickets.appendEvent({
+    this.store.appendEvent({
       ticketId: after.id,
       type: rule.event,
       fromStatus: before.status,
@@ -99,8 +102,8 @@ export class TicketWriter {
     }, now)
 
     // Waiting counts: leaving a line −1, joining one +1 (a transfer joins another service's).
-    if (before.status === 'WAITING' && after.status !== 'WAITING') this.queue.tickets.adjustWaiting(before.serviceId, before.locationId, -1)
-    if (after.status === 'WAITING' && before.status !== 'WAITING') this.queue.tickets.adjustWaiting(after.serviceId, after.locationId, +1)
+    if (before.status === 'WAITING' && after.status !== 'WAITING') this.store.adjustWaiting(before.serviceId, before.locationId, -1)
+    if (after.status === 'WAITING' && before.status !== 'WAITING') this.store.adjustWaiting(after.serviceId, after.locationId, +1)
 
     if (write.recordCall) {
       this.callStmt.run({
@@ -123,9 +126,7 @@ export class TicketWriter {
       this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
     }
 
-    // Contract §3 Webhooks: written to the outbox in the same transaction as the change.
-    this.queue.outbox.enqueue(after.queueUnitId, rule.webhook, ticketJson(after), now)
-    this.queue.revisions.bump(after.queueUnitId)
+    this.changed(after, rule, now)
     return after
   }
 

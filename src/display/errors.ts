@@ -1,0 +1,16 @@
+import { CommonCodes } from '../platform/errors'
+
+/** Every error code the display routes answer with (docs/display.md). */
+export const DisplayCodes = {
+  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
+  NOT_FOUND: CommonCodes.NOT_FOUND,
+} as const
+
+/**
+ * Websocket close codes of the display feed (docs/display.md): 1001 when the server shuts
+ * down (screens reconnect), 4401 when the display token is not, or no longer, valid.
+ */
+export const CloseCodes = {
+  GOING_AWAY: 1001,
+  TOKEN_INVALID: 4401,
+} as const

@@ -1,0 +1,37 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/*
+ * The ticket as every feature sees it (contract §3): its statuses, its sources and its JSON
+ * (QueueTicket, the body of the Queue API's ticket responses and of webhook events).
+ */
+
+/** Contract §3. */
+export const TICKET_STATUSES = ['WAITING', 'CALLED', 'SERVING', 'COMPLETED', 'NO_SHOW', 'CANCELLED'] as const
+export type TicketStatus = (typeof TICKET_STATUSES)[number]
+export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE'] as const
+export type TicketSource = (typeof TICKET_SOURCES)[number]
+
+const closed = { additionalProperties: false } as const
+
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
+const NullableDateTime = Type.Union([DateTime, Type.Null()])
+
+export const QueueTicket = Type.Object(
+  {
+    id: Type.String({ description: 'opaque ticket ID (tkt_…)' }),
+    ticketId: Type.String({ description: 'the same value as id' }),
+    ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
+    status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
+    source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
+    queueUnitId: Type.String(),
+    locationId: Type.String(),
+    serviceId: Type.String(),
+    externalReference: Type.Union([Type.String(), Type.Null()]),
+    createdAt: DateTime,
+    calledAt: NullableDateTime,
+    servingAt: NullableDateTime,
+    completedAt: NullableDateTime,
+  },
+  closed,
+)
+export type QueueTicket = Static<typeof QueueTicket>
