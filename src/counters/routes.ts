@@ -11,12 +11,12 @@ import { assertSchema, codePointLength, compile } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
-import { IssueTicketRequest, Scopes, TicketResponse } from '../queue/model'
+import { IssueTicketRequest, Scopes } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import { ticketJson } from '../tickets/store'
+import { trackedTicketJson } from '../tickets/tracking'
 import type { QueueService } from '../queue/service'
 import { CounterCodes } from './errors'
-import { CallTicketRequest, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
+import { CallTicketRequest, TrackedTicketResponse, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
 import { CounterService } from './service'
 
 const BASE = '/api/operator/v1'
@@ -101,7 +101,7 @@ function docs(summary: string, description: string, success: { status: number; d
   })
 }
 
-const ticketResult = { status: 200, description: 'the ticket after the transition', schema: TicketResponse }
+const ticketResult = { status: 200, description: 'the ticket after the transition', schema: TrackedTicketResponse }
 
 type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'
 const SIMPLE_ACTIONS: Record<SimpleAction, { summary: string; description: string }> = {
@@ -129,7 +129,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
     return { raw, caller, now }
   }
 
-  const ticketOk = (row: Parameters<typeof ticketJson>[0]) => json(200, { data: ticketJson(row) })
+  const ticketOk = (row: Parameters<typeof trackedTicketJson>[0]) => json(200, { data: trackedTicketJson(row) })
 
   /** recall · start · complete · no-show · cancel: one route each, the same shape. */
   const simpleAction = (action: SimpleAction) => [
@@ -206,7 +206,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
           'Calls the first WAITING ticket at the counter\'s location among the services it serves (and the key may use): tickets requeued FIRST, then the oldest. ' +
             'WAITING→CALLED with `calledAt` and the counter; a closed counter opens. 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket; ' +
             `404 NO_TICKET_WAITING when none waits. Webhook \`ticket.called\`. ${ORDER_OF_CHECKS}`,
-          { status: 200, description: 'the called ticket', schema: TicketResponse },
+          { status: 200, description: 'the called ticket', schema: TrackedTicketResponse },
           { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND, CounterCodes.NO_TICKET_WAITING], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_BUSY] },
           NoBody,
         ),
@@ -245,7 +245,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
                 Location: { description: 'the ticket URL (public read)', schema: { type: 'string' } },
                 'Idempotent-Replayed': { description: '`true` when this repeats an earlier response', schema: { type: 'string', enum: ['true'] } },
               },
-              schema: TicketResponse,
+              schema: TrackedTicketResponse,
             },
           },
           errors: {

@@ -38,6 +38,8 @@ export interface AppDeps {
   tickets: Tickets
   /** The widget feature's statements (push and snapshot reads); built once per app. */
   widgets: WidgetStore
+  /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
+  trackingCodes?: () => string
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>

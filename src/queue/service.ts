@@ -7,6 +7,7 @@ import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
 import { ticketJson, type TicketRow } from '../tickets/store'
 import type { QueueLine } from '../tickets/lines'
+import { trackedTicketJson } from '../tickets/tracking'
 import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
@@ -26,7 +27,7 @@ export const TICKETS_PATH = '/api/public/v1/queue/tickets'
  * Where an Idempotency-Key of each ticket source lives: public issues and walk-ins at a counter
  * keep separate records, so the same key string on both routes never meets.
  */
-const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin' }
+const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk' }
 
 /** The answer to a ticket issue: the new ticket, or the stored response of an earlier one. */
 export interface IssueOutcome {
@@ -157,7 +158,8 @@ export class QueueService {
         return { status: stored.status, body: stored.body, headers: stored.headers, replayed: true }
       }
       const row = this.issueTicket(caller, request, source, now)
-      const body = JSON.stringify({ data: ticketJson(row) })
+      // Contract §10: walk-ins and kiosk tickets carry their phone page; the public API's body stays the spec's.
+      const body = JSON.stringify({ data: source === 'API' ? ticketJson(row) : trackedTicketJson(row) })
       const headers = { location: `${TICKETS_PATH}/${encodeURIComponent(row.id)}` }
       if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }

@@ -22,6 +22,10 @@ export interface QueueLine {
   waiting: number
   estimatedWaitSeconds: number
   nowServing: LineNowServing | null
+  /** Open counters serving this line (the estimate's divisor before max(…, 1)). */
+  openCounters: number
+  /** The average service seconds the estimate uses (recent completions, else the default). */
+  averageServiceSeconds: number
 }
 
 /** One row of the lines query (SQLite's 0/1 for booleans). */
@@ -90,6 +94,8 @@ export class QueueLines {
     for (const row of this.openCountersStmt.all(queueUnitId)) open.set(`${row.serviceId}\u0000${row.locationId}`, row.open)
     return wanted.map((row) => {
       const waiting = row.waiting ?? 0
+      const openCounters = open.get(`${row.id}\u0000${row.locationId}`) ?? 0
+      const average = averageServiceSeconds(row.avgServiceSeconds, row.defaultServiceSeconds)
       return {
         id: row.id,
         name: row.name,
@@ -97,11 +103,9 @@ export class QueueLines {
         locationId: row.locationId,
         active: row.serviceActive === 1 && row.locationActive === 1,
         waiting,
-        estimatedWaitSeconds: estimatedWaitSeconds(
-          waiting,
-          open.get(`${row.id}\u0000${row.locationId}`) ?? 0,
-          averageServiceSeconds(row.avgServiceSeconds, row.defaultServiceSeconds),
-        ),
+        estimatedWaitSeconds: estimatedWaitSeconds(waiting, openCounters, average),
+        openCounters,
+        averageServiceSeconds: average,
         nowServing: row.nowServingNumber != null && row.nowServingCounter != null && row.nowServingCalledAt != null
           ? {
               number: row.nowServingNumber,

@@ -12,6 +12,7 @@ import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type QueueDisplayState } from './display-state'
 import { OPEN_STATUSES, type TransitionRule } from './transitions'
+import { estimatedWaitSeconds } from './wait'
 
 /** One entry of a ticket's history (`ticket_events`), as stored. */
 export interface TicketEventRow {
@@ -31,6 +32,15 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
+  trackingCodes?: () => string
+}
+
+/** Where a WAITING ticket stands in its line: who is ahead, and the estimate for it. */
+export interface TicketPosition {
+  /** WAITING tickets of the same service and location that will be called before it. */
+  peopleAhead: number
+  estimatedWaitSeconds: number
 }
 
 /**
@@ -106,6 +116,24 @@ export class Tickets {
 
   byId(id: string): TicketRow | null {
     return this.parts.store.byId(id)
+  }
+
+  /** The ticket of a tracking code (contract §10), or null. */
+  byTrackingCode(code: string): TicketRow | null {
+    return this.parts.store.byTrackingCode(code)
+  }
+
+  /**
+   * A WAITING ticket's place: the WAITING tickets of its service at its location ahead of it in
+   * call order (queue rank, then age, then ID: call-next's order), and contract §3's estimate
+   * for that many ahead. A ticket no longer waiting has nobody ahead and no wait.
+   */
+  position(row: TicketRow): TicketPosition {
+    if (row.status !== 'WAITING') return { peopleAhead: 0, estimatedWaitSeconds: 0 }
+    const peopleAhead = this.parts.aheadStmt.get(row.serviceId, row.locationId, row.queueRank, row.createdAt, row.id)?.ahead ?? 0
+    const line = this.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
+    const estimate = line === undefined ? 0 : estimatedWaitSeconds(peopleAhead, line.openCounters, line.averageServiceSeconds)
+    return { peopleAhead, estimatedWaitSeconds: estimate }
   }
 
   /** The CALLED or SERVING ticket a counter holds (contract §3: one at most), or null. */
@@ -201,7 +229,7 @@ export function ticketEventJson(row: TicketEventRow) {
 
 function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: TransitionRule['webhook'], now: number) => void) {
   const db = deps.db
-  const store = new TicketStore(db, deps.ids)
+  const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const lines = new QueueLines(db)
   return {
     store,
@@ -223,6 +251,11 @@ function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: Transit
       .where(and(eq(tickets.queueUnitId, sql.placeholder('unit')), inArray(tickets.status, ['WAITING', 'CALLED', 'SERVING'])))
       .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
       .prepare(),
+    // One range on `tickets_waiting_line` (service, location, status, rank).
+    aheadStmt: db.$client.query<{ ahead: number }, [string, string, number, number, string]>(
+      `SELECT count(*) AS ahead FROM tickets WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'
+         AND (queue_rank < ?3 OR (queue_rank = ?3 AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))))`,
+    ),
     servedStmt: db.$client.query<{ served: number }, [string, string]>(
       "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
     ),
