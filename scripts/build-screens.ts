@@ -19,10 +19,14 @@ export const OUTPUT = join(ROOT, 'src/screens/generated/screens.js')
 /** The device pages' bundle (/pair, /desk, /screens): the same toolkit, its own entry. */
 export const DEVICES_ENTRY = join(ROOT, 'src/screens/client/devices/main.ts')
 export const DEVICES_OUTPUT = join(ROOT, 'src/screens/generated/devices.js')
+/** The phone page's bundle (/t/{code}): small on purpose (contract §10: under 60 KB with its styles). */
+export const PHONE_ENTRY = join(ROOT, 'src/screens/client/phone/main.ts')
+export const PHONE_OUTPUT = join(ROOT, 'src/screens/generated/phone.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
   { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
+  { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts']

@@ -12,6 +12,8 @@ import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
+import { kioskRoutes } from './kiosk/routes'
+import { phoneRoutes } from './phone/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -36,5 +38,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps))
+    .use(kioskRoutes(deps, queue))
+    .use(phoneRoutes(deps))
     .decorate('deps', deps)
 }

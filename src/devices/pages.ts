@@ -4,9 +4,9 @@ import { SCREEN_CSP } from '../screens/routes'
 import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 
 /** The pages a paired browser opens: pairing, the counter desk, the display's list of boards. */
-export type DevicePageKind = 'pair' | 'desk' | 'boards'
+export type DevicePageKind = 'pair' | 'desk' | 'boards' | 'kiosk'
 
-const TITLES: Record<DevicePageKind, string> = { pair: 'Pair this device', desk: 'Counter desk', boards: 'Screens' }
+const TITLES: Record<DevicePageKind, string> = { pair: 'Pair this device', desk: 'Counter desk', boards: 'Screens', kiosk: 'Take a ticket' }
 
 /** Device pages hold a cookie, not a token, so the same CSP as the screens (own origin only) fits them. */
 const pageHeaders = {
@@ -45,5 +45,7 @@ export function devicePage(kind: DevicePageKind, query: Record<string, string | 
 </body>
 </html>
 `
-  return new Response(html, { status: 200, headers: pageHeaders })
+  // The kiosk prints through a hidden frame of its own print page (same origin).
+  const headers = kind === 'kiosk' ? { ...pageHeaders, 'content-security-policy': `${SCREEN_CSP}; frame-src 'self'` } : pageHeaders
+  return new Response(html, { status: 200, headers })
 }

@@ -6,10 +6,13 @@ import swaggerCssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' 
 const ASSETS = '/swagger/assets'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'workspace' | 'displayToken', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'workspace' | 'displayToken' | 'deviceCookie' | 'none', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   workspace: [{ workspaceBearer: [] }, { workspaceHeader: [] }],
   displayToken: [{ displayToken: [] }],
+  deviceCookie: [{ deviceCookie: [] }],
+  /** A public read whose capability is in its path (the phone page's tracking code). */
+  none: [],
 }
 
 const errorEnvelopeSchema = {

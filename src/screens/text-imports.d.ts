@@ -16,3 +16,11 @@ declare module '*/devices.css' {
   const text: string
   export default text
 }
+declare module '*/generated/phone.js' {
+  const text: string
+  export default text
+}
+declare module '*/phone.css' {
+  const text: string
+  export default text
+}
