@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
@@ -143,11 +142,10 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
       },
       {
         parse: 'none',
-        headers: Type.Object(
-          { 'idempotency-key': Type.String({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, description: 'one per tap, reused on a retry: the same key returns the same ticket' }) },
-          { additionalProperties: true },
-        ),
-        detail: routeDetail({
+        // The header is documented, not validated by Elysia: the route checks it after the
+        // credential and the rate limit, in the public issue's order.
+        detail: {
+          ...routeDetail({
           summary: 'Take a ticket at a kiosk',
           description:
             'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
@@ -166,7 +164,15 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
             },
           },
           errors: issueErrors,
-        }),
+          }),
+          parameters: [{
+            in: 'header',
+            name: 'Idempotency-Key',
+            required: true,
+            description: 'one per tap, reused on a retry: the same key returns the same ticket',
+            schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+          }],
+        } as ReturnType<typeof routeDetail>,
       },
     )
     .get(
