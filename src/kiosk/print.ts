@@ -12,19 +12,16 @@ export function paperWidthOf(value: string | undefined | null): PaperWidth {
 }
 
 /**
- * The page height of one ticket. Thermal printers feed a roll, but Chromium lays a print out on
- * pages: one ticket fits in this height at either width, and a roll printer's driver cuts after
- * the last printed line (docs/kiosk.md, "Printer and paper").
- */
-const PAGE_HEIGHT_MM: Record<PaperWidth, number> = { 80: 150, 58: 130 }
-
-/**
- * The print stylesheet of a paper width, black on white, sized in millimetres and points so it
- * prints the same on any printer: `@page` sets the page to the roll's width with small margins.
+ * The print stylesheet of a paper width, black on white, laid out in millimetres and points so
+ * it prints the same on any printer. `@page` sets the margins and no `size`: a roll has no page
+ * height, and Chromium centres a CSS page box on a sheet of another size, which would feed
+ * blank paper before the ticket. The sheet is the printer's default paper (the roll, set on the
+ * printer: README "Kiosk"); the ticket takes the roll's width less the margins, at most
+ * `width` mm, from the top of the sheet.
  */
 export function printStylesheet(width: PaperWidth): string {
   const narrow = width === 58
-  return `@page { size: ${width}mm ${PAGE_HEIGHT_MM[width]}mm; margin: 3mm ${narrow ? 2 : 4}mm; }
+  return `@page { margin: 3mm ${narrow ? 2 : 4}mm; }
 * { box-sizing: border-box; }
 html, body { margin: 0; padding: 0; background: #fff; color: #000; }
 body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", Arial, sans-serif; font-size: ${narrow ? 9 : 10.5}pt; }
@@ -44,7 +41,7 @@ body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", Arial, sans-
 .url { font-size: 6.5pt; word-break: break-all; margin: 1mm 0 0; }
 .screen-only { font-family: system-ui, sans-serif; margin: 6mm auto; text-align: center; }
 .screen-only button { font: inherit; font-size: 14pt; padding: 3mm 8mm; border: .4mm solid #000; background: #fff; color: #000; border-radius: 2mm; }
-@media screen { body { background: #e9eaec; padding: 6mm 0; } .ticket { background: #fff; width: ${width}mm; max-width: none; padding: 3mm ${narrow ? 2 : 4}mm; box-shadow: 0 0 2mm rgb(0 0 0 / .25); } }
+@media screen { html, body { background: #e9eaec; } body { padding: 6mm 0; } .ticket { background: #fff; width: ${width}mm; max-width: none; padding: 3mm ${narrow ? 2 : 4}mm; box-shadow: 0 0 2mm rgb(0 0 0 / .25); } }
 @media print { .screen-only { display: none; } }
 `
 }

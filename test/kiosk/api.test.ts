@@ -151,7 +151,8 @@ describe('GET /kiosk/tickets/{ticketId}/print', () => {
     for (const text of ['Main branch', 'Main hall', '>A002<', '>Accounts<', 'class="ahead">1<', '10 min', 'Nov 25, 2026', '<svg', `http://localhost${ticket.ticket.trackingUrl}`]) expect(html).toContain(text)
     const css = /href="(\/kiosk\/assets\/print-80\.[0-9a-f]+\.css)"/.exec(html)![1]!
     const stylesheet = await (await request(ctx.app, 'GET', css)).text()
-    expect(stylesheet).toContain('@page { size: 80mm')
+    expect(stylesheet).toContain('@page { margin: 3mm 4mm; }')
+    expect(stylesheet).toContain('max-width: 72mm')
     const narrow = await (await request(ctx.app, 'GET', `${ticket.printPath}?paper=58&lang=ar`, { headers: { cookie: ctx.kiosk } })).text()
     expect(narrow).toMatch(/print-58\.[0-9a-f]+\.css/)
     expect(narrow).toContain('dir="rtl"')

@@ -18,6 +18,12 @@ const LIVE_MS = 1000
 const TEST_MS = 40_000
 const PHONE = { width: 360, height: 740 }
 
+// The page's globals inside `evaluate` callbacks (the test's own tsconfig has no DOM library).
+declare const document: any
+declare const window: any
+declare const Image: any
+declare const getComputedStyle: any
+
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED kiosk browser tests: no Chromium at ${CHROMIUM}`)
 
 function cli(lobby: Lobby, ...args: string[]): any {
@@ -115,7 +121,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await kiosk.locator('.kiosk-ticket-service').textContent()).toBe('Accounts')
     expect(await kiosk.locator('.kiosk-ticket-ahead').textContent()).toMatch(/^\d+$/)
     const qr = kiosk.locator('.kiosk-qr img')
-    await kiosk.waitForFunction(() => (document.querySelector('.kiosk-qr img') as HTMLImageElement | null)?.naturalWidth ?? 0 > 0)
+    await kiosk.waitForFunction(() => (document.querySelector('.kiosk-qr img')?.naturalWidth ?? 0) > 0)
     const decoded = await decodeQr(kiosk, await qr.screenshot())
     expect(decoded).toMatch(new RegExp(`^${lobby.url}/t/[a-z2-7]{24}$`))
     await kiosk.waitForFunction(() => (window as unknown as { __printed?: number }).__printed === 1, null, { timeout: 5000 })
@@ -161,12 +167,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
   test('the print page as a PDF 80 mm wide: one page of that width, with the number and a QR code of the phone page', async () => {
     const issued = await kiosk.evaluate(async () => {
       const response = await fetch('/api/devices/v1/kiosk/tickets', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ serviceId: 'svc_accounts' }) })
-      return (await response.json()).data as { ticket: { ticketNumber: string; trackingUrl: string }; printPath: string }
+      return ((await response.json()) as { data: unknown }).data as { ticket: { ticketNumber: string; trackingUrl: string }; printPath: string }
     })
     const print = await browser.newPage()
     await print.goto(`${lobby.url}${issued.printPath}`)
     expect(await print.locator('.number').textContent()).toBe(issued.ticket.ticketNumber)
-    const pdf = await print.pdf({ width: '80mm', printBackground: true })
+    const pdf = await print.pdf({ width: '80mm', height: '200mm', printBackground: true })
     writeFileSync(join(SHOTS, 'kiosk-print-80mm.pdf'), pdf)
     const text = pdf.toString('latin1')
     const pages = text.match(/\/Type\s*\/Page(?!s)/g) ?? []
@@ -250,11 +256,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
         await page.goto(`${lobby.url}/kiosk?lang=${lang}`)
         await page.locator('.kiosk-service:not([disabled])').nth(7).waitFor()
         expect(await page.evaluate(() => document.documentElement.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr')
-        const fits = await page.evaluate(() => ({
-          scroll: document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth,
-          smallest: Math.min(...[...document.querySelectorAll('.kiosk-service')].map((b) => Math.min(b.getBoundingClientRect().height, b.getBoundingClientRect().width))),
-          allVisible: [...document.querySelectorAll('.kiosk-service')].every((b) => b.getBoundingClientRect().bottom <= window.innerHeight),
-        }))
+        const fits = await page.evaluate(() => {
+          const view = globalThis as unknown as { innerHeight: number; innerWidth: number }
+          const buttons = [...document.querySelectorAll('.kiosk-service')].map((b: any) => b.getBoundingClientRect() as { height: number; width: number; bottom: number })
+          const root = document.documentElement
+          return {
+            scroll: root.scrollHeight <= view.innerHeight && root.scrollWidth <= view.innerWidth,
+            smallest: Math.min(...buttons.map((b) => Math.min(b.height, b.width))),
+            allVisible: buttons.every((b) => b.bottom <= view.innerHeight),
+          }
+        })
         expect(fits).toMatchObject({ scroll: true, allVisible: true })
         // Large touch targets: far above the 44 px minimum.
         expect(fits.smallest).toBeGreaterThan(150)
