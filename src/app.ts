@@ -10,8 +10,10 @@ import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
+import { opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
+import { faviconRoute } from './platform/favicon'
 import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
 
@@ -28,8 +30,10 @@ export function createApp(input: DepsInput | AppDeps) {
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
     .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
+    .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
     .use(queueRoutes(deps, queue))
@@ -37,7 +41,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(displayRoutes(deps))
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))
-    .use(deskRoutes(deps))
+    .use(deskRoutes(deps, queue))
     .use(kioskRoutes(deps, queue))
     .use(phoneRoutes(deps))
     .decorate('deps', deps)

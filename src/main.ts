@@ -18,6 +18,8 @@ const commands: Record<string, () => Promise<Command>> = {
   demo: async () => { const m = await import('./cli/demo'); return { run: m.demoCommand, help: m.demoHelp } },
   backup: async () => { const m = await import('./cli/backup'); return { run: m.backupCommand, help: m.backupHelp } },
   webhooks: async () => { const m = await import('./cli/webhooks'); return { run: m.webhooksCommand, help: m.webhooksHelp } },
+  status: async () => { const m = await import('./cli/status'); return { run: m.statusCommand, help: m.statusHelp } },
+  'service-unit': async () => { const m = await import('./cli/service-unit'); return { run: m.serviceUnitCommand, help: m.serviceUnitHelp } },
   devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
 }
 

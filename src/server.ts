@@ -7,6 +7,10 @@ import { createApp } from './app'
 import { createDeps, type AppDeps } from './platform/deps'
 import { jsonLogger, type Logger } from './platform/log'
 import { WebhookWorker } from './webhooks/worker'
+import { retentionTask, DEFAULT_RETAIN_DAYS } from './ops/retention'
+import { lockDatabase, type DatabaseLock } from './platform/db-lock'
+import { bodyBudget } from './platform/body'
+import type { Limits } from './platform/limits'
 
 export interface ServeOptions {
   port: number
@@ -14,8 +18,14 @@ export interface ServeOptions {
   dbPath: string
   durability: Durability
   tls?: { cert: string; key: string }
+  /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
+  retainDays?: number
+  /** Lets callers other than loopback read `/metrics` with this bearer token. */
+  metricsToken?: string | null
   /** `--public-origin`: see AppDeps.publicOrigin. */
   publicOrigin?: string
+  /** Overrides of the default limits (docs/reliability.md "Limits"). */
+  limits?: Partial<Limits>
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -30,7 +40,30 @@ export interface ServeOptions {
 const BACKSTOP_MAX_BODY = 1024 * 1024 * 1024
 const PRUNE_EVERY_MS = 10 * 60_000
 
+/**
+ * TLS 1.2 cipher suites: forward-secret (ECDHE) with an AEAD only, the modern list of
+ * docs/decisions.md. TLS 1.3 suites are all forward-secret and stay as Bun gives them.
+ */
+export const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':')
+
+/** A server that could not start: the database is served already, or the port is taken. One line, exit 2. */
+export class ServeError extends Error {}
+
+/** The URL to reach a server bound to `host`: a wildcard address is reached on loopback from this machine. */
+function urlFor(scheme: string, host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
+  return `${scheme}://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
 export interface RunningServer {
+  /** Where this machine reaches the server (loopback for a wildcard address). */
   url: string
   deps: AppDeps
   /** Stop accepting, finish in-flight requests, stop background jobs, close the database. */
@@ -40,29 +73,78 @@ export interface RunningServer {
 /** Opens and migrates the database, then serves the app until `stop()`. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLogger
-  const db = openDatabase(options.dbPath, { durability: options.durability })
-  const migration = migrateDatabase(db.$client)
+  // Before the database is even opened (and perhaps migrated): one server per database.
+  let lock: DatabaseLock
+  try {
+    lock = lockDatabase(options.dbPath)
+  } catch (error) {
+    throw new ServeError((error as Error).message)
+  }
+  let db: ReturnType<typeof openDatabase> | undefined
+  try {
+    db = openDatabase(options.dbPath, { durability: options.durability })
+    return await serveOn(db, lock, options, log)
+  } catch (error) {
+    db?.$client.close()
+    lock.release()
+    throw error
+  }
+}
+
+async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, options: ServeOptions, log: Logger): Promise<RunningServer> {
+  const migration = migrateDatabase(db.$client, { log })
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
-  const deps = createDeps({ db, log, publicOrigin: options.publicOrigin ?? null })
+  const deps = createDeps({
+    db,
+    log,
+    metricsToken: options.metricsToken ?? null,
+    publicOrigin: options.publicOrigin ?? null,
+    ...(options.limits ? { limits: options.limits } : {}),
+  })
+  bodyBudget.limit = deps.limits.bodyBytesInFlight
   const app = (options.buildApp ?? createApp)(deps)
+
+  try {
+    app.listen({
+      port: options.port,
+      hostname: options.host,
+      // Elysia asks for SO_REUSEPORT by default: a second server on the same port would then
+      // share it silently. Off: a port in use is an error.
+      reusePort: false,
+      maxRequestBodySize: BACKSTOP_MAX_BODY,
+      // Bun reads a whole websocket message before the app sees it: bound it here (1009 beyond).
+      websocket: { maxPayloadLength: deps.limits.socketMessageBytes },
+      ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key), ciphers: TLS12_CIPHERS } } : {}),
+    })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code
+    if (code === 'EADDRINUSE') throw new ServeError(`port ${options.port} on ${options.host} is already in use; choose another --port or stop what listens there`)
+    if (code === 'EACCES') throw new ServeError(`not allowed to listen on port ${options.port} on ${options.host}`)
+    throw error
+  }
+  const server = app.server as Server<unknown>
 
   deps.idempotency.prune(deps.clock.now())
   const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
-  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log })
+  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log, onGivenUp: () => deps.metrics.webhookGivenUp() })
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
-
-  app.listen({
-    port: options.port,
-    hostname: options.host,
-    maxRequestBodySize: BACKSTOP_MAX_BODY,
-    ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
-  })
-  const server = app.server as Server<unknown>
+  deps.lifecycle.register(retentionTask({ db, clock: deps.clock, log, retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS }))
   deps.lifecycle.start()
-  const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${server.port}`
-  log({ level: 'info', msg: 'listening', url, db: options.dbPath, durability: options.durability })
+  const scheme = options.tls ? 'https' : 'http'
+  const port = server.port ?? options.port
+  const url = urlFor(scheme, options.host, port)
+  const wildcard = options.host === '0.0.0.0' || options.host === '::'
+  // The log names the address actually bound; a wildcard says so, with the local URL beside it.
+  log({
+    level: 'info',
+    msg: 'listening',
+    url: wildcard ? `${scheme}://${options.host === '::' ? '[::]' : options.host}:${port}` : url,
+    ...(wildcard ? { on: 'every network interface', localUrl: url } : {}),
+    db: options.dbPath,
+    durability: options.durability,
+  })
 
   return {
     url,
@@ -75,6 +157,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await server.stop()
       await deps.lifecycle.stop()
       db.$client.close()
+      lock.release()
       log({ level: 'info', msg: 'stopped' })
     },
   }

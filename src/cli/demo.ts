@@ -1,22 +1,24 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import demoYaml from '../provisioning/demo.yaml' with { type: 'text' }
-import { parseFlags, integerFlag } from './args'
+import { parseFlags, integerFlag, UsageError } from './args'
 import { openDatabase } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
 import { applyProvisioning } from '../provisioning/service'
 import { rotateKey } from '../provisioning/keys'
 import { randomIds, randomToken } from '../platform/ids'
 import { localDate } from '../platform/time'
-import { startServer } from '../server'
+import { startServer, ServeError } from '../server'
 import { waitForStopSignal } from './serve'
 import { DeviceService } from '../devices/service'
 
-export const demoHelp = `lobby demo [--port N] [--db PATH]
+export const demoHelp = `lobby demo [--port N] [--host H] [--db PATH]
 
 Runs the server on ./data/demo.db provisioned from the built-in demo file (every entity kind),
 rotates the demo keys and prints them with ready curl commands for each public endpoint.
-Every start rotates the keys again, so only the last printed keys work.`
+Every start rotates the keys again, so only the last printed keys work.
+--host (LOBBY_HOST) is 127.0.0.1 unless given: --host 192.168.1.20 (this machine's address on
+the branch network) or 0.0.0.0 shows the demo screens on a hall TV.`
 
 const DEMO_DIR = './data/demo'
 
@@ -66,13 +68,14 @@ function writeSampleBodies(dir: string, now: number) {
 }
 
 export async function demoCommand(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv, { port: { type: 'string' }, db: { type: 'string' } })
+  const flags = parseFlags(argv, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' } })
   if (flags.help) {
     console.log(demoHelp)
     return 0
   }
   const port = integerFlag(flags.port ?? process.env.LOBBY_PORT, 'port', 0, 65535) ?? 8080
   const dbPath = flags.db ?? './data/demo.db'
+  const host = flags.host ?? process.env.LOBBY_HOST ?? '127.0.0.1'
 
   const db = openDatabase(dbPath)
   migrateDatabase(db.$client)
@@ -93,7 +96,13 @@ export async function demoCommand(argv: string[]): Promise<number> {
 
   const dir = resolve(DEMO_DIR)
   const { period } = writeSampleBodies(dir, now)
-  const server = await startServer({ port, host: '127.0.0.1', dbPath, durability: 'full', log: () => {} })
+  let server
+  try {
+    server = await startServer({ port, host, dbPath, durability: 'full', log: () => {} })
+  } catch (error) {
+    if (error instanceof ServeError) throw new UsageError(error.message)
+    throw error
+  }
   const base = server.url
 
   // Tickets a previous demo run left at the counters are served to completion, so the
@@ -126,6 +135,9 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const lines = [
     '',
     `Lobby demo on ${base}  (database ${dbPath}; Swagger UI ${base}/swagger)`,
+    ...(host === '0.0.0.0' || host === '::'
+      ? [`Listening on every network interface (${host}): from a TV, use this machine's address in place of ${new URL(base).hostname}.`]
+      : []),
     '',
     'Keys (rotated at every demo start; only these work now):',
     `  workspace API key (ws_demo/cms):       ${keys.workspace}`,

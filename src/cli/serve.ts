@@ -1,13 +1,21 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
-import { startServer } from '../server'
+import { startServer, ServeError } from '../server'
+import { retainDaysOption, metricsTokenOption } from '../ops/config'
+import { limitFlags, limitsFrom, limitsHelp } from './limits'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
-LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY, LOBBY_PUBLIC_ORIGIN. Flags win over the environment.
+LOBBY_DURABILITY (full), LOBBY_TLS_CERT, LOBBY_TLS_KEY, LOBBY_RETAIN_DAYS (400: closed tickets
+older are deleted daily), LOBBY_METRICS_TOKEN (/metrics for callers other than loopback),
+LOBBY_PUBLIC_ORIGIN. Flags win over the environment.
 --public-origin: the origin browsers use (https://lobby.branch.example) when a reverse proxy
-rewrites scheme or host; paired devices' changes must come from it.`
+rewrites scheme or host; paired devices' changes must come from it.
+A second serve of the same database exits 2 naming the process that serves it; so does a
+port in use.
+
+${limitsHelp}`
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
@@ -17,7 +25,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     durability: { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    'retain-days': { type: 'string' },
+    'metrics-token': { type: 'string' },
     'public-origin': { type: 'string' },
+    ...limitFlags,
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -37,14 +48,24 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError('--public-origin must be an origin like https://lobby.example.org (scheme and host, no path)')
   }
 
-  const server = await startServer({
-    port,
-    host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
-    dbPath: dbPath(flags.db),
-    durability,
-    ...(cert && key ? { tls: { cert, key } } : {}),
-    ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
-  })
+  const limits = limitsFrom(flags)
+  let server
+  try {
+    server = await startServer({
+      port,
+      host: flags.host ?? process.env.LOBBY_HOST ?? '0.0.0.0',
+      dbPath: dbPath(flags.db),
+      durability,
+      limits,
+      retainDays: retainDaysOption(flags['retain-days'] ?? process.env.LOBBY_RETAIN_DAYS),
+      metricsToken: metricsTokenOption(flags['metrics-token'] ?? process.env.LOBBY_METRICS_TOKEN),
+      ...(cert && key ? { tls: { cert, key } } : {}),
+      ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
+    })
+  } catch (error) {
+    if (error instanceof ServeError) throw new UsageError(error.message)
+    throw error
+  }
 
   await waitForStopSignal(server)
   return 0

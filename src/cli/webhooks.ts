@@ -1,12 +1,14 @@
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
-import { listDeliveries, redeliver } from '../webhooks/deliveries'
+import { listDeliveries, redeliver, redeliverFailed } from '../webhooks/deliveries'
 
 export const webhooksHelp = `lobby webhooks deliveries --db PATH [--failed]
 lobby webhooks redeliver --db PATH --id ID
+lobby webhooks redeliver --db PATH --failed
 
 deliveries: the newest 1000 webhook deliveries (or only the failed ones) as JSON.
-redeliver: queue one delivery again; a running server sends it within a second.`
+redeliver: queue one delivery again (--id), or every failed one (--failed); a running server
+sends them within a second, each ticket's events still in order.`
 
 export async function webhooksCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv
@@ -20,13 +22,15 @@ export async function webhooksCommand(argv: string[]): Promise<number> {
     console.log(webhooksHelp)
     return 0
   }
-  if (action === 'redeliver' && flags.failed) throw new UsageError('--failed applies to deliveries only')
-  const id = action === 'redeliver' ? required(flags.id, 'id') : undefined
+  if (action === 'redeliver' && flags.failed && flags.id !== undefined) throw new UsageError('redeliver takes --id or --failed, not both')
+  const id = action === 'redeliver' && !flags.failed ? required(flags.id, 'id') : undefined
   const db = openExistingDatabase(dbPath(flags.db))
   try {
     migrateDatabase(db.$client)
     if (action === 'deliveries') {
       printJson(listDeliveries(db, { failedOnly: flags.failed === true }))
+    } else if (flags.failed) {
+      printJson({ redelivered: redeliverFailed(db, Date.now()) })
     } else {
       if (!redeliver(db, id!, Date.now())) throw new UsageError(`no delivery with id ${id}`)
       printJson({ redelivered: id })

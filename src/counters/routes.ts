@@ -4,7 +4,7 @@ import type { TypeCheck } from '@sinclair/typebox/compiler'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
-import { KiB, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
@@ -123,9 +123,9 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {
-    const raw = await readBodyLimited(request, MAX_OPERATOR_BODY)
+    // With a declared size the credential is checked before the body is read (see readBodyAfterChecks).
     const now = deps.clock.now()
-    const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, bucket, now)
+    const { raw, checked: caller } = await readBodyAfterChecks(request, MAX_OPERATOR_BODY, () => admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, bucket, now))
     return { raw, caller, now }
   }
 

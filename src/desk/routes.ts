@@ -10,6 +10,8 @@ import { CounterCodes } from '../counters/errors'
 import { Scopes } from '../queue/model'
 import { ApiError } from '../platform/errors'
 import { DeskService } from './service'
+import { CounterService } from '../counters/service'
+import type { QueueService } from '../queue/service'
 import { DeskViewResponse } from './model'
 
 /**
@@ -18,9 +20,9 @@ import { DeskViewResponse } from './model'
  * the ticket it holds, today's served count). The desk's actions are the operator API's own
  * routes, called with the device cookie.
  */
-export function deskRoutes(deps: AppDeps) {
+export function deskRoutes(deps: AppDeps, queue?: QueueService) {
   const devices = new DeviceService(deps.db, deps.ids)
-  const desk = new DeskService(deps)
+  const desk = new DeskService(deps, new CounterService(deps, queue))
   return new Elysia({ name: 'lobby.desk' })
     .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
     .get(

@@ -56,7 +56,7 @@ export class DeskService {
           tickets: line.tickets.slice(0, WAITING_SHOWN),
         })),
       ticket: mine?.ticket ?? null,
-      servedToday: this.deps.tickets.servedBy(counter.id, today),
+      servedToday: this.deps.tickets.completedBy(counter.id, today),
       transferTargets: atLocation.filter((line) => line.active).map((line) => ({ id: line.id, name: line.name })),
       serviceNames: Object.fromEntries(atLocation.map((line) => [line.id, line.name])),
     }

@@ -35,6 +35,7 @@ export function devicePage(kind: DevicePageKind, query: Record<string, string | 
 <meta name="color-scheme" content="light">
 <meta name="referrer" content="no-referrer">
 <title>Lobby · ${TITLES[kind]}</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="${DEVICE_STYLESHEET.path}">
 <script defer src="${DEVICE_SCRIPT.path}"></script>
 </head>

@@ -6,7 +6,7 @@ import { randomIds, type IdGenerator } from '../platform/ids'
 import { credentials, workspaces } from '../provisioning/tables'
 import { insertCredential, NO_PROPERTIES } from '../provisioning/keys'
 import { queueUnits, locations, services } from '../queue/tables'
-import { counters, counterServices } from '../counters/tables'
+import { counters } from '../counters/tables'
 import { devices, pairingCodes } from './tables'
 
 export const DEVICE_ROLES = ['desk', 'kiosk', 'display', 'reports'] as const

@@ -23,12 +23,25 @@ export interface LiveSocket {
 interface Client {
   socket: LiveSocket
   workspaceId: string
-  /** Re-checks the client's token; false once it is revoked or rotated out. */
-  stillAuthorized: () => boolean
+  /** The clients sharing one credential, re-checked together. */
+  group: CredentialGroup
   /** Last revision sent per topic key, so nothing is sent twice or backwards. */
   sent: Map<string, number>
   /** Narrower than the workspace (a paired desk reads its own queue unit only); absent = all of it. */
   mayRead?: (kind: TopicKind, id: string) => boolean
+  /** Subscribe messages this client may still send now (refilled over time), and when last refilled. */
+  tokens: number
+  refilledAt: number
+  /** Messages refused in a row for the rate; the first is answered, too many close the socket. */
+  refusedInARow: number
+}
+
+/** The open sockets of one credential and how to re-check it (one check covers them all). */
+interface CredentialGroup {
+  key: string | null
+  /** Re-checks the credential; false once it is revoked, rotated out or expired. */
+  stillAuthorized: () => boolean
+  clients: Set<Client>
 }
 
 export interface HubOptions {
@@ -36,6 +49,14 @@ export interface HubOptions {
   /** A client whose unsent data passes this is too slow: it is dropped, not waited for. */
   maxBufferedBytes?: number
   maxTopicsPerClient?: number
+  /** Open sockets per credential and in all; the excess is closed with 1013 (try again later). */
+  maxSocketsPerCredential?: number
+  maxSockets?: number
+  /** Subscribe messages per socket: a burst, then one per `messageRefillMs`. */
+  messageBurst?: number
+  messageRefillMs?: number
+  /** Milliseconds, monotonic; injected by tests. */
+  now?: () => number
 }
 
 const topicKey = (kind: TopicKind, id: string) => `${kind}\u0000${id}`
@@ -50,27 +71,74 @@ export class LiveHub {
   private readonly readers = new Map<TopicKind, TopicReader>()
   private readonly subscribers = new Map<string, Set<Client>>()
   private readonly clients = new Map<LiveSocket, Client>()
+  private readonly groups = new Map<string, CredentialGroup>()
   private readonly maxBuffered: number
   private readonly maxTopics: number
+  private readonly maxPerCredential: number
+  private readonly maxSockets: number
+  private readonly burst: number
+  private readonly refillMs: number
+  private readonly now: () => number
 
   constructor(private readonly options: HubOptions) {
     this.maxBuffered = options.maxBufferedBytes ?? 1024 * 1024
     this.maxTopics = options.maxTopicsPerClient ?? 50
+    this.maxPerCredential = options.maxSocketsPerCredential ?? 50
+    this.maxSockets = options.maxSockets ?? 2000
+    this.burst = options.messageBurst ?? 20
+    this.refillMs = options.messageRefillMs ?? 1000
+    this.now = options.now ?? (() => performance.now())
   }
 
   register(kind: TopicKind, reader: TopicReader): void {
     this.readers.set(kind, reader)
   }
 
-  connect(socket: LiveSocket, workspaceId: string, stillAuthorized: () => boolean, mayRead?: (kind: TopicKind, id: string) => boolean): void {
-    this.clients.set(socket, { socket, workspaceId, stillAuthorized, sent: new Map(), ...(mayRead ? { mayRead } : {}) })
+  /**
+   * Admits a socket, or closes it with 1013 when its credential (`credentialKey`, e.g. the
+   * credential's ID) already has its share of sockets or the server has all it takes. A
+   * refused screen retries later; one credential can never take every descriptor.
+   * `mayRead` narrows what it may read below the workspace (a paired desk: its own unit).
+   * Returns whether the socket was admitted.
+   */
+  connect(
+    socket: LiveSocket,
+    workspaceId: string,
+    stillAuthorized: () => boolean,
+    credentialKey: string | null = null,
+    mayRead?: (kind: TopicKind, id: string) => boolean,
+  ): boolean {
+    const existing = credentialKey === null ? undefined : this.groups.get(credentialKey)
+    let refusal: string | null = null
+    if (this.clients.size >= this.maxSockets) refusal = `the server has its maximum of ${this.maxSockets} live connections; try again later`
+    else if (existing && existing.clients.size >= this.maxPerCredential) refusal = `this credential has its maximum of ${this.maxPerCredential} live connections; close one or try again later`
+    if (refusal !== null) {
+      this.closeSocket(socket, 1013, refusal)
+      return false
+    }
+    let group = existing
+    if (group === undefined) {
+      group = { key: credentialKey, stillAuthorized, clients: new Set() }
+      if (credentialKey !== null) this.groups.set(credentialKey, group)
+    }
+    const client: Client = { socket, workspaceId, group, sent: new Map(), tokens: this.burst, refilledAt: this.now(), refusedInARow: 0, ...(mayRead ? { mayRead } : {}) }
+    group.clients.add(client)
+    this.clients.set(socket, client)
+    return true
   }
 
   disconnect(socket: LiveSocket): void {
     const client = this.clients.get(socket)
     if (!client) return
     this.clients.delete(socket)
+    client.group.clients.delete(client)
+    if (client.group.clients.size === 0 && client.group.key !== null) this.groups.delete(client.group.key)
     for (const key of client.sent.keys()) this.subscribers.get(key)?.delete(client)
+  }
+
+  /** Open sockets of one credential. */
+  socketsOf(credentialKey: string): number {
+    return this.groups.get(credentialKey)?.clients.size ?? 0
   }
 
   get clientCount(): number {
@@ -81,9 +149,11 @@ export class LiveHub {
   message(socket: LiveSocket, text: string): void {
     const client = this.clients.get(socket)
     if (!client) return
+    if (!this.withinMessageRate(client)) return
     const request = parseSubscribe(text)
     if (typeof request === 'string') return this.sendError(client, 'INVALID_MESSAGE', request)
-    if (client.sent.size + request.length > this.maxTopics) {
+    const added = new Set(request.map((topic) => topicKey(topic.kind, topic.id)).filter((key) => !client.sent.has(key)))
+    if (client.sent.size + added.size > this.maxTopics) {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
     }
     for (const topic of request) {
@@ -97,8 +167,11 @@ export class LiveHub {
       let set = this.subscribers.get(key)
       if (!set) this.subscribers.set(key, (set = new Set()))
       set.add(client)
-      // Up to date: nothing to send. Otherwise the current state is the catch-up: every
-      // topic's data is a whole snapshot, so the latest one contains all missed changes.
+      // Up to date (it says so, or it was sent this revision already): nothing to send.
+      // Otherwise the current state is the catch-up: every topic's data is a whole snapshot,
+      // so the latest one contains all missed changes.
+      const alreadySent = client.sent.get(key) ?? -1
+      if (alreadySent >= state.revision) continue
       if (topic.sinceRevision === state.revision) {
         client.sent.set(key, state.revision)
       } else {
@@ -127,16 +200,43 @@ export class LiveHub {
     for (const client of [...this.clients.values()]) this.drop(client, 1001, 'server shutting down')
   }
 
-  /** Heartbeat: a ping to every client, and a re-check of every token. */
+  /** Heartbeat: a ping to every client, and a re-check of every credential. */
   heartbeat(): void {
+    this.recheckCredentials()
     const ping = '{"type":"ping"}'
-    for (const client of [...this.clients.values()]) {
-      if (!client.stillAuthorized()) {
-        this.drop(client, 4401, 'display token no longer valid')
-        continue
-      }
-      this.sendRaw(client, ping)
+    for (const client of [...this.clients.values()]) this.sendRaw(client, ping)
+  }
+
+  /**
+   * Closes (4401) the sockets of every credential revoked, rotated out or expired since the
+   * last check: one check per credential, not per socket, so running it every second is cheap.
+   */
+  recheckCredentials(): void {
+    const groups = new Set<CredentialGroup>()
+    for (const client of this.clients.values()) groups.add(client.group)
+    for (const group of groups) {
+      if (group.stillAuthorized()) continue
+      for (const client of [...group.clients]) this.drop(client, 4401, 'credential no longer valid')
     }
+  }
+
+  /** Token bucket per socket; a flood is answered once with RATE_LIMITED, then closed (1008). */
+  private withinMessageRate(client: Client): boolean {
+    const now = this.now()
+    const refill = Math.floor((now - client.refilledAt) / this.refillMs)
+    if (refill > 0) {
+      client.tokens = Math.min(this.burst, client.tokens + refill)
+      client.refilledAt += refill * this.refillMs
+    }
+    if (client.tokens > 0) {
+      client.tokens -= 1
+      client.refusedInARow = 0
+      return true
+    }
+    client.refusedInARow += 1
+    if (client.refusedInARow === 1) this.sendError(client, 'RATE_LIMITED', `at most ${this.burst} messages at once, then one every ${this.refillMs} ms`)
+    else if (client.refusedInARow > this.burst) this.drop(client, 1008, 'too many messages')
+    return false
   }
 
   private deliver(client: Client, key: string, revision: number, text: string): void {
@@ -158,8 +258,12 @@ export class LiveHub {
 
   private drop(client: Client, code: number, reason: string): void {
     this.disconnect(client.socket)
+    this.closeSocket(client.socket, code, reason)
+  }
+
+  private closeSocket(socket: LiveSocket, code: number, reason: string): void {
     try {
-      client.socket.close(code, reason)
+      socket.close(code, reason)
     } catch (error) {
       this.options.log({ level: 'warn', msg: 'closing a display socket failed', error: String(error) })
     }

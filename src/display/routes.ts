@@ -8,9 +8,9 @@ import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets/changes'
 import { LiveHub, type LiveSocket } from './hub'
+import { CloseCodes, DisplayCodes } from './errors'
 import { DeviceService } from '../devices/service'
 import { assertSameOrigin, deviceSecretOf } from '../devices/access'
-import { CloseCodes, DisplayCodes } from './errors'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
@@ -81,7 +81,13 @@ const docs = (summary: string, extra: Record<number, string[]> = {}) => routeDet
  * here (the other routes authenticate other kinds), and every response answers CORS.
  */
 export function displayRoutes(deps: AppDeps) {
-  const hub = new LiveHub({ log: deps.log })
+  const hub = new LiveHub({
+    log: deps.log,
+    maxSocketsPerCredential: deps.limits.socketsPerCredential,
+    maxSockets: deps.limits.socketsTotal,
+    messageBurst: deps.limits.socketMessageBurst,
+    messageRefillMs: deps.limits.socketMessageRefillMs,
+  })
   const devices = new DeviceService(deps.db, deps.ids)
   hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
   hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
@@ -91,10 +97,18 @@ export function displayRoutes(deps: AppDeps) {
   onQueueChange(deps.db, (change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
 
   let heartbeat: ReturnType<typeof setInterval> | undefined
+  let recheck: ReturnType<typeof setInterval> | undefined
   deps.lifecycle.register({
-    start: () => (heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)),
+    start: () => {
+      heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)
+      // A revoked token's screens are closed within a second (contract §7), not at the next ping.
+      recheck = setInterval(() => hub.recheckCredentials(), deps.limits.socketRecheckMs)
+    },
     beforeStop: () => hub.closeAll(),
-    stop: () => clearInterval(heartbeat),
+    stop: () => {
+      clearInterval(heartbeat)
+      clearInterval(recheck)
+    },
   })
 
   return new Elysia({ name: 'lobby.display' })
@@ -133,7 +147,7 @@ export function displayRoutes(deps: AppDeps) {
         const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
         if (credential !== null) {
-          hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null)
+          hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null, credential.id)
           return
         }
         // A paired device: the same credential store re-checks its secret, so a revoked
@@ -145,6 +159,7 @@ export function displayRoutes(deps: AppDeps) {
           ws.raw as unknown as LiveSocket,
           viewer.workspaceId,
           () => deps.credentials.authenticate(viewer.secret, 'device', deps.clock.now()) !== null,
+          viewer.credentialId,
           unit === null ? undefined : (kind, id) => kind === 'queue' && id === unit,
         )
       },

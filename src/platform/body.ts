@@ -4,45 +4,137 @@ export const KiB = 1024
 export const MiB = 1024 * 1024
 
 /**
+ * Request body bytes held in flight across all requests of this process. A client that
+ * declares (or streams) more than is left waits for nobody: it gets 503 with Retry-After at
+ * once, so a crowd of slow uploads cannot grow the server without bound.
+ */
+export class BodyBudget {
+  private used = 0
+
+  constructor(public limit: number) {}
+
+  get inFlight(): number {
+    return this.used
+  }
+
+  /** Takes `bytes` or throws 503 SERVER_BUSY. */
+  take(bytes: number): void {
+    if (bytes <= 0) return
+    if (this.used + bytes > this.limit) {
+      throw new ApiError(503, CommonCodes.SERVER_BUSY, 'the server is receiving too many request bodies at once; retry shortly', undefined, { 'retry-after': '1' })
+    }
+    this.used += bytes
+  }
+
+  give(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes)
+  }
+}
+
+/** The one budget of this process; `serve` sets its limit (`--body-memory-mib`). */
+export const bodyBudget = new BodyBudget(64 * MiB)
+
+/** The declared `Content-Length`, or null for a body without one (chunked, or none). */
+function declaredLength(request: Request): number | null {
+  const declared = request.headers.get('content-length')
+  return declared === null ? null : Number(declared)
+}
+
+/**
  * Reads a request body as raw bytes, refusing it with 413 in the envelope as soon as it is
  * known to be over `limit`: at once from `Content-Length`, or while streaming a chunked body,
  * without buffering past the limit. Bun's own `maxRequestBodySize` stays as a backstop only
- * (its bare 413 would skip the envelope).
+ * (its bare 413 would skip the envelope). The bytes count against `bodyBudget` while they are
+ * read: a declared body takes its whole length up front, a chunked one chunk by chunk.
  * The raw bytes matter: `request.text()` strips a BOM and repairs bad UTF-8, which would make
  * two different bodies look the same to byte-exact idempotency.
  */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  const declared = declaredLength(request)
+  if (declared !== null && declared > limit) throw tooLarge(limit)
   if (request.body === null) return new Uint8Array(0)
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>
+  let held = 0
+  const hold = (bytes: number) => {
+    bodyBudget.take(bytes)
+    held += bytes
+  }
+  try {
+    if (declared !== null) hold(declared)
+    const reader = request.body.getReader()
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>
+      try {
+        chunk = await reader.read()
+      } catch {
+        // The client went away (or the connection timed out) before the whole body arrived.
+        throw new ApiError(400, CommonCodes.INVALID_REQUEST, 'the request body ended before it was complete')
+      }
+      const { done, value } = chunk
+      if (done) break
+      size += value.byteLength
+      if (size > limit) {
+        await reader.cancel().catch(() => {})
+        throw tooLarge(limit)
+      }
+      if (size > held) {
+        try {
+          hold(size - held)
+        } catch (error) {
+          await reader.cancel().catch(() => {})
+          throw error
+        }
+      }
+      chunks.push(value)
+    }
+    if (chunks.length === 1) return chunks[0]!
+    const out = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      out.set(chunk, offset)
+      offset += chunk.byteLength
+    }
+    return out
+  } finally {
+    bodyBudget.give(held)
+  }
+}
+
+/**
+ * Reads the body after the checks that need only the headers (`headerChecks`: content type,
+ * credential, access, rate limit — the contract's steps before the body), when the size is
+ * declared: a caller without a valid credential is answered before one byte of its body is
+ * read or held. A chunked body has no declared size, and size comes first in every route's
+ * order of checks, so it is read (within `limit`) before `headerChecks` run.
+ */
+export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T): Promise<{ raw: Uint8Array; checked: T }> {
+  const declared = declaredLength(request)
+  if (declared !== null) {
+    if (declared > limit) throw tooLarge(limit)
+    let checked: T
     try {
-      chunk = await reader.read()
-    } catch {
-      // The client went away (or the connection timed out) before the whole body arrived.
-      throw new ApiError(400, CommonCodes.INVALID_REQUEST, 'the request body ended before it was complete')
+      checked = headerChecks()
+    } catch (error) {
+      throw declared >= CLOSE_UNREAD_FROM ? closingConnection(error) : error
     }
-    const { done, value } = chunk
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge(limit)
-    }
-    chunks.push(value)
+    return { raw: await readBodyLimited(request, limit), checked }
   }
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
+  const raw = await readBodyLimited(request, limit)
+  return { raw, checked: headerChecks() }
+}
+
+/**
+ * A refused request whose large body was never read is answered with `Connection: close`:
+ * otherwise Bun would receive and discard the whole body to keep the connection alive, and a
+ * crowd of refused uploads would still cost the server their bytes. Small bodies keep the
+ * connection (a kiosk refused with 429 reconnects for nothing).
+ */
+const CLOSE_UNREAD_FROM = 64 * KiB
+
+function closingConnection(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error
+  return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, connection: 'close' })
 }
 
 function tooLarge(limit: number): ApiError {

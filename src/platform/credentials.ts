@@ -50,8 +50,17 @@ export function presentedSecret(request: Request, options: { allowApiKeyHeader: 
   if (authorization !== null && apiKeyHeader !== null) {
     throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send the key in Authorization or x-service-api-key, not both')
   }
+  // Two x-service-api-key headers arrive joined by ", " as well (a key has no comma).
+  if (apiKeyHeader !== null && apiKeyHeader.includes(',')) {
+    throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send one x-service-api-key header with one key')
+  }
   if (apiKeyHeader !== null) return apiKeyHeader.trim() || null
   if (authorization === null) return null
+  // Two Authorization headers reach us joined by ", " (a bearer token has no comma). The
+  // workspace routes (contract §4, §5) name that MULTIPLE_CREDENTIALS; elsewhere it is no valid key.
+  if (options.allowApiKeyHeader && authorization.includes(',')) {
+    throw new ApiError(400, CommonCodes.MULTIPLE_CREDENTIALS, 'send one Authorization header with one key')
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
   return match ? match[1]! : null
 }

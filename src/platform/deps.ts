@@ -8,8 +8,10 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets/service'
 import { WidgetStore } from '../widgets/store'
+import { DEFAULT_LIMITS, type Limits } from './limits'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -29,24 +31,32 @@ export interface AppDeps {
    * tells listeners once the write committed.
    */
   writes: WriteBatcher
+  /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
+  tickets: Tickets
+  /** The widget feature's statements (push and snapshot reads); built once per app. */
+  widgets: WidgetStore
+  /** What `/metrics` reports (src/ops): one per app, fed by the write path, tickets and webhooks. */
+  metrics: MetricsSink
+  /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
+  metricsToken?: string | null
   /**
    * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
    * pages' state-changing requests must come from it. Absent: the request's own origin.
    */
   publicOrigin?: string | null
-  /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
-  tickets: Tickets
-  /** The widget feature's statements (push and snapshot reads); built once per app. */
-  widgets: WidgetStore
+  /** Bounds on sockets and bodies (docs/reliability.md "Limits"). */
+  limits: Limits
   /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
   trackingCodes?: () => string
 }
 
-export type DepsInput = Pick<AppDeps, 'db'> & Partial<AppDeps>
+export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & { limits?: Partial<Limits> }
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
+  const metrics = input.metrics ?? new MetricsSink(input.db)
   const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
+    metrics,
     clock: systemClock,
     ids: randomIds,
     log,
@@ -57,6 +67,7 @@ export function createDeps(input: DepsInput): AppDeps {
     lifecycle: new Lifecycle(),
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
+    limits: { ...DEFAULT_LIMITS, ...input.limits },
   }
-  return { ...deps, tickets: deps.tickets ?? new Tickets(deps), widgets: deps.widgets ?? new WidgetStore(input.db) }
+  return { ...deps, tickets: deps.tickets ?? new Tickets({ ...deps, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -36,6 +36,8 @@ export class WriteBatcher {
   private scheduled = false
   /** Deferred callbacks of the `work` running now, by key; null outside a write. */
   private pendingAfterCommit: Map<unknown, () => void> | null = null
+  /** Told the size of every committed batch (`lobby_write_batch_size`, src/ops/metric-hooks.ts). */
+  onBatchCommitted: ((size: number) => void) | undefined
 
   constructor(
     private readonly db: Db,
@@ -143,6 +145,7 @@ export class WriteBatcher {
       return
     }
     this.runCallbacks(committed)
+    this.onBatchCommitted?.(jobs.length)
     jobs.forEach((job, i) => {
       const result = results[i]!
       if (result.ok) job.resolve(result.value)

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
-import { KiB, isJsonContentType, readBodyLimited } from '../platform/body'
+import { KiB, isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import { isoTime } from '../platform/clock'
 import { json } from '../platform/http'
@@ -62,14 +62,19 @@ export function prayerRoutes(deps: AppDeps) {
     .post(
       `${BASE}/:sourceId/months`,
       async ({ request, params }) => {
-        const raw = await readBodyLimited(request, MAX_MONTH_BODY)
-        if (!isJsonContentType(request)) {
-          throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
-        }
-        assertSourceId(params.sourceId)
+        // Everything up to source access needs only the headers: with a declared size it runs
+        // before the body is read, so an unauthorized push holds no memory.
+        const secret = presentedSecret(request, { allowApiKeyHeader: true })
+        const { raw } = await readBodyAfterChecks(request, MAX_MONTH_BODY, () => {
+          if (!isJsonContentType(request)) {
+            throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
+          }
+          assertSourceId(params.sourceId)
+          return authorizePush(deps, secret, params.sourceId, deps.clock.now())
+        })
         const outcome = await pushPrayerMonth(deps, {
           sourceId: params.sourceId,
-          secret: presentedSecret(request, { allowApiKeyHeader: true }),
+          secret,
           idempotencyKey: request.headers.get('idempotency-key'),
           rawBody: raw,
         })

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
-import { KiB, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
 import { routeDetail } from '../platform/openapi'
@@ -77,9 +77,10 @@ export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueServic
     .post(
       `${BASE}/tickets`,
       async ({ request }) => {
-        const raw = await readBodyLimited(request, MAX_ISSUE_BODY)
+        // Credential, scope and rate limit need only the headers: with a declared size they run
+        // before the body is read, so an unauthorized issue holds no memory.
         const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.TICKETS_WRITE, 'issue', now)
+        const { raw, checked: caller } = await readBodyAfterChecks(request, MAX_ISSUE_BODY, () => admitQueueCaller(deps, request, Scopes.TICKETS_WRITE, 'issue', now))
         const headers = readIssueHeaders(request)
         assertFreshRequest(deps.nonces, credentialScope(caller), headers, now)
         const body = parseJsonBytes(raw)

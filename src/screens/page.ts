@@ -27,6 +27,7 @@ export function screenPage(kind: ScreenKind, id: string, query: URLSearchParams)
 <meta name="color-scheme" content="${options.theme}">
 <meta name="referrer" content="no-referrer">
 <title>Lobby · ${TITLES[kind]}</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script defer src="${SCRIPT.path}"></script>
 </head>

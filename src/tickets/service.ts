@@ -5,6 +5,7 @@ import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
 import { isoTime } from '../platform/clock'
 import { WebhookOutbox } from '../webhooks/outbox'
+import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, type TransitionWrite } from './writer'
@@ -32,6 +33,8 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** Told each ticket event once its write committed (`lobby_tickets_total`). */
+  onEvent?: (type: TicketEventType) => void
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
   trackingCodes?: () => string
 }
@@ -57,6 +60,7 @@ export interface TicketPosition {
  */
 export class Tickets {
   private prepared: Parts | undefined
+  private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
 
   constructor(private readonly deps: TicketsDeps) {}
 
@@ -97,6 +101,8 @@ export class Tickets {
    */
   private changed(row: TicketRow, type: TransitionRule['webhook'], now: number): void {
     this.parts.outbox.enqueue(row.queueUnitId, type, ticketJson(row), now)
+    const onEvent = this.deps.onEvent
+    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(type))
     this.parts.revisions.bump(row.queueUnitId)
   }
 
@@ -158,12 +164,12 @@ export class Tickets {
       .get() ?? null
   }
 
-  /**
-   * How many tickets the counter completed on the business day `day` (the desk's "served
-   * today"). Uses the (counter_id, status) index, then filters the day.
-   */
-  servedBy(counterId: string, day: string): number {
-    return this.parts.servedStmt.get(counterId, day)?.served ?? 0
+  /** Tickets `counterId` completed on a business day (the desk's "served today"). */
+  completedBy(counterId: string, businessDay: string): number {
+    this.completedStmt ??= this.deps.db.$client.query<{ served: number }, [string, string]>(
+      "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
+    )
+    return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
   /** A ticket's whole history, oldest first. */
@@ -255,9 +261,6 @@ function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: Transit
     aheadStmt: db.$client.query<{ ahead: number }, [string, string, number, number, string]>(
       `SELECT count(*) AS ahead FROM tickets WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'
          AND (queue_rank < ?3 OR (queue_rank = ?3 AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))))`,
-    ),
-    servedStmt: db.$client.query<{ served: number }, [string, string]>(
-      "SELECT count(*) AS served FROM tickets WHERE counter_id = ?1 AND status = 'COMPLETED' AND business_day = ?2",
     ),
     eventsStmt: db
       .select()

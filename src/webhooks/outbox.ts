@@ -23,7 +23,7 @@ export class WebhookOutbox {
   private readonly subscribers
   private readonly insert
 
-  constructor(db: Db, private readonly ids: IdGenerator) {
+  constructor(private readonly db: Db, private readonly ids: IdGenerator) {
     this.subscribers = db
       .select({ id: webhooks.id, events: webhooks.events })
       .from(webhooks)

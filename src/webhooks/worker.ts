@@ -39,6 +39,8 @@ export interface WorkerOptions {
   log: Logger
   random?: () => number
   fetch?: typeof fetch
+  /** Told each delivery given up as FAILED (`lobby_webhook_deliveries_failed_total`). */
+  onGivenUp?: () => void
 }
 
 /**
@@ -121,6 +123,7 @@ export class WebhookWorker {
     const giveUp = next - delivery.created_at > RETRY_WINDOW_MS
     db.$client.query('UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
       .run(giveUp ? 'FAILED' : 'PENDING', attempts, next, error, delivery.id)
+    if (giveUp) this.options.onGivenUp?.()
     log({ level: giveUp ? 'error' : 'warn', msg: giveUp ? 'webhook delivery failed' : 'webhook delivery will retry', delivery: delivery.id, webhook: delivery.webhook_id, attempts, error })
   }
 

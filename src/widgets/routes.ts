@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import { isJsonContentType, readBodyLimited } from '../platform/body'
+import { isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
@@ -10,7 +10,7 @@ import { PUSH_ERROR_STATUSES, WidgetCodes } from './errors'
 import {
   ENVELOPES, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, PushResponseSchema, WIDGET_PUSH_MAX_BYTES, WIDGET_TYPES,
 } from './model'
-import { pushWidgetData } from './service'
+import { authorizePush, pushWidgetData } from './service'
 
 export const WIDGET_PUSH_PATH = '/api/public/v1/widgets/:widgetId/data/push'
 
@@ -62,11 +62,16 @@ export function widgetRoutes(deps: AppDeps) {
   return new Elysia({ name: 'lobby.widgets' }).post(
     WIDGET_PUSH_PATH,
     async ({ request, params }) => {
-      const rawBody = await readBodyLimited(request, WIDGET_PUSH_MAX_BYTES)
-      if (!isJsonContentType(request)) {
-        throw new ApiError(415, WidgetCodes.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must include application/json')
-      }
-      const secret = presentedSecret(request, { allowApiKeyHeader: true })
+      // Content type, credential and widget access need only the headers: with a declared
+      // size they run before the body is read, so an unauthorized push holds no memory.
+      const { raw: rawBody, checked: secret } = await readBodyAfterChecks(request, WIDGET_PUSH_MAX_BYTES, () => {
+        if (!isJsonContentType(request)) {
+          throw new ApiError(415, WidgetCodes.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must include application/json')
+        }
+        const secret = presentedSecret(request, { allowApiKeyHeader: true })
+        authorizePush(deps, secret, params.widgetId, deps.clock.now())
+        return secret
+      })
       const outcome = await pushWidgetData(deps, {
         widgetId: params.widgetId,
         secret,

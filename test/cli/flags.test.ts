@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
 
 describe('lobby CLI', () => {
-  test('--version names the version and the schema version', () => {
+  test('--version names the version, the commit and the schema version', () => {
     const r = runCli(['--version'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^lobby \d+\.\d+\.\d+ \(schema \d+\)\n$/)
+    expect(r.stdout).toMatch(/^lobby \d+\.\d+\.\d+ \((?:[0-9a-f]+|unknown), run from source\) schema \d+\n$/)
   })
 
   test.each([
@@ -16,6 +16,10 @@ describe('lobby CLI', () => {
     [['serve', '--nope']],
     [['serve', '--tls-cert', '/nonexistent.pem']],
     [['migrate', '--db']],
+    [['serve', '--retain-days', '0']],
+    [['serve', '--metrics-token', 'short']],
+    [['service-unit', '--binary', 'lobby']],
+    [['provision', '--example', '--file', 'x.yaml']],
   ])('a bad flag %p exits 2 with one line on stderr', (args) => {
     const r = runCli(args)
     expect(r.code).toBe(2)

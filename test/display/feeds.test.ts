@@ -127,7 +127,7 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     const result = applyProvisioning(db, exampleDocument(), Date.now())
     secrets = Object.fromEntries(result.secrets.map((s) => [`${s.kind}:${s.name}`, s.secret]))
     db.$client.close()
-    server = await startServer({ port: 0, host: '127.0.0.1', dbPath, durability: 'normal', log: () => {} })
+    server = await startServer({ port: 0, host: '127.0.0.1', dbPath, durability: 'normal', log: () => {}, limits: { socketsPerCredential: 600 } })
   })
   afterAll(async () => server?.stop())
 
@@ -249,6 +249,7 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     client.socket.close()
   })
 
+  // One token here stands for 500 screens: the server above raises the per-credential cap for it.
   test('500 subscribed clients all receive one push', async () => {
     const clients = await Promise.all(Array.from({ length: 500 }, () => connect()))
     for (const c of clients) c.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_announcements' }] }))

@@ -128,4 +128,88 @@ describe('live hub', () => {
     expect(parseSubscribe('{"type":"subscribe","topics":[{"kind":"queue","id":"q","extra":1}]}')).toBeTypeOf('string')
     expect(parseSubscribe('{"type":"unsubscribe","topics":[{"kind":"queue","id":"q"}]}')).toBeTypeOf('string')
   })
+
+  test('one credential gets at most its share of sockets, the server at most its total; the excess is closed with 1013 and a reason', () => {
+    const hub = new LiveHub({ log: () => {}, maxSocketsPerCredential: 3, maxSockets: 5 })
+    const a = Array.from({ length: 4 }, () => new FakeSocket())
+    const admitted = a.map((s) => hub.connect(s, 'ws_a', () => true, 'cred_a'))
+    expect(admitted).toEqual([true, true, true, false])
+    expect(a[3]!.closed?.code).toBe(1013)
+    expect(a[3]!.closed?.reason).toContain('maximum of 3')
+    expect(hub.socketsOf('cred_a')).toBe(3)
+    // Another credential still gets in, up to the total.
+    const b = Array.from({ length: 3 }, () => new FakeSocket())
+    expect(b.map((s) => hub.connect(s, 'ws_a', () => true, 'cred_b'))).toEqual([true, true, false])
+    expect(b[2]!.closed?.reason).toContain('maximum of 5')
+    expect(hub.clientCount).toBe(5)
+    // A closed socket frees its place.
+    hub.disconnect(a[0]!)
+    const again = new FakeSocket()
+    expect(hub.connect(again, 'ws_a', () => true, 'cred_a')).toBe(true)
+    expect(again.closed).toBeNull()
+  })
+
+  test('re-subscribing to a topic the client is current on sends nothing and takes no extra topic slot', () => {
+    const { hub, set } = hubWithWidgets()
+    set('w1', 3, { v: 3 })
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }]))
+    expect(socket.sent).toHaveLength(1)
+    // Without sinceRevision, and with a stale one: the client already has revision 3.
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }]))
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 1 }]))
+    expect(socket.sent).toHaveLength(1)
+    set('w1', 4, { v: 4 })
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 3 }]))
+    expect(socket.sent.map((m) => m.revision)).toEqual([3, 4])
+    // 50 topics fit, and re-subscribing the same 50 again is not "too many".
+    for (let i = 0; i < 50; i++) set(`t${i}`, 1, {})
+    const full = new FakeSocket()
+    hub.connect(full, 'ws_a', () => true)
+    const fifty = Array.from({ length: 50 }, (_, i) => ({ kind: 'widget', id: `t${i}` }))
+    hub.message(full, subscribe(fifty))
+    hub.message(full, subscribe(fifty))
+    expect(full.sent.filter((m) => m.type === 'error')).toEqual([])
+    expect(full.sent).toHaveLength(50)
+  })
+
+  test('subscribe messages are rate-limited per socket: a burst, then one per interval; a flood is closed with 1008', () => {
+    let now = 0
+    const widgets = new Map([['w1', { revision: 1, dataJson: '{}' }]])
+    const hub = new LiveHub({ log: () => {}, messageBurst: 3, messageRefillMs: 1000, now: () => now })
+    hub.register('widget', (id) => widgets.get(id) ?? null)
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    for (let i = 0; i < 4; i++) hub.message(socket, 'not json')
+    expect(socket.sent.map((m) => m.code)).toEqual(['INVALID_MESSAGE', 'INVALID_MESSAGE', 'INVALID_MESSAGE', 'RATE_LIMITED'])
+    now = 1000
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }]))
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'snapshot', revision: 1 })
+    for (let i = 0; i < 5; i++) hub.message(socket, 'x')
+    expect(socket.closed?.code).toBe(1008)
+    expect(hub.clientCount).toBe(0)
+  })
+
+  test('a revoked credential has all its sockets closed (4401) at the next re-check, with one check per credential', () => {
+    const hub = new LiveHub({ log: () => {} })
+    let revoked = false
+    let checks = 0
+    const check = () => {
+      checks += 1
+      return !revoked
+    }
+    const sockets = Array.from({ length: 10 }, () => new FakeSocket())
+    for (const s of sockets) hub.connect(s, 'ws_a', check, 'cred_a')
+    const other = new FakeSocket()
+    hub.connect(other, 'ws_a', () => true, 'cred_b')
+    hub.recheckCredentials()
+    expect(checks).toBe(1)
+    expect(hub.clientCount).toBe(11)
+    revoked = true
+    hub.recheckCredentials()
+    expect(sockets.every((s) => s.closed?.code === 4401)).toBe(true)
+    expect(other.closed).toBeNull()
+    expect(hub.clientCount).toBe(1)
+  })
 })

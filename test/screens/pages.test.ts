@@ -55,7 +55,8 @@ describe('screen pages', () => {
   test('the page loads only embedded assets: no external URL in the page, script or stylesheet', async () => {
     const html = await (await get('/screens/queue/qu_main?token=x')).text()
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
-    expect(assets.sort()).toEqual([SCRIPT.path, STYLESHEET.path].sort())
+    // The icon is embedded too (src/platform/favicon.ts).
+    expect(assets.sort()).toEqual([SCRIPT.path, STYLESHEET.path, '/favicon.ico'].sort())
     for (const text of [html, SCRIPT.body, STYLESHEET.body]) {
       expect(text).not.toMatch(/https?:\/\/[a-z0-9]/i)
       expect(text).not.toMatch(/@import|@font-face/)

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
+import { tempDir } from '../support/cli'
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -18,7 +18,7 @@ export const PORTRAIT = { width: 1080, height: 1920 }
  */
 export async function launchBrowser(): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core')
-  const profile = mkdtempSync(join(tmpdir(), 'lobby-chromium-'))
+  const profile = tempDir('lobby-chromium-')
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
@@ -77,7 +77,7 @@ export interface Secrets {
 /** dist/lobby on 127.0.0.1 with a temp database provisioned from the demo file by the CLI. */
 export class Lobby {
   server: RunningBinary | null = null
-  readonly dir = mkdtempSync(join(tmpdir(), 'lobby-screens-'))
+  readonly dir = tempDir('lobby-screens-')
   readonly db = join(this.dir, 'lobby.db')
   port = 0
   secrets!: Secrets

@@ -23,7 +23,16 @@ export interface RunningBinary {
 
 /** Starts `dist/lobby <args>` and waits for its "listening" log line (port 0 picks a free port). */
 export async function startBinary(args: string[], env: Record<string, string> = {}): Promise<RunningBinary> {
-  const proc = Bun.spawn([ensureBinary(), ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+  return startCommand([ensureBinary(), ...args], env)
+}
+
+/** Starts `bun src/main.ts <args>` (the source, not the build) and waits for its "listening" line. */
+export async function startSource(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningBinary> {
+  return startCommand(['bun', join(ROOT, 'src', 'main.ts'), ...args], env, cwd)
+}
+
+async function startCommand(command: string[], env: Record<string, string>, cwd?: string): Promise<RunningBinary> {
+  const proc = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore', ...(cwd ? { cwd } : {}) })
   const lines: string[] = []
   const reader = proc.stdout.getReader()
   const decoder = new TextDecoder()
@@ -42,7 +51,7 @@ export async function startBinary(args: string[], env: Record<string, string> = 
       lines.push(line)
       try {
         const entry = JSON.parse(line)
-        if (entry.msg === 'listening') url = entry.url
+        if (entry.msg === 'listening') url = entry.localUrl ?? entry.url
       } catch {}
     }
   }

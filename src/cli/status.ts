@@ -1,0 +1,24 @@
+import { parseFlags, dbPath, printJson, openExistingDatabase } from './args'
+import { collectStatus } from '../ops/status'
+
+export const statusHelp = `lobby status --db PATH
+
+Prints JSON: version, schema (database and this build), database size, today's tickets per
+location, tickets waiting now, webhook backlog and failed deliveries, paired devices, and the
+last backup. Read-only; safe while the server runs.`
+
+export async function statusCommand(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { db: { type: 'string' } })
+  if (flags.help) {
+    console.log(statusHelp)
+    return 0
+  }
+  const path = dbPath(flags.db)
+  const db = openExistingDatabase(path)
+  try {
+    printJson(collectStatus(db, path, Date.now()))
+  } finally {
+    db.$client.close()
+  }
+  return 0
+}

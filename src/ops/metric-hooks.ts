@@ -1,0 +1,76 @@
+import type { Db } from '../db/open'
+import type { LobbyMetrics } from './metrics'
+
+/** Observations made before prom-client is loaded, replayed into it once it is. */
+interface Pending {
+  http: { route: string; method: string; status: string; seconds: number | undefined }[]
+  tickets: string[]
+  batches: number[]
+  givenUp: number
+}
+
+/** Past this many waiting observations, prom-client is loaded at once instead of later. */
+const MAX_PENDING = 1_000
+
+/**
+ * The metrics of one database without prom-client on the start path: loading it costs more
+ * than the cold-start budget has left (bench/RESULTS.md: ≤ 150 ms to the first /health), so
+ * `serve` loads it a little after it listens, or the first scrape does. Until then
+ * observations are kept here (at most MAX_PENDING) and replayed, so none is lost.
+ */
+export class MetricsSink {
+  private metrics: LobbyMetrics | null = null
+  private loading: Promise<LobbyMetrics> | null = null
+  private pending: Pending = { http: [], tickets: [], batches: [], givenUp: 0 }
+  private pendingCount = 0
+  /** Open display websockets; the metrics route points it at Bun's count once a server runs. */
+  websocketConnections: () => number = () => 0
+
+  constructor(private readonly db: Db) {}
+
+  http(route: string, method: string, status: string, seconds: number | undefined): void {
+    const m = this.metrics
+    if (m === null) return this.hold(() => this.pending.http.push({ route, method, status, seconds }))
+    m.httpRequests.inc({ route, method, status })
+    if (seconds !== undefined) m.httpDuration.observe({ route, method }, seconds)
+  }
+
+  ticketEvent(event: string): void {
+    if (this.metrics === null) return this.hold(() => this.pending.tickets.push(event))
+    this.metrics.tickets.inc({ event })
+  }
+
+  writeBatch(size: number): void {
+    if (this.metrics === null) return this.hold(() => this.pending.batches.push(size))
+    this.metrics.writeBatchSize.observe(size)
+  }
+
+  webhookGivenUp(): void {
+    if (this.metrics === null) return this.hold(() => (this.pending.givenUp += 1))
+    this.metrics.webhookDeliveriesFailed.inc()
+  }
+
+  /** prom-client with everything observed so far. */
+  load(): Promise<LobbyMetrics> {
+    this.loading ??= import('./metrics').then(({ LobbyMetrics }) => {
+      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections() })
+      const { http, tickets, batches, givenUp } = this.pending
+      for (const o of http) {
+        m.httpRequests.inc({ route: o.route, method: o.method, status: o.status })
+        if (o.seconds !== undefined) m.httpDuration.observe({ route: o.route, method: o.method }, o.seconds)
+      }
+      for (const event of tickets) m.tickets.inc({ event })
+      for (const size of batches) m.writeBatchSize.observe(size)
+      if (givenUp > 0) m.webhookDeliveriesFailed.inc(givenUp)
+      this.pending = { http: [], tickets: [], batches: [], givenUp: 0 }
+      this.metrics = m
+      return m
+    })
+    return this.loading
+  }
+
+  private hold(push: () => void): void {
+    push()
+    if (++this.pendingCount >= MAX_PENDING) void this.load()
+  }
+}

@@ -1,0 +1,103 @@
+// The four classes only: prom-client's index also loads the default process metrics,
+// Summary and the push gateway client (tens of milliseconds more to evaluate).
+import Registry from 'prom-client/lib/registry'
+import Counter from 'prom-client/lib/counter'
+import Gauge from 'prom-client/lib/gauge'
+import Histogram from 'prom-client/lib/histogram'
+import type { Db } from '../db/open'
+import { QueueLines } from '../tickets/lines'
+
+/** Sources read when Prometheus scrapes, so gauges are never stale and cost nothing between scrapes. */
+export interface ScrapeSources {
+  db: Db
+  /** Open display websockets (Bun's count of the server's websockets). */
+  websocketConnections: () => number
+}
+
+/**
+ * Lobby's metrics of contract §13 (loaded through MetricsSink, src/ops/metric-hooks.ts). Counters move as things happen; gauges are read at scrape time.
+ * Every label has a bounded set of values: routes are the registered templates, never a raw
+ * path; queue units, locations and services are provisioned entities.
+ */
+export class LobbyMetrics {
+  readonly registry = new Registry()
+  readonly httpRequests = new Counter({
+    name: 'lobby_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  })
+  readonly httpDuration = new Histogram({
+    name: 'lobby_http_request_duration_seconds',
+    help: 'Time from receiving a request to its response, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  })
+  readonly tickets = new Counter({
+    name: 'lobby_tickets_total',
+    help: 'Ticket events written by this process, by event (created, called, completed, ...)',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  })
+  readonly writeBatchSize = new Histogram({
+    name: 'lobby_write_batch_size',
+    help: 'Request writes committed together in one group-commit transaction',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  })
+  readonly webhookDeliveriesFailed = new Counter({
+    name: 'lobby_webhook_deliveries_failed_total',
+    help: 'Webhook deliveries given up after their 24-hour retry window, in this process',
+    registers: [this.registry],
+  })
+
+  constructor(sources: ScrapeSources) {
+    const { db } = sources
+    const units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units ORDER BY id')
+    const pending = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'PENDING'")
+    const pageCount = db.$client.query<{ page_count: number }, []>('PRAGMA page_count')
+    const pageSize = db.$client.query<{ page_size: number }, []>('PRAGMA page_size')
+    let lines: QueueLines | undefined
+
+    new Gauge({
+      name: 'lobby_waiting_tickets',
+      help: 'Tickets waiting now, by queue unit, location and service',
+      labelNames: ['queue_unit', 'location', 'service'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        lines ??= new QueueLines(db)
+        for (const unit of units.all()) {
+          for (const line of lines.lines(unit.id, false)) {
+            this.set({ queue_unit: unit.id, location: line.locationId, service: line.id }, line.waiting)
+          }
+        }
+      },
+    })
+    new Gauge({
+      name: 'lobby_webhook_outbox_pending',
+      help: 'Webhook deliveries waiting to be sent or retried',
+      registers: [this.registry],
+      collect() {
+        this.set(pending.get()!.n)
+      },
+    })
+    new Gauge({
+      name: 'lobby_websocket_connections',
+      help: 'Open display websockets',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.websocketConnections())
+      },
+    })
+    new Gauge({
+      name: 'lobby_database_bytes',
+      help: 'Size of the database (pages in use and free pages, without the WAL)',
+      registers: [this.registry],
+      collect() {
+        this.set(pageCount.get()!.page_count * pageSize.get()!.page_size)
+      },
+    })
+  }
+}

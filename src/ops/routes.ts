@@ -1,0 +1,100 @@
+import { Elysia } from 'elysia'
+import type { Server } from 'bun'
+import type { AppDeps } from '../platform/deps'
+import { ApiError } from '../platform/errors'
+import { errorResponses } from '../platform/openapi'
+
+export const OpsCodes = {
+  METRICS_FORBIDDEN: 'METRICS_FORBIDDEN',
+  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
+} as const
+
+/** Requests answered by no route are counted under this one label value. */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+const startedAt = new WeakMap<Request, number>()
+const LOAD_AFTER_START_MS = 3_000
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address)
+}
+
+/** A request a proxy forwarded: it arrives from loopback but comes from elsewhere. */
+function forwarded(request: Request): boolean {
+  const h = request.headers
+  return h.has('forwarded') || h.has('x-forwarded-for') || h.has('x-real-ip')
+}
+
+function sameSecret(presented: string, expected: string): boolean {
+  const a = new Bun.CryptoHasher('sha256').update(presented).digest()
+  const b = new Bun.CryptoHasher('sha256').update(expected).digest()
+  return crypto.timingSafeEqual(a, b)
+}
+
+/**
+ * Who may read `/metrics` (contract §13): a caller on loopback, not forwarded by a proxy; anyone
+ * else only with `Authorization: Bearer <metrics token>` when the server has one. Without a
+ * known peer address (a request handed to the app directly) only the token opens it.
+ */
+export function authorizeMetrics(request: Request, peer: string | null, token: string | null | undefined): void {
+  const presented = /^Bearer (\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  if (token && presented !== undefined) {
+    if (sameSecret(presented, token)) return
+    throw new ApiError(401, OpsCodes.AUTHENTICATION_FAILED, 'wrong metrics token')
+  }
+  if (peer !== null && isLoopback(peer) && !forwarded(request)) return
+  throw new ApiError(
+    token ? 401 : 403,
+    token ? OpsCodes.AUTHENTICATION_FAILED : OpsCodes.METRICS_FORBIDDEN,
+    token
+      ? '/metrics needs Authorization: Bearer <metrics token> from outside this machine'
+      : '/metrics is answered on loopback only; start the server with --metrics-token to open it to others',
+  )
+}
+
+/**
+ * `/metrics` and the HTTP metrics. Used right after the platform so its hooks see every route;
+ * the `route` label is the template Elysia matched (`/api/public/v1/queue/tickets/:ticketId`),
+ * never the requested path, so a scan of random URLs adds no series.
+ */
+export function opsRoutes(deps: AppDeps) {
+  const sink = deps.metrics
+  deps.writes.onBatchCommitted = (size) => sink.writeBatch(size)
+  // prom-client is loaded once the server has started, off the cold-start path.
+  let loadTimer: ReturnType<typeof setTimeout> | undefined
+  deps.lifecycle.register({
+    start: () => (loadTimer = setTimeout(() => void sink.load(), LOAD_AFTER_START_MS)),
+    stop: () => clearTimeout(loadTimer),
+  })
+  return new Elysia({ name: 'lobby.ops' })
+    .onRequest(({ request }) => {
+      startedAt.set(request, performance.now())
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, route, response, set }) => {
+      const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200
+      const template = route || UNMATCHED_ROUTE
+      const began = startedAt.get(request)
+      sink.http(template, request.method, String(status), began === undefined ? undefined : (performance.now() - began) / 1000)
+    })
+    .get(
+      '/metrics',
+      async ({ request, server }) => {
+        const live = server as Server<unknown> | null
+        authorizeMetrics(request, live?.requestIP(request)?.address ?? null, deps.metricsToken)
+        if (live) sink.websocketConnections = () => live.pendingWebSockets
+        const metrics = await sink.load()
+        return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
+      },
+      {
+        detail: {
+          summary: 'Prometheus metrics (loopback, or Bearer metrics token)',
+          description: 'Contract §13: answered to loopback callers, and to others only with `Authorization: Bearer <--metrics-token>`.',
+          tags: ['Platform'],
+          responses: {
+            200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+            ...errorResponses({ 401: [OpsCodes.AUTHENTICATION_FAILED], 403: [OpsCodes.METRICS_FORBIDDEN] }),
+          },
+        },
+      },
+    )
+}
