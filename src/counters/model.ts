@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { QueueTicket } from '../queue/model'
+import { IssueTicketRequest, QueueTicket } from '../queue/model'
 import { TrackedQueueTicket } from '../tickets/model'
 
 const closed = { additionalProperties: false } as const
@@ -11,6 +11,22 @@ export const Position = Type.Union([Type.Literal('FIRST'), Type.Literal('LAST')]
   description: 'FIRST: in front of every ticket waiting at the location now; LAST: behind all of them',
 })
 export type Position = Static<typeof Position>
+
+/**
+ * `POST tickets` (walk-in): the public issue's body and `priority` (contract §8: the operator
+ * walk-in flag; absent means false). The public issue's own body has no such field.
+ */
+export const WalkInRequest = Type.Object(
+  {
+    ...IssueTicketRequest.properties,
+    priority: Type.Optional(Type.Boolean({ description: 'true: a priority ticket, called by the queue unit\'s priority rule (default false)' })),
+  },
+  closed,
+)
+export type WalkInRequest = Static<typeof WalkInRequest>
+
+/** The operator API's ticket responses: the ticket with `priority`. */
+export const TicketResponse = Type.Object({ data: QueueTicket }, closed)
 
 /** Actions without parameters take no body, or an empty JSON object. */
 export const NoBody = Type.Object({}, { ...closed, description: 'no body, or {}' })
@@ -52,7 +68,13 @@ export const CounterResponse = Type.Object({ data: Counter }, closed)
 const DateTime = Type.String({ format: 'date-time' })
 
 export const OverviewNowServing = Type.Object(
-  { number: Type.String(), counterName: Type.String(), status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]), calledAt: DateTime },
+  {
+    number: Type.String(),
+    counterName: Type.String(),
+    status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]),
+    calledAt: DateTime,
+    priority: Type.Boolean({ description: 'the ticket served is a priority ticket' }),
+  },
   closed,
 )
 
@@ -66,7 +88,9 @@ export const OverviewLine = Type.Object(
     waiting: Type.Integer({ minimum: 0 }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
     nowServing: Type.Union([OverviewNowServing, Type.Null()]),
-    tickets: Type.Array(QueueTicket, { description: 'the WAITING tickets of this line in the order call-next takes them' }),
+    tickets: Type.Array(QueueTicket, {
+      description: 'the WAITING tickets of this line in the order call-next takes them: requeued FIRST, then by the unit\'s priority policy (INTERLEAVE: as a counter that just called a priority ticket)',
+    }),
   },
   closed,
 )

@@ -11,12 +11,12 @@ import { assertSchema, codePointLength, compile } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
-import { IssueTicketRequest, Scopes } from '../queue/model'
+import { Scopes } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { trackedTicketJson } from '../tickets/tracking'
 import type { QueueService } from '../queue/service'
 import { CounterCodes } from './errors'
-import { CallTicketRequest, TrackedTicketResponse, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TransferRequest } from './model'
+import { CallTicketRequest, CounterResponse, NoBody, QueueOverviewResponse, RequeueRequest, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
 import { CounterService } from './service'
 
 const BASE = '/api/operator/v1'
@@ -28,7 +28,7 @@ const checkNoBody = compile(NoBody)
 const checkCall = compile(CallTicketRequest)
 const checkRequeue = compile(RequeueRequest)
 const checkTransfer = compile(TransferRequest)
-const checkIssue = compile(IssueTicketRequest)
+const checkWalkIn = compile(WalkInRequest)
 
 /**
  * The JSON body of an operator request, after the caller was admitted: Content-Type (400
@@ -203,7 +203,8 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
         params: counterParams,
         detail: docs(
           'Call the next ticket',
-          'Calls the first WAITING ticket at the counter\'s location among the services it serves (and the key may use): tickets requeued FIRST, then the oldest. ' +
+          'Calls the first WAITING ticket at the counter\'s location among the services it serves (and the key may use): tickets requeued FIRST, then by the queue unit\'s ' +
+            'priority setting (FIRST: priority tickets before normal ones; INTERLEAVE: the oldest, but a waiting priority ticket after N normal calls at this counter), each oldest first. ' +
             'WAITING→CALLED with `calledAt` and the counter; a closed counter opens. 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket; ' +
             `404 NO_TICKET_WAITING when none waits. Webhook \`ticket.called\`. ${ORDER_OF_CHECKS}`,
           { status: 200, description: 'the called ticket', schema: TrackedTicketResponse },
@@ -218,7 +219,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
         const { raw, caller, now } = await admit(request, 'issue')
         const { idempotencyKey } = readWalkInHeaders(request)
         const body = parseJsonBytes(raw)
-        assertSchema(checkIssue, body, CounterCodes.VALIDATION_FAILED)
+        assertSchema(checkWalkIn, body, CounterCodes.VALIDATION_FAILED)
         const outcome = await deps.writes.run(() => service.walkIn(caller, idempotencyKey, body, now))
         return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
       },
@@ -231,13 +232,13 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
         detail: routeDetail({
           summary: 'Issue a walk-in ticket',
           description:
-            'A ticket issued at a counter (source OPERATOR), with the public issue\'s body and rules. No X-Request-Timestamp or X-Request-Nonce; an optional ' +
+            'A ticket issued at a counter (source OPERATOR), with the public issue\'s body and rules, and optionally `"priority": true` for a priority ticket. No X-Request-Timestamp or X-Request-Nonce; an optional ' +
             'Idempotency-Key makes retries safe (replay: 201 with `Idempotent-Replayed: true`; another body: 409 IDEMPOTENCY_KEY_REUSED). Counts against the ' +
             'key\'s ticket-issue rate limit. Checks, in order: body size → credential → scope → rate limit → headers (Content-Type, Idempotency-Key) → JSON → ' +
             'schema → idempotency lookup → Edge authority → Queue Unit active → location and service → write. Webhook `ticket.created`.',
           tags: ['Operator'],
           security: 'queueBearer',
-          body: { schema: IssueTicketRequest },
+          body: { schema: WalkInRequest },
           responses: {
             201: {
               description: 'the ticket',

@@ -8,13 +8,13 @@ import { locations } from '../queue/tables'
 import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
-import type { IssueTicketRequest } from '../queue/model'
 import { ticketJson, type TicketRow } from '../tickets/store'
 import { ticketEventJson } from '../tickets/service'
 import { assertTransition, TRANSITIONS, type TicketAction } from '../tickets/transitions'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
-import type { Counter, Position, QueueOverview, TicketEvent } from './model'
+import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
+import { callOrder } from '../tickets/priority'
 
 /** A counter as the operator API resolves it for a key. */
 export interface CounterRecord {
@@ -209,14 +209,15 @@ export class CounterService {
   /**
    * `POST counters/{id}/call-next` (contract §3): 409 COUNTER_BUSY while the counter holds a
    * ticket; else the first WAITING ticket at the counter's location of the services it serves
-   * (and the key may use), by queue rank: tickets requeued FIRST, then the oldest. 404
+   * (and the key may use): tickets requeued FIRST, then by the unit's priority policy (contract
+   * §8: FIRST or INTERLEAVE with the counter's count), each lane oldest first. 404
    * NO_TICKET_WAITING when there is none. Opens a closed counter.
    */
   callNext(caller: Credential, counterId: string, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       this.assertCounterFree(caller, counter)
-      const next = this.deps.tickets.nextWaiting(counter.locationId, counter.usableServiceIds)
+      const next = this.deps.tickets.nextWaiting(counter.queueUnitId, counter.locationId, counter.usableServiceIds, counter.id)
       if (next === null) throw new ApiError(404, CounterCodes.NO_TICKET_WAITING, `no ticket is waiting for counter ${counter.id}`)
       return this.callAt(caller, counter, next, now)
     })
@@ -252,7 +253,7 @@ export class CounterService {
       rule: TRANSITIONS.call,
       actor: caller.id,
       counterId: counter.id,
-      changes: { counterId: counter.id, calledAt: now, callCount: ticket.callCount + 1 },
+      changes: { counterId: counter.id, calledAt: now, callCount: ticket.callCount + 1, front: false },
       recordCall: true,
     }, now)
   }
@@ -295,7 +296,7 @@ export class CounterService {
         rule,
         actor: caller.id,
         counterId: ticket.counterId,
-        changes: { counterId: null, calledAt: null, queueRank: this.rankAt(ticket.locationId, position) },
+        changes: { counterId: null, calledAt: null, ...this.deps.tickets.placeAt(ticket.locationId, position) },
         detail: { position },
       }, now)
       return after
@@ -307,7 +308,7 @@ export class CounterService {
    * (404) → the target service: of this unit, active, offered at the ticket's location and not
    * the ticket's own (422 on /serviceId), within the key's services (403 SERVICE_FORBIDDEN) →
    * the transition (409) → write. It leaves its counter, calledAt and servingAt back to null,
-   * and joins the target line LAST (default) or FIRST.
+   * and joins the target line LAST (default) or FIRST. It keeps its `priority`.
    */
   transfer(caller: Credential, ticketId: string, serviceId: string, position: Position, now: number): TicketRow {
     return this.mutate(caller, now, () => {
@@ -325,24 +326,22 @@ export class CounterService {
         rule,
         actor: caller.id,
         counterId: ticket.counterId,
-        changes: { serviceId: target.id, counterId: null, calledAt: null, servingAt: null, queueRank: this.rankAt(ticket.locationId, position) },
+        // The ticket keeps its priority flag: the customer's need does not change with the service.
+        changes: { serviceId: target.id, counterId: null, calledAt: null, servingAt: null, ...this.deps.tickets.placeAt(ticket.locationId, position) },
         detail: { fromServiceId: ticket.serviceId, toServiceId: target.id, position },
       }, now)
       return after
     })
   }
 
-  private rankAt(locationId: string, position: Position): number {
-    return position === 'FIRST' ? this.deps.tickets.firstRankAt(locationId) : this.deps.tickets.lastRankAt(locationId)
-  }
-
   // ---- walk-ins -------------------------------------------------------------------------
 
   /**
    * `POST tickets` (walk-in at a counter): the public issue's rules from the idempotency lookup
-   * on, with source OPERATOR; the Idempotency-Key is optional (null: none).
+   * on, with source OPERATOR; the Idempotency-Key is optional (null: none). `"priority": true`
+   * issues a priority ticket (contract §8).
    */
-  walkIn(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number): IssueOutcome {
+  walkIn(caller: Credential, idempotencyKey: string | null, request: WalkInRequest, now: number): IssueOutcome {
     return this.queue.issueIdempotent(caller, idempotencyKey, request, now, 'OPERATOR')
   }
 
@@ -382,9 +381,12 @@ export class CounterService {
       if (caller.services !== null && !serviceIds.some((id) => mayUseService(caller, id))) continue
       counterList.push(this.counterView(caller, { ...counter, serviceIds }, held.get(counter.id) ?? null))
     }
+    // Each line in the order call-next takes its tickets (contract §8), as a counter whose
+    // count of normal calls is 0 would.
+    const policy = this.deps.tickets.priorityPolicy(unit)
     return {
       generatedAt: isoTime(now),
-      services: lines.map((line) => ({ ...line, tickets: (waiting.get(`${line.id}\u0000${line.locationId}`) ?? []).map(ticketJson) })),
+      services: lines.map((line) => ({ ...line, tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson) })),
       counters: counterList,
     }
   }

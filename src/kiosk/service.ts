@@ -95,15 +95,15 @@ export class KioskService {
   ticketView(device: Device, row: TicketRow): KioskTicket {
     const place = this.place(device)
     const line = this.deps.tickets.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
-    const position = this.deps.tickets.position(row)
+    const inLine = this.deps.tickets.placeInLine(row)
     return {
       ticket: trackedTicketJson(row),
       branchName: place.unitName,
       serviceName: line?.name ?? row.serviceId,
       locationName: place.locationName,
       timezone: place.timezone,
-      peopleAhead: position.peopleAhead,
-      estimatedWaitSeconds: position.estimatedWaitSeconds,
+      peopleAhead: inLine?.ahead ?? 0,
+      estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
       printPath: `/kiosk/tickets/${encodeURIComponent(row.id)}/print`,
     }
   }

@@ -54,7 +54,7 @@ export class PhoneService {
     const place = this.placeStmt.get(row.queueUnitId, row.locationId)
     if (place === null || businessDayAt(now, place.timezone) > row.businessDay) return { state: 'EXPIRED' }
     if (row.status !== 'WAITING' && row.status !== 'CALLED' && row.status !== 'SERVING') return { state: 'ENDED' }
-    const position = this.deps.tickets.position(row)
+    const inLine = this.deps.tickets.placeInLine(row)
     const line = this.deps.tickets.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
     return {
       state: row.status,
@@ -62,8 +62,8 @@ export class PhoneService {
       serviceName: line?.name ?? '',
       locationName: place.locationName,
       branchName: place.unitName,
-      peopleAhead: position.peopleAhead,
-      estimatedWaitSeconds: position.estimatedWaitSeconds,
+      peopleAhead: inLine?.ahead ?? 0,
+      estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
       counterName: row.status === 'WAITING' || row.counterId === null ? null : this.counterStmt.get(row.counterId)?.name ?? null,
       callCount: row.callCount,
     }

@@ -83,10 +83,27 @@ const Webhook = Type.Object({
   active: Type.Optional(Type.Boolean()),
 }, closed)
 
+/** INTERLEAVE's bound on N (normal calls between two priority calls at a counter). */
+export const MAX_NORMAL_PER_PRIORITY = 100
+
+/**
+ * Contract §8 `priority`: `{"mode": "FIRST"}` (default) or `{"mode": "INTERLEAVE",
+ * "normalPerPriority": N}`. One closed object (not a union) so a mistake is reported at its
+ * field; `normalPerPriority` is required with INTERLEAVE and refused with FIRST (checked with
+ * the references, `checkReferences`).
+ */
+const PriorityPolicy = Type.Object({
+  mode: Type.Union([Type.Literal('FIRST'), Type.Literal('INTERLEAVE')]),
+  normalPerPriority: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NORMAL_PER_PRIORITY })),
+}, closed)
+
 const QueueUnit = Type.Object({
   id: Id,
   name: Name,
   active: Type.Optional(Type.Boolean()),
+  priority: Type.Optional(PriorityPolicy),
+  /** Contract §9: the kiosk offers a "Priority" choice (default false). */
+  kioskPriority: Type.Optional(Type.Boolean()),
   locations: Type.Optional(Type.Array(Location)),
   services: Type.Optional(Type.Array(Service)),
   counters: Type.Optional(Type.Array(Counter)),

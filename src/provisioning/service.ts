@@ -104,6 +104,12 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       const up = `${wp}/queueUnits/${u}`
       unique('queue unit', qu.id, `${up}/id`)
       owned(queueUnits, queueUnits.workspaceId, qu.id, ws.id, `${up}/id`, 'queue unit')
+      if (qu.priority?.mode === 'INTERLEAVE' && qu.priority.normalPerPriority === undefined) {
+        problems.push({ path: `${up}/priority/normalPerPriority`, message: 'required when mode is INTERLEAVE' })
+      }
+      if (qu.priority?.mode === 'FIRST' && qu.priority.normalPerPriority !== undefined) {
+        problems.push({ path: `${up}/priority/normalPerPriority`, message: 'only with mode INTERLEAVE' })
+      }
       const unitLocations = new Set([
         ...(qu.locations ?? []).map((l) => l.id),
         ...db.select({ id: locations.id }).from(locations).where(eq(locations.queueUnitId, qu.id)).all().map((r) => r.id),
@@ -219,7 +225,13 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
       })
     }
     for (const qu of ws.queueUnits ?? []) {
-      upsert('queueUnits', queueUnits, qu.id, { workspaceId: ws.id, name: qu.name, active: qu.active ?? true })
+      upsert('queueUnits', queueUnits, qu.id, {
+        workspaceId: ws.id, name: qu.name, active: qu.active ?? true,
+        // Absent means the defaults, like `active`: FIRST, and no kiosk choice.
+        priorityMode: qu.priority?.mode ?? 'FIRST',
+        normalPerPriority: qu.priority?.mode === 'INTERLEAVE' ? qu.priority.normalPerPriority ?? null : null,
+        kioskPriority: qu.kioskPriority ?? false,
+      })
       for (const l of qu.locations ?? []) {
         upsert('locations', locations, l.id, { queueUnitId: qu.id, name: l.name, timezone: l.timezone, active: l.active ?? true })
       }

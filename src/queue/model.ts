@@ -12,8 +12,10 @@ export type Scope = (typeof Scopes)[keyof typeof Scopes]
 export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]
 
 // The ticket's own shape belongs to the tickets feature; the Queue API answers with it.
-export { TICKET_STATUSES, TICKET_SOURCES, QueueTicket, type TicketStatus, type TicketSource } from '../tickets/model'
-import { QueueTicket } from '../tickets/model'
+// The public API answers with `PublicQueueTicket` (public-api.md, no `priority`); the operator
+// API, webhooks and pages with `QueueTicket` (contract §8).
+export { TICKET_STATUSES, TICKET_SOURCES, QueueTicket, PublicQueueTicket, type TicketStatus, type TicketSource } from '../tickets/model'
+import { PublicQueueTicket } from '../tickets/model'
 
 const closed = { additionalProperties: false } as const
 
@@ -37,7 +39,7 @@ export type IssueTicketRequest = Static<typeof IssueTicketRequest>
 
 const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
 
-export const TicketResponse = Type.Object({ data: QueueTicket }, closed)
+export const TicketResponse = Type.Object({ data: PublicQueueTicket }, closed)
 
 export const ServiceEntry = Type.Object(
   {

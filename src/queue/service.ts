@@ -5,14 +5,14 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { isoTime } from '../platform/clock'
-import { ticketJson, type TicketRow } from '../tickets/store'
+import { publicTicketJson, ticketJson, type TicketRow } from '../tickets/store'
 import type { QueueLine } from '../tickets/lines'
 import { trackedTicketJson } from '../tickets/tracking'
 import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
-import type { IssueTicketRequest, QueueTicket, ServiceEntry, StateEntry, TicketSource } from './model'
+import type { IssueTicketRequest, PublicQueueTicket, ServiceEntry, StateEntry, TicketSource } from './model'
 
 export interface QueueUnitRow {
   id: string
@@ -39,13 +39,30 @@ export interface IssueOutcome {
 }
 
 /**
- * Contract §3: "same payload" for ticket issue is the same parsed body. The request is
- * normalised (`externalReference` absent ≡ null) and hashed in RFC 8785 canonical form, so
- * field order, whitespace and escapes do not matter; any change of a value does.
+ * A ticket issue's body: the public one, or a walk-in's, which may add `priority` (contract §8;
+ * the public route's schema refuses the field).
  */
-export function issuePayloadHash(request: IssueTicketRequest): string {
-  const normalised = { locationId: request.locationId, serviceId: request.serviceId, externalReference: request.externalReference ?? null }
+export type IssueRequest = IssueTicketRequest & { priority?: boolean }
+
+/**
+ * Contract §3: "same payload" for ticket issue is the same parsed body. The request is
+ * normalised (`externalReference` absent ≡ null, `priority` absent ≡ false) and hashed in RFC
+ * 8785 canonical form, so field order, whitespace and escapes do not matter; any change of a
+ * value does. `priority` enters the hash only when true, so the hash of every body without it
+ * is what it was before the field existed (stored records keep matching).
+ */
+export function issuePayloadHash(request: IssueRequest): string {
+  const normalised: Record<string, unknown> = { locationId: request.locationId, serviceId: request.serviceId, externalReference: request.externalReference ?? null }
+  if (request.priority === true) normalised.priority = true
   return sha256Hex(canonicalize(normalised)!)
+}
+
+/**
+ * The ticket JSON a source's issuer gets: the public API's has no `priority` (contract §8) and
+ * no `trackingUrl` (contract §10); walk-ins and kiosk tickets carry both.
+ */
+function issuedTicketJson(row: TicketRow, source: TicketSource) {
+  return source === 'API' ? publicTicketJson(row) : trackedTicketJson(row)
 }
 
 /**
@@ -123,7 +140,7 @@ export class QueueService {
    * `ticket.created` webhook outbox rows and the unit's `stateRevision`). Must run inside a write
    * of `deps.writes`, which tells the listeners once it committed.
    */
-  issueTicket(caller: Credential, request: IssueTicketRequest, source: TicketSource, now: number): TicketRow {
+  issueTicket(caller: Credential, request: IssueRequest, source: TicketSource, now: number): TicketRow {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
@@ -133,6 +150,7 @@ export class QueueService {
       service: { id: target.service.id, prefix: target.service.prefix },
       source,
       externalReference: request.externalReference ?? null,
+      priority: request.priority === true,
       credentialId: caller.id,
     }, now)
   }
@@ -146,7 +164,7 @@ export class QueueService {
    * (`null`: no lookup, no record). Runs inside a write of `deps.writes` (the routes call it in
    * `writes.run`: group commit); listeners hear of a new ticket once it committed.
    */
-  issueIdempotent(caller: Credential, idempotencyKey: string | null, request: IssueTicketRequest, now: number, source: TicketSource = 'API'): IssueOutcome {
+  issueIdempotent(caller: Credential, idempotencyKey: string | null, request: IssueRequest, now: number, source: TicketSource = 'API'): IssueOutcome {
     const scope = `${IDEMPOTENCY_SCOPES[source] ?? 'ticket'}:${credentialScope(caller)}`
     const requestHash = issuePayloadHash(request)
     return this.deps.writes.now((): IssueOutcome => {
@@ -158,8 +176,7 @@ export class QueueService {
         return { status: stored.status, body: stored.body, headers: stored.headers, replayed: true }
       }
       const row = this.issueTicket(caller, request, source, now)
-      // Contract §10: walk-ins and kiosk tickets carry their phone page; the public API's body stays the spec's.
-      const body = JSON.stringify({ data: source === 'API' ? ticketJson(row) : trackedTicketJson(row) })
+      const body = JSON.stringify({ data: issuedTicketJson(row, source) })
       const headers = { location: `${TICKETS_PATH}/${encodeURIComponent(row.id)}` }
       if (idempotencyKey !== null) this.deps.idempotency.save(scope, idempotencyKey, { requestHash, status: 201, body, headers }, now)
       return { status: 201, body, headers, replayed: false }
@@ -175,10 +192,10 @@ export class QueueService {
   }
 
   /** 404 TICKET_NOT_FOUND for an unknown ticket and for one the caller may not see alike. */
-  readTicket(caller: Credential, ticketId: string): QueueTicket {
+  readTicket(caller: Credential, ticketId: string): PublicQueueTicket {
     const row = this.visibleTicket(caller, ticketId)
     if (row === null) throw new ApiError(404, QueueCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
-    return ticketJson(row)
+    return publicTicketJson(row)
   }
 
   /** Active services at active locations, once per (service, location), within the key's lists. */

@@ -16,6 +16,12 @@ export const queueUnits = sqliteTable('queue_units', {
    * bumped in the same transaction as the change, so it survives restarts and never repeats.
    */
   stateRevision: integer('state_revision').notNull().default(0),
+  /** Contract §8 `priority.mode`: FIRST (priority tickets before normal ones) or INTERLEAVE. */
+  priorityMode: text('priority_mode', { enum: ['FIRST', 'INTERLEAVE'] }).notNull().default('FIRST'),
+  /** INTERLEAVE's N: at most N normal calls at a counter between two priority calls; null for FIRST. */
+  normalPerPriority: integer('normal_per_priority'),
+  /** Contract §9: the kiosk offers a "Priority" choice. */
+  kioskPriority: integer('kiosk_priority', { mode: 'boolean' }).notNull().default(false),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

@@ -33,6 +33,8 @@ export interface QueueDisplayCall {
   calledAt: string
   /** The ticket's status now. */
   status: TicketStatus
+  /** Contract §8: a priority ticket. */
+  priority: boolean
 }
 
 /** The queue-state body of docs/display.md. */
@@ -48,7 +50,7 @@ export interface QueueDisplayState {
 
 interface UnitRow { id: string; workspaceId: string; name: string; stateRevision: number }
 interface LocationRow { id: string; name: string; timezone: string }
-interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; at: number; status: TicketStatus }
+interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; at: number; status: TicketStatus; priority: number }
 
 /** The display feeds' queue reads, on statements prepared once per app (by `Tickets`). */
 export class QueueDisplayReader {
@@ -68,7 +70,7 @@ export class QueueDisplayReader {
     // business days only (the daily close clears earlier ones), read by its (unit, id) index.
     const callColumns = `
       SELECT t.ticket_number AS number, t.service_id AS serviceId, c.location_id AS locationId, k.name AS counterName,
-             c.at AS at, t.status AS status
+             c.at AS at, t.status AS status, t.priority AS priority
       FROM ticket_calls c
       JOIN tickets t ON t.id = c.ticket_id
       JOIN counters k ON k.id = c.counter_id
@@ -117,6 +119,7 @@ export class QueueDisplayReader {
           counterName: c.counterName,
           calledAt: isoTime(c.at),
           status: c.status,
+          priority: c.priority === 1,
         })),
       }
     })

@@ -9,6 +9,8 @@ export interface LineNowServing {
   counterName: string
   status: 'CALLED' | 'SERVING'
   calledAt: string
+  /** Contract §8: the ticket served is a priority ticket. */
+  priority: boolean
 }
 
 /** One (service, location) pair of a queue unit with its live counts. */
@@ -22,10 +24,6 @@ export interface QueueLine {
   waiting: number
   estimatedWaitSeconds: number
   nowServing: LineNowServing | null
-  /** Open counters serving this line (the estimate's divisor before max(…, 1)). */
-  openCounters: number
-  /** The average service seconds the estimate uses (recent completions, else the default). */
-  averageServiceSeconds: number
 }
 
 /** One row of the lines query (SQLite's 0/1 for booleans). */
@@ -43,6 +41,7 @@ interface LineRow {
   nowServingStatus: string | null
   nowServingCalledAt: number | null
   nowServingCounter: string | null
+  nowServingPriority: number | null
 }
 
 /**
@@ -65,7 +64,7 @@ export class QueueLines {
         s.default_service_seconds AS defaultServiceSeconds, l.id AS locationId, l.active AS locationActive,
         st.waiting AS waiting, st.avg_service_seconds AS avgServiceSeconds,
         t.ticket_number AS nowServingNumber, t.status AS nowServingStatus, t.called_at AS nowServingCalledAt,
-        c.name AS nowServingCounter
+        c.name AS nowServingCounter, t.priority AS nowServingPriority
       FROM service_locations sl
       INNER JOIN services s ON s.id = sl.service_id
       INNER JOIN locations l ON l.id = sl.location_id
@@ -94,8 +93,6 @@ export class QueueLines {
     for (const row of this.openCountersStmt.all(queueUnitId)) open.set(`${row.serviceId}\u0000${row.locationId}`, row.open)
     return wanted.map((row) => {
       const waiting = row.waiting ?? 0
-      const openCounters = open.get(`${row.id}\u0000${row.locationId}`) ?? 0
-      const average = averageServiceSeconds(row.avgServiceSeconds, row.defaultServiceSeconds)
       return {
         id: row.id,
         name: row.name,
@@ -103,15 +100,18 @@ export class QueueLines {
         locationId: row.locationId,
         active: row.serviceActive === 1 && row.locationActive === 1,
         waiting,
-        estimatedWaitSeconds: estimatedWaitSeconds(waiting, openCounters, average),
-        openCounters,
-        averageServiceSeconds: average,
+        estimatedWaitSeconds: estimatedWaitSeconds(
+          waiting,
+          open.get(`${row.id}\u0000${row.locationId}`) ?? 0,
+          averageServiceSeconds(row.avgServiceSeconds, row.defaultServiceSeconds),
+        ),
         nowServing: row.nowServingNumber != null && row.nowServingCounter != null && row.nowServingCalledAt != null
           ? {
               number: row.nowServingNumber,
               counterName: row.nowServingCounter,
               status: row.nowServingStatus as 'CALLED' | 'SERVING',
               calledAt: isoTime(row.nowServingCalledAt),
+              priority: row.nowServingPriority === 1,
             }
           : null,
       }

@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox'
 
 /*
- * The ticket as every feature sees it (contract §3): its statuses, its sources and its JSON
- * (QueueTicket, the body of the Queue API's ticket responses and of webhook events).
+ * The ticket as every feature sees it (contract §3): its statuses, its sources and its JSON:
+ * `PublicQueueTicket`, exactly the vendor spec's (public-api.md: the public Queue API's ticket
+ * responses), and `QueueTicket`, the same plus `priority` (contract §8: the operator API,
+ * webhook events, the desk and kiosk).
  */
 
 /** Contract §3. */
@@ -16,21 +18,31 @@ const closed = { additionalProperties: false } as const
 const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
 const NullableDateTime = Type.Union([DateTime, Type.Null()])
 
+const publicTicketFields = {
+  id: Type.String({ description: 'opaque ticket ID (tkt_…)' }),
+  ticketId: Type.String({ description: 'the same value as id' }),
+  ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
+  status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
+  source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
+  queueUnitId: Type.String(),
+  locationId: Type.String(),
+  serviceId: Type.String(),
+  externalReference: Type.Union([Type.String(), Type.Null()]),
+  createdAt: DateTime,
+  calledAt: NullableDateTime,
+  servingAt: NullableDateTime,
+  completedAt: NullableDateTime,
+}
+
+/** The public Queue API's ticket (public-api.md), field for field: it never shows `priority`. */
+export const PublicQueueTicket = Type.Object(publicTicketFields, closed)
+export type PublicQueueTicket = Static<typeof PublicQueueTicket>
+
+/** The ticket of the operator API, webhooks and pages: the public fields and `priority` (contract §8). */
 export const QueueTicket = Type.Object(
   {
-    id: Type.String({ description: 'opaque ticket ID (tkt_…)' }),
-    ticketId: Type.String({ description: 'the same value as id' }),
-    ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
-    status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
-    source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
-    queueUnitId: Type.String(),
-    locationId: Type.String(),
-    serviceId: Type.String(),
-    externalReference: Type.Union([Type.String(), Type.Null()]),
-    createdAt: DateTime,
-    calledAt: NullableDateTime,
-    servingAt: NullableDateTime,
-    completedAt: NullableDateTime,
+    ...publicTicketFields,
+    priority: Type.Boolean({ description: 'a priority ticket (walk-in flag or kiosk choice): called by the queue unit\'s priority rule' }),
   },
   closed,
 )

@@ -4,6 +4,8 @@ import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
 import { isoTime } from '../platform/clock'
+import { planStable } from '../platform/sql'
+import { inReadTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
@@ -13,7 +15,22 @@ import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type QueueDisplayState } from './display-state'
 import { OPEN_STATUSES, type TransitionRule } from './transitions'
-import { estimatedWaitSeconds } from './wait'
+import { callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
+import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
+
+/** Where a requeued or transferred ticket joins the waiting line. */
+export type LinePosition = 'FIRST' | 'LAST'
+
+/** A ticket's place in its line (contract §8: the tickets that will really be called ahead). */
+export interface PlaceInLine {
+  /** Tickets of the line that will be called before it. */
+  ahead: number
+  /** Contract §3's estimate with `ahead` as the waiting ahead. */
+  estimatedWaitSeconds: number
+}
+
+interface PlaceRow { id: string; priority: number; front: number; queueRank: number; createdAt: number }
+const toPlace = (row: PlaceRow): LinePlace => ({ id: row.id, priority: row.priority === 1, front: row.front === 1, queueRank: row.queueRank, createdAt: row.createdAt })
 
 /** One entry of a ticket's history (`ticket_events`), as stored. */
 export interface TicketEventRow {
@@ -39,16 +56,10 @@ export interface TicketsDeps {
   trackingCodes?: () => string
 }
 
-/** Where a WAITING ticket stands in its line: who is ahead, and the estimate for it. */
-export interface TicketPosition {
-  /** WAITING tickets of the same service and location that will be called before it. */
-  peopleAhead: number
-  estimatedWaitSeconds: number
-}
 
 /**
  * The one owner of ticket state: the tables `tickets`, `ticket_sequences`, `ticket_events`,
- * `ticket_calls` and `service_stats`, and every statement over them. Built once per app (in
+ * `ticket_calls`, `service_stats` and `counter_call_streaks`, and every statement over them. Built once per app (in
  * `createDeps`) and reached by the features through `deps.tickets`; its statements are prepared
  * on first use (not while the server starts) and belong to this object.
  *
@@ -108,14 +119,15 @@ export class Tickets {
 
   // ---- numbering and places in line ----------------------------------------------------
 
-  /** The rank behind every WAITING ticket of the location (requeue/transfer LAST). */
-  lastRankAt(locationId: string): number {
-    return this.parts.store.nextQueueRank(locationId)
-  }
-
-  /** The rank in front of every WAITING ticket of the location (requeue/transfer FIRST). */
-  firstRankAt(locationId: string): number {
-    return this.parts.store.firstQueueRank(locationId)
+  /**
+   * The place of a ticket that joins the location's waiting line again (requeue, transfer):
+   * FIRST: a rank in front of every WAITING ticket of the location and the front lane (called
+   * before priority tickets too, contract §8); LAST: a rank behind all of them, in its own lane.
+   */
+  placeAt(locationId: string, position: LinePosition): { queueRank: number; front: boolean } {
+    return position === 'FIRST'
+      ? { queueRank: this.parts.store.firstQueueRank(locationId), front: true }
+      : { queueRank: this.parts.store.nextQueueRank(locationId), front: false }
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -129,19 +141,6 @@ export class Tickets {
     return this.parts.store.byTrackingCode(code)
   }
 
-  /**
-   * A WAITING ticket's place: the WAITING tickets of its service at its location ahead of it in
-   * call order (queue rank, then age, then ID: call-next's order), and contract §3's estimate
-   * for that many ahead. A ticket no longer waiting has nobody ahead and no wait.
-   */
-  position(row: TicketRow): TicketPosition {
-    if (row.status !== 'WAITING') return { peopleAhead: 0, estimatedWaitSeconds: 0 }
-    const peopleAhead = this.parts.aheadStmt.get(row.serviceId, row.locationId, row.queueRank, row.createdAt, row.id)?.ahead ?? 0
-    const line = this.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
-    const estimate = line === undefined ? 0 : estimatedWaitSeconds(peopleAhead, line.openCounters, line.averageServiceSeconds)
-    return { peopleAhead, estimatedWaitSeconds: estimate }
-  }
-
   /** The CALLED or SERVING ticket a counter holds (contract §3: one at most), or null. */
   heldBy(counterId: string): TicketRow | null {
     return this.parts.heldStmt.get({ id: counterId }) ?? null
@@ -152,16 +151,57 @@ export class Tickets {
     return this.parts.unitOpenStmt.all({ unit: queueUnitId })
   }
 
-  /** The first WAITING ticket at the location among `serviceIds`, by queue rank then age; null when none. */
-  nextWaiting(locationId: string, serviceIds: string[]): TicketRow | null {
+  /**
+   * The ticket `counterId`'s call-next takes at the location among `serviceIds` (contract §8,
+   * `chooseNext`): the front first, then the unit's priority policy with the counter's count of
+   * normal calls since its last priority call. Reads only the head of each lane of each line
+   * (one index seek each on `tickets_waiting_line`), whatever the length of the lines. Null
+   * when nothing waits.
+   */
+  nextWaiting(queueUnitId: string, locationId: string, serviceIds: string[], counterId: string): TicketRow | null {
     if (serviceIds.length === 0) return null
-    return this.deps.db
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.locationId, locationId), eq(tickets.status, 'WAITING'), inArray(tickets.serviceId, serviceIds)))
-      .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
-      .limit(1)
-      .get() ?? null
+    const heads = this.parts.headsStmt.all(JSON.stringify(serviceIds), locationId).map(toPlace)
+    const next = chooseNext(heads, this.priorityPolicy(queueUnitId), this.normalCallsAt(counterId))
+    return next === null ? null : this.byId(next.id)
+  }
+
+  /** The queue unit's `priority` setting (FIRST when the unit is unknown). */
+  priorityPolicy(queueUnitId: string): PriorityPolicy {
+    const row = this.parts.policyStmt.get(queueUnitId)
+    if (row?.mode === 'INTERLEAVE' && row.normalPerPriority !== null) return { mode: 'INTERLEAVE', normalPerPriority: row.normalPerPriority }
+    return DEFAULT_PRIORITY_POLICY
+  }
+
+  /** The counter's normal calls since its last priority call (0 before its first call). */
+  normalCallsAt(counterId: string): number {
+    return this.parts.streakStmt.get(counterId)?.normalCalls ?? 0
+  }
+
+  /**
+   * A waiting ticket's place in its (service, location) line: how many of the line's tickets
+   * will be called before it under the unit's priority policy (`callsAhead`), and contract §3's
+   * estimate from that. O(the line's waiting tickets). Null when the ticket is not WAITING.
+   */
+  placeInLine(ticket: TicketRow): PlaceInLine | null {
+    if (ticket.status !== 'WAITING') return null
+    return this.place(ticket.queueUnitId, ticket.serviceId, ticket.locationId, toPlaceOf(ticket))
+  }
+
+  /** The place a ticket issued now would get (`priority` or not): for a kiosk's choice. */
+  placeForNew(queueUnitId: string, serviceId: string, locationId: string, priority: boolean): PlaceInLine {
+    return this.place(queueUnitId, serviceId, locationId, { id: '', priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.POSITIVE_INFINITY })
+  }
+
+  private place(queueUnitId: string, serviceId: string, locationId: string, target: LinePlace): PlaceInLine {
+    return inReadTransaction(this.deps.db, () => {
+      const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
+      const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
+      const line = this.parts.lineFactsStmt.get(serviceId, locationId)
+      return {
+        ahead,
+        estimatedWaitSeconds: estimatedWaitSeconds(ahead, line?.open ?? 0, averageServiceSeconds(line?.avg, line?.defaultSeconds)),
+      }
+    })
   }
 
   /** Tickets `counterId` completed on a business day (the desk's "served today"). */
@@ -219,6 +259,10 @@ export class Tickets {
   }
 }
 
+function toPlaceOf(row: TicketRow): LinePlace {
+  return { id: row.id, priority: row.priority, front: row.front, queueRank: row.queueRank, createdAt: row.createdAt }
+}
+
 /** A ticket's history entry as the operator API shows it. */
 export function ticketEventJson(row: TicketEventRow) {
   return {
@@ -244,6 +288,31 @@ function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: Transit
     revisions: new QueueRevisions(db, deps.writes, deps.log),
     outbox: new WebhookOutbox(db, deps.ids),
     display: new QueueDisplayReader(db, lines),
+    // The head of each lane (front, priority, normal) of each line in ?1 (a JSON array of
+    // service IDs) at location ?2: one seek each on tickets_waiting_line (service, location,
+    // status, front, priority, rank). The front lane orders by rank across priority values
+    // (a sort of the few front tickets). Raw: read on every call-next.
+    headsStmt: db.$client.query<PlaceRow, [string, string]>(`
+      SELECT t.id, t.priority, t.front, t.queue_rank AS queueRank, t.created_at AS createdAt
+      FROM json_each(?1) s JOIN tickets t ON t.id IN (
+        (SELECT f.id FROM tickets f WHERE f.service_id = s.value AND f.location_id = ${planStable('?2')} AND f.status = 'WAITING' AND f.front = 1 ORDER BY f.queue_rank LIMIT 1),
+        (SELECT p.id FROM tickets p WHERE p.service_id = s.value AND p.location_id = ${planStable('?2')} AND p.status = 'WAITING' AND p.front = 0 AND p.priority = 1 ORDER BY p.queue_rank LIMIT 1),
+        (SELECT n.id FROM tickets n WHERE n.service_id = s.value AND n.location_id = ${planStable('?2')} AND n.status = 'WAITING' AND n.front = 0 AND n.priority = 0 ORDER BY n.queue_rank LIMIT 1))`),
+    policyStmt: db.$client.query<{ mode: string; normalPerPriority: number | null }, [string]>(
+      'SELECT priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
+    ),
+    streakStmt: db.$client.query<{ normalCalls: number }, [string]>(
+      'SELECT normal_calls AS normalCalls FROM counter_call_streaks WHERE counter_id = ?1',
+    ),
+    lineStmt: db.$client.query<PlaceRow, [string, string]>(`
+      SELECT id, priority, front, queue_rank AS queueRank, created_at AS createdAt FROM tickets
+      WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'`),
+    lineFactsStmt: db.$client.query<{ avg: number | null; defaultSeconds: number; open: number }, [string, string]>(`
+      SELECT st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds,
+        (SELECT count(*) FROM counters c JOIN counter_services cs ON cs.counter_id = c.id
+          WHERE cs.service_id = ?1 AND c.location_id = ?2 AND c.open = 1) AS open
+      FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = ?2
+      WHERE s.id = ?1`),
     // Contract §3: one open ticket per counter, CALLED or SERVING.
     heldStmt: db
       .select()
@@ -257,11 +326,6 @@ function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: Transit
       .where(and(eq(tickets.queueUnitId, sql.placeholder('unit')), inArray(tickets.status, ['WAITING', 'CALLED', 'SERVING'])))
       .orderBy(asc(tickets.queueRank), asc(tickets.createdAt), asc(tickets.id))
       .prepare(),
-    // One range on `tickets_waiting_line` (service, location, status, rank).
-    aheadStmt: db.$client.query<{ ahead: number }, [string, string, number, number, string]>(
-      `SELECT count(*) AS ahead FROM tickets WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'
-         AND (queue_rank < ?3 OR (queue_rank = ?3 AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))))`,
-    ),
     eventsStmt: db
       .select()
       .from(ticketEvents)

@@ -12,7 +12,8 @@ import { queueUnits, locations, services } from '../queue/tables'
  * Tickets. `seq` is the day's number for (location, prefix, businessDay); the unique index
  * makes a duplicate number impossible even if two writers raced.
  * `queueRank` orders the waiting line: smaller is called first (requeue FIRST gets a rank
- * below every waiting ticket, LAST one above).
+ * below every waiting ticket, LAST one above). Ranks of the WAITING tickets of a location are
+ * unique (each is one past the largest or one below the smallest, under the write lock).
  */
 export const tickets = sqliteTable(
   'tickets',
@@ -33,6 +34,14 @@ export const tickets = sqliteTable(
     credentialId: text('credential_id'),
     counterId: text('counter_id'),
     callCount: integer('call_count').notNull().default(0),
+    /** Contract §8: a priority ticket (walk-in flag, kiosk choice); kept for the ticket's life, transfers included. */
+    priority: integer('priority', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The ticket waits at the front of the line (requeued or transferred FIRST): called before
+     * every other ticket, priority ones included (contract §8). Meaningful only while WAITING;
+     * every move into WAITING sets it.
+     */
+    front: integer('front', { mode: 'boolean' }).notNull().default(false),
     queueRank: integer('queue_rank').notNull(),
     createdAt: integer('created_at').notNull(),
     calledAt: integer('called_at'),
@@ -46,7 +55,9 @@ export const tickets = sqliteTable(
   },
   (t) => [
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),
-    index('tickets_waiting_line').on(t.serviceId, t.locationId, t.status, t.queueRank),
+    // The waiting line in its lanes (front, then priority or normal), each by rank: the head of
+    // every lane of a line is one index seek (call-next, docs/counters.md "Priority").
+    index('tickets_waiting_line').on(t.serviceId, t.locationId, t.status, t.front, t.priority, t.queueRank),
     index('tickets_open_by_status').on(t.status, t.locationId),
     index('tickets_counter_open').on(t.counterId, t.status),
     uniqueIndex('tickets_tracking_code').on(t.trackingCode),
@@ -128,3 +139,14 @@ export const ticketCalls = sqliteTable(
     index('ticket_calls_ticket').on(t.ticketId, t.id),
   ],
 )
+
+/**
+ * Per counter, the normal tickets it called since its last priority call: the INTERLEAVE rule's
+ * count (contract §8: at most N normal calls at a counter between two priority calls while
+ * priority tickets wait). Written by every call at the counter, in the call's transaction, so
+ * it survives restarts; a counter with no row has made none.
+ */
+export const counterCallStreaks = sqliteTable('counter_call_streaks', {
+  counterId: text('counter_id').primaryKey(),
+  normalCalls: integer('normal_calls').notNull().default(0),
+})

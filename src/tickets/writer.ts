@@ -9,7 +9,7 @@ import type { TransitionRule } from './transitions'
 export const SYSTEM_ACTOR = 'system'
 
 /** The columns a transition may change besides `status`. */
-export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'calledAt' | 'servingAt' | 'completedAt'>>
+export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'front' | 'calledAt' | 'servingAt' | 'completedAt'>>
 
 export interface TransitionWrite {
   rule: TransitionRule
@@ -41,6 +41,7 @@ export class TicketWriter {
   private readonly pointerStmt
   private readonly statsStmt
   private readonly averageStmt
+  private readonly streakStmt
 
   constructor(
     private readonly db: Db,
@@ -76,6 +77,11 @@ export class TicketWriter {
     this.averageStmt = db.$client.query<unknown, [string, string, number, number]>(`
       INSERT INTO service_stats (service_id, location_id, avg_service_seconds, completed_count) VALUES (?1, ?2, ?3, ?4)
       ON CONFLICT (service_id, location_id) DO UPDATE SET avg_service_seconds = excluded.avg_service_seconds, completed_count = excluded.completed_count`)
+    // Contract §8 INTERLEAVE: the counter's normal calls since its last priority call
+    // (normalCallsAfter: a priority call sets 0, a normal one adds 1). ?2 is 1 for a priority call.
+    this.streakStmt = db.$client.query<unknown, [string, number]>(`
+      INSERT INTO counter_call_streaks (counter_id, normal_calls) VALUES (?1, CASE WHEN ?2 = 1 THEN 0 ELSE 1 END)
+      ON CONFLICT (counter_id) DO UPDATE SET normal_calls = CASE WHEN ?2 = 1 THEN 0 ELSE normal_calls + 1 END`)
   }
 
   /** Applies `write` to `before` (read in this transaction); returns the ticket as written. */
@@ -104,6 +110,9 @@ export class TicketWriter {
     // Waiting counts: leaving a line −1, joining one +1 (a transfer joins another service's).
     if (before.status === 'WAITING' && after.status !== 'WAITING') this.store.adjustWaiting(before.serviceId, before.locationId, -1)
     if (after.status === 'WAITING' && before.status !== 'WAITING') this.store.adjustWaiting(after.serviceId, after.locationId, +1)
+
+    // Every call at a counter (call-next or a specific ticket; not a recall) moves its count.
+    if (rule.event === 'called' && after.counterId !== null) this.streakStmt.run(after.counterId, after.priority ? 1 : 0)
 
     if (write.recordCall) {
       this.callStmt.run({

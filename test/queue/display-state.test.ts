@@ -27,18 +27,18 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
         { id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, nowServing: null },
         {
           id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600,
-          nowServing: { number: 'A001', counterName: 'Counter 1', status: 'SERVING', calledAt: T0 },
+          nowServing: { number: 'A001', counterName: 'Counter 1', status: 'SERVING', calledAt: T0, priority: false },
         },
         { id: 'svc_loans', name: 'Loans', prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, nowServing: null },
       ],
       recentCalls: [
-        { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: T0, status: 'SERVING' },
+        { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: T0, status: 'SERVING', priority: false },
       ],
     })
     // Exactly the documented keys, in the documented order.
     expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
     expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'nowServing'])
-    expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'calledAt', 'status'])
+    expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'calledAt', 'status', 'priority'])
   })
 
   test('recent calls: the last 10, newest first, recalls included with their own time', async () => {
@@ -54,7 +54,7 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     }
     const calls = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.recentCalls
     expect(calls).toHaveLength(RECENT_CALLS)
-    expect(calls[0]).toEqual({ number: 'A006', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 2', calledAt: '2026-11-25T09:30:12.000Z', status: 'CALLED' })
+    expect(calls[0]).toEqual({ number: 'A006', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 2', calledAt: '2026-11-25T09:30:12.000Z', status: 'CALLED', priority: false })
     expect(calls[1]).toMatchObject({ number: 'A006', calledAt: '2026-11-25T09:30:11.000Z' })
     expect(calls[2]).toMatchObject({ number: 'A005', calledAt: '2026-11-25T09:30:10.000Z', status: 'NO_SHOW' })
     expect(calls.at(-1)).toMatchObject({ number: 'A002', calledAt: '2026-11-25T09:30:03.000Z' })
