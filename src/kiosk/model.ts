@@ -5,7 +5,10 @@ const closed = { additionalProperties: false } as const
 
 /** `POST /api/devices/v1/kiosk/tickets`: the service tapped; the location is the kiosk's own. */
 export const KioskIssueRequest = Type.Object(
-  { serviceId: Type.String({ minLength: 1, maxLength: 160, description: 'a service of the kiosk (see GET /api/devices/v1/kiosk)', examples: ['svc_accounts'] }) },
+  {
+    serviceId: Type.String({ minLength: 1, maxLength: 160, description: 'a service of the kiosk (see GET /api/devices/v1/kiosk)', examples: ['svc_accounts'] }),
+    priority: Type.Optional(Type.Boolean({ description: 'the customer chose "Priority" (contract §8); only where the unit has `kioskPriority: true`, else 422 on /priority' })),
+  },
   closed,
 )
 export type KioskIssueRequest = Static<typeof KioskIssueRequest>
@@ -17,6 +20,7 @@ export const KioskService = Type.Object(
     prefix: Type.String(),
     waiting: Type.Integer({ minimum: 0, description: 'people waiting now' }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §3 estimate for a ticket taken now' }),
+    priorityEstimatedWaitSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the estimate for a priority ticket taken now; null when the kiosk offers no Priority choice' }),
   },
   closed,
 )
@@ -27,6 +31,7 @@ export const KioskView = Type.Object(
     branchName: Type.String({ description: 'the queue unit\'s name, printed on the ticket' }),
     queueUnit: Type.Object({ id: Type.String(), name: Type.String(), active: Type.Boolean() }, closed),
     location: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String(), active: Type.Boolean() }, closed),
+    priorityChoice: Type.Boolean({ description: 'the unit\'s `kioskPriority`: the start screen offers "Priority"' }),
     services: Type.Array(KioskService, { description: 'the active services of the kiosk at its location, within its service list' }),
   },
   closed,

@@ -132,7 +132,7 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
         const key = readIssueHeaders(request)
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, KioskCodes.VALIDATION_FAILED)
-        const outcome = await deps.writes.run(() => kiosk.issue(device, key, body.serviceId, now))
+        const outcome = await deps.writes.run(() => kiosk.issue(device, key, body, now))
         const ticketId = (JSON.parse(outcome.body) as { data: { id: string } }).data.id
         const row = deps.tickets.byId(ticketId)
         if (row === null) throw new ApiError(404, KioskCodes.TICKET_NOT_FOUND, 'the ticket of this Idempotency-Key is gone')
@@ -150,7 +150,8 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
           description:
             'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
             'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
-            'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
+            'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
+            'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
             'an inactive or unknown one 422 on /serviceId. Checks, in order: body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
             'headers (Content-Type, Idempotency-Key) → JSON → schema → idempotency lookup → Edge authority → Queue Unit active → service → write.',
           tags: ['Kiosk'],

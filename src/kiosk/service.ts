@@ -1,6 +1,6 @@
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
-import { ApiError } from '../platform/errors'
+import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, mayUseService } from '../queue/access'
 import type { IssueOutcome, QueueService } from '../queue/service'
@@ -8,7 +8,7 @@ import type { Device } from '../devices/service'
 import type { TicketRow } from '../tickets/store'
 import { trackedTicketJson } from '../tickets/tracking'
 import { KioskCodes } from './errors'
-import type { KioskTicket, KioskView } from './model'
+import type { KioskIssueRequest, KioskTicket, KioskView } from './model'
 
 /**
  * A kiosk as the Queue feature's caller (contract §7): its queue unit, its one location and
@@ -33,6 +33,7 @@ export function kioskCredential(device: Device): Credential {
 interface Place {
   unitName: string
   unitActive: boolean
+  kioskPriority: boolean
   locationName: string
   timezone: string
   locationActive: boolean
@@ -48,8 +49,8 @@ export class KioskService {
   private readonly placeStmt
 
   constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {
-    this.placeStmt = deps.db.$client.query<{ unitName: string; unitActive: number; locationName: string; timezone: string; locationActive: number }, [string, string]>(
-      `SELECT u.name AS unitName, u.active AS unitActive, l.name AS locationName, l.timezone AS timezone, l.active AS locationActive
+    this.placeStmt = deps.db.$client.query<{ unitName: string; unitActive: number; kioskPriority: number; locationName: string; timezone: string; locationActive: number }, [string, string]>(
+      `SELECT u.name AS unitName, u.active AS unitActive, u.kiosk_priority AS kioskPriority, l.name AS locationName, l.timezone AS timezone, l.active AS locationActive
        FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
     )
   }
@@ -57,7 +58,7 @@ export class KioskService {
   private place(device: Device): Place {
     const row = this.placeStmt.get(device.queueUnitId!, device.locationId!)
     if (row === null) throw new ApiError(403, KioskCodes.QUEUE_UNIT_INACTIVE, 'this kiosk\'s queue unit or location no longer exists')
-    return { unitName: row.unitName, unitActive: row.unitActive === 1, locationName: row.locationName, timezone: row.timezone, locationActive: row.locationActive === 1 }
+    return { unitName: row.unitName, unitActive: row.unitActive === 1, kioskPriority: row.kioskPriority === 1, locationName: row.locationName, timezone: row.timezone, locationActive: row.locationActive === 1 }
   }
 
   /** The start screen: every active service of its location within its list, with people waiting and the estimate. */
@@ -67,12 +68,20 @@ export class KioskService {
     const services = !place.unitActive || !place.locationActive ? [] : this.deps.tickets
       .lines(device.queueUnitId!, true)
       .filter((line) => line.locationId === device.locationId && mayUseService(caller, line.id))
-      .map((line) => ({ id: line.id, name: line.name, prefix: line.prefix, waiting: line.waiting, estimatedWaitSeconds: line.estimatedWaitSeconds }))
+      .map((line) => ({
+        id: line.id,
+        name: line.name,
+        prefix: line.prefix,
+        waiting: line.waiting,
+        estimatedWaitSeconds: line.estimatedWaitSeconds,
+        priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
+      }))
     return {
       generatedAt: isoTime(now),
       branchName: place.unitName,
       queueUnit: { id: device.queueUnitId!, name: place.unitName, active: place.unitActive },
       location: { id: device.locationId!, name: place.locationName, timezone: place.timezone, active: place.locationActive },
+      priorityChoice: place.kioskPriority,
       services,
     }
   }
@@ -82,8 +91,14 @@ export class KioskService {
    * and write path (`QueueService.issueIdempotent`: idempotency lookup → Edge authority →
    * location and service → write), source KIOSK. Must run inside `deps.writes.run`.
    */
-  issue(device: Device, idempotencyKey: string, serviceId: string, now: number): IssueOutcome {
-    return this.queue.issueIdempotent(kioskCredential(device), idempotencyKey, { locationId: device.locationId!, serviceId }, now, 'KIOSK')
+  issue(device: Device, idempotencyKey: string, request: KioskIssueRequest, now: number): IssueOutcome {
+    const priority = request.priority === true
+    // Contract §8: "Priority" only where the unit offers it (read in this write: a change of
+    // provisioning counts from the next tap).
+    if (priority && !this.place(device).kioskPriority) {
+      throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('priority'), message: 'this kiosk offers no Priority choice (kioskPriority is off)' }])
+    }
+    return this.queue.issueIdempotent(kioskCredential(device), idempotencyKey, { locationId: device.locationId!, serviceId: request.serviceId, ...(priority ? { priority } : {}) }, now, 'KIOSK')
   }
 
   /** A ticket of the kiosk's location and services, or null. */

@@ -16,9 +16,10 @@ describe('GET /api/devices/v1/kiosk', () => {
     expect(view).toMatchObject({ branchName: 'Main branch', queueUnit: { id: 'qu_main', active: true }, location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' } })
     // svc_closed is inactive; the annex's lines are another location's.
     expect(view.services).toEqual([
-      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900 },
-      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 300 },
+      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: null },
+      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 300, priorityEstimatedWaitSeconds: null },
     ])
+    expect(view.priorityChoice).toBe(false)
     const limited = await pairedCookie(ctx, { role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', services: ['svc_loans'] })
     expect((await jsonOf(await asDevice(ctx, limited, 'GET', KIOSK))).data.services.map((s: { id: string }) => s.id)).toEqual(['svc_loans'])
   })
@@ -136,6 +137,30 @@ describe('POST /api/devices/v1/kiosk/tickets', () => {
     expect((await jsonOf(inactive)).error.code).toBe(KioskCodes.QUEUE_UNIT_INACTIVE)
     const view = (await jsonOf(await asDevice(ctx, ctx.kiosk, 'GET', KIOSK))).data
     expect(view).toMatchObject({ queueUnit: { active: false }, services: [] })
+    expect(ticketCount(ctx)).toBe(0)
+  })
+})
+
+describe('the "Priority" choice (contract §8)', () => {
+  test('offered where the unit has kioskPriority: a priority ticket is called before the normal ones, and its estimate says so', async () => {
+    const ctx = await kioskContext({ edit: (doc) => void (mainUnit(doc).kioskPriority = true) })
+    await issuedAtKiosk(ctx)
+    await issuedAtKiosk(ctx)
+    const view = (await jsonOf(await asDevice(ctx, ctx.kiosk, 'GET', KIOSK))).data
+    expect(view.priorityChoice).toBe(true)
+    expect(view.services[0]).toMatchObject({ id: 'svc_accounts', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 })
+    const response = await asDevice(ctx, ctx.kiosk, 'POST', `${KIOSK}/tickets`, { serviceId: 'svc_accounts', priority: true }, { 'idempotency-key': 'prio-1' })
+    const body = (await jsonOf(response)).data
+    expect(response.status).toBe(201)
+    expect(body).toMatchObject({ ticket: { ticketNumber: 'A003', priority: true, source: 'KIOSK' }, peopleAhead: 0 })
+    expect((await ok(callNext(ctx, 'cnt_1'))).ticketNumber).toBe('A003')
+  })
+
+  test('refused where the unit does not offer it: 422 on /priority, nothing written', async () => {
+    const ctx = await kioskContext()
+    const response = await asDevice(ctx, ctx.kiosk, 'POST', `${KIOSK}/tickets`, { serviceId: 'svc_accounts', priority: true }, { 'idempotency-key': 'prio-2' })
+    expect(response.status).toBe(422)
+    expect((await jsonOf(response)).error.details).toEqual([{ path: '/priority', message: expect.any(String) }])
     expect(ticketCount(ctx)).toBe(0)
   })
 })

@@ -245,7 +245,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
   test('Arabic, right to left, and 8 services without scrolling in portrait 1080×1920 and landscape 1920×1080', async () => {
     const services = Array.from({ length: 8 }, (_, i) => ({ id: `svc_big_${i + 1}`, name: ['Accounts', 'Loans', 'Cards', 'Mortgages', 'Foreign exchange', 'Business banking', 'Insurance', 'Customer service'][i]!, prefix: 'ABCDEFGH'[i]!, active: true, locations: ['loc_big'] }))
     const file = join(lobby.dir, 'big.json')
-    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 'ws_demo', name: 'Demo workspace', queueUnits: [{ id: 'qu_big', name: 'City branch', active: true, locations: [{ id: 'loc_big', name: 'Ground floor', timezone: 'Europe/Berlin' }], services, counters: [{ id: 'cnt_big', name: 'Counter 1', locationId: 'loc_big', services: services.map((s) => s.id) }] }] }] }))
+    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 'ws_demo', name: 'Demo workspace', queueUnits: [{ id: 'qu_big', name: 'City branch', active: true, kioskPriority: true, locations: [{ id: 'loc_big', name: 'Ground floor', timezone: 'Europe/Berlin' }], services, counters: [{ id: 'cnt_big', name: 'Counter 1', locationId: 'loc_big', services: services.map((s) => s.id) }] }] }] }))
     cli(lobby, 'provision', '--file', file)
     const page = await browser.newPage()
     await page.setViewportSize(PORTRAIT)
@@ -272,8 +272,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
         await page.screenshot({ path: join(SHOTS, `kiosk-start-8-${lang}-${label}.png`) })
       }
     }
+    // The "Priority" choice (kioskPriority): a toggle for the next tap; the ticket says it is one.
+    await page.getByRole('button', { name: 'أولوية' }).click()
+    await page.locator('.kiosk-priority[aria-pressed="true"]').waitFor()
+    await page.screenshot({ path: join(SHOTS, 'kiosk-priority-ar-1920x1080.png') })
     await serviceButton(page, 'svc_big_5').click()
     await page.locator('.kiosk-ticket-number', { hasText: 'E001' }).waitFor()
+    expect(await page.locator('.kiosk-ticket-priority').textContent()).toBe('تذكرة أولوية')
     await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1920x1080.png') })
     await page.setViewportSize(PORTRAIT)
     await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1080x1920.png') })

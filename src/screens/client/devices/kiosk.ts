@@ -10,10 +10,11 @@ interface KioskView {
   branchName: string
   queueUnit: { id: string; name: string; active: boolean }
   location: { id: string; name: string; timezone: string; active: boolean }
-  services: { id: string; name: string; prefix: string; waiting: number; estimatedWaitSeconds: number }[]
+  priorityChoice: boolean
+  services: { id: string; name: string; prefix: string; waiting: number; estimatedWaitSeconds: number; priorityEstimatedWaitSeconds: number | null }[]
 }
 interface KioskTicket {
-  ticket: { id: string; ticketNumber: string; trackingUrl: string | null }
+  ticket: { id: string; ticketNumber: string; trackingUrl: string | null; priority?: boolean }
   serviceName: string
   locationName: string
   peopleAhead: number
@@ -54,7 +55,9 @@ export class KioskPage {
   private ended = false
   private screen: 'start' | 'ticket' | 'error' = 'start'
   private backTimer: ReturnType<typeof setInterval> | undefined
-  private pending: { serviceId: string; key: string; at: number } | null = null
+  private pending: { serviceId: string; priority: boolean; key: string; at: number } | null = null
+  /** The "Priority" choice (contract §8, where the unit offers it): for the next tap only. */
+  private priority = false
   private readonly words: KioskWords
   private readonly printing: boolean
   private readonly paper: '80' | '58'
@@ -179,17 +182,30 @@ export class KioskPage {
       return
     }
     const count = view.services.length
+    const priority = view.priorityChoice && this.priority
     const buttons = view.services.map((service) => {
+      const estimate = priority && service.priorityEstimatedWaitSeconds !== null ? service.priorityEstimatedWaitSeconds : service.estimatedWaitSeconds
       const button = h('button', { type: 'button', class: 'kiosk-service', 'data-service-id': service.id, disabled: this.busy || !this.online },
         h('span', { class: 'kiosk-service-name', dir: 'auto' }, service.name),
         h('span', { class: 'kiosk-service-facts' },
           h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.t('waiting', { n: formatNumber(lang, service.waiting) })),
-          h('span', { class: 'kiosk-service-wait' }, this.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) }))))
+          h('span', { class: 'kiosk-service-wait' }, this.t('approxWait', { time: formatMinutes(lang, estimate) }))))
       button.addEventListener('click', () => void this.take(service.id))
       return button
     })
-    const grid = h('div', { class: 'kiosk-services', 'data-count': count }, buttons)
-    this.el.main.replaceChildren(h('h2', { class: 'kiosk-choose' }, this.words.choose), grid)
+    const grid = h('div', { class: 'kiosk-services', 'data-count': count, 'data-priority': priority ? 'on' : null }, buttons)
+    let choice: HTMLElement | null = null
+    if (view.priorityChoice) {
+      const toggle = h('button', { type: 'button', class: 'kiosk-priority', 'aria-pressed': priority ? 'true' : 'false', 'aria-describedby': 'kiosk-priority-hint', disabled: this.busy || !this.online },
+        h('span', { class: 'kiosk-priority-box', 'aria-hidden': 'true' }, priority ? '✓' : ''), this.words.priority)
+      toggle.addEventListener('click', () => {
+        this.priority = !this.priority
+        this.paintStart()
+        this.el.main.querySelector<HTMLButtonElement>('.kiosk-priority')?.focus()
+      })
+      choice = h('div', { class: 'kiosk-priority-row' }, toggle, h('span', { id: 'kiosk-priority-hint', class: 'kiosk-priority-hint' }, priority ? this.words.priorityOn : this.words.priorityHint))
+    }
+    this.el.main.replaceChildren(...[h('h2', { class: 'kiosk-choose' }, this.words.choose), choice, grid].filter((el): el is HTMLElement => el !== null))
   }
 
   private notice(heading: string, hint: string): HTMLElement {
@@ -205,11 +221,13 @@ export class KioskPage {
     for (const button of this.el.main.querySelectorAll<HTMLButtonElement>('button')) button.disabled = true
     this.el.main.setAttribute('aria-busy', 'true')
     const now = Date.now()
-    const key = this.pending !== null && this.pending.serviceId === serviceId && now - this.pending.at < PENDING_KEY_MS ? this.pending.key : crypto.randomUUID()
-    this.pending = { serviceId, key, at: now }
+    const priority = this.view?.priorityChoice === true && this.priority
+    const pending = this.pending
+    const key = pending !== null && pending.serviceId === serviceId && pending.priority === priority && now - pending.at < PENDING_KEY_MS ? pending.key : crypto.randomUUID()
+    this.pending = { serviceId, priority, key, at: now }
     let answer: ApiAnswer<{ data: KioskTicket }> | null = null
     for (let attempt = 0; attempt <= RETRIES; attempt++) {
-      answer = await api<{ data: KioskTicket }>('POST', `${API}/tickets`, { serviceId }, { 'idempotency-key': key })
+      answer = await api<{ data: KioskTicket }>('POST', `${API}/tickets`, priority ? { serviceId, priority } : { serviceId }, { 'idempotency-key': key })
       if (answer !== null && answer.status < 500) break
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS))
     }
@@ -217,6 +235,7 @@ export class KioskPage {
     this.el.main.removeAttribute('aria-busy')
     if (answer !== null && answer.status === 201 && answer.body?.data) {
       this.pending = null
+      this.priority = false
       this.showTicket(answer.body.data)
       return
     }
@@ -237,6 +256,7 @@ export class KioskPage {
         h('p', { class: 'kiosk-ticket-label' }, this.words.yourNumber),
         h('p', { class: 'kiosk-ticket-number', id: 'kiosk-ticket-number', dir: 'ltr' }, data.ticket.ticketNumber),
         h('p', { class: 'kiosk-ticket-service', dir: 'auto' }, data.serviceName),
+        data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
         h('dl', { class: 'kiosk-ticket-facts' },
           h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
           h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' }, formatMinutes(lang, data.estimatedWaitSeconds)))),
@@ -301,6 +321,7 @@ export class KioskPage {
   private backToStart(): void {
     clearInterval(this.backTimer)
     this.screen = 'start'
+    this.priority = false
     this.paintStart()
     void this.topic?.refresh()
   }
