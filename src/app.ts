@@ -14,6 +14,7 @@ import { opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
 import { faviconRoute } from './platform/favicon'
+import { voiceRoutes } from './voice/routes'
 import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
 
@@ -42,6 +43,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(screenRoutes(deps))
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps, queue))
+    .use(voiceRoutes(deps))
     .use(kioskRoutes(deps, queue))
     .use(phoneRoutes(deps))
     .decorate('deps', deps)

@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => { const m = await import('./cli/status'); return { run: m.statusCommand, help: m.statusHelp } },
   'service-unit': async () => { const m = await import('./cli/service-unit'); return { run: m.serviceUnitCommand, help: m.serviceUnitHelp } },
   devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
+  voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
 }
 
 async function usage(): Promise<string> {

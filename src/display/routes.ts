@@ -25,11 +25,11 @@ const CORS = {
 }
 
 /** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */
-function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
+export function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
   return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
 }
 
-function authenticateDisplay(deps: AppDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
+export function authenticateDisplay(deps: AppDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
   const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
   if (credential === null) {
     const viewer = token === null && devices && request ? deviceViewer(deps, devices, request) : null

@@ -6,9 +6,9 @@ import { ASSET_PREFIX, SCRIPT, STYLESHEET, type Asset } from './assets'
 import { screenPage, type ScreenKind } from './page'
 
 /**
- * What a screen page may load and where it may connect: its own origin only (the display API
- * and websocket), plus `https:` images an integrator put in widget data (announcements and
- * events). No inline script or style, no frames, no forms.
+ * What a screen page may load and where it may connect: its own origin only (the display API,
+ * its websocket and voice clips), plus `https:` images an integrator put in widget data
+ * (announcements and events). No inline script or style, no frames, no forms.
  */
 export const SCREEN_CSP = [
   "default-src 'none'",
@@ -16,6 +16,8 @@ export const SCREEN_CSP = [
   "style-src 'self'",
   "connect-src 'self'",
   "img-src 'self' https: data:",
+  // Recorded voice clips of spoken calls come from the display API.
+  "media-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ')

@@ -76,6 +76,11 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
   }
 
   const textOf = (page: Page, selector: string) => page.locator(selector).first().innerText()
+  /** Turns the screen and waits until the board has laid itself out (and fitted) for the new size. */
+  async function turn(page: Page, viewport: { width: number; height: number }): Promise<void> {
+    await page.setViewportSize(viewport)
+    await page.waitForFunction((size) => document.documentElement.dataset.drawnFor === size, `${viewport.width}x${viewport.height}`, { timeout: 5_000 })
+  }
   // Finite animations (a banner sliding in) are finished first, so a picture shows the settled screen.
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' })
 
@@ -124,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       await page.waitForSelector('.call-banner', { state: 'hidden', timeout: 30_000 })
       await page.waitForFunction(() => document.querySelectorAll('.is-new').length === 0, null, { timeout: 30_000 })
       await shot(page, 'queue-landscape')
-      await page.setViewportSize(PORTRAIT)
+      await turn(page, PORTRAIT)
       await shot(page, 'queue-portrait')
       await page.close()
     }, 60_000)
@@ -188,7 +193,7 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       expect(await page.locator('.trip[data-id="d1"] .line-badge').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(125, 102, 173)')
       expect(await page.content()).not.toContain('Long gone')
       await shot(page, 'widget-transport')
-      await page.setViewportSize(PORTRAIT)
+      await turn(page, PORTRAIT)
       await shot(page, 'widget-transport-portrait')
       await page.close()
     }, TEST_MS)
@@ -219,7 +224,7 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       await page.waitForFunction((was) => document.querySelector('.next-countdown')?.textContent !== was, countdown, { timeout: 3000 })
       expect(await page.locator('.prayer-row.is-next').count()).toBeLessThanOrEqual(1)
       await shot(page, 'prayer-landscape')
-      await page.setViewportSize(PORTRAIT)
+      await turn(page, PORTRAIT)
       await shot(page, 'prayer-portrait')
 
       for (const period of prayerPeriods()) await lobby.pushMonth(PRAYER_SOURCE, prayerMonth(period, '06:10'))
@@ -249,7 +254,7 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       await shows(page, '.next-label', 'الصلاة القادمة')
       expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
       await shot(page, 'prayer-arabic-landscape')
-      await page.setViewportSize(PORTRAIT)
+      await turn(page, PORTRAIT)
       await shot(page, 'prayer-arabic-portrait')
       await page.close()
     }, TEST_MS)

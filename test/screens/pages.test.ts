@@ -100,11 +100,11 @@ describe('screen assets', () => {
 })
 
 describe('screen options', () => {
-  test('URL options: token, lang or locale, theme, location, chime', () => {
-    expect(readOptions(new URLSearchParams('token=lbd_a&lang=ar-SA&theme=light&location=loc_hall&chime=1'))).toEqual({
-      token: 'lbd_a', lang: 'ar-SA', theme: 'light', location: 'loc_hall', chime: true,
+  test('URL options: token, lang or locale, theme, location, chime, voice', () => {
+    expect(readOptions(new URLSearchParams('token=lbd_a&lang=ar-SA&theme=light&location=loc_hall&chime=1&voice=1'))).toEqual({
+      token: 'lbd_a', lang: 'ar-SA', theme: 'light', location: 'loc_hall', chime: true, voice: true,
     })
-    expect(readOptions(new URLSearchParams(''))).toEqual({ token: null, lang: null, theme: 'dark', location: null, chime: false })
+    expect(readOptions(new URLSearchParams(''))).toEqual({ token: null, lang: null, theme: 'dark', location: null, chime: false, voice: false })
     expect(readOptions(new URLSearchParams('locale=fr&chime=0')).lang).toBe('fr')
   })
 

@@ -81,18 +81,24 @@ export class Lobby {
   readonly db = join(this.dir, 'lobby.db')
   port = 0
   secrets!: Secrets
+  /** Every secret the provisioning run printed. */
+  private printed: { kind: string; owner: string; name: string; secret: string }[] = []
 
-  async start(): Promise<void> {
+  /** A secret the provisioning run printed (`queue`, `qu_two`, `operator`). */
+  secret(kind: string, owner: string, name: string): string {
+    const found = this.printed.find((s) => s.kind === kind && s.owner === owner && s.name === name)
+    if (!found) throw new Error(`provision printed no ${kind} secret ${owner}/${name}`)
+    return found.secret
+  }
+
+  /** Provisions from `file` (default: the demo branch, which must define the secrets of `Secrets`) and serves. */
+  async start(file = join(ROOT, 'src/provisioning/demo.yaml')): Promise<void> {
     const binary = ensureBinary()
     mkdirSync(this.dir, { recursive: true })
-    const run = Bun.spawnSync([binary, 'provision', '--db', this.db, '--file', join(ROOT, 'src/provisioning/demo.yaml')], { stdout: 'pipe', stderr: 'pipe' })
+    const run = Bun.spawnSync([binary, 'provision', '--db', this.db, '--file', file], { stdout: 'pipe', stderr: 'pipe' })
     if (run.exitCode !== 0) throw new Error(`provision failed: ${run.stderr.toString()}`)
-    const { secrets } = JSON.parse(run.stdout.toString()) as { secrets: { kind: string; owner: string; name: string; secret: string }[] }
-    const find = (kind: string, owner: string, name: string) => {
-      const found = secrets.find((s) => s.kind === kind && s.owner === owner && s.name === name)
-      if (!found) throw new Error(`provision printed no ${kind} secret ${owner}/${name}`)
-      return found.secret
-    }
+    this.printed = (JSON.parse(run.stdout.toString()) as { secrets: { kind: string; owner: string; name: string; secret: string }[] }).secrets
+    const find = (kind: string, owner: string, name: string) => this.secret(kind, owner, name)
     this.secrets = {
       workspace: find('workspace', 'ws_demo', 'cms'),
       display: find('display', 'ws_demo', 'lobby-screens'),
@@ -142,11 +148,11 @@ export class Lobby {
     return response
   }
 
-  async issueTicket(locationId: string, serviceId: string): Promise<{ ticketNumber: string }> {
+  async issueTicket(locationId: string, serviceId: string, key = this.secrets.kiosk): Promise<{ ticketNumber: string }> {
     const response = await fetch(`${this.url}/api/public/v1/queue/tickets`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${this.secrets.kiosk}`,
+        authorization: `Bearer ${key}`,
         'content-type': 'application/json',
         'x-request-timestamp': new Date().toISOString(),
         'x-request-nonce': crypto.randomUUID(),
@@ -159,10 +165,10 @@ export class Lobby {
   }
 
   /** An operator action (`counters/cnt_1/call-next`, `tickets/tkt_…/start`); null when this build has no operator API. */
-  async operate(path: string): Promise<{ id: string; ticketNumber: string } | null> {
+  async operate(path: string, key = this.secrets.operator): Promise<{ id: string; ticketNumber: string } | null> {
     const response = await fetch(`${this.url}/api/operator/v1/${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.secrets.operator}` },
+      headers: { authorization: `Bearer ${key}` },
     })
     if (response.status === 404) {
       const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null
@@ -173,8 +179,8 @@ export class Lobby {
     return ((await response.json()) as { data: { id: string; ticketNumber: string } }).data
   }
 
-  callNext(counterId: string) {
-    return this.operate(`counters/${counterId}/call-next`)
+  callNext(counterId: string, key = this.secrets.operator) {
+    return this.operate(`counters/${counterId}/call-next`, key)
   }
 
   /** Serves a called ticket to the end, freeing its counter for the next call. */

@@ -68,6 +68,8 @@ export abstract class Board<T> {
       return
     }
     this.draw(this.data)
+    // The size the screen was last laid out (and fitted) for: a rotated screen shows it fitted anew.
+    document.documentElement.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`
   }
 
   protected abstract draw(data: T | null): void

@@ -4,6 +4,9 @@
  * `--autoplay-policy=no-user-gesture-required` (docs/screens.md), and any key or tap on the
  * screen unlocks it too.
  */
+/** The chime's length: two tones, the second starting 0.45 s in and ringing 1.1 s (see `play`). */
+export const CHIME_MS = 1700
+
 export class Chime {
   private context: AudioContext | null = null
   played = 0
@@ -14,15 +17,17 @@ export class Chime {
     window.addEventListener('keydown', unlock)
   }
 
-  play(): void {
+  /** Plays the chime; resolves when it has rung out (its length is fixed), so a voice never talks over it. */
+  play(): Promise<void> {
     this.played += 1
     document.documentElement.dataset.chimes = String(this.played)
     const audio = this.audio()
-    if (audio === null) return
+    if (audio === null) return Promise.resolve()
     if (audio.state === 'suspended') void audio.resume().catch(() => {})
     const start = audio.currentTime + 0.05
     tone(audio, 784, start, 0.7)
     tone(audio, 587, start + 0.45, 1.1)
+    return new Promise((resolve) => setTimeout(resolve, CHIME_MS))
   }
 
   private audio(): AudioContext | null {

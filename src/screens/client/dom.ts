@@ -40,9 +40,84 @@ export function timeNode(tag: 'span' | 'time' | 'b', className: string, parts: {
   )
 }
 
-/** Marks `el` when its content is taller than it (the stylesheet fades its lower edge then). */
-export function markOverflow(...elements: HTMLElement[]): void {
-  for (const el of elements) el.classList.toggle('is-overflowing', el.scrollHeight > el.clientHeight + 1)
+/**
+ * The parts of a box that can overflow it: every element inside (too wide), and those that
+ * clip (too tall). A taller-than-its-box element that does not clip is left to its clipping
+ * ancestor or the box: a line of text set with a tight line-height reports a few pixels of
+ * "overflow" from its glyphs' ascent, which cuts nothing.
+ */
+interface FitParts {
+  all: HTMLElement[]
+  clipping: HTMLElement[]
+}
+
+function partsOf(box: HTMLElement): FitParts {
+  const all = [...box.querySelectorAll<HTMLElement>('*')]
+  return { all, clipping: all.filter((el) => getComputedStyle(el).overflowY !== 'visible') }
+}
+
+/** True when anything inside `box` (or `box` itself) is wider or taller than its own box. */
+export function overflows(box: HTMLElement, parts: FitParts = partsOf(box)): boolean {
+  // A pixel of slack: both sizes are rounded to whole pixels. Content overflowing a centred box
+  // on both sides would count only once, so the stylesheet never centres a box that may
+  // overflow: it stretches it and centres the text (which then overflows at its end, measured).
+  if (box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1) return true
+  // Inline boxes have no client size; their block parent tells.
+  if (parts.all.some((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)) return true
+  return parts.clipping.some((el) => el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1)
+}
+
+/** What the scale found keeps in hand, for rounding between this measure and the next paint. */
+const FIT_MARGIN = 0.97
+
+/** Steps of the search for the largest scale that fits: 1/2^7 ≈ 1 % of the range. */
+const FIT_STEPS = 7
+
+/**
+ * Shrinks the contents of each box until nothing in it overflows: the box gets `--fit`, a scale
+ * between `min` and 1 that the stylesheet multiplies into the sizes inside it. A name, number or
+ * time is never cut: its box makes it smaller (and lets names wrap, by the stylesheet) instead.
+ * The boxes are searched together (a binary search, one layout per step for all of them), so a
+ * board of twelve cards costs eight layouts, not a hundred.
+ */
+export function fitBoxes(boxes: HTMLElement[], min = 0.3): void {
+  if (boxes.length === 0) return
+  const set = (scales: number[]) => boxes.forEach((box, i) => box.style.setProperty('--fit', scales[i]!.toFixed(3)))
+  const lo = boxes.map(() => min)
+  const hi = boxes.map(() => 1)
+  set(hi)
+  const parts = boxes.map(partsOf)
+  const open = boxes.map((box, i) => overflows(box, parts[i]))
+  if (!open.some(Boolean)) return
+  for (let step = 0; step < FIT_STEPS; step++) {
+    const mid = boxes.map((_, i) => (open[i] ? (lo[i]! + hi[i]!) / 2 : 1))
+    set(mid)
+    boxes.forEach((box, i) => {
+      if (!open[i]) return
+      if (overflows(box, parts[i])) hi[i] = mid[i]!
+      else lo[i] = mid[i]!
+    })
+  }
+  set(boxes.map((_, i) => (open[i] ? lo[i]! * FIT_MARGIN : 1)))
+}
+
+/**
+ * Hides the rows of a list that do not fit whole in `container` (a row cut in half is worse than
+ * a row left out; the list is in time order, so what is hidden is what comes last). The rows
+ * keep their place in the layout (`visibility`), so hiding one never moves another.
+ */
+export function hidePartialRows(container: HTMLElement, rows: Iterable<HTMLElement>): void {
+  const box = container.getBoundingClientRect()
+  const top = box.top + container.clientTop
+  const bottom = top + container.clientHeight
+  let hiding = false
+  for (const row of rows) {
+    const r = row.getBoundingClientRect()
+    if (r.bottom > bottom + 1) hiding = true
+    const cutAtTop = r.top < top - 1 && r.bottom > top + 1
+    row.style.visibility = hiding || cutAtTop ? 'hidden' : ''
+  }
+  container.classList.toggle('is-overflowing', hiding)
 }
 
 export function byId(id: string): HTMLElement {

@@ -1,7 +1,7 @@
 import { Board, notice } from './board'
 import { serverNow } from './clock'
 import type { ScreenContext } from './context'
-import { h, timeNode } from './dom'
+import { fitBoxes, h, timeNode } from './dom'
 import { fill } from './i18n'
 import { formatCountdown, formatHijri, formatLongDate, localDate, wallTimeParts } from './format'
 import type { Shell } from './shell'
@@ -105,6 +105,13 @@ export class PrayerBoard extends Board<PrayerToday> {
     }
 
     this.shell.setContent(h('div', { class: `prayer-layout${jumuah ? ' has-jumuah' : ''}` }, dates, nextPanel, table, jumuah))
+    this.fit()
+  }
+
+  /** Shrinks each panel whose contents do not fit (12-hour times, long names, narrow screens). */
+  private fit(): void {
+    const content = this.shell.content
+    fitBoxes([...content.querySelectorAll<HTMLElement>('.prayer-row:not(.prayer-head), .next, .prayer-dates, .jumuah')], 0.3)
   }
 
   private countdownText(at: string): string {
@@ -118,7 +125,13 @@ export class PrayerBoard extends Board<PrayerToday> {
     const now = serverNow()
     if (today.next !== null && this.countdownEl !== null) {
       const text = this.countdownText(today.next.at)
-      if (this.countdownEl.textContent !== text) this.countdownEl.textContent = text
+      if (this.countdownEl.textContent !== text) {
+        const wider = text.length !== (this.countdownEl.textContent ?? '').length
+        this.countdownEl.textContent = text
+        // "9:59" becomes "10:00": the panel may need another scale.
+        const panel = this.countdownEl.closest<HTMLElement>('.next')
+        if (wider && panel !== null) fitBoxes([panel], 0.3)
+      }
     }
     const nextPassed = today.next !== null && now >= Date.parse(today.next.at)
     const dayChanged = localDate(today.timezone, now) !== today.date

@@ -2,10 +2,11 @@ import { Board, notice } from './board'
 import { Chime } from './chime'
 import { serverNow } from './clock'
 import type { ScreenContext } from './context'
-import { h, text } from './dom'
+import { fitBoxes, h, hidePartialRows, text } from './dom'
 import { formatMinutes, formatNumber, formatTime } from './format'
 import type { Shell } from './shell'
 import type { QueueLocation, QueueServiceState, QueueState, RecentCall } from './types'
+import { Announcer } from './voice'
 
 /** How many recent calls the side list shows. */
 const RECENT_CALLS = 6
@@ -24,7 +25,7 @@ const cardKey = (service: Pick<QueueServiceState, 'id' | 'locationId'>) => `${se
  * The now-serving board: per service (and location) the number being served and its counter,
  * the waiting count and the estimate, and the last calls. A call that appears while the board
  * is live is announced: a banner with the number and counter, the card and the list entry
- * marked, and a chime with `&chime=1`.
+ * marked, a chime with `&chime=1`, and the call spoken after the chime with `&voice=1`.
  */
 export class QueueBoard extends Board<QueueState> {
   /** Calls already on screen; only later ones are announced. */
@@ -32,11 +33,19 @@ export class QueueBoard extends Board<QueueState> {
   private primed = false
   private readonly highlightUntil = new Map<string, number>()
   private readonly banner: CallBanner
+  private readonly announcer: Announcer | null
   private redrawTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(ctx: ScreenContext, shell: Shell, queueUnitId: string) {
     super(ctx, shell, 'queue', queueUnitId, `/api/display/v1/queue-units/${encodeURIComponent(queueUnitId)}/state`, () => ctx.labels.unknownQueue)
-    this.banner = new CallBanner(ctx, ctx.options.chime ? new Chime() : null)
+    // With a voice, the announcer rings the chime before each call it says.
+    this.banner = new CallBanner(ctx, ctx.options.chime && !ctx.options.voice ? new Chime() : null)
+    this.announcer = ctx.options.voice ? new Announcer(ctx, queueUnitId) : null
+  }
+
+  override start(): void {
+    this.announcer?.start()
+    super.start()
   }
 
   protected draw(state: QueueState | null): void {
@@ -68,7 +77,20 @@ export class QueueBoard extends Board<QueueState> {
       h('ol', { class: 'recent-list' }, calls.slice(0, RECENT_CALLS).map((c) => this.recentRow(c, zone, now))),
     )
     this.shell.setContent(h('div', { class: 'queue-layout' }, grid, recent))
+    this.fit()
     this.scheduleRedraw(now)
+  }
+
+  /** Shrinks what does not fit (cards, then the recent calls) and leaves out calls that do not fit whole. */
+  private fit(): void {
+    const content = this.shell.content
+    const cards = [...content.querySelectorAll<HTMLElement>('.svc')]
+    const rows = [...content.querySelectorAll<HTMLElement>('.recent-call')]
+    fitBoxes(cards, 0.25)
+    // Every call row gets the scale its widest content needs; the list shows as many as fit whole.
+    fitBoxes(rows, 0.6)
+    const list = content.querySelector<HTMLElement>('.recent-list')
+    if (list !== null) hidePartialRows(list, rows)
   }
 
   private card(service: QueueServiceState, location: QueueLocation | undefined, now: number): HTMLElement {
@@ -132,6 +154,7 @@ export class QueueBoard extends Board<QueueState> {
       const service = services.find((s) => s.id === call.serviceId && s.locationId === call.locationId)
       if (service) this.highlightUntil.set(cardKey(service), now + HIGHLIGHT_MS)
       this.banner.announce(call)
+      this.announcer?.announce({ number: call.number, counterName: call.counterName, locationId: call.locationId })
     }
   }
 
@@ -191,11 +214,12 @@ class CallBanner {
       h('span', { class: 'banner-counter', dir: 'auto' }, call.counterName),
     )
     this.el.hidden = false
+    fitBoxes([this.el], 0.2)
     // Restart the entrance animation for each call.
     this.el.classList.remove('is-entering')
     void this.el.offsetWidth
     this.el.classList.add('is-entering')
-    this.chime?.play()
+    void this.chime?.play()
     setTimeout(() => this.next(), this.pending.length > 0 ? BANNER_BUSY_MS : BANNER_MS)
   }
 }

@@ -16,6 +16,8 @@ export interface ScreenOptions {
   location: string | null
   /** Queue screens: a two-tone chime on each new call. */
   chime: boolean
+  /** Queue screens: each call spoken after the chime (contract §11); implies the chime. */
+  voice: boolean
 }
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on'])
@@ -38,6 +40,7 @@ export function readOptions(query: URLSearchParams): ScreenOptions {
     theme: query.get('theme') === 'light' ? 'light' : 'dark',
     location: query.get('location')?.trim() || null,
     chime: TRUE_WORDS.has((query.get('chime') ?? '').toLowerCase()),
+    voice: TRUE_WORDS.has((query.get('voice') ?? '').toLowerCase()),
   }
 }
 

@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, text } from '../dom'
+import { fitBoxes, h, text } from '../dom'
 import { formatNumber } from '../format'
 import type { Announcement, AnnouncementsData } from '../types'
 import { instant, optionalImage, type ViewEnv, type WidgetView } from './view'
@@ -99,10 +99,11 @@ export class AnnouncementsView implements WidgetView<AnnouncementsData> {
         ? h(
             'footer',
             { class: 'ann-footer' },
-            h('span', { class: 'ann-count' }, `${formatNumber(lang, index + 1)} / ${formatNumber(lang, items.length)}`),
+            h('span', { class: 'ann-count', dir: 'ltr' }, `${formatNumber(lang, index + 1)} / ${formatNumber(lang, items.length)}`),
             progress,
           )
         : h('footer', { class: 'ann-footer' }),
     )
+    fitBoxes([...shell.content.querySelectorAll<HTMLElement>('.ann')], 0.3)
   }
 }

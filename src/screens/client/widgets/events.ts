@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, markOverflow, text } from '../dom'
+import { h, hidePartialRows, text } from '../dom'
 import { dateBlock, formatTime, localDate } from '../format'
 import type { EventItem, EventsData } from '../types'
 import { instant, optionalImage, RedrawingView, type ViewEnv } from './view'
@@ -31,7 +31,7 @@ export class EventsView extends RedrawingView<EventsData> {
     const tomorrow = localDate(data.timezone, now + DAY_MS)
     const list = h('ol', { class: 'events-list' }, upcoming.map((e) => this.row(e, data.timezone, today, tomorrow, now)))
     shell.setContent(list)
-    markOverflow(list)
+    hidePartialRows(list, list.querySelectorAll<HTMLElement>('.event'))
   }
 
   private row(event: EventItem, timeZone: string, today: string, tomorrow: string, now: number): HTMLElement {

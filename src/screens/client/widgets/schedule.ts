@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, markOverflow, text, timeNode } from '../dom'
+import { h, hidePartialRows, text, timeNode } from '../dom'
 import { formatLongDate, timeParts } from '../format'
 import type { ScheduleData, ScheduleItem } from '../types'
 import { instant, RedrawingView, type ViewEnv } from './view'
@@ -44,7 +44,7 @@ export class ScheduleView extends RedrawingView<ScheduleData> {
     const ahead = focus >= 0 ? focus : rows.findIndex((r) => !r.classList.contains('is-past'))
     const target = rows[Math.max(0, (ahead >= 0 ? ahead : rows.length - 1) - 1)]
     if (target !== undefined) frame.scrollTop = target.offsetTop - list.offsetTop
-    markOverflow(frame)
+    hidePartialRows(frame, rows)
   }
 
   private row(item: ScheduleItem, timeZone: string, state: { current: boolean; past: boolean }): HTMLElement {

@@ -1,6 +1,6 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
-import { h, markOverflow, text, timeNode } from '../dom'
+import { h, hidePartialRows, text, timeNode } from '../dom'
 import { fill } from '../i18n'
 import { formatNumber, formatTime, readableOn, timeParts } from '../format'
 import type { TransportData, TransportItem } from '../types'
@@ -38,7 +38,7 @@ export class TransportView extends RedrawingView<TransportData> {
       arrivals.length > 0 ? this.table('ARRIVAL', arrivals, data.timezone, both) : null,
     ].filter((x): x is HTMLElement => x !== null)
     shell.setContent(h('div', { class: `board${both ? ' has-both' : ''}` }, sections))
-    markOverflow(...sections)
+    for (const section of sections) hidePartialRows(section, section.querySelectorAll<HTMLElement>('tbody tr'))
   }
 
   private table(direction: TransportItem['direction'], items: TransportItem[], timeZone: string, withHeading: boolean): HTMLElement {
@@ -51,7 +51,6 @@ export class TransportView extends RedrawingView<TransportData> {
       h(
         'table',
         { class: 'board-table' },
-        h('colgroup', null, ['c-time', 'c-line', 'c-place', 'c-platform', 'c-status'].map((c) => h('col', { class: c }))),
         h(
           'thead',
           null,

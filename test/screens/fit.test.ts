@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { ROOT } from '../support/binary'
+import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
+import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
+import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
+
+/**
+ * Issue 20: no time, number or name is ever cut. Every screen, in en-US (12-hour), en-GB
+ * (24-hour) and Arabic (right to left), at 1920×1080, 1280×720 and 1080×1920, with
+ * 30-character names, 12 services over three locations and a two-location unit, is checked in
+ * the page: any element whose content is wider than its box (an ellipsis, or text spilling out),
+ * and any line of text that a clipping box or the screen edge cuts through, fails the test with
+ * the element, its text and the sizes.
+ */
+
+// The page's globals, for the functions that run in the page.
+declare const document: any
+declare function getComputedStyle(element: unknown): any
+
+const LANGS = ['en-US', 'en-GB', 'ar'] as const
+/** A picture of every screen that cuts something, to see what the list of problems means. */
+const FAILED_SHOTS = join(ROOT, '.test-tmp', 'fit-failures')
+/** With SCREENSHOTS_DIR (docs/images for the docs), en-US and Arabic pictures of every screen, landscape and portrait. */
+const DOC_SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : null
+const SIZES = { '1920x1080': LANDSCAPE, '1280x720': { width: 1280, height: 720 }, '1080x1920': PORTRAIT } as const
+
+/** Prose the page deliberately clamps to a few lines (an event's description): never a number, time or name. */
+const CLAMPED_PROSE = ['event-description']
+
+interface Screen {
+  name: string
+  /** The name of its pictures in the docs. */
+  slug: string
+  path: string
+  query?: Record<string, string>
+  /** Present once the screen has drawn its data. */
+  ready: string
+}
+
+const SCREENS: Screen[] = [
+  { name: 'queue, 12 services in three locations', slug: 'queue-12', path: '/screens/queue/qu_main', ready: '.svc .svc-counter' },
+  { name: 'queue, one location', slug: 'queue-one-location', path: '/screens/queue/qu_main', query: { location: 'loc_hall' }, ready: '.svc .svc-counter' },
+  { name: 'queue, two locations', slug: 'queue-two-locations', path: '/screens/queue/qu_two', ready: '.svc .svc-counter' },
+  { name: 'prayer', slug: 'prayer', path: `/screens/prayer/${PRAYER_SOURCE}`, ready: '.prayer-row .p-time' },
+  { name: "today's schedule", slug: 'schedule', path: '/screens/widgets/wdg_schedule_lobby', ready: '.sched-item' },
+  { name: 'announcements', slug: 'announcements', path: '/screens/widgets/wdg_announcements', ready: '.ann-title' },
+  { name: 'events', slug: 'events', path: '/screens/widgets/wdg_events', ready: '.event-title' },
+  { name: 'departures and arrivals', slug: 'transport', path: '/screens/widgets/wdg_departures', ready: '.trip' },
+]
+
+/**
+ * Runs in the page: every visible element of the screen whose content is wider than its box,
+ * and every visible line of text partly cut by a clipping ancestor or by the screen's edge.
+ * A text line entirely outside a clipping box (a list row scrolled or hidden away) is not shown,
+ * so it is not "cut". Text rectangles are trimmed by 15 % of their height top and bottom: a line
+ * box is taller than the glyphs' ink.
+ */
+function findCuts(clampedProse: string[]): string[] {
+  const problems: string[] = []
+  const root = document.getElementById('screen')
+  const view = { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight }
+  const describe = (el: any) => {
+    const classes = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : ''
+    return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${classes}`
+  }
+  const shown = (el: any) => {
+    if (el.closest('[hidden]')) return false
+    const style = getComputedStyle(el)
+    return style.display !== 'none' && style.visibility !== 'hidden' && el.getClientRects().length > 0
+  }
+  const prose = (el: any) => clampedProse.some((c) => el.closest('.' + c))
+  for (const el of root.querySelectorAll('*')) {
+    if (!shown(el) || prose(el)) continue
+    const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 48)
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${describe(el)} "${text}": content ${el.scrollWidth}px wide in a ${el.clientWidth}px box`)
+      continue
+    }
+    const style = getComputedStyle(el)
+    const clamps = style.textOverflow === 'ellipsis' || (style.webkitLineClamp && style.webkitLineClamp !== 'none')
+    if (clamps && el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1) {
+      problems.push(`${describe(el)} "${text}": clamped, ${el.scrollHeight}px tall in a ${el.clientHeight}px box`)
+    }
+  }
+  // Every line of text against its clipping ancestors and the screen.
+  const walker = document.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */)
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const parent = node.parentElement
+    if (parent === null || node.textContent.trim() === '' || !shown(parent) || prose(parent)) continue
+    const range = document.createRange()
+    range.selectNodeContents(node)
+    const clips: { el: any; box: any }[] = [{ el: null, box: view }]
+    for (let a = parent; a !== null && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a)
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+        const r = a.getBoundingClientRect()
+        clips.push({ el: a, box: { left: r.left + a.clientLeft, top: r.top + a.clientTop, right: r.left + a.clientLeft + a.clientWidth, bottom: r.top + a.clientTop + a.clientHeight } })
+      }
+    }
+    for (const rect of range.getClientRects()) {
+      if (rect.width < 1) continue
+      const trim = rect.height * 0.15
+      const line = { left: rect.left + 0.5, right: rect.right - 0.5, top: rect.top + trim, bottom: rect.bottom - trim }
+      for (const { el, box } of clips) {
+        const outside = line.right <= box.left || line.left >= box.right || line.bottom <= box.top || line.top >= box.bottom
+        if (outside) continue
+        const inside = line.left >= box.left - 1 && line.right <= box.right + 1 && line.top >= box.top - 1 && line.bottom <= box.bottom + 1
+        if (!inside) {
+          problems.push(`${describe(parent)} "${node.textContent.trim().slice(0, 48)}": cut by ${el ? describe(el) : 'the screen edge'}`)
+          break
+        }
+      }
+    }
+  }
+  return [...new Set(problems)]
+}
+
+if (!HAVE_CHROMIUM) console.warn(`SKIPPED screens fit test: no Chromium at ${CHROMIUM}`)
+
+describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1920×1080, 1280×720, 1080×1920', () => {
+  const lobby = new Lobby()
+  let browser: BrowserContext
+  const pageErrors: string[] = []
+  /** The ticket each counter is serving, by counter ID. */
+  const serving = new Map<string, string>()
+
+  beforeAll(async () => {
+    await lobby.start(longNamesProvisioning(lobby.dir))
+    for (const period of prayerPeriods()) await lobby.pushMonth(PRAYER_SOURCE, prayerMonth(period))
+    const widgets = longWidgets()
+    await lobby.pushWidget('wdg_schedule_lobby', 'TODAYS_SCHEDULE', widgets.schedule)
+    await lobby.pushWidget('wdg_announcements', 'ANNOUNCEMENTS', widgets.announcements)
+    await lobby.pushWidget('wdg_events', 'EVENTS', widgets.events)
+    await lobby.pushWidget('wdg_departures', 'TRANSPORT_BOARD', widgets.transport)
+    // Every service has a called ticket (a long counter name now serving) and people waiting.
+    for (const [unit, lines] of [['qu_main', MAIN_LINES], ['qu_two', TWO_LINES]] as const) {
+      const kiosk = lobby.secret('queue', unit, 'kiosk')
+      const operator = lobby.secret('queue', unit, 'operator')
+      for (const line of lines) {
+        for (let i = 0; i < 3; i++) await lobby.issueTicket(line.location, line.service, kiosk)
+        const called = await lobby.callNext(line.counter, operator)
+        if (called) serving.set(line.counter, called.id)
+      }
+    }
+    browser = await launchBrowser()
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await lobby.kill()
+  })
+
+  async function shotOf(page: Page, name: string): Promise<void> {
+    mkdirSync(FAILED_SHOTS, { recursive: true })
+    await page.screenshot({ path: join(FAILED_SHOTS, `${name}.png`), animations: 'disabled' })
+  }
+
+  async function cutsOn(page: Page): Promise<string[]> {
+    return page.evaluate(findCuts, CLAMPED_PROSE)
+  }
+
+  for (const screen of SCREENS) {
+    test(screen.name, async () => {
+      const failures: string[] = []
+      for (const lang of LANGS) {
+        for (const [sizeName, size] of Object.entries(SIZES)) {
+          const page = await browser.newPage()
+          page.on('pageerror', (error) => pageErrors.push(`${screen.path} ${lang}: ${error.message}`))
+          await page.setViewportSize(size)
+          await page.goto(lobby.screen(screen.path, { lang, ...screen.query }))
+          await page.waitForSelector(screen.ready, { timeout: 10_000 })
+          const cuts = await cutsOn(page)
+          for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
+          if (cuts.length > 0) await shotOf(page, `${screen.slug}-${lang}-${sizeName}`)
+          if (DOC_SHOTS !== null && lang !== 'en-GB' && sizeName !== '1280x720') {
+            const orientation = size.width > size.height ? 'landscape' : 'portrait'
+            await page.screenshot({ path: join(DOC_SHOTS, `long-${screen.slug}-${lang === 'ar' ? 'ar' : 'en-us'}-${orientation}.png`), animations: 'disabled' })
+          }
+          await page.close()
+        }
+      }
+      expect(failures).toEqual([])
+    }, 120_000)
+  }
+
+  test('the call banner fits: a 30-character counter name in every language and size', async () => {
+    const failures: string[] = []
+    const kiosk = lobby.secret('queue', 'qu_main', 'kiosk')
+    const operator = lobby.secret('queue', 'qu_main', 'operator')
+    for (const lang of LANGS) {
+      for (const [sizeName, size] of Object.entries(SIZES)) {
+        const page = await browser.newPage()
+        await page.setViewportSize(size)
+        await page.goto(lobby.screen('/screens/queue/qu_main', { lang }))
+        await page.waitForSelector('.svc .svc-counter', { timeout: 10_000 })
+        await lobby.issueTicket('loc_hall', 'svc_1', kiosk)
+        const previous = serving.get('cnt_1')
+        if (previous !== undefined) {
+          await lobby.operate(`tickets/${previous}/start`, operator)
+          await lobby.operate(`tickets/${previous}/complete`, operator)
+        }
+        const called = await lobby.operate('counters/cnt_1/call-next', operator)
+        if (called === null) throw new Error('this build has no operator API')
+        serving.set('cnt_1', called.id)
+        // The banner with this call's number (a loaded machine may take a few seconds).
+        await page.waitForFunction((number) => document.querySelector('.call-banner:not([hidden]) .banner-number')?.textContent === number, called.ticketNumber, { timeout: 15_000 })
+        const cuts = await cutsOn(page)
+        for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
+        // Fitting must not overdo it: a six-sign number keeps at least half the banner's 11rem.
+        const [numberPx, remPx] = await page.evaluate(() => [
+          parseFloat(getComputedStyle(document.querySelector('.banner-number')).fontSize),
+          parseFloat(getComputedStyle(document.documentElement).fontSize),
+        ])
+        if (numberPx < 5.5 * remPx) failures.push(`${lang} ${sizeName}: the banner's number is ${numberPx}px, under half its size`)
+        if (cuts.length > 0) await shotOf(page, `banner-${lang}-${sizeName}`)
+        await page.close()
+      }
+    }
+    expect(failures).toEqual([])
+  }, 180_000)
+
+  test('no page had a script error', () => {
+    expect(pageErrors).toEqual([])
+  })
+})
