@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import { createDeps, type AppDeps, type DepsInput } from './platform/deps'
 import { httpPlatform } from './platform/http'
-import { openapiPlugin } from './platform/openapi'
+import { corsPlugin } from './platform/cors'
+import { openapiPlugin, healthDetail } from './platform/openapi'
 import { VERSION } from './version'
 import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
@@ -31,9 +32,10 @@ export function createApp(input: DepsInput | AppDeps) {
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
+    .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
-    .get('/health', () => ({ status: 'ok' }), { detail: { summary: 'Liveness', tags: ['Platform'] } })
+    .get('/health', () => ({ status: 'ok' }), { detail: healthDetail })
     .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))

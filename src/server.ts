@@ -26,6 +26,8 @@ export interface ServeOptions {
   publicOrigin?: string
   /** Overrides of the default limits (docs/reliability.md "Limits"). */
   limits?: Partial<Limits>
+  /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
+  corsOrigins?: readonly string[]
   log?: Logger
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
@@ -100,6 +102,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     metricsToken: options.metricsToken ?? null,
     publicOrigin: options.publicOrigin ?? null,
     ...(options.limits ? { limits: options.limits } : {}),
+    corsOrigins: options.corsOrigins ?? [],
   })
   bodyBudget.limit = deps.limits.bodyBytesInFlight
   const app = (options.buildApp ?? createApp)(deps)

@@ -1,4 +1,5 @@
-import { QueueCodes } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import type { ErrorExample } from '../platform/openapi'
 import { TicketCodes } from '../tickets/errors'
 
 /**
@@ -28,3 +29,25 @@ export const CounterCodes = {
 } as const
 
 export type CounterCode = (typeof CounterCodes)[keyof typeof CounterCodes]
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const CounterErrorExamples = {
+  ...QueueErrorExamples,
+  INVALID_REQUEST: {
+    message: 'Content-Type must be application/json',
+    details: [{ path: 'Content-Type', message: 'must be application/json' }],
+  },
+  VALIDATION_FAILED: {
+    message: 'request validation failed',
+    details: [{ path: '/counterId', message: 'the counter is not at the ticket\'s location or does not serve its service' }],
+  },
+  SCOPE_FORBIDDEN: 'this key lacks the counter:operate scope',
+  ORIGIN_FORBIDDEN: 'a device may change things only from a page of this server (Origin does not match)',
+  COUNTER_NOT_FOUND: 'no such counter for this key',
+  NO_TICKET_WAITING: 'no ticket is waiting for counter cnt_1',
+  COUNTER_BUSY: 'counter cnt_1 holds A007 (CALLED); complete, no-show, requeue or transfer it first',
+  INVALID_TRANSITION: {
+    message: 'cannot start a WAITING ticket: WAITING → SERVING is not a transition (start needs CALLED)',
+    details: [{ path: '/from', message: 'WAITING' }, { path: '/to', message: 'SERVING' }],
+  },
+} as const satisfies Record<keyof typeof CounterCodes, ErrorExample>

@@ -1,18 +1,36 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../platform/deps'
 import { json } from '../platform/http'
-import { errorResponses } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
 import { DEVICES_API } from '../devices/routes'
 import { devicePage } from '../devices/pages'
-import { CounterCodes } from '../counters/errors'
+import { CounterCodes, CounterErrorExamples } from '../counters/errors'
 import { Scopes } from '../queue/model'
 import { ApiError } from '../platform/errors'
 import { DeskService } from './service'
 import { CounterService } from '../counters/service'
 import type { QueueService } from '../queue/service'
 import { DeskViewResponse } from './model'
+
+const DESK_TICKET = {
+  id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketNumber: 'A007', status: 'CALLED', source: 'API',
+  queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
+  createdAt: '2026-11-25T09:30:00.000Z', calledAt: '2026-11-25T09:41:12.345Z', servingAt: null, completedAt: null, priority: false,
+}
+const DESK_EXAMPLE = {
+  data: {
+    generatedAt: '2026-11-25T09:42:00.000Z',
+    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
+    counter: { id: 'cnt_1', name: 'Counter 1', open: true, locationId: 'loc_hall', locationName: 'Main hall', timezone: 'Europe/Berlin' },
+    services: [{ id: 'svc_accounts', name: 'Accounts', prefix: 'A', active: true, waiting: 0, estimatedWaitSeconds: 300, tickets: [] }],
+    ticket: DESK_TICKET,
+    servedToday: 14,
+    transferTargets: [{ id: 'svc_loans', name: 'Loans' }],
+    serviceNames: { svc_accounts: 'Accounts', svc_loans: 'Loans' },
+  },
+}
 
 /**
  * The counter desk (contract §8): the `/desk` page and the one read it needs beyond the
@@ -36,19 +54,19 @@ export function deskRoutes(deps: AppDeps, queue?: QueueService) {
         return json(200, { data: desk.view(caller, caller.counters![0]!, now) }, { 'cache-control': 'no-store' })
       },
       {
-        detail: {
+        detail: routeDetail({
+          operationId: 'readDeskView',
           summary: 'What a paired desk shows',
           description:
             'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
             'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to. ' +
             'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
           tags: ['Devices'],
-          security: [{ deviceCookie: [] }],
-          responses: {
-            200: { description: 'the desk', content: { 'application/json': { schema: DeskViewResponse as never } } },
-            ...errorResponses({ 401: [CounterCodes.AUTHENTICATION_FAILED], 403: [CounterCodes.QUEUE_UNIT_INACTIVE], 404: [CounterCodes.COUNTER_NOT_FOUND], 429: [CounterCodes.RATE_LIMITED] }),
-          },
-        },
+          security: 'deviceCookie',
+          responses: { 200: { description: 'the desk', name: 'DeskViewResponse', schema: DeskViewResponse, example: DESK_EXAMPLE } },
+          errors: { 401: [CounterCodes.AUTHENTICATION_FAILED], 403: [CounterCodes.QUEUE_UNIT_INACTIVE], 404: [CounterCodes.COUNTER_NOT_FOUND], 429: [CounterCodes.RATE_LIMITED] },
+          errorExamples: CounterErrorExamples,
+        }),
       },
     )
 }

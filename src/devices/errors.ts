@@ -1,4 +1,5 @@
 import { CommonCodes } from '../platform/errors'
+import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the device routes answer with (contract §7). Tests import these. */
 export const DeviceCodes = {
@@ -18,3 +19,16 @@ export const DeviceCodes = {
 } as const
 
 export type DeviceCode = (typeof DeviceCodes)[keyof typeof DeviceCodes]
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const DeviceErrorExamples = {
+  INVALID_JSON: 'request body is not valid JSON',
+  INVALID_REQUEST: { message: 'Content-Type must be application/json', details: [{ path: 'Content-Type', message: 'must be application/json' }] },
+  VALIDATION_FAILED: { message: 'request validation failed', details: [{ path: '/code', message: 'Expected string length less or equal to 32' }] },
+  PAYLOAD_TOO_LARGE: 'request body exceeds 1024 bytes',
+  RATE_LIMITED: 'too many pairing attempts; retry after 42 s',
+  PAIRING_CODE_INVALID: 'this pairing code is wrong, expired or already used',
+  AUTHENTICATION_FAILED: 'this device is not paired (or no longer): pair it again at /pair',
+  ORIGIN_FORBIDDEN: 'a device may change things only from a page of this server (Origin does not match)',
+  COUNTER_NOT_FOUND: 'no such counter for this key',
+} as const satisfies Record<keyof typeof DeviceCodes, ErrorExample>

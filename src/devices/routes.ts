@@ -5,12 +5,12 @@ import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json, pathOf } from '../platform/http'
-import { errorResponses } from '../platform/openapi'
+import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { queueUnits, locations } from '../queue/tables'
 import { widgets } from '../widgets/tables'
 import { prayerSources } from '../prayer/tables'
-import { DeviceCodes } from './errors'
+import { DeviceCodes, DeviceErrorExamples } from './errors'
 import { deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
 import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
@@ -48,6 +48,17 @@ const Binding = Type.Object(
 )
 const Role = Type.Union([Type.Literal('desk'), Type.Literal('kiosk'), Type.Literal('display'), Type.Literal('reports')])
 export const PairResponse = Type.Object({ role: Role, home: Type.String({ examples: ['/desk'] }), name: Type.String() }, closed)
+/** `GET boards`: the screens of the display's workspace. */
+export const BoardsResponse = Type.Object({
+  data: Type.Object({
+    boards: Type.Array(Type.Object({
+      kind: Type.Union([Type.Literal('queue'), Type.Literal('widget'), Type.Literal('prayer')]),
+      id: Type.String(),
+      name: Type.String(),
+      path: Type.String({ description: 'the screen page, relative to this server' }),
+    }, closed)),
+  }, closed),
+}, closed)
 export const DeviceResponse = Type.Object({ data: Type.Object({ name: Type.String(), role: Role, home: Type.String(), binding: Binding }, closed) }, closed)
 
 function bindingOf(device: Device) {
@@ -60,8 +71,6 @@ function bindingOf(device: Device) {
   }
 }
 
-const content = (schema: TSchema) => ({ 'application/json': { schema: schema as never } })
-const deviceCookieSecurity = [{ deviceCookie: [] }]
 
 /**
  * Pairing (contract §7): the `/pair` page, `POST /api/devices/v1/pair` (a code becomes the
@@ -123,28 +132,33 @@ export function deviceRoutes(deps: AppDeps) {
       },
       {
         parse: 'none',
-        detail: {
+        detail: routeDetail({
+          operationId: 'pairDevice',
           summary: 'Pair this browser as a device',
           description:
             'Exchanges a pairing code printed by `lobby devices pair` for the device cookie `lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/` ' +
             '(`Secure` under TLS). A code works once and until it expires. More than 10 attempts a minute from one address, or 100 overall, is 429. ' +
             'Checks, in order: body size (1 KB) → attempt limits → Content-Type → JSON → schema → code.',
           tags: ['Devices'],
-          requestBody: { required: true, content: content(PairRequest) },
+          public: true,
+          body: { name: 'PairRequest', schema: PairRequest, examples: { desk: { summary: 'the code printed for Counter 1\'s desk', value: { code: '483921', deviceName: 'desk-counter-1' } } } },
           responses: {
             200: {
               description: 'paired; the cookie is set',
-              headers: { 'Set-Cookie': { description: 'lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000 (+ Secure under TLS)', schema: { type: 'string' } } },
-              content: content(PairResponse),
+              headers: { 'Set-Cookie': { description: 'lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000 (+ Secure under TLS)', required: true, schema: { type: 'string' } } },
+              name: 'PairResponse',
+              schema: PairResponse,
+              example: { role: 'desk', home: '/desk', name: 'desk-counter-1' },
             },
-            ...errorResponses({
-              400: [DeviceCodes.INVALID_REQUEST, DeviceCodes.INVALID_JSON, DeviceCodes.PAIRING_CODE_INVALID],
-              413: [DeviceCodes.PAYLOAD_TOO_LARGE],
-              422: [DeviceCodes.VALIDATION_FAILED],
-              429: [DeviceCodes.RATE_LIMITED],
-            }),
           },
-        },
+          errors: {
+            400: [DeviceCodes.INVALID_REQUEST, DeviceCodes.INVALID_JSON, DeviceCodes.PAIRING_CODE_INVALID],
+            413: [DeviceCodes.PAYLOAD_TOO_LARGE],
+            422: [DeviceCodes.VALIDATION_FAILED],
+            429: [DeviceCodes.RATE_LIMITED],
+          },
+          errorExamples: DeviceErrorExamples,
+        }),
       },
     )
     .get(
@@ -154,13 +168,23 @@ export function deviceRoutes(deps: AppDeps) {
         return json(200, { data: { name: device.name, role: device.role, home: ROLE_HOME[device.role], binding: bindingOf(device) } }, { 'cache-control': 'no-store' })
       },
       {
-        detail: {
+        detail: routeDetail({
+          operationId: 'readDevice',
           summary: 'This device',
           description: 'The paired device of the cookie: name, role, home page and binding. 401 once it is revoked (the pages use this to say so).',
           tags: ['Devices'],
-          security: deviceCookieSecurity,
-          responses: { 200: { description: 'the device', content: content(DeviceResponse) }, ...errorResponses({ 401: [DeviceCodes.AUTHENTICATION_FAILED] }) },
-        },
+          security: 'deviceCookie',
+          responses: {
+            200: {
+              description: 'the device',
+              name: 'DeviceResponse',
+              schema: DeviceResponse,
+              example: { data: { name: 'desk-counter-1', role: 'desk', home: '/desk', binding: { workspaceId: 'ws_demo', queueUnitId: 'qu_main', locationId: 'loc_hall', counterId: 'cnt_1' } } },
+            },
+          },
+          errors: { 401: [DeviceCodes.AUTHENTICATION_FAILED] },
+          errorExamples: DeviceErrorExamples,
+        }),
       },
     )
     .get(
@@ -170,13 +194,31 @@ export function deviceRoutes(deps: AppDeps) {
         return json(200, { data: workspaceBoards(deps, device.workspaceId) }, { 'cache-control': 'no-store' })
       },
       {
-        detail: {
+        detail: routeDetail({
+          operationId: 'listDeviceBoards',
           summary: 'The boards a paired display may open',
           description: 'Every queue unit (and its locations), widget and prayer source of the display\'s workspace, with the path of its screen.',
           tags: ['Devices'],
-          security: deviceCookieSecurity,
-          responses: { 200: { description: 'the boards' }, ...errorResponses({ 401: [DeviceCodes.AUTHENTICATION_FAILED] }) },
-        },
+          security: 'deviceCookie',
+          responses: {
+            200: {
+              description: 'the boards',
+              name: 'BoardsResponse',
+              schema: BoardsResponse,
+              example: {
+                data: {
+                  boards: [
+                    { kind: 'queue', id: 'qu_main', name: 'Main branch', path: '/screens/queue/qu_main' },
+                    { kind: 'widget', id: 'wdg_schedule_lobby', name: 'Lobby schedule', path: '/screens/widgets/wdg_schedule_lobby' },
+                    { kind: 'prayer', id: 'psrc_centralmosque-0001-london', name: 'Central Mosque', path: '/screens/prayer/psrc_centralmosque-0001-london' },
+                  ],
+                },
+              },
+            },
+          },
+          errors: { 401: [DeviceCodes.AUTHENTICATION_FAILED] },
+          errorExamples: DeviceErrorExamples,
+        }),
       },
     )
 }

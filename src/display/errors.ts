@@ -1,4 +1,5 @@
-import { CommonCodes } from '../platform/errors'
+import { CommonCodes, CommonErrorExamples } from '../platform/errors'
+import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the display routes answer with (docs/display.md). */
 export const DisplayCodes = {
@@ -14,3 +15,9 @@ export const CloseCodes = {
   GOING_AWAY: 1001,
   TOKEN_INVALID: 4401,
 } as const
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const DisplayErrorExamples = {
+  AUTHENTICATION_FAILED: 'a valid display token (lbd_…) or a paired display is required on display routes',
+  NOT_FOUND: 'no such widget for this display token',
+} as const satisfies Record<keyof typeof DisplayCodes, ErrorExample>

@@ -1,5 +1,6 @@
 import { CommonCodes } from '../platform/errors'
-import { QueueCodes } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the kiosk routes answer with (contract §9, docs/kiosk.md). Tests import these. */
 export const KioskCodes = {
@@ -17,3 +18,21 @@ export const KioskCodes = {
   IDEMPOTENCY_KEY_REUSED: QueueCodes.IDEMPOTENCY_KEY_REUSED,
   TICKET_NOT_FOUND: QueueCodes.TICKET_NOT_FOUND,
 } as const
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const KioskErrorExamples = {
+  ...QueueErrorExamples,
+  INVALID_REQUEST: {
+    message: 'invalid request headers: Idempotency-Key',
+    details: [{ path: 'Idempotency-Key', message: 'required: 1 to 160 characters, one per tap' }],
+  },
+  VALIDATION_FAILED: {
+    message: 'request validation failed',
+    details: [{ path: '/serviceId', message: 'service is not active' }],
+  },
+  RATE_LIMITED: 'over 60 tickets per minute at this kiosk; retry after 12 s',
+  AUTHENTICATION_FAILED: 'this device is not paired (or no longer): pair it again at /pair',
+  ORIGIN_FORBIDDEN: 'a device may change things only from a page of this server (Origin does not match)',
+  SERVICE_FORBIDDEN: 'this key may not use this service',
+  TICKET_NOT_FOUND: 'the ticket of this Idempotency-Key is gone',
+} as const satisfies Record<keyof typeof KioskCodes, ErrorExample>

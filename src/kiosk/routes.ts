@@ -14,8 +14,9 @@ import { devicePage } from '../devices/pages'
 import { SCREEN_CSP } from '../screens/routes'
 import { escapeHtml } from '../screens/page'
 import { trackingPath } from '../tickets/tracking'
-import { KioskCodes } from './errors'
-import { KioskIssueRequest, KioskTicketResponse, KioskViewResponse } from './model'
+import { KioskCodes, KioskErrorExamples } from './errors'
+import { KioskIssueRequest, KioskService as KioskServiceSchema, KioskTicket, KioskTicketResponse, KioskView, KioskViewResponse } from './model'
+import { TrackedQueueTicket } from '../tickets/model'
 import { KioskService } from './service'
 import { PAPER_WIDTHS_MM, PRINT_SCRIPT, paperWidthOf, printPage, printStylesheet, type PaperWidth } from './print'
 
@@ -49,6 +50,36 @@ function printProblem(status: number, heading: string, hint: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(heading)}</title><link rel="stylesheet" href="${PRINT_CSS[80].path}"></head>` +
     `<body><main class="ticket"><p class="branch">${escapeHtml(heading)}</p><p>${escapeHtml(hint)}</p></main></body></html>`
   return new Response(html, { status, headers: printHeaders })
+}
+
+const VIEW_EXAMPLE = {
+  data: {
+    generatedAt: '2026-11-25T09:42:00.000Z',
+    branchName: 'Main branch',
+    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
+    location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin', active: true },
+    priorityChoice: true,
+    services: [
+      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
+      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
+    ],
+  },
+}
+const TICKET_EXAMPLE = {
+  data: {
+    ticket: {
+      id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A003', status: 'WAITING', source: 'KIOSK',
+      queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
+      createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
+    },
+    branchName: 'Main branch',
+    serviceName: 'Accounts',
+    locationName: 'Main hall',
+    timezone: 'Europe/Berlin',
+    peopleAhead: 2,
+    estimatedWaitSeconds: 900,
+    printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
+  },
 }
 
 const issueErrors = {
@@ -110,6 +141,7 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
       },
       {
         detail: routeDetail({
+          operationId: 'readKioskView',
           summary: 'What a paired kiosk offers',
           description:
             'For a paired kiosk (device cookie): the branch (queue unit) and its location, and every active service of that location within the kiosk\'s ' +
@@ -117,8 +149,10 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
             'Checks: credential → rate limit (600 a minute per kiosk).',
           tags: ['Kiosk'],
           security: 'deviceCookie',
-          responses: { 200: { description: 'the start screen\'s data', schema: KioskViewResponse } },
+          responses: { 200: { description: 'the start screen\'s data', name: 'KioskViewResponse', schema: KioskViewResponse, example: VIEW_EXAMPLE } },
           errors: { 401: [KioskCodes.AUTHENTICATION_FAILED], 403: [KioskCodes.QUEUE_UNIT_INACTIVE], 429: [KioskCodes.RATE_LIMITED] },
+          errorExamples: KioskErrorExamples,
+          schemas: { KioskView, KioskService: KioskServiceSchema },
         }),
       },
     )
@@ -144,8 +178,8 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
         parse: 'none',
         // The header is documented, not validated by Elysia: the route checks it after the
         // credential and the rate limit, in the public issue's order.
-        detail: {
-          ...routeDetail({
+        detail: routeDetail({
+          operationId: 'issueKioskTicket',
           summary: 'Take a ticket at a kiosk',
           description:
             'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
@@ -156,24 +190,38 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
             'headers (Content-Type, Idempotency-Key) → JSON → schema → idempotency lookup → Edge authority → Queue Unit active → service → write.',
           tags: ['Kiosk'],
           security: 'deviceCookie',
-          body: { schema: KioskIssueRequest },
+          headers: {
+            'Idempotency-Key': {
+              description: 'one per tap, reused on a retry: the same key returns the same ticket',
+              example: '6f1c2e9a-4b7d-4c1e-9a53-2f0d8b7c6e11',
+              required: true,
+              schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+            },
+          },
+          body: {
+            name: 'KioskIssueRequest',
+            schema: KioskIssueRequest,
+            examples: {
+              normal: { summary: 'a tap on a service', value: { serviceId: 'svc_accounts' } },
+              priority: { summary: 'with "Priority" chosen (units with kioskPriority)', value: { serviceId: 'svc_accounts', priority: true } },
+            },
+          },
           responses: {
             201: {
               description: 'the ticket, its place in line and its phone page',
-              headers: { 'Idempotent-Replayed': { description: '`true` when this repeats an earlier tap', schema: { type: 'string', enum: ['true'] } } },
+              name: 'KioskTicketResponse',
               schema: KioskTicketResponse,
+              example: TICKET_EXAMPLE,
+              headers: {
+                Location: { description: 'this ticket in the kiosk API', required: true, schema: { type: 'string' } },
+                'Idempotent-Replayed': { description: '`true` when this repeats an earlier tap', schema: { type: 'string', enum: ['true'] } },
+              },
             },
           },
           errors: issueErrors,
-          }),
-          parameters: [{
-            in: 'header',
-            name: 'Idempotency-Key',
-            required: true,
-            description: 'one per tap, reused on a retry: the same key returns the same ticket',
-            schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
-          }],
-        } as ReturnType<typeof routeDetail>,
+          errorExamples: KioskErrorExamples,
+          schemas: { KioskTicket, TrackedQueueTicket },
+        }),
       },
     )
     .get(

@@ -46,6 +46,8 @@ export interface AppDeps {
   publicOrigin?: string | null
   /** Bounds on sockets and bodies (docs/reliability.md "Limits"). */
   limits: Limits
+  /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
+  corsOrigins: readonly string[]
   /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
   trackingCodes?: () => string
 }
@@ -65,6 +67,7 @@ export function createDeps(input: DepsInput): AppDeps {
     credentials: new CredentialStore(input.db),
     idempotency: new IdempotencyStore(input.db),
     lifecycle: new Lifecycle(),
+    corsOrigins: [],
     writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
     ...input,
     limits: { ...DEFAULT_LIMITS, ...input.limits },

@@ -53,3 +53,20 @@ export function pointerSegment(segment: string | number): string {
 export function pointer(...segments: (string | number)[]): string {
   return segments.map((s) => '/' + pointerSegment(s)).join('')
 }
+
+/**
+ * An example of each shared code for the OpenAPI document (`routeDetail` shows one per code a
+ * route declares); each feature's errors.ts spreads these into its own table.
+ */
+export const CommonErrorExamples = {
+  NOT_FOUND: 'no such route or method',
+  INVALID_JSON: 'request body is not valid JSON',
+  INVALID_REQUEST: { message: 'invalid request headers: Content-Type', details: [{ path: 'Content-Type', message: 'must be application/json' }] },
+  VALIDATION_FAILED: { message: 'request validation failed', details: [{ path: '/serviceId', message: 'unknown or inactive service' }] },
+  PAYLOAD_TOO_LARGE: 'request body exceeds 16384 bytes',
+  UNSUPPORTED_CONTENT_TYPE: 'Content-Type must include application/json',
+  MULTIPLE_CREDENTIALS: 'send the key in Authorization or x-service-api-key, not both',
+  RATE_LIMITED: 'rate limit exceeded; retry after the time in Retry-After',
+  SERVER_BUSY: 'the server is receiving too many request bodies at once; retry shortly',
+  INTERNAL_ERROR: 'internal error; quote the correlation ID when reporting it',
+} as const satisfies Record<keyof typeof CommonCodes, string | { message: string; details: ErrorDetail[] }>

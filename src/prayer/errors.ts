@@ -1,4 +1,5 @@
-import { CommonCodes } from '../platform/errors'
+import { CommonCodes, CommonErrorExamples } from '../platform/errors'
+import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the prayer routes answer with (contract §5); tests import these. */
 export const PrayerCodes = {
@@ -25,3 +26,25 @@ export const PrayerCodes = {
   /** 429: over the source's push rate. */
   RATE_LIMITED: CommonCodes.RATE_LIMITED,
 } as const
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const PrayerErrorExamples = {
+  ...CommonErrorExamples,
+  INVALID_REQUEST: {
+    message: 'sourceId must match ^psrc_[A-Za-z0-9-]{20,}$',
+    details: [{ path: 'sourceId', message: 'does not match the source ID pattern' }],
+  },
+  INVALID_IDEMPOTENCY_KEY: {
+    message: 'Idempotency-Key must be 12 to 160 printable ASCII characters',
+    details: [{ path: 'Idempotency-Key', message: 'required: 12 to 160 printable ASCII characters' }],
+  },
+  AUTHENTICATION_REQUIRED: 'a Workspace API Key is required (Authorization: Bearer or x-service-api-key)',
+  SOURCE_NOT_FOUND_OR_FORBIDDEN: 'unknown source, or the key may not push to it',
+  MONTH_NOT_FOUND: 'no month stored for this source and period',
+  IDEMPOTENCY_KEY_REUSED: 'this Idempotency-Key was used with a different body; use a new key for new content',
+  PAYLOAD_TOO_LARGE: 'request body exceeds 262144 bytes',
+  SCHEMA_VALIDATION_FAILED: {
+    message: 'the month breaks the rules of the month contract',
+    details: [{ path: '/days/4/asr', message: 'must be after dhuhr (12:05)' }],
+  },
+} as const satisfies Record<keyof typeof PrayerCodes, ErrorExample>

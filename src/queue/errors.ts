@@ -1,4 +1,5 @@
-import { CommonCodes } from '../platform/errors'
+import { CommonCodes, CommonErrorExamples } from '../platform/errors'
+import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the Queue endpoints answer with (contract §3, Queue error table). Tests import these. */
 export const QueueCodes = {
@@ -20,3 +21,30 @@ export const QueueCodes = {
 } as const
 
 export type QueueCode = (typeof QueueCodes)[keyof typeof QueueCodes]
+
+/** An example of each code for the OpenAPI document (the messages the routes answer with). */
+export const QueueErrorExamples = {
+  ...CommonErrorExamples,
+  INVALID_REQUEST: {
+    message: 'invalid request headers: X-Request-Nonce',
+    details: [{ path: 'X-Request-Nonce', message: 'required: 12 to 160 characters' }],
+  },
+  VALIDATION_FAILED: {
+    message: 'request validation failed',
+    details: [{ path: '/serviceId', message: 'unknown, inactive or unavailable service at this location' }],
+  },
+  REQUEST_TIMESTAMP_OUT_OF_WINDOW: {
+    message: 'X-Request-Timestamp is more than 5 minutes behind server time; send the current UTC time',
+    details: [{ path: 'X-Request-Timestamp', message: 'outside ±5 minutes of server time' }],
+  },
+  RATE_LIMITED: 'over 60 ticket issues per minute for this key; retry after 12 s',
+  AUTHENTICATION_FAILED: 'a valid Queue API key is required (Authorization: Bearer lbq_…)',
+  SCOPE_FORBIDDEN: 'this key lacks the tickets:write scope',
+  LOCATION_FORBIDDEN: 'this key may not use this location',
+  SERVICE_FORBIDDEN: 'this key may not use this service',
+  QUEUE_UNIT_INACTIVE: 'the Queue Unit of this key is not active',
+  TICKET_NOT_FOUND: 'no such ticket for this key',
+  NONCE_REPLAYED: 'X-Request-Nonce was already used by this key; send a new nonce and timestamp with the same Idempotency-Key',
+  IDEMPOTENCY_KEY_REUSED: 'this Idempotency-Key was used with a different payload; use a new key for a new ticket',
+  QUEUE_UNIT_EDGE_MANAGED: 'an Edge holds authority over this Queue Unit; queue changes go through the Edge',
+} as const satisfies Record<keyof typeof QueueCodes, ErrorExample>

@@ -15,6 +15,8 @@ describe('lobby CLI', () => {
     [['serve', '--durability', 'sometimes']],
     [['serve', '--nope']],
     [['serve', '--tls-cert', '/nonexistent.pem']],
+    [['serve', '--cors-origin', '*']],
+    [['serve', '--cors-origin', 'https://kiosk.example.com/app']],
     [['migrate', '--db']],
     [['serve', '--retain-days', '0']],
     [['serve', '--metrics-token', 'short']],
@@ -32,6 +34,9 @@ describe('lobby CLI', () => {
     const r = runCli(['serve'], { LOBBY_DURABILITY: 'maybe' })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('--durability')
+    const cors = runCli(['serve'], { LOBBY_CORS_ORIGINS: 'https://kiosk.example.com,kiosk2.example.com' })
+    expect(cors.code).toBe(2)
+    expect(cors.stderr).toContain('--cors-origin must be an origin')
   })
 
   test('--help works on every command', () => {

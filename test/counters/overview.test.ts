@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { CounterCodes } from '../../src/counters/errors'
+import { dereferencedDocument, errorCodeEnum } from '../support/openapi'
 import { request, jsonOf } from '../support/app'
 import { counterContext, issued, ok, act, callNext, op } from './helpers'
 
@@ -45,7 +46,7 @@ describe('GET queue (operator overview)', () => {
 describe('OpenAPI for the operator API', () => {
   test('lists every operator route with queueBearer security, tag Operator, its success body and its error codes', async () => {
     const { app } = counterContext()
-    const doc = await jsonOf(await request(app, 'GET', '/swagger/json'))
+    const doc = await dereferencedDocument(app)
     const B = '/api/operator/v1'
     const mutation = ['400', '401', '403', '409', '413', '422', '429']
     const expected: [string, string, string, string[], string[]][] = [
@@ -64,13 +65,14 @@ describe('OpenAPI for the operator API', () => {
     for (const [path, method, success, errors, codes] of expected) {
       const operation = doc.paths[path]?.[method]
       expect({ path, defined: operation !== undefined }).toEqual({ path, defined: true })
-      expect(operation.security).toEqual([{ queueBearer: [] }])
+      // A Queue key, or a paired desk's cookie (contract §7).
+      expect(operation.security).toEqual([{ queueBearer: [] }, { deviceCookie: [] }])
       expect(operation.tags).toEqual(['Operator'])
-      expect(Object.keys(operation.responses).sort()).toEqual([success, ...errors].sort())
+      expect(Object.keys(operation.responses).sort()).toEqual([success, ...errors, '500', ...(method === 'post' ? ['503'] : [])].sort())
       expect(operation.responses[success].content['application/json'].schema.properties.data).toBeDefined()
       const described = Object.values(operation.responses).map((r) => (r as { description: string }).description).join(' ')
       for (const code of codes) expect(described).toContain(code)
-      for (const status of errors) expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' })
+      for (const code of codes) expect(errorCodeEnum(operation, errors[0]!)).toContain(code)
     }
     const transfer = doc.paths[`${B}/tickets/{ticketId}/transfer`].post.requestBody.content['application/json'].schema
     expect(transfer.required).toEqual(['serviceId'])

@@ -193,13 +193,15 @@ describe('one HTTP convention', () => {
 })
 
 describe('OpenAPI', () => {
-  test('/swagger/json declares the security schemes and the error envelope component', async () => {
+  test('/swagger/json declares the security schemes and an error schema per operation', async () => {
     const { app } = testContext()
     const doc = await jsonOf(await request(app, 'GET', '/swagger/json'))
     expect(doc.openapi).toStartWith('3.1')
     expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(['queueBearer', 'workspaceBearer', 'workspaceHeader']))
     expect(doc.components.securitySchemes.workspaceHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-service-api-key' })
-    expect(doc.components.schemas.ErrorEnvelope.required).toEqual(['error'])
+    expect(doc.components.schemas.ErrorDetail.required).toEqual(['path', 'message'])
+    expect(doc.components.schemas.IssueTicketError.required).toEqual(['error'])
+    expect(doc.components.schemas.IssueTicketError.properties.error.properties.details.items).toEqual({ $ref: '#/components/schemas/ErrorDetail' })
   })
 
   test('/swagger loads its assets from this server only', async () => {

@@ -1,3 +1,4 @@
+import { dereferencedDocument, errorCodeEnum } from '../support/openapi'
 import { describe, expect, test } from 'bun:test'
 import { jsonOf, request, testContext } from '../support/app'
 import { PrayerCodes } from '../../src/prayer/errors'
@@ -79,24 +80,24 @@ describe('GET .../sources/{sourceId}/months/{period}', () => {
 describe('OpenAPI', () => {
   test('/swagger/json documents both routes, their statuses and both security schemes', async () => {
     const { app } = testContext()
-    const doc = await jsonOf(await request(app, 'GET', '/swagger/json'))
+    const doc = await dereferencedDocument(app)
     const base = '/api/public/v1/prayer-schedules/sources/{sourceId}/months'
     const post = doc.paths[base]?.post
     const get = doc.paths[`${base}/{period}`]?.get
     expect(post).toBeDefined()
     expect(get).toBeDefined()
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '413', '422', '429'])
-    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404'])
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '413', '422', '429', '500', '503'])
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500'])
     for (const operation of [post, get]) {
       expect(operation.security).toEqual([{ workspaceBearer: [] }, { workspaceHeader: [] }])
       expect(operation.tags).toEqual(['Prayer schedules'])
-      expect(operation.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope')
+      expect(errorCodeEnum(operation, '403')).toContain(PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN)
       expect(operation.responses['403'].description).toContain(PrayerCodes.SOURCE_NOT_FOUND_OR_FORBIDDEN)
     }
     expect(post.responses['400'].description).toContain(PrayerCodes.INVALID_IDEMPOTENCY_KEY)
     expect(post.responses['409'].description).toContain(PrayerCodes.IDEMPOTENCY_KEY_REUSED)
     expect(get.responses['404'].description).toContain(PrayerCodes.MONTH_NOT_FOUND)
-    expect(post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:sourceId', 'header:idempotency-key'])
+    expect(post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:sourceId', 'header:Idempotency-Key'])
     const month = post.requestBody.content['application/json'].schema
     expect(month.required).toEqual(['period', 'timezone', 'days'])
     expect(month.additionalProperties).toBe(false)

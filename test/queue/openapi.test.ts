@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { testContext, request, jsonOf } from '../support/app'
+import { testContext } from '../support/app'
+import { dereferencedDocument, errorCodeEnum } from '../support/openapi'
 import { QueueCodes } from '../../src/queue/errors'
 
 describe('OpenAPI for the Queue endpoints', () => {
   test('documents all four routes with queueBearer security, their success bodies and every error status', async () => {
     const { app } = testContext()
-    const doc = await jsonOf(await request(app, 'GET', '/swagger/json'))
+    const doc = await dereferencedDocument(app)
     const expected: [string, string, string, string[]][] = [
       ['/api/public/v1/queue/services', 'get', '200', ['401', '403', '429']],
       ['/api/public/v1/queue/tickets', 'post', '201', ['400', '401', '403', '409', '413', '422', '429']],
@@ -16,23 +17,26 @@ describe('OpenAPI for the Queue endpoints', () => {
       const op = doc.paths[path]?.[method]
       expect(op).toBeDefined()
       expect(op.security).toEqual([{ queueBearer: [] }])
-      expect(Object.keys(op.responses).sort()).toEqual([success, ...errors].sort())
+      expect(Object.keys(op.responses).sort()).toEqual([success, ...errors, '500', ...(method === 'post' ? ['503'] : [])].sort())
       expect(op.responses[success].content['application/json'].schema.properties.data).toBeDefined()
       for (const status of errors) {
-        expect(op.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' })
+        expect(errorCodeEnum(op, status)).toContain('INTERNAL_ERROR')
+        // One example per code of the status, each an envelope with that code.
+        const examples = op.responses[status].content['application/json'].examples
+        for (const [code, example] of Object.entries(examples)) expect((example as any).value.error.code).toBe(code)
       }
     }
   })
 
   test('the issue operation documents its body, its headers and each error code by status', async () => {
     const { app } = testContext()
-    const op = (await jsonOf(await request(app, 'GET', '/swagger/json'))).paths['/api/public/v1/queue/tickets'].post
+    const op = (await dereferencedDocument(app)).paths['/api/public/v1/queue/tickets'].post
     const body = op.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['locationId', 'serviceId'])
     expect(body.additionalProperties).toBe(false)
     expect(body.properties.locationId.maxLength).toBe(160)
-    const headers = op.parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name.toLowerCase())
-    expect(headers).toEqual(expect.arrayContaining(['x-request-timestamp', 'x-request-nonce', 'idempotency-key']))
+    const headers = op.parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string; required: boolean }) => `${p.name.toLowerCase()}:${p.required}`)
+    expect(headers).toEqual(expect.arrayContaining(['x-request-timestamp:true', 'x-request-nonce:true', 'idempotency-key:true', 'x-correlation-id:false']))
     expect(op.responses['201'].headers['Idempotent-Replayed']).toBeDefined()
     const codes = (status: string) => op.responses[status].description
     expect(codes('400')).toContain(QueueCodes.REQUEST_TIMESTAMP_OUT_OF_WINDOW)

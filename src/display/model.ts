@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox'
+import { PAYLOADS, WIDGET_TYPES } from '../widgets/model'
+import { TICKET_STATUSES } from '../tickets/model'
+import { Day, LocationSchema, Month } from '../prayer/model'
+
+/*
+ * The bodies of the display reads (docs/display.md), for the OpenAPI document: the routes
+ * send JSON text built by their services, these schemas say what it holds.
+ */
+
+const closed = { additionalProperties: false } as const
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
+
+export const DisplayWidget = Type.Object(
+  {
+    widgetId: Type.String(),
+    widgetType: Type.Union(WIDGET_TYPES.map((t) => Type.Literal(t))),
+    name: Type.String(),
+    dataRevision: Type.Integer({ minimum: 0, description: '0 until the first accepted push' }),
+    acceptedAt: Type.Union([DateTime, Type.Null()]),
+    data: Type.Union([...WIDGET_TYPES.map((t) => PAYLOADS[t].schema), Type.Null()], { description: 'the payload of the last accepted push (its widgetType), null before the first' }),
+  },
+  closed,
+)
+
+export const DisplayNowServing = Type.Object(
+  { number: Type.String(), counterName: Type.String(), status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]), calledAt: DateTime },
+  closed,
+)
+
+export const DisplayQueueState = Type.Object(
+  {
+    queueUnitId: Type.String(),
+    name: Type.String(),
+    stateRevision: Type.Integer({ minimum: 0, description: 'the unit\'s revision of its live state; changes with every ticket change' }),
+    generatedAt: DateTime,
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, closed)),
+    services: Type.Array(Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      prefix: Type.String(),
+      locationId: Type.String(),
+      waiting: Type.Integer({ minimum: 0 }),
+      estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+      nowServing: Type.Union([DisplayNowServing, Type.Null()]),
+    }, closed)),
+    recentCalls: Type.Array(Type.Object({
+      number: Type.String(),
+      serviceId: Type.String(),
+      locationId: Type.String(),
+      counterName: Type.String(),
+      calledAt: DateTime,
+      status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s)), { description: 'the ticket\'s status now' }),
+    }, closed), { description: 'the last 10 calls and recalls, newest first' }),
+  },
+  closed,
+)
+
+export const DisplayPrayerMonth = Type.Object(
+  {
+    sourceId: Type.String(),
+    period: Type.String(),
+    revision: Type.Integer({ minimum: 1 }),
+    checksum: Type.String(),
+    storedAt: DateTime,
+    dayCount: Type.Integer(),
+    location: LocationSchema,
+    timezone: Type.String(),
+    month: Month,
+  },
+  closed,
+)
+
+export const NextPrayer = Type.Object(
+  {
+    prayer: Type.Union(['fajr', 'dhuhr', 'asr', 'maghrib', 'isha'].map((p) => Type.Literal(p))),
+    date: Type.String({ description: 'local date of the adhan' }),
+    time: Type.String({ description: 'local time of the adhan, HH:mm' }),
+    at: DateTime,
+    iqamah: Type.Union([Type.String(), Type.Null()]),
+  },
+  closed,
+)
+
+export const DisplayPrayerToday = Type.Object(
+  {
+    sourceId: Type.String(),
+    timezone: Type.String(),
+    date: Type.String({ description: 'today in the source\'s time zone' }),
+    localTime: Type.String({ description: 'the time now in the source\'s time zone, HH:mm' }),
+    period: Type.String(),
+    revision: Type.Integer({ minimum: 1 }),
+    checksum: Type.String(),
+    location: LocationSchema,
+    day: Day,
+    next: Type.Union([NextPrayer, Type.Null()], { description: 'null after isha when tomorrow\'s month is not stored' }),
+  },
+  closed,
+)
