@@ -14,7 +14,8 @@
  *   BENCH_DURATION=10      seconds per measured run      BENCH_WARMUP=2   seconds of warm-up
  *   BENCH_RUNS=3           measured runs per scenario    BENCH_SEED=1000000 tickets for the big database
  *   BENCH_QUIET_WAIT=600   longest wait, in seconds, for the 1-minute load average to drop below 0.7
- *   BENCH_ONLY=reads,writes,push,big   run only these phases
+ *   BENCH_ONLY=reads,writes,push,big,reports   run only these phases (`reports`: bench/reports.ts,
+ *                          which writes its own section of RESULTS.md; the others keep it)
  *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
  *   BENCH_DATA=path        where the measurements go (bench/results.json)
  *   BENCH_REPORT_ONLY=1    write the report again from BENCH_DATA, measuring nothing
@@ -23,6 +24,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
+import { reportsBench, currentReportsSection } from './reports'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -45,7 +47,7 @@ const CONFIG = {
   clientCore: '0',
   out: process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md'),
   data: process.env.BENCH_DATA ?? join(BENCH, 'results.json'),
-  only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big').split(',')),
+  only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big,reports').split(',')),
   build: process.env.BENCH_NO_BUILD !== '1',
 }
 
@@ -416,18 +418,27 @@ function report(scenarios: Scenario[], facts: Facts): string {
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'met' : '**missed**')
   const valid = (n: number) => (Number.isFinite(n) ? n : undefined)
   const stateRatio = valid(ratioOf('state read', 'bare Bun.serve (state bytes)', (r) => r.rps))
+  const servicesRatio = valid(ratioOf('services list', 'bare Bun.serve (state bytes)', (r) => r.rps))
+  const ticketReadRatio = valid(ratioOf('ticket read', 'bare Bun.serve (state bytes)', (r) => r.rps))
+  const pushRatio = valid(ratioOf('widget push (100-item schedule)', 'bare Bun.serve + SQLite INSERT', (r) => r.rps))
+  const pushP99 = valid(ratioOf('widget push (100-item schedule)', 'bare Bun.serve + SQLite INSERT', (r) => r.p99Us))
+  const atLeast = (name: string, value: number | undefined, min: number) => [name, value === undefined ? '—' : `${fixed(value)}×`, verdict(value === undefined ? undefined : value >= min)]
   const issueRatio = valid(ratioOf('ticket issue', 'bare Bun.serve + SQLite INSERT', (r) => r.rps))
   const issueP99 = valid(ratioOf('ticket issue', 'bare Bun.serve + SQLite INSERT', (r) => r.p99Us))
   const bigIssue = valid(ratioOf('ticket issue, empty database', 'ticket issue, 1,000,000 tickets', (r) => r.rps))
   const bigState = valid(ratioOf('state read, empty database', 'state read, 1,000,000 tickets', (r) => r.rps))
   const targets = [
-    ['state read ≥ 0.6× bare Bun.serve', stateRatio === undefined ? '—' : `${fixed(stateRatio)}×`, verdict(stateRatio === undefined ? undefined : stateRatio >= 0.6)],
+    atLeast('state read ≥ 0.6× bare Bun.serve', stateRatio, 0.6),
+    atLeast('services list ≥ 0.6× bare Bun.serve', servicesRatio, 0.6),
+    atLeast('ticket read ≥ 0.6× bare Bun.serve', ticketReadRatio, 0.6),
+    atLeast('widget push ≥ 0.8× bare insert server', pushRatio, 0.8),
+    ['widget push p99 ≤ 2× bare insert p99', pushP99 === undefined ? '—' : `${fixed(pushP99)}×`, verdict(pushP99 === undefined ? undefined : pushP99 <= 2)],
     ['ticket issue ≥ 0.7× bare insert server', issueRatio === undefined ? '—' : `${fixed(issueRatio)}×`, verdict(issueRatio === undefined ? undefined : issueRatio >= 0.7)],
     ['ticket issue p99 ≤ 1.5× bare insert p99 (16 connections)', issueP99 === undefined ? '—' : `${fixed(issueP99)}×`, verdict(issueP99 === undefined ? undefined : issueP99 <= 1.5)],
     ['1,000,000 tickets: issue within 1.2× of empty (empty ÷ 1M req/s)', bigIssue === undefined ? '—' : `${fixed(bigIssue)}×`, verdict(bigIssue === undefined ? undefined : bigIssue <= 1.2)],
     ['1,000,000 tickets: state read within 1.2× of empty (empty ÷ 1M req/s)', bigState === undefined ? '—' : `${fixed(bigState)}×`, verdict(bigState === undefined ? undefined : bigState <= 1.2)],
-    ['cold start (spawn → first /health 200, both cores as deployed) ≤ 150 ms', `${fixed(coldMedian, 1)} ms${facts.coldStartsPinnedMs?.length ? ` (pinned to one core: ${fixed(median(facts.coldStartsPinnedMs), 1)} ms)` : ''}`, verdict(Number.isFinite(coldMedian) ? coldMedian <= 150 : undefined)],
-    ['idle RSS ≤ 80 MB', `${mib(facts.idleRssKb)} MiB`, verdict(facts.idleRssKb / 1024 <= 80)],
+    ['cold start (spawn → first /health 200, both cores as deployed) ≤ 50 ms', `${fixed(coldMedian, 1)} ms${facts.coldStartsPinnedMs?.length ? ` (pinned to one core: ${fixed(median(facts.coldStartsPinnedMs), 1)} ms)` : ''}`, verdict(Number.isFinite(coldMedian) ? coldMedian <= 50 : undefined)],
+    ['idle RSS ≤ 40 MB', `${mib(facts.idleRssKb)} MiB`, verdict(facts.idleRssKb / 1024 <= 40)],
     ['≤ 200 bytes per remembered nonce', Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} B` : '—', verdict(Number.isFinite(perNonce) ? perNonce <= 200 : undefined)],
   ]
 
@@ -533,20 +544,26 @@ ${analysis}
 }
 
 /**
- * The same bench run on the code before the optimisations (bench/results-before.json, written
- * by this script with BENCH_ONLY=reads,writes,push on commit 2782b1b), next to this run.
+ * The same bench run on the code before this work (bench/results-before.json: the results.json
+ * of the run on commit 5ab4415), next to this run.
  */
 function beforeAfter(scenarios: Scenario[], facts: Facts): string {
   const file = join(BENCH, 'results-before.json')
   if (!existsSync(file)) return ''
   const before = JSON.parse(readFileSync(file, 'utf8')) as RunData
   const rows: string[] = []
+  const oldScenarios = new Map(before.scenarios.map((b) => [b.name, { ...scenario(b.name, '', () => '', () => [], b.baseline), runs: b.runs, warmups: b.warmups }]))
+  const newScenarios = new Map(scenarios.map((s) => [s.name, s]))
+  // Each run's ratio to its own baseline, measured next to it: runs made hours apart on this
+  // shared machine differ in absolute speed (the baselines too), their ratios much less.
+  const ratioIn = (all: Map<string, Scenario>, s: Scenario | undefined, f: (r: WrkRun) => number) => {
+    const base = s?.baseline === undefined ? undefined : all.get(s.baseline)
+    return s === undefined || base === undefined ? NaN : pairedRatio(s, base, f)
+  }
   for (const s of scenarios) {
-    const old = before.scenarios.find((b) => b.name === s.name)
-    if (old === undefined || old.runs.length === 0 || s.runs.length === 0) continue
-    const a = medianRun({ ...s, runs: old.runs })
-    const b = medianRun(s)
-    rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${ms(a.p99Us)} | ${b.rps.toFixed(0)} | ${ms(b.p99Us)} | ${fixed(b.rps / a.rps)}× |`)
+    const old = oldScenarios.get(s.name)
+    if (old === undefined || old.runs.length === 0 || s.runs.length === 0 || s.baseline === undefined) continue
+    rows.push(`| ${s.name} | ${s.baseline} | ${fixed(ratioIn(oldScenarios, old, (r) => r.rps))}× | ${fixed(ratioIn(newScenarios, s, (r) => r.rps))}× | ${fixed(ratioIn(oldScenarios, old, (r) => r.p99Us))}× | ${fixed(ratioIn(newScenarios, s, (r) => r.p99Us))}× |`)
   }
   const perNonce = (f: Facts) => (f.nonce ? `${(((f.nonce.afterKb - f.nonce.beforeKb) * 1024) / f.nonce.nonces).toFixed(0)} B` : '—')
   // The "before" run measured with the server pinned to one core: compare like with like.
@@ -556,10 +573,12 @@ function beforeAfter(scenarios: Scenario[], facts: Facts): string {
   }
   return `## Before and after
 
-The same script on the code before this work (commit 2782b1b; bench/results-before.json,
-measured ${before.facts.date}, load ${before.facts.quiet.load.toFixed(2)}; the 1,000,000-ticket phase was not run there):
+The same script on the code before this work (issue 24; commit 5ab4415's run,
+bench/results-before.json, measured ${before.facts.date}, load ${before.facts.quiet.load.toFixed(2)}), next to this run, as each
+run's ratio to the baseline measured beside it (the machine's absolute speed differs between
+the two runs; see "History (short)" below for the earlier runs):
 
-| scenario | before req/s | before p99 ms | after req/s | after p99 ms | req/s after ÷ before |
+| scenario | compared with | before ratio (req/s) | after ratio (req/s) | before ratio (p99) | after ratio (p99) |
 |---|---|---|---|---|---|
 ${rows.join('\n')}
 
@@ -575,6 +594,12 @@ ${rows.join('\n')}
 // ---------------------------------------------------------------------------------------------
 // Main
 
+/** The report written by this script, with the section bench/reports.ts keeps in RESULTS.md. */
+function withReportsSection(text: string): string {
+  const section = currentReportsSection()
+  return section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
+}
+
 async function main(): Promise<void> {
   const wallStart = performance.now()
   const checks: string[] = []
@@ -587,6 +612,11 @@ async function main(): Promise<void> {
     buildSeconds = (performance.now() - t0) / 1000
   }
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing`)
+  if (CONFIG.only.size === 1 && CONFIG.only.has('reports')) {
+    // The report bench alone: it writes its own section of RESULTS.md and nothing else.
+    await reportsBench()
+    return
+  }
 
   if (Bun.which('wrk') === null) {
     say('installing wrk (apt-get install -y wrk)')
@@ -787,6 +817,10 @@ async function main(): Promise<void> {
       await stopServer(lobbyEmpty)
       await stopServer(lobbyBig)
     }
+    if (CONFIG.only.has('reports')) {
+      say('reports: bench/reports.ts')
+      await reportsBench()
+    }
   } finally {
     await cleanup()
   }
@@ -794,7 +828,7 @@ async function main(): Promise<void> {
   facts.wallSeconds = (performance.now() - wallStart) / 1000
   const data: RunData = { facts, scenarios: scenarios.map((s) => ({ name: s.name, baseline: s.baseline, runs: s.runs, warmups: s.warmups })) }
   writeFileSync(CONFIG.data, JSON.stringify(data, null, 1) + '\n')
-  writeFileSync(CONFIG.out, report(scenarios, facts))
+  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, facts)))
   say(`wrote ${CONFIG.out} and ${CONFIG.data} (${(facts.wallSeconds / 60).toFixed(1)} min)`)
 }
 
@@ -807,7 +841,7 @@ interface RunData {
 if (process.env.BENCH_REPORT_ONLY === '1') {
   const data = JSON.parse(readFileSync(CONFIG.data, 'utf8')) as RunData
   const scenarios = data.scenarios.map((s) => ({ ...scenario(s.name, '', () => '', () => [], s.baseline), runs: s.runs, warmups: s.warmups }))
-  writeFileSync(CONFIG.out, report(scenarios, data.facts))
+  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, data.facts)))
   say(`wrote ${CONFIG.out} from ${CONFIG.data}`)
 } else {
   await main()

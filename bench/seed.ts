@@ -25,6 +25,12 @@ export interface SeedOptions {
   days: number
   /** The day the history ends before (epoch ms); default now. */
   now?: number
+  /**
+   * Also write each ticket's `called` and `serving` events and close it at its counter (not by
+   * the daily close), with waits spread over 1–30 minutes: the history the report roll-ups are
+   * rebuilt from (bench/reports.ts). Off: the two events per ticket the issue/state bench uses.
+   */
+  fullHistory?: boolean
 }
 
 export interface SeedResult {
@@ -116,7 +122,8 @@ export function seedTicketHistory(path: string, options: SeedOptions): SeedResul
           const counterId = counters[i % counters.length] ?? null
           const roll = i % 50
           const status = roll < 45 ? 'COMPLETED' : roll < 48 ? 'NO_SHOW' : 'CANCELLED'
-          const calledAt = status === 'CANCELLED' ? null : createdAt + 600_000
+          const waitMs = options.fullHistory ? (60 + ((i * 97) % 1740)) * 1000 : 600_000
+          const calledAt = status === 'CANCELLED' ? null : createdAt + waitMs
           const servingAt = status === 'COMPLETED' ? calledAt! + 60_000 : null
           const serviceSeconds = 120 + (i % 7) * 40
           const completedAt = status === 'COMPLETED' ? servingAt! + serviceSeconds * 1000 : status === 'NO_SHOW' ? calledAt! + 180_000 : createdAt + 300_000
@@ -129,7 +136,14 @@ export function seedTicketHistory(path: string, options: SeedOptions): SeedResul
           insertEvent.run(id, 'created', null, 'WAITING', null, credential ?? 'system', createdAt, '{"source":"API"}')
           const closing = status === 'COMPLETED' ? 'completed' : status === 'NO_SHOW' ? 'no_show' : 'cancelled'
           const from = status === 'COMPLETED' ? 'SERVING' : status === 'NO_SHOW' ? 'CALLED' : 'WAITING'
-          insertEvent.run(id, closing, from, status, status === 'CANCELLED' ? null : counterId, 'system', completedAt, null)
+          let closer = 'system'
+          if (options.fullHistory && status !== 'CANCELLED') {
+            closer = credential ?? 'system'
+            insertEvent.run(id, 'called', 'WAITING', 'CALLED', counterId, closer, calledAt, null)
+            if (status === 'COMPLETED') insertEvent.run(id, 'serving', 'CALLED', 'SERVING', counterId, closer, servingAt, null)
+            events += status === 'COMPLETED' ? 2 : 1
+          }
+          insertEvent.run(id, closing, from, status, status === 'CANCELLED' ? null : counterId, closer, completedAt, null)
           events += 2
           revisions.set(line.queueUnitId, (revisions.get(line.queueUnitId) ?? 0) + 2)
           if (status === 'COMPLETED') {

@@ -22,14 +22,18 @@ export const DEVICES_OUTPUT = join(ROOT, 'src/screens/generated/devices.js')
 /** The phone page's bundle (/t/{code}): small on purpose (contract §10: under 60 KB with its styles). */
 export const PHONE_ENTRY = join(ROOT, 'src/screens/client/phone/main.ts')
 export const PHONE_OUTPUT = join(ROOT, 'src/screens/generated/phone.js')
+/** The /reports page's bundle: the same toolkit, with uPlot (npm `uplot`) bundled in. */
+export const REPORTS_ENTRY = join(ROOT, 'src/screens/client/reports/main.ts')
+export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
   { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
   { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
+  { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
 ]
 /** Every file the bundle is built from. */
-const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts']
+const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts']
 
 /** SHA-256 over the bundle's sources (paths and contents, in path order): what the bundle was built from. */
 export function sourceHash(): string {

@@ -18,6 +18,7 @@ import { faviconRoute } from './platform/favicon'
 import { voiceRoutes } from './voice/routes'
 import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
+import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -48,5 +49,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps))
     .use(kioskRoutes(deps, queue))
     .use(phoneRoutes(deps))
+    .use(reportRoutes(deps))
     .decorate('deps', deps)
 }

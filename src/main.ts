@@ -22,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
   'service-unit': async () => { const m = await import('./cli/service-unit'); return { run: m.serviceUnitCommand, help: m.serviceUnitHelp } },
   devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
+  report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
 }
 
 async function usage(): Promise<string> {

@@ -158,6 +158,9 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
       deps.lifecycle.beforeStop()
       // Without `true`, Bun stops accepting and resolves once in-flight requests are done.
       await server.stop()
+      // Elysia runs each request's after-response hooks (the access log line) on a later turn
+      // than its answer: let the last ones run before the process ends.
+      await new Promise<void>((resolve) => setImmediate(resolve))
       await deps.lifecycle.stop()
       db.$client.close()
       lock.release()

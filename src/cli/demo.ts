@@ -92,6 +92,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const deskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'desk', counterId: 'cnt_1', ttlSeconds: 3600 }, now)
   // And one for a kiosk in the main hall: customers take tickets at /kiosk.
   const kioskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', ttlSeconds: 3600 }, now)
+  // And one for the reports page (a browser is one device: pair it in another browser or profile).
+  const reportsPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'reports', queueUnitId: 'qu_main', ttlSeconds: 3600 }, now)
   db.$client.close()
 
   const dir = resolve(DEMO_DIR)
@@ -182,6 +184,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
     '# Counter desk: open this once in a browser to pair it as Counter 1 (code ' + deskPairing.code + ', single use, valid 1 hour);',
     '# it then opens /desk. More codes: lobby devices pair --db ' + dbPath + ' --role desk --counter cnt_2',
     `#   ${base}${deskPairing.pairPath}`,
+    '# Reports: the same in another browser (or a private window) pairs it as the unit\'s reports page (/reports):',
+    `#   ${base}${reportsPairing.pairPath}`,
     '',
     '# Kiosk: open this once in another browser to pair it as the main hall\'s kiosk (code ' + kioskPairing.code + ', valid 1 hour);',
     '# it then opens /kiosk (add ?printing=on to print each ticket, &paper=58 for 58 mm rolls).',

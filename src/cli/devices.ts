@@ -16,7 +16,7 @@ pair: prints {"code","pairPath","role","expiresAt"}: a six-digit code, single us
 seconds (default 600). Open <server>/pair on the device and type the code (or open pairPath).
 list: every device with role, binding, paired, last used and state; never a secret.
 revoke: the device stops working at once; its open pages say it is no longer paired.
-A running server sees every change on its next request.`
+A running server sees every change within 250 ms (in practice 5 ms).`
 
 /** Which flags each role takes (contract §7); any other binding flag is a mistake, said so. */
 const ROLE_FLAGS: Record<(typeof DEVICE_ROLES)[number], string[]> = {

@@ -17,7 +17,7 @@ holds it, ticket issue (and every queue change) is refused with 409 QUEUE_UNIT_E
 --release       give authority back (not an error when nobody holds it)
 Another holder's lease in force must be released first. Prints JSON
 {"queueUnitId","edgeManaged","holder","expiresAt","previousHolder"}. A running server sees
-the change on its next request.`
+the change on its next request (ticket issue and every queue change read it fresh).`
 
 /** The command's whole effect, callable from tests without a process. */
 export function runEdgeAuthority(

@@ -13,7 +13,7 @@ name is the webhook ID too).
 list: every credential with kind, owner, name, state, created, last used; never a secret.
 rotate: prints the new secret once; the old one keeps working for --grace seconds (default 0).
 revoke: the credential stops working at once.
-A running server sees every change on its next request.`
+A running server sees every change within 250 ms (in practice 5 ms).`
 
 export async function keysCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv

@@ -1,6 +1,16 @@
 import type { Database } from 'bun:sqlite'
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs'
 import { embeddedMigrations } from './migrations.generated'
+import { rebuildReportRollups } from '../tickets/rollups'
+
+/**
+ * Data steps that belong to a migration and run in its transaction, after its SQL: what SQL
+ * alone cannot compute. The roll-ups' distributions are built in code, from the ticket history
+ * (src/tickets/rollups.ts), so a database with tickets from before has its reports.
+ */
+const DATA_STEPS: Record<string, (client: Database) => void> = {
+  '0007_report_rollups': (client) => void rebuildReportRollups(client),
+}
 
 /** Schema version of this build: the number of migrations it carries. */
 export const SCHEMA_VERSION = embeddedMigrations.length
@@ -132,6 +142,7 @@ export function migrateDatabase(client: Database, options: MigrateOptions = {}):
       // Another process (a CLI command beside `serve`) may have applied it since we looked.
       if (alreadyApplied.get(migration.tag)!.n > 0) return false
       for (const statement of statements) client.exec(statement)
+      DATA_STEPS[migration.tag]?.(client)
       client
         .query('INSERT INTO lobby_migrations (idx, tag, applied_at) VALUES (?, ?, ?)')
         .run(migration.idx, migration.tag, now())

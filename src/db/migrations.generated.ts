@@ -6,7 +6,8 @@ import m3 from '../../drizzle/0003_ops_backups.sql' with { type: 'text' }
 import m4 from '../../drizzle/0004_devices_and_retired_counters.sql' with { type: 'text' }
 import m5 from '../../drizzle/0005_priority.sql' with { type: 'text' }
 import m6 from '../../drizzle/0006_voice_clips.sql' with { type: 'text' }
-import m7 from '../../drizzle/0007_ticket_tracking_codes.sql' with { type: 'text' }
+import m7 from '../../drizzle/0007_report_rollups.sql' with { type: 'text' }
+import m8 from '../../drizzle/0008_ticket_tracking_codes.sql' with { type: 'text' }
 
 export const embeddedMigrations: { idx: number; tag: string; when: number; sql: string }[] = [
   { idx: 0, tag: '0000_config_entities', when: 1795648190546, sql: m0 },
@@ -16,5 +17,6 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 4, tag: '0004_devices_and_retired_counters', when: 1795673471753, sql: m4 },
   { idx: 5, tag: '0005_priority', when: 1795674061761, sql: m5 },
   { idx: 6, tag: '0006_voice_clips', when: 1795675493678, sql: m6 },
-  { idx: 7, tag: '0007_ticket_tracking_codes', when: 1795675546759, sql: m7 },
+  { idx: 7, tag: '0007_report_rollups', when: 1795676245144, sql: m7 },
+  { idx: 8, tag: '0008_ticket_tracking_codes', when: 1795677406708, sql: m8 },
 ]

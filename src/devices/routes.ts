@@ -122,6 +122,8 @@ export function deviceRoutes(deps: AppDeps) {
         const code = body.code.trim()
         const previous = service.authenticate(deps.credentials, deviceSecretOf(request), now)
         const paired = /^\d{6}$/.test(code) ? service.pair(code, body.deviceName ?? null, now, previous?.credentialId ?? null) : null
+        // Pairing writes keys in its own transaction, not through deps.writes: say so to the key cache.
+        if (paired !== null) deps.changes.noteWrite()
         if (paired === null) throw new ApiError(400, DeviceCodes.PAIRING_CODE_INVALID, 'this pairing code is wrong, expired or already used')
         const home = ROLE_HOME[paired.device.role]
         deps.log({ level: 'info', msg: 'device paired', device: paired.device.name, role: paired.device.role })

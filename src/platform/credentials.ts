@@ -84,15 +84,39 @@ interface CredentialRow {
 /** `last used` is written at most this often per credential, so a busy key costs no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000
 
+/** At most this many secrets are remembered; past it the cache starts again empty (a key costs one lookup then). */
+const MAX_CACHED_SECRETS = 10_000
+
+/** A found credential as remembered: the row's checks and the `Credential` handed to routes, built once. */
+interface CachedCredential {
+  kind: CredentialKind
+  revokedAt: number | null
+  expiresAt: number | null
+  lastUsedAt: number | null
+  credential: Credential
+}
+
+/** What `authenticate` needs to know whether its cache is still the database (src/platform/db-changes.ts). */
+export interface ChangeGeneration {
+  current(): number
+}
+
 /**
- * Finds credentials by the hash of their secret with one prepared statement per request, so a
- * key rotated or revoked by the CLI is seen on the very next request with no cache to expire.
+ * Finds credentials by the hash of their secret and remembers them, by secret, until the
+ * database changes: `changes.current()` moves after every write of this process and, within
+ * a few milliseconds (`DEFAULT_CHANGE_POLL_MS`), after a change by another process (keys
+ * rotated or revoked by the CLI), and the whole cache is dropped then. So a busy key costs a
+ * map lookup per request instead of a SHA-256 and a statement, and a revoked key stops working
+ * within that bound. Unknown secrets are not remembered (a caller trying keys cannot fill the
+ * cache); expiry is checked on every request against the clock.
  */
 export class CredentialStore {
   private readonly byHash
   private readonly touch
+  private readonly cache = new Map<string, CachedCredential>()
+  private cachedAt = -1
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: Db, private readonly changes: ChangeGeneration = { current: () => Number.NaN }) {
     // Raw, not drizzle: mapping the row through drizzle's column objects cost more than the
     // lookup itself on every authenticated request.
     this.byHash = db.$client.query<CredentialRow, [string]>(`
@@ -110,22 +134,51 @@ export class CredentialStore {
   /** The valid credential of `kind` with this secret, or null (unknown, revoked, expired, other kind). */
   authenticate(secret: string | null, kind: CredentialKind, now: number): Credential | null {
     if (secret === null || !secret.startsWith(SECRET_PREFIX[kind])) return null
-    const row = this.byHash.get(hashSecret(secret))
-    if (row === null || row.kind !== kind) return null
-    if (row.revokedAt !== null) return null
-    if (row.expiresAt !== null && row.expiresAt <= now) return null
-    if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) this.recordUse(row.id, now)
-    return {
-      id: row.id,
-      kind: row.kind,
-      ownerId: row.ownerId,
-      name: row.name,
-      scopes: parseList(row.scopes),
-      locations: parseList(row.locations),
-      services: parseList(row.services),
-      issuePerMinute: row.issuePerMinute,
-      readPerMinute: row.readPerMinute,
+    const found = this.find(secret)
+    if (found === null || found.kind !== kind) return null
+    if (found.revokedAt !== null) return null
+    if (found.expiresAt !== null && found.expiresAt <= now) return null
+    if (found.lastUsedAt === null || now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      found.lastUsedAt = now
+      this.recordUse(found.credential.id, now)
     }
+    return found.credential
+  }
+
+  /** The remembered row of `secret`, or the database's (then remembered); null when no credential has it. */
+  private find(secret: string): CachedCredential | null {
+    const generation = this.changes.current()
+    if (generation !== this.cachedAt) {
+      this.cache.clear()
+      this.cachedAt = generation
+    }
+    const cached = this.cache.get(secret)
+    if (cached !== undefined) return cached
+    const row = this.byHash.get(hashSecret(secret))
+    if (row === null) return null
+    const entry: CachedCredential = {
+      kind: row.kind,
+      revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
+      lastUsedAt: row.lastUsedAt,
+      credential: Object.freeze({
+        id: row.id,
+        kind: row.kind,
+        ownerId: row.ownerId,
+        name: row.name,
+        scopes: parseList(row.scopes),
+        locations: parseList(row.locations),
+        services: parseList(row.services),
+        issuePerMinute: row.issuePerMinute,
+        readPerMinute: row.readPerMinute,
+      }),
+    }
+    // A generation of NaN (no change tracker) never equals itself: nothing is kept.
+    if (generation === generation) {
+      if (this.cache.size >= MAX_CACHED_SECRETS) this.cache.clear()
+      this.cache.set(secret, entry)
+    }
+    return entry
   }
 
   /**

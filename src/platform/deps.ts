@@ -8,6 +8,7 @@ import { CredentialStore } from './credentials'
 import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
+import { DatabaseChanges, DEFAULT_CHANGE_POLL_MS } from './db-changes'
 import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets/service'
 import { WidgetStore } from '../widgets/store'
@@ -31,6 +32,12 @@ export interface AppDeps {
    * tells listeners once the write committed.
    */
   writes: WriteBatcher
+  /**
+   * Moves whenever the database may have changed (a write of this process at once, another
+   * process's within `changePollMs`): what in-memory copies of it (keys, the queue read model)
+   * compare to know they are stale.
+   */
+  changes: DatabaseChanges
   /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
   tickets: Tickets
   /** The widget feature's statements (push and snapshot reads); built once per app. */
@@ -52,11 +59,20 @@ export interface AppDeps {
   trackingCodes?: () => string
 }
 
-export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & { limits?: Partial<Limits> }
+export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & {
+  limits?: Partial<Limits>
+  /** How often, at most, `changes` asks SQLite about other processes' changes (default 5 ms; tests pass 0 or a fake clock). */
+  changePollMs?: number
+  /** The monotonic clock of that poll (tests advance one by hand). */
+  changePollClock?: () => number
+}
 
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? jsonLogger
   const metrics = input.metrics ?? new MetricsSink(input.db)
+  const writes = input.writes ?? new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) }))
+  const changes = input.changes ?? new DatabaseChanges(input.db, writes, input.changePollMs ?? DEFAULT_CHANGE_POLL_MS, input.changePollClock)
+  const { changePollMs: _pollMs, changePollClock: _pollClock, ...given } = input
   const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
     metrics,
     clock: systemClock,
@@ -64,12 +80,13 @@ export function createDeps(input: DepsInput): AppDeps {
     log,
     limiter: new RollingWindowLimiter(),
     nonces: new InMemoryNonces(),
-    credentials: new CredentialStore(input.db),
+    credentials: new CredentialStore(input.db, changes),
     idempotency: new IdempotencyStore(input.db),
     lifecycle: new Lifecycle(),
     corsOrigins: [],
-    writes: new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) })),
-    ...input,
+    writes,
+    changes,
+    ...given,
     limits: { ...DEFAULT_LIMITS, ...input.limits },
   }
   return { ...deps, tickets: deps.tickets ?? new Tickets({ ...deps, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }), widgets: deps.widgets ?? new WidgetStore(input.db) }

@@ -32,10 +32,10 @@ export function correlationIdOf(request: Request): string {
 }
 
 /** JSON response with the given status and extra headers (the correlation header is added by the platform). */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: headers === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', ...headers },
   })
 }
 

@@ -6,10 +6,28 @@ export interface IdGenerator {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
 
+/**
+ * Random bytes from Web Crypto (not node:crypto, whose import costs ~11 ms at every start),
+ * drawn 4 KiB at a time: one call per few hundred IDs instead of one per request (every request
+ * without an `X-Correlation-ID` gets a new one). Each byte is handed out once.
+ */
+const pool = new Uint8Array(4096)
+let poolAt = pool.length
+
+function randomBytes(count: number): Uint8Array {
+  if (count > pool.length) return crypto.getRandomValues(new Uint8Array(count))
+  if (poolAt + count > pool.length) {
+    crypto.getRandomValues(pool)
+    poolAt = 0
+  }
+  const start = poolAt
+  poolAt += count
+  return pool.subarray(start, poolAt)
+}
+
 /** Lowercase base32 of `bytes` random bytes. */
 export function randomToken(bytes: number): string {
-  // Web Crypto, not node:crypto, whose import costs ~11 ms at every start.
-  const buf = crypto.getRandomValues(new Uint8Array(bytes))
+  const buf = randomBytes(bytes)
   let bits = 0
   let value = 0
   let out = ''

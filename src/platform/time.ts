@@ -20,8 +20,7 @@ export function isIanaTimeZone(name: string): boolean {
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>()
 
-/** The calendar date (`YYYY-MM-DD`) at instant `ms` in time zone `tz`. */
-export function localDate(ms: number, tz: string): string {
+function formatLocalDate(ms: number, tz: string): string {
   let fmt = dateFormatters.get(tz)
   if (fmt === undefined) {
     // en-CA formats as YYYY-MM-DD.
@@ -29,6 +28,34 @@ export function localDate(ms: number, tz: string): string {
     dateFormatters.set(tz, fmt)
   }
   return fmt.format(ms)
+}
+
+/** Quarter hours: every offset and daylight-saving change of the current time-zone rules falls on one. */
+const BUCKET_MS = 15 * 60_000
+const MAX_BUCKETS_PER_ZONE = 4096
+const datesByBucket = new Map<string, Map<number, string>>()
+
+/**
+ * The calendar date (`YYYY-MM-DD`) at instant `ms` in time zone `tz`. Formatting with Intl costs
+ * microseconds and a widget push or ticket issue asks for many instants of the same day: the
+ * date of each UTC quarter hour is remembered per zone once both ends of it agree (the date
+ * cannot change inside it then); a quarter hour over which it changes is formatted per call.
+ */
+export function localDate(ms: number, tz: string): string {
+  const bucket = Math.floor(ms / BUCKET_MS)
+  let dates = datesByBucket.get(tz)
+  const known = dates?.get(bucket)
+  if (known !== undefined) return known
+  const date = formatLocalDate(ms, tz)
+  if (formatLocalDate(bucket * BUCKET_MS, tz) === date && formatLocalDate(bucket * BUCKET_MS + BUCKET_MS - 1, tz) === date) {
+    if (dates === undefined) {
+      if (datesByBucket.size >= 1000) datesByBucket.clear()
+      datesByBucket.set(tz, (dates = new Map()))
+    }
+    if (dates.size >= MAX_BUCKETS_PER_ZONE) dates.clear()
+    dates.set(bucket, date)
+  }
+  return date
 }
 
 const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/

@@ -36,6 +36,12 @@ export class WriteBatcher {
   private scheduled = false
   /** Deferred callbacks of the `work` running now, by key; null outside a write. */
   private pendingAfterCommit: Map<unknown, () => void> | null = null
+  /**
+   * How many writes of this batcher committed (batches and top-level `now`s), counted right after
+   * each COMMIT, before any callback: in-memory copies of the database (src/platform/db-changes.ts)
+   * compare it to know that they are stale.
+   */
+  commits = 0
   /** Told the size of every committed batch (`lobby_write_batch_size`, src/ops/metric-hooks.ts). */
   onBatchCommitted: ((size: number) => void) | undefined
 
@@ -72,6 +78,7 @@ export class WriteBatcher {
     if (outer !== null) {
       for (const [key, fn] of deferred) outer.set(key, fn)
     } else {
+      this.commits += 1
       this.runCallbacks(deferred.values())
     }
     return result
@@ -144,6 +151,7 @@ export class WriteBatcher {
       for (const job of jobs) job.reject(error)
       return
     }
+    this.commits += 1
     this.runCallbacks(committed)
     this.onBatchCommitted?.(jobs.length)
     jobs.forEach((job, i) => {

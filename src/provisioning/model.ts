@@ -6,7 +6,7 @@ const Name = Type.String({ minLength: 1, maxLength: 200 })
 const KeyName = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$' })
 const PerMinute = Type.Integer({ minimum: 1, maximum: 1_000_000 })
 
-export const QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read', 'counter:operate'] as const
+export const QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read', 'counter:operate', 'reports:read'] as const
 export const DEFAULT_QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read']
 export const WEBHOOK_EVENTS = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
@@ -54,6 +54,7 @@ const Service = Type.Object({
   active: Type.Optional(Type.Boolean()),
   locations: Type.Array(Id, { minItems: 1, uniqueItems: true }),
   defaultServiceSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  waitTargetSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
 }, closed)
 
 const Counter = Type.Object({

@@ -10,7 +10,7 @@ import { workspaces, credentials } from './tables'
 import { widgets, DEFAULT_WIDGET_PUSH_RATE_LIMIT } from '../widgets/tables'
 import { prayerSources, DEFAULT_PRAYER_PUSH_RATE_LIMIT } from '../prayer/tables'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
-import { DEFAULT_SERVICE_SECONDS } from '../tickets/wait'
+import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets/wait'
 import { queueUnits, locations, services, serviceLocations } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
@@ -239,6 +239,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
         upsert('services', services, s.id, {
           queueUnitId: qu.id, name: s.name, prefix: s.prefix, active: s.active ?? true,
           defaultServiceSeconds: s.defaultServiceSeconds ?? DEFAULT_SERVICE_SECONDS,
+          waitTargetSeconds: s.waitTargetSeconds ?? DEFAULT_WAIT_TARGET_SECONDS,
         })
         link(serviceLocations, serviceLocations.serviceId, serviceLocations.locationId, s.id, s.locations, (l) => ({ serviceId: s.id, locationId: l }))
       }

@@ -7,6 +7,7 @@ export const Scopes = {
   TICKETS_READ: 'tickets:read',
   STATE_READ: 'state:read',
   COUNTER_OPERATE: 'counter:operate',
+  REPORTS_READ: 'reports:read',
 } as const
 export type Scope = (typeof Scopes)[keyof typeof Scopes]
 export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]

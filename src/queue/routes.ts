@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../platform/deps'
 import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
-import { inReadTransaction } from '../platform/transactions'
 import { FRESH_HEADER_EXAMPLES, routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes, QueueErrorExamples } from './errors'
@@ -11,6 +10,7 @@ import { IssueTicketRequest, NowServing, PublicQueueTicket, Scopes, ServiceEntry
 import { admitQueueCaller, credentialScope } from './access'
 import { assertFreshRequest, readIssueHeaders } from './replay'
 import { QueueService } from './service'
+import { QueueReadModel } from './read-model'
 
 const BASE = '/api/public/v1/queue'
 
@@ -86,17 +86,15 @@ const issueDescription = [
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
 export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueService(deps)) {
+  // The three reads answer from memory, built again after each change (src/queue/read-model.ts).
+  const reads = new QueueReadModel(deps, queue)
 
   return new Elysia({ name: 'lobby.queue' })
     .get(
       `${BASE}/services`,
       ({ request }) => {
-        const now = deps.clock.now()
-        return inReadTransaction(deps.db, () => {
-          const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', now)
-          queue.assertQueueUnitActive(caller)
-          return json(200, { data: { services: queue.listServices(caller) } })
-        })
+        const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', deps.clock.now())
+        return json(200, reads.servicesBody(caller))
       },
       {
         detail: routeDetail({
@@ -189,12 +187,8 @@ export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueServic
     .get(
       `${BASE}/tickets/:ticketId`,
       ({ request, params }) => {
-        const now = deps.clock.now()
-        return inReadTransaction(deps.db, () => {
-          const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', now)
-          queue.assertQueueUnitActive(caller)
-          return json(200, { data: queue.readTicket(caller, params.ticketId) })
-        })
+        const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', deps.clock.now())
+        return json(200, reads.ticketBody(caller, params.ticketId))
       },
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
@@ -224,11 +218,8 @@ export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueServic
       `${BASE}/state`,
       ({ request }) => {
         const now = deps.clock.now()
-        return inReadTransaction(deps.db, () => {
-          const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
-          queue.assertQueueUnitActive(caller)
-          return json(200, { data: queue.liveState(caller, now) })
-        })
+        const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
+        return json(200, reads.stateBody(caller, now))
       },
       {
         detail: routeDetail({

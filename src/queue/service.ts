@@ -4,15 +4,13 @@ import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
-import { isoTime } from '../platform/clock'
 import { publicTicketJson, ticketJson, type TicketRow } from '../tickets/store'
-import type { QueueLine } from '../tickets/lines'
 import { trackedTicketJson } from '../tickets/tracking'
 import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
-import type { IssueTicketRequest, PublicQueueTicket, ServiceEntry, StateEntry, TicketSource } from './model'
+import type { IssueTicketRequest, TicketSource } from './model'
 
 export interface QueueUnitRow {
   id: string
@@ -66,11 +64,12 @@ function issuedTicketJson(row: TicketRow, source: TicketSource) {
 }
 
 /**
- * The Queue feature's logic, free of HTTP: who may see and issue what, ticket issue with
- * idempotency, the services list and the live state. Ticket state itself is `deps.tickets`'.
+ * The Queue feature's logic, free of HTTP: who may see and issue what, and ticket issue with
+ * idempotency. Ticket state itself is `deps.tickets`'; the public reads (services list, live
+ * state, ticket read) are answered from memory by `QueueReadModel` (read-model.ts).
  * Hot paths run statements prepared once, on first use (not while the server starts), held by
- * this object (the app builds one); nothing is cached between requests, so a change made by the
- * CLI (Edge authority, provisioning, keys) is seen by the very next request.
+ * this object (the app builds one); nothing here is cached between requests, so a change made
+ * by the CLI (Edge authority, provisioning, keys) is seen by the very next write.
  */
 export class QueueService {
   private prepared: Parts | undefined
@@ -189,44 +188,6 @@ export class QueueService {
     if (row === null || row.queueUnitId !== caller.ownerId) return null
     if (!mayUseLocation(caller, row.locationId) || !mayUseService(caller, row.serviceId)) return null
     return row
-  }
-
-  /** 404 TICKET_NOT_FOUND for an unknown ticket and for one the caller may not see alike. */
-  readTicket(caller: Credential, ticketId: string): PublicQueueTicket {
-    const row = this.visibleTicket(caller, ticketId)
-    if (row === null) throw new ApiError(404, QueueCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
-    return publicTicketJson(row)
-  }
-
-  /** Active services at active locations, once per (service, location), within the key's lists. */
-  private allowedLines(caller: Credential): QueueLine[] {
-    return this.deps.tickets.lines(caller.ownerId, true).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
-  }
-
-  /** Endpoint 1: the services list with waiting counts and the estimate for a ticket issued now. */
-  listServices(caller: Credential): ServiceEntry[] {
-    return this.allowedLines(caller).map((line) => ({
-      id: line.id,
-      name: line.name,
-      prefix: line.prefix,
-      locationId: line.locationId,
-      waiting: line.waiting,
-      estimatedWaitSeconds: line.estimatedWaitSeconds,
-    }))
-  }
-
-  /** Endpoint 4: waiting and now serving per allowed (service, location). */
-  liveState(caller: Credential, now: number): { generatedAt: string; services: StateEntry[] } {
-    return {
-      generatedAt: isoTime(now),
-      services: this.allowedLines(caller).map((line) => ({
-        id: line.id,
-        name: line.name,
-        locationId: line.locationId,
-        waiting: line.waiting,
-        nowServing: line.nowServing === null ? null : { number: line.nowServing.number, counterName: line.nowServing.counterName },
-      })),
-    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
-import { DEFAULT_SERVICE_SECONDS } from '../tickets/wait'
+import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets/wait'
 
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {
@@ -43,6 +43,8 @@ export const services = sqliteTable('services', {
   prefix: text('prefix').notNull(),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   defaultServiceSeconds: integer('default_service_seconds').notNull().default(DEFAULT_SERVICE_SECONDS),
+  /** Contract §12: a called ticket whose wait is at most this many seconds counts as within target. */
+  waitTargetSeconds: integer('wait_target_seconds').notNull().default(DEFAULT_WAIT_TARGET_SECONDS),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

@@ -16,6 +16,18 @@ declare module '*/devices.css' {
   const text: string
   export default text
 }
+declare module '*/generated/reports.js' {
+  const text: string
+  export default text
+}
+declare module '*/reports.css' {
+  const text: string
+  export default text
+}
+declare module 'uplot/dist/uPlot.min.css' {
+  const text: string
+  export default text
+}
 declare module '*/generated/phone.js' {
   const text: string
   export default text

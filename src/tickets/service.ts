@@ -10,7 +10,8 @@ import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
-import { TicketWriter, type TransitionWrite } from './writer'
+import { TicketWriter, SYSTEM_ACTOR, type TransitionWrite } from './writer'
+import { ReportRollups, localHour } from './rollups'
 import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type QueueDisplayState } from './display-state'
@@ -76,7 +77,7 @@ export class Tickets {
   constructor(private readonly deps: TicketsDeps) {}
 
   private get parts(): Parts {
-    return (this.prepared ??= prepareParts(this.deps, (row, type, now) => this.changed(row, type, now)))
+    return (this.prepared ??= prepareParts(this.deps, (change) => this.changed(change)))
   }
 
   // ---- writes ---------------------------------------------------------------------------
@@ -88,7 +89,7 @@ export class Tickets {
    */
   issue(input: NewTicket, now: number): TicketRow {
     const row = this.parts.store.insertTicket(input, now)
-    this.changed(row, 'ticket.created', now)
+    this.changed({ before: null, after: row, rule: ISSUE, actor: input.credentialId ?? SYSTEM_ACTOR, now, timezone: input.location.timezone })
     return row
   }
 
@@ -108,13 +109,25 @@ export class Tickets {
   /**
    * The step every ticket change ends with, inside its transaction (contract §3 Webhooks: the
    * event is written in the same transaction as the change). New things that must commit with
-   * every ticket change plug in here.
+   * every ticket change plug in here: the webhook outbox, the report roll-ups (contract §12,
+   * rollups.ts) and the unit's `stateRevision`.
    */
-  private changed(row: TicketRow, type: TransitionRule['webhook'], now: number): void {
-    this.parts.outbox.enqueue(row.queueUnitId, type, ticketJson(row), now)
+  private changed(change: TicketChange): void {
+    const { before, after, rule, now } = change
+    this.parts.outbox.enqueue(after.queueUnitId, rule.webhook, ticketJson(after), now)
+    const rollups = this.parts.rollups
+    rollups.record({
+      before,
+      after,
+      event: rule.event,
+      system: change.actor === SYSTEM_ACTOR && before !== null,
+      now,
+      hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
+      waitTargetSeconds: rule.event === 'called' && before !== null && before.callCount === 0 ? rollups.waitTarget(after.serviceId) : 0,
+    })
     const onEvent = this.deps.onEvent
-    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(type))
-    this.parts.revisions.bump(row.queueUnitId)
+    if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))
+    this.parts.revisions.bump(after.queueUnitId)
   }
 
   // ---- numbering and places in line ----------------------------------------------------
@@ -277,14 +290,31 @@ export function ticketEventJson(row: TicketEventRow) {
   }
 }
 
-function prepareParts(deps: TicketsDeps, changed: (row: TicketRow, type: TransitionRule['webhook'], now: number) => void) {
+/** One ticket change, as `Tickets.changed` receives it. */
+export interface TicketChange {
+  /** Null for an issue. */
+  before: TicketRow | null
+  after: TicketRow
+  rule: Pick<TransitionRule, 'event' | 'webhook'>
+  /** A credential ID or `system` (the daily close). */
+  actor: string
+  now: number
+  /** The location's time zone; given for an issue (the local hour it counts in). */
+  timezone?: string
+}
+
+/** Issue as a rule: the `created` event and webhook `ticket.created`. */
+const ISSUE = { event: 'created', webhook: 'ticket.created' } as const
+
+function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void) {
   const db = deps.db
   const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const lines = new QueueLines(db)
   return {
     store,
     lines,
-    writer: new TicketWriter(db, store, (after, rule, now) => changed(after, rule.webhook, now)),
+    writer: new TicketWriter(db, store, changed),
+    rollups: new ReportRollups(db.$client),
     revisions: new QueueRevisions(db, deps.writes, deps.log),
     outbox: new WebhookOutbox(db, deps.ids),
     display: new QueueDisplayReader(db, lines),

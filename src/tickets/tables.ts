@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { queueUnits, locations, services } from '../queue/tables'
 
 /*
@@ -150,3 +150,109 @@ export const counterCallStreaks = sqliteTable('counter_call_streaks', {
   counterId: text('counter_id').primaryKey(),
   normalCalls: integer('normal_calls').notNull().default(0),
 })
+
+/** `issued_h00` … `issued_h23`: tickets issued in each local hour of the business day. */
+export const HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `issued_h${String(h).padStart(2, '0')}`)
+
+/** `served_h00` … `served_h23`: tickets completed in each local hour (of `completedAt`). */
+export const SERVED_HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `served_h${String(h).padStart(2, '0')}`)
+
+const hourColumns = (names: string[]) => Object.fromEntries(names.map((name) => [name, integer(name).notNull().default(0)])) as Record<string, ReturnType<typeof integer>>
+
+/**
+ * Contract §12 daily roll-up per location, service and business day (the ticket's business
+ * day, in the location's time zone), written by `ReportRollups` (rollups.ts) in the transaction
+ * of every ticket change, so it can never disagree with the tickets. Durations are whole
+ * seconds; `*_p50` / `*_p90` are the nearest-rank percentiles of the day's distributions
+ * (`reportDailyDistributions`), kept current with them. The figures stay small rows, so a
+ * 365-day report reads a few hundred pages.
+ * The rows stay when retention deletes old tickets (contract §13).
+ */
+export const reportDaily = sqliteTable(
+  'report_daily',
+  {
+    locationId: text('location_id').notNull(),
+    serviceId: text('service_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    issued: integer('issued').notNull().default(0),
+    served: integer('served').notNull().default(0),
+    noShow: integer('no_show').notNull().default(0),
+    cancelled: integer('cancelled').notNull().default(0),
+    transferredOut: integer('transferred_out').notNull().default(0),
+    /** Tickets called (first call) this day: the waits measured. */
+    waitCount: integer('wait_count').notNull().default(0),
+    waitSum: integer('wait_sum').notNull().default(0),
+    waitMax: integer('wait_max'),
+    waitP50: integer('wait_p50'),
+    waitP90: integer('wait_p90'),
+    /** Of `waitCount`, those whose wait was at most the service's target when they were called. */
+    withinTarget: integer('within_target').notNull().default(0),
+    serviceCount: integer('service_count').notNull().default(0),
+    serviceSum: integer('service_sum').notNull().default(0),
+    serviceP50: integer('service_p50'),
+    serviceP90: integer('service_p90'),
+    ...hourColumns(HOUR_COLUMNS),
+    ...hourColumns(SERVED_HOUR_COLUMNS),
+  },
+  (t) => [
+    primaryKey({ columns: [t.locationId, t.serviceId, t.businessDay] }),
+    index('report_daily_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)
+
+/** Contract §12 roll-up per counter and business day (see `reportDaily`). */
+export const reportCounterDaily = sqliteTable(
+  'report_counter_daily',
+  {
+    counterId: text('counter_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    locationId: text('location_id').notNull(),
+    served: integer('served').notNull().default(0),
+    noShow: integer('no_show').notNull().default(0),
+    serviceCount: integer('service_count').notNull().default(0),
+    serviceSum: integer('service_sum').notNull().default(0),
+    serviceP50: integer('service_p50'),
+    serviceP90: integer('service_p90'),
+    /** Seconds the counter held a ticket: from its call there to it leaving the counter. */
+    busySeconds: integer('busy_seconds').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.counterId, t.businessDay] }),
+    index('report_counter_daily_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)
+
+/**
+ * The distributions behind `report_daily`'s percentiles: sorted (bucket, count) pairs as
+ * bytes (rollups.ts `Histogram`, bucket rule in docs/reports.md). A table of their own: a day's
+ * wait distribution is a few kilobytes, which in the figures' rows would make every report
+ * read them.
+ */
+export const reportDailyDistributions = sqliteTable(
+  'report_daily_distributions',
+  {
+    locationId: text('location_id').notNull(),
+    serviceId: text('service_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    waitHist: blob('wait_hist'),
+    serviceHist: blob('service_hist'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.locationId, t.serviceId, t.businessDay] }),
+    index('report_daily_distributions_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)
+
+/** The service-time distribution behind `report_counter_daily`'s percentiles. */
+export const reportCounterDistributions = sqliteTable(
+  'report_counter_distributions',
+  {
+    counterId: text('counter_id').notNull(),
+    businessDay: text('business_day').notNull(),
+    serviceHist: blob('service_hist'),
+  },
+  (t) => [primaryKey({ columns: [t.counterId, t.businessDay] })],
+)

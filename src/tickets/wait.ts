@@ -1,6 +1,9 @@
 /** Used when neither completions nor the service say otherwise (contract §3). */
 export const DEFAULT_SERVICE_SECONDS = 300
 
+/** Contract §12: a service's wait target when provisioning names none (15 minutes). */
+export const DEFAULT_WAIT_TARGET_SECONDS = 900
+
 /**
  * Contract §3: `estimatedWaitSeconds` = ceil((waiting ahead + 1) / max(open counters, 1))
  * × average service seconds. Inputs come from `service_stats` and one grouped count of open

@@ -4,6 +4,7 @@ import { tickets, ticketCalls } from './tables'
 import type { TicketRow, TicketStore } from './store'
 import { nextServiceAverage } from './wait'
 import type { TransitionRule } from './transitions'
+import type { TicketChange } from './service'
 
 /** Who made a change: a credential ID, or `system` (the daily close). */
 export const SYSTEM_ACTOR = 'system'
@@ -47,7 +48,7 @@ export class TicketWriter {
     private readonly db: Db,
     private readonly store: TicketStore,
     /** The step every ticket change ends with (see `Tickets.changed`). */
-    private readonly changed: (after: TicketRow, rule: TransitionRule, now: number) => void,
+    private readonly changed: (change: TicketChange) => void,
   ) {
     this.callStmt = db
       .insert(ticketCalls)
@@ -135,7 +136,7 @@ export class TicketWriter {
       this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
     }
 
-    this.changed(after, rule, now)
+    this.changed({ before, after, rule, actor: write.actor, now })
     return after
   }
 

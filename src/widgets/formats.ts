@@ -17,8 +17,23 @@ export function containsHtmlTag(text: string): boolean {
  * milliseconds are truncated. Returns the instant in epoch milliseconds, or null.
  */
 export function parseWidgetDateTime(value: string): number | null {
-  return parseOffsetDateTime(value, 'iso8601')
+  let parsed = parsedDateTimes.get(value)
+  if (parsed === undefined) {
+    parsed = parseOffsetDateTime(value, 'iso8601')
+    if (parsedDateTimes.size >= MAX_PARSED_DATE_TIMES) parsedDateTimes.clear()
+    parsedDateTimes.set(value, parsed)
+  }
+  return parsed
 }
+
+/**
+ * A push's date-times are read three times (the schema's format check, the rule that an end
+ * follows its start, the schedule's date warning): each text is parsed once and remembered, for
+ * this push and the next ones (a CMS pushes mostly the same items again). Bounded: 2 × 500 items
+ * of the largest payload fit many times over.
+ */
+const MAX_PARSED_DATE_TIMES = 8192
+const parsedDateTimes = new Map<string, number | null>()
 
 /** Contract §4: `date` is a real calendar date written `YYYY-MM-DD`. */
 export function isCalendarDate(value: string): boolean {

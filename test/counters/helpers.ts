@@ -2,13 +2,12 @@ import { expect } from 'bun:test'
 import { request, jsonOf } from '../support/app'
 import { queueContext, mainUnit, issue, HALL_ACCOUNTS, type QueueTestContext } from '../queue/helpers'
 import type { ProvisioningFile } from '../../src/provisioning/model'
-import type { AppDeps } from '../../src/platform/deps'
 import { TICKET_EVENT_TYPES } from '../../src/webhooks/outbox'
 
 export const OP = '/api/operator/v1'
 
 /** A provisioned app whose webhook subscribes to every ticket event. */
-export function counterContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Partial<AppDeps> = {}): QueueTestContext {
+export function counterContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Parameters<typeof queueContext>[1] = {}): QueueTestContext {
   return queueContext((doc) => {
     mainUnit(doc).webhooks = [{ id: 'whk_crm', url: 'http://127.0.0.1:9/hooks', events: [...TICKET_EVENT_TYPES] }]
     edit(doc)

@@ -236,6 +236,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.getByLabel('Requeue at').selectOption('FIRST')
     await button(desk1, 'Requeue').click()
     await desk1.locator('.desk-outcome', { hasText: `${a} is back in line.` }).waitFor()
+    // The lines are re-read after the outcome is said: wait for a at the head, then check it.
+    await desk1.locator('.desk-tickets .desk-ticket-number').first().filter({ hasText: a }).waitFor()
     expect((await waitingNumbers(desk1))[0]).toBe(a)
   }, TEST_MS)
 

@@ -8,6 +8,7 @@ import { migrateDatabase } from '../../src/db/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { revokeKey } from '../../src/provisioning/keys'
 import { startServer, type RunningServer } from '../../src/server'
+import { DEFAULT_CHANGE_POLL_MS } from '../../src/platform/db-changes'
 import { makeMonth } from '../prayer/support'
 import { envelope, announcementsData } from '../widgets/support'
 
@@ -265,6 +266,8 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
     const db = openDatabase(dbPath)
     revokeKey(db, 'display', 'ws_demo', 'lobby-screens', Date.now())
     db.$client.close()
+    // Another connection, as the CLI: the server sees it within its key cache's bound.
+    await Bun.sleep(DEFAULT_CHANGE_POLL_MS + 1)
     await expect(connect()).rejects.toThrow()
   })
 })

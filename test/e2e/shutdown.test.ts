@@ -8,6 +8,8 @@ import { tempDir } from '../support/cli'
 test('stopping finishes a slow in-flight request, refuses new connections, and closes the database', async () => {
   let release!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
+  let arrived!: () => void
+  const reached = new Promise<void>((resolve) => (arrived = resolve))
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -15,12 +17,13 @@ test('stopping finishes a slow in-flight request, refuses new connections, and c
     durability: 'full',
     log: silentLogger,
     buildApp: (deps) => createApp(deps).get('/slow', async () => {
+      arrived()
       await gate
       return { done: true }
     }),
   })
   const inFlight = fetch(`${server.url}/slow`)
-  await Bun.sleep(50) // let the request reach the handler
+  await reached // the request is in the handler: in flight for sure, however loaded the machine
   let stopped = false
   const stopping = server.stop().then(() => (stopped = true))
   await Bun.sleep(50)

@@ -50,6 +50,9 @@ const OPERATIONS: Record<string, string> = {
   'get /metrics': 'readMetrics',
   'get /api/display/v1/queue-units/{queueUnitId}/voice': 'readVoiceManifest',
   'get /api/display/v1/voice-clips/{lang}/{name}': 'readVoiceClip',
+  'get /api/operator/v1/reports/daily': 'readDailyReport',
+  'get /api/operator/v1/reports/counters': 'readCounterReport',
+  'get /api/operator/v1/reports/summary': 'readReportSummary',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */

@@ -2,7 +2,6 @@ import { expect } from 'bun:test'
 import { testContext, request, jsonOf, type TestContext } from '../support/app'
 import { provision, exampleDocument, type Provisioned } from '../support/fixtures'
 import type { ProvisioningFile } from '../../src/provisioning/model'
-import type { AppDeps } from '../../src/platform/deps'
 
 export const SERVICES = '/api/public/v1/queue/services'
 export const TICKETS = '/api/public/v1/queue/tickets'
@@ -15,7 +14,7 @@ export interface QueueTestContext extends TestContext {
 }
 
 /** A provisioned app; `edit` adjusts a copy of the example document first. */
-export function queueContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Partial<AppDeps> = {}): QueueTestContext {
+export function queueContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Parameters<typeof testContext>[0] = {}): QueueTestContext {
   const ctx = testContext(overrides)
   const document = exampleDocument()
   edit(document)

@@ -1,7 +1,7 @@
 import { openDatabase, type Db } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { createApp } from '../../src/app'
-import { createDeps, type AppDeps } from '../../src/platform/deps'
+import { createDeps, type AppDeps, type DepsInput } from '../../src/platform/deps'
 import { ManualClock } from '../../src/platform/clock'
 import { SequentialIds } from '../../src/platform/ids'
 import type { Logger } from '../../src/platform/log'
@@ -21,12 +21,15 @@ export function testDb(): Db {
   return db
 }
 
-export function testContext(overrides: Partial<AppDeps> = {}): TestContext {
+export function testContext(overrides: Partial<AppDeps> & Pick<DepsInput, 'changePollMs' | 'changePollClock'> = {}): TestContext {
   const db = overrides.db ?? testDb()
   const clock = new ManualClock()
   const logs: Record<string, unknown>[] = []
   const log: Logger = (entry) => logs.push(entry)
-  const deps = createDeps({ db, clock, ids: new SequentialIds(), log, ...overrides })
+  // Tests change the database on the app's own connection where an operator would run the CLI
+  // in another process: the app looks for such changes on every read here (the server: at most
+  // every 5 ms). test/queue/read-model.test.ts runs with the server's bound and a long one.
+  const deps = createDeps({ db, clock, ids: new SequentialIds(), log, changePollMs: 0, ...overrides })
   return { app: createApp(deps), deps, db, clock: (deps.clock as ManualClock) ?? clock, logs }
 }
 

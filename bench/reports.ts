@@ -1,0 +1,262 @@
+/**
+ * `BENCH_ONLY=reports bun run bench`: the report bench (contract §12, issue 21).
+ *
+ * 1. A 365-day report over 1,000,000 tickets: provisions a database with dist/lobby, seeds
+ *    1,000,000 closed tickets over 365 past business days with their full history (bench/seed.ts
+ *    `fullHistory`: created, called, serving, closing events), builds the roll-ups the way
+ *    migration 0007 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
+ *    `GET /api/operator/v1/reports/daily` and `/reports/counters` over the 365 days, one request
+ *    at a time (the target: under 100 ms).
+ * 2. Ticket issue against the build of `main` (before the roll-ups) and this build, on fresh
+ *    provisioned databases, alternating rounds of wrk (bench/lua/issue.lua) so both see the
+ *    same machine load.
+ *
+ * Writes its section of bench/RESULTS.md (between the `reports` markers), leaving the rest.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { seedTicketHistory } from './seed'
+import { rebuildReportRollups } from '../src/tickets/rollups'
+
+const ROOT = join(import.meta.dir, '..')
+const BENCH = import.meta.dir
+const BINARY = join(ROOT, 'dist', 'lobby')
+const RESULTS = process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md')
+const env = (name: string, fallback: number) => (process.env[name] === undefined ? fallback : Number(process.env[name]))
+const SEED = env('BENCH_SEED', 1_000_000)
+const DAYS = 365
+const REQUESTS = env('BENCH_REPORT_REQUESTS', 40)
+const ISSUE_ROUNDS = env('BENCH_RUNS', 3)
+const ISSUE_SECONDS = env('BENCH_DURATION', 10)
+/**
+ * BENCH_REPORTS_PARTS=issue runs only the issue comparison and keeps the report figures of the
+ * last run in RESULTS.md (the seed and rebuild take minutes); default both.
+ */
+const PARTS = new Set((process.env.BENCH_REPORTS_PARTS ?? 'report,issue').split(','))
+const ISSUE_MARK = '<!-- reports:issue -->'
+const QUEUE = '/api/public/v1/queue'
+const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
+export const START = '<!-- reports:start -->'
+export const END = '<!-- reports:end -->'
+
+const say = (line: string) => process.stderr.write(`[bench:reports] ${line}\n`)
+const load = () => loadavg()[0]!
+
+function run(argv: string[], cwd = ROOT): string {
+  const r = Bun.spawnSync(argv, { cwd, stdout: 'pipe', stderr: 'pipe' })
+  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
+  return r.stdout.toString()
+}
+
+function freePort(): number {
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = server.port!
+  server.stop(true)
+  return port
+}
+
+async function serve(binary: string, db: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = freePort()
+  const proc = Bun.spawn(['taskset', '-c', '1', binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) return { url, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
+    } catch {}
+    await Bun.sleep(20)
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`${binary} did not answer /health within 60 s`)
+}
+
+function provision(binary: string, db: string, file: string): Map<string, string> {
+  const out = JSON.parse(run([binary, 'provision', '--db', db, '--file', file])) as { secrets: { name: string; secret: string }[] }
+  return new Map(out.secrets.map((s) => [s.name, s.secret]))
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+
+interface Timing { median: number; p90: number; max: number; rows: number; bytes: number }
+
+async function timeGets(url: string, secret: string): Promise<Timing> {
+  const headers = { authorization: `Bearer ${secret}` }
+  let rows = 0
+  let bytes = 0
+  for (let i = 0; i < 5; i++) await (await fetch(url, { headers })).arrayBuffer()
+  const ms: number[] = []
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now()
+    const response = await fetch(url, { headers })
+    const text = await response.text()
+    ms.push(performance.now() - t0)
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text.slice(0, 300)}`)
+    rows = (JSON.parse(text) as { data: unknown[] }).data.length
+    bytes = text.length
+  }
+  ms.sort((a, b) => a - b)
+  return { median: quantile(ms, 0.5), p90: quantile(ms, 0.9), max: ms[ms.length - 1]!, rows, bytes }
+}
+
+interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
+
+function wrk(url: string, secret: string, seconds: number): WrkRun {
+  const salt = Math.random().toString(36).slice(2, 10)
+  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue.lua'), `${url}${QUEUE}/tickets`, '--', salt, secret, ISSUE_BODY])
+  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
+  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
+}
+
+const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** The build of `main` (before the roll-ups), from `git archive`, sharing this checkout's node_modules. */
+function buildMain(tmp: string): string {
+  const dir = join(tmp, 'main-src')
+  run(['sh', '-c', `mkdir -p ${dir} && git archive main | tar -x -C ${dir} && ln -s ${join(ROOT, 'node_modules')} ${join(dir, 'node_modules')}`])
+  run(['bun', 'run', 'build'], dir)
+  return join(dir, 'dist', 'lobby')
+}
+
+export async function reportsBench(): Promise<void> {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing (bun run build)`)
+  const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-reports-'))
+  const loadStart = load()
+  try {
+    // A copy: dist/lobby may be rebuilt while this runs.
+    const BINARY = join(tmp, 'lobby')
+    copyFileSync(join(ROOT, 'dist', 'lobby'), BINARY)
+    chmodSync(BINARY, 0o755)
+    // The bench provisioning with a reports key.
+    const spec = JSON.parse(readFileSync(join(BENCH, 'provision.json'), 'utf8'))
+    spec.workspaces[0].queueUnits[0].apiKeys.push({ name: 'bench-reports', scopes: ['reports:read'], rateLimits: { readPerMinute: 1000000 } })
+    const specFile = join(tmp, 'provision.json')
+    writeFileSync(specFile, JSON.stringify(spec))
+
+    // 1. The 365-day report over 1,000,000 tickets.
+    let readSection = ''
+    if (PARTS.has('report')) {
+      const big = join(tmp, 'big.db')
+      const secrets = provision(BINARY, big, specFile)
+      say(`seeding ${SEED.toLocaleString('en')} tickets over ${DAYS} days (full history)`)
+      const seeded = seedTicketHistory(big, { tickets: SEED, days: DAYS, fullHistory: true })
+      say(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilding the roll-ups as migration 0007 does`)
+      const client = new Database(big)
+      const t0 = performance.now()
+      const rebuilt = client.transaction(() => rebuildReportRollups(client)).immediate()
+      const rebuildMs = performance.now() - t0
+      const rollupRows = client.query<{ n: number }, []>('SELECT count(*) AS n FROM report_daily').get()!.n
+      client.close()
+      say(`rebuilt ${rebuilt.daily} daily and ${rebuilt.counters} counter rows in ${(rebuildMs / 1000).toFixed(1)} s`)
+      const bytes = statSync(big).size
+
+      const lobby = await serve(BINARY, big)
+      const today = new Date().toISOString().slice(0, 10)
+      const from = new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)
+      const loadReports = load()
+      const daily = await timeGets(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${today}`, secrets.get('bench-reports')!)
+      const counters = await timeGets(`${lobby.url}/api/operator/v1/reports/counters?from=${from}&to=${today}`, secrets.get('bench-reports')!)
+      await lobby.stop()
+      say(`daily: median ${daily.median.toFixed(1)} ms over ${daily.rows} rows; counters: median ${counters.median.toFixed(1)} ms`)
+      const f1 = (n: number) => n.toFixed(1)
+      readSection = `## Reports (issue 21): a 365-day report over 1,000,000 tickets, and ticket issue with the roll-ups
+
+Report figures: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_ONLY=reports bun run bench\` (bench/reports.ts) on the shared
+machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadReports.toFixed(2)} during the report requests
+(2 cores; other agents were working), so absolute figures are noisy.
+
+- Database: ${SEED.toLocaleString('en')} closed tickets over ${DAYS} past business days with their full history
+  (${seeded.events.toLocaleString('en')} events; bench/seed.ts \`fullHistory\`), ${(bytes / 1e6).toFixed(0)} MB; roll-ups built by
+  \`rebuildReportRollups\` (what migration 0007 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
+- \`dist/lobby serve\` pinned to core 1; ${REQUESTS} requests one at a time after 5 warm-ups, from this script on core 0.
+
+| request (from ${from} to ${today}) | rows | bytes | median ms | p90 ms | max ms | target |
+|---|---|---|---|---|---|---|
+| \`GET /api/operator/v1/reports/daily\` | ${daily.rows} | ${daily.bytes.toLocaleString('en')} | ${f1(daily.median)} | ${f1(daily.p90)} | ${f1(daily.max)} | < 100 ms: ${daily.median < 100 ? 'met' : 'NOT met'} |
+| \`GET /api/operator/v1/reports/counters\` | ${counters.rows} | ${counters.bytes.toLocaleString('en')} | ${f1(counters.median)} | ${f1(counters.p90)} | ${f1(counters.max)} | < 100 ms: ${counters.median < 100 ? 'met' : 'NOT met'} |
+`
+    } else {
+      const old = currentReportsSection()
+      const cut = old.indexOf(ISSUE_MARK)
+      readSection = old.slice(START.length, cut >= 0 ? cut : old.length - END.length).trim() + '\n'
+    }
+
+    // 2. Ticket issue: main's build against this one, alternating.
+    let issueSection = ''
+    if (PARTS.has('issue')) {
+      say('building main (git archive) for the issue comparison')
+      const mainBinary = buildMain(tmp)
+      const mainSpec = JSON.parse(JSON.stringify(spec))
+      mainSpec.workspaces[0].queueUnits[0].apiKeys.pop()
+      const mainSpecFile = join(tmp, 'provision-main.json')
+      writeFileSync(mainSpecFile, JSON.stringify(mainSpec))
+      const before = join(tmp, 'before.db')
+      const after = join(tmp, 'after.db')
+      const beforeSecrets = provision(mainBinary, before, mainSpecFile)
+      const afterSecrets = provision(BINARY, after, specFile)
+      const servers = { before: await serve(mainBinary, before), after: await serve(BINARY, after) }
+      const runs: { before: WrkRun[]; after: WrkRun[] } = { before: [], after: [] }
+      const loadIssue = load()
+      wrk(servers.before.url, beforeSecrets.get('bench-issue')!, 2)
+      wrk(servers.after.url, afterSecrets.get('bench-issue')!, 2)
+      for (let round = 0; round < ISSUE_ROUNDS; round++) {
+        // Alternate which goes first, so neither always follows the other.
+        const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)
+        for (const which of order) {
+          const secret = (which === 'before' ? beforeSecrets : afterSecrets).get('bench-issue')!
+          runs[which].push(wrk(servers[which].url, secret, ISSUE_SECONDS))
+          say(`issue ${which} round ${round + 1}: ${rps(runs[which].at(-1)!).toFixed(0)} req/s`)
+        }
+      }
+      await servers.before.stop()
+      await servers.after.stop()
+      const ratios = runs.after.map((r, i) => rps(r) / rps(runs.before[i]!))
+
+      const f1 = (n: number) => n.toFixed(1)
+      issueSection = `Ticket issue: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${loadIssue.toFixed(2)} during the runs. wrk, 2 threads,
+16 connections, ${ISSUE_SECONDS} s per run, ${ISSUE_ROUNDS} alternating rounds after a 2 s warm-up each, fresh provisioned
+databases; the build of \`main\` (without the roll-ups) and this build, whose issue adds one upsert of
+\`report_daily\` to the transaction:
+
+| build | req/s per round | median req/s | median p50 ms | median p99 ms |
+|---|---|---|---|---|
+| main (before) | ${runs.before.map((r) => rps(r).toFixed(0)).join(', ')} | ${median(runs.before.map(rps)).toFixed(0)} | ${f1(median(runs.before.map((r) => r.p50Us)) / 1000)} | ${f1(median(runs.before.map((r) => r.p99Us)) / 1000)} |
+| reports (after) | ${runs.after.map((r) => rps(r).toFixed(0)).join(', ')} | ${median(runs.after.map(rps)).toFixed(0)} | ${f1(median(runs.after.map((r) => r.p50Us)) / 1000)} | ${f1(median(runs.after.map((r) => r.p99Us)) / 1000)} |
+
+Per-round ratio after ÷ before (req/s): ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}.
+Status errors: before ${runs.before.reduce((n, r) => n + r.statusErrors, 0)}, after ${runs.after.reduce((n, r) => n + r.statusErrors, 0)}.
+`
+    } else {
+      const old = currentReportsSection()
+      const cut = old.indexOf(ISSUE_MARK)
+      issueSection = cut >= 0 ? old.slice(cut + ISSUE_MARK.length, old.length - END.length).trim() + '\n' : ''
+    }
+    const section = `${START}\n${readSection.trim()}\n\n${ISSUE_MARK}\n${issueSection.trim()}\n${END}`
+    writeSection(section)
+    say(`wrote the reports section of ${RESULTS}`)
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** Replaces the reports section of RESULTS.md (or appends it), leaving the rest as it is. */
+function writeSection(section: string): void {
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
+  const start = current.indexOf(START)
+  const end = current.indexOf(END)
+  const next = start >= 0 && end > start ? current.slice(0, start) + section + current.slice(end + END.length) : current.trimEnd() + '\n\n' + section + '\n'
+  writeFileSync(RESULTS, next)
+}
+
+/** The reports section now in RESULTS.md, for run.ts to keep when it writes the file again. */
+export function currentReportsSection(): string {
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
+  const start = current.indexOf(START)
+  const end = current.indexOf(END)
+  return start >= 0 && end > start ? current.slice(start, end + END.length) : ''
+}
+
+if (import.meta.main) await reportsBench()

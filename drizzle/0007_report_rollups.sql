@@ -1,0 +1,107 @@
+CREATE TABLE `report_counter_daily` (
+	`counter_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`queue_unit_id` text NOT NULL,
+	`location_id` text NOT NULL,
+	`served` integer DEFAULT 0 NOT NULL,
+	`no_show` integer DEFAULT 0 NOT NULL,
+	`service_count` integer DEFAULT 0 NOT NULL,
+	`service_sum` integer DEFAULT 0 NOT NULL,
+	`service_p50` integer,
+	`service_p90` integer,
+	`busy_seconds` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`counter_id`, `business_day`)
+);
+--> statement-breakpoint
+CREATE INDEX `report_counter_daily_unit_day` ON `report_counter_daily` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+CREATE TABLE `report_counter_distributions` (
+	`counter_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`service_hist` blob,
+	PRIMARY KEY(`counter_id`, `business_day`)
+);
+--> statement-breakpoint
+CREATE TABLE `report_daily` (
+	`location_id` text NOT NULL,
+	`service_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`queue_unit_id` text NOT NULL,
+	`issued` integer DEFAULT 0 NOT NULL,
+	`served` integer DEFAULT 0 NOT NULL,
+	`no_show` integer DEFAULT 0 NOT NULL,
+	`cancelled` integer DEFAULT 0 NOT NULL,
+	`transferred_out` integer DEFAULT 0 NOT NULL,
+	`wait_count` integer DEFAULT 0 NOT NULL,
+	`wait_sum` integer DEFAULT 0 NOT NULL,
+	`wait_max` integer,
+	`wait_p50` integer,
+	`wait_p90` integer,
+	`within_target` integer DEFAULT 0 NOT NULL,
+	`service_count` integer DEFAULT 0 NOT NULL,
+	`service_sum` integer DEFAULT 0 NOT NULL,
+	`service_p50` integer,
+	`service_p90` integer,
+	`issued_h00` integer DEFAULT 0 NOT NULL,
+	`issued_h01` integer DEFAULT 0 NOT NULL,
+	`issued_h02` integer DEFAULT 0 NOT NULL,
+	`issued_h03` integer DEFAULT 0 NOT NULL,
+	`issued_h04` integer DEFAULT 0 NOT NULL,
+	`issued_h05` integer DEFAULT 0 NOT NULL,
+	`issued_h06` integer DEFAULT 0 NOT NULL,
+	`issued_h07` integer DEFAULT 0 NOT NULL,
+	`issued_h08` integer DEFAULT 0 NOT NULL,
+	`issued_h09` integer DEFAULT 0 NOT NULL,
+	`issued_h10` integer DEFAULT 0 NOT NULL,
+	`issued_h11` integer DEFAULT 0 NOT NULL,
+	`issued_h12` integer DEFAULT 0 NOT NULL,
+	`issued_h13` integer DEFAULT 0 NOT NULL,
+	`issued_h14` integer DEFAULT 0 NOT NULL,
+	`issued_h15` integer DEFAULT 0 NOT NULL,
+	`issued_h16` integer DEFAULT 0 NOT NULL,
+	`issued_h17` integer DEFAULT 0 NOT NULL,
+	`issued_h18` integer DEFAULT 0 NOT NULL,
+	`issued_h19` integer DEFAULT 0 NOT NULL,
+	`issued_h20` integer DEFAULT 0 NOT NULL,
+	`issued_h21` integer DEFAULT 0 NOT NULL,
+	`issued_h22` integer DEFAULT 0 NOT NULL,
+	`issued_h23` integer DEFAULT 0 NOT NULL,
+	`served_h00` integer DEFAULT 0 NOT NULL,
+	`served_h01` integer DEFAULT 0 NOT NULL,
+	`served_h02` integer DEFAULT 0 NOT NULL,
+	`served_h03` integer DEFAULT 0 NOT NULL,
+	`served_h04` integer DEFAULT 0 NOT NULL,
+	`served_h05` integer DEFAULT 0 NOT NULL,
+	`served_h06` integer DEFAULT 0 NOT NULL,
+	`served_h07` integer DEFAULT 0 NOT NULL,
+	`served_h08` integer DEFAULT 0 NOT NULL,
+	`served_h09` integer DEFAULT 0 NOT NULL,
+	`served_h10` integer DEFAULT 0 NOT NULL,
+	`served_h11` integer DEFAULT 0 NOT NULL,
+	`served_h12` integer DEFAULT 0 NOT NULL,
+	`served_h13` integer DEFAULT 0 NOT NULL,
+	`served_h14` integer DEFAULT 0 NOT NULL,
+	`served_h15` integer DEFAULT 0 NOT NULL,
+	`served_h16` integer DEFAULT 0 NOT NULL,
+	`served_h17` integer DEFAULT 0 NOT NULL,
+	`served_h18` integer DEFAULT 0 NOT NULL,
+	`served_h19` integer DEFAULT 0 NOT NULL,
+	`served_h20` integer DEFAULT 0 NOT NULL,
+	`served_h21` integer DEFAULT 0 NOT NULL,
+	`served_h22` integer DEFAULT 0 NOT NULL,
+	`served_h23` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`location_id`, `service_id`, `business_day`)
+);
+--> statement-breakpoint
+CREATE INDEX `report_daily_unit_day` ON `report_daily` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+CREATE TABLE `report_daily_distributions` (
+	`location_id` text NOT NULL,
+	`service_id` text NOT NULL,
+	`business_day` text NOT NULL,
+	`queue_unit_id` text NOT NULL,
+	`wait_hist` blob,
+	`service_hist` blob,
+	PRIMARY KEY(`location_id`, `service_id`, `business_day`)
+);
+--> statement-breakpoint
+CREATE INDEX `report_daily_distributions_unit_day` ON `report_daily_distributions` (`queue_unit_id`,`business_day`);--> statement-breakpoint
+ALTER TABLE `services` ADD `wait_target_seconds` integer DEFAULT 900 NOT NULL;

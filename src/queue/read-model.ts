@@ -1,0 +1,141 @@
+import type { AppDeps } from '../platform/deps'
+import type { Credential } from '../platform/credentials'
+import { ApiError } from '../platform/errors'
+import { isoTime } from '../platform/clock'
+import { inReadTransaction } from '../platform/transactions'
+import { publicTicketJson } from '../tickets/store'
+import type { QueueLine } from '../tickets/lines'
+import { QueueCodes } from './errors'
+import { mayUseLocation, mayUseService } from './access'
+import { queueUnitInactive, type QueueService } from './service'
+
+/** At most this many tickets are remembered for the ticket read; past it the map starts again empty. */
+const MAX_CACHED_TICKETS = 10_000
+
+/** A queue unit as the public reads need it, read in one snapshot, with the answers built from it. */
+interface UnitView {
+  active: boolean
+  /** Active services at active locations (`Tickets.lines(unit, true)`). */
+  lines: QueueLine[]
+  /** Per credential ID: the services list's whole body. */
+  servicesBody: Map<string, string>
+  /** Per credential ID: the state body's `services` array as JSON (the body adds `generatedAt`). */
+  stateServices: Map<string, string>
+}
+
+/** A ticket as the ticket read needs it: what the access check compares and the body. */
+interface TicketView {
+  queueUnitId: string
+  locationId: string
+  serviceId: string
+  body: string
+}
+
+/**
+ * The public Queue reads (services list, live state, ticket read; public-api.md endpoints 1, 3
+ * and 4) served from memory. What they show is read from the database once per change, not per
+ * request: a unit's row and lines once, then each credential's view of them (its location and
+ * service lists applied) as the JSON text of the response, once per credential; a ticket's
+ * body once. Everything is dropped when `deps.changes` moves, i.e. right after every commit of
+ * this process (every write path goes through `deps.writes`) and within a few milliseconds
+ * of a change by another process (CLI: provisioning, keys, Edge authority), and built again
+ * on the next read. What depends on the time (`generatedAt`) is added per request.
+ */
+export class QueueReadModel {
+  private generation = Number.NaN
+  private units = new Map<string, UnitView | null>()
+  private tickets = new Map<string, TicketView>()
+
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
+
+  /** Endpoint 1's body: `{"data":{"services":[…]}}`. 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
+  servicesBody(caller: Credential): string {
+    const unit = this.activeUnit(caller)
+    let body = unit.servicesBody.get(caller.id)
+    if (body === undefined) {
+      const services = allowed(unit.lines, caller).map((line) => ({
+        id: line.id,
+        name: line.name,
+        prefix: line.prefix,
+        locationId: line.locationId,
+        waiting: line.waiting,
+        estimatedWaitSeconds: line.estimatedWaitSeconds,
+      }))
+      body = JSON.stringify({ data: { services } })
+      unit.servicesBody.set(caller.id, body)
+    }
+    return body
+  }
+
+  /** Endpoint 4's body: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes `JSON.stringify` gives. */
+  stateBody(caller: Credential, now: number): string {
+    const unit = this.activeUnit(caller)
+    let services = unit.stateServices.get(caller.id)
+    if (services === undefined) {
+      services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
+        id: line.id,
+        name: line.name,
+        locationId: line.locationId,
+        waiting: line.waiting,
+        nowServing: line.nowServing === null ? null : { number: line.nowServing.number, counterName: line.nowServing.counterName },
+      })))
+      unit.stateServices.set(caller.id, services)
+    }
+    return `{"data":{"generatedAt":"${isoTime(now)}","services":${services}}}`
+  }
+
+  /**
+   * Endpoint 3's body: `{"data":<QueueTicket>}`. 404 TICKET_NOT_FOUND for an unknown ticket and
+   * for one the caller may not see alike (another unit, a location or service outside its lists).
+   */
+  ticketBody(caller: Credential, ticketId: string): string {
+    this.activeUnit(caller)
+    let ticket = this.tickets.get(ticketId)
+    if (ticket === undefined) {
+      const row = this.deps.tickets.byId(ticketId)
+      if (row !== null) {
+        ticket = { queueUnitId: row.queueUnitId, locationId: row.locationId, serviceId: row.serviceId, body: JSON.stringify({ data: publicTicketJson(row) }) }
+        if (this.tickets.size >= MAX_CACHED_TICKETS) this.tickets.clear()
+        this.tickets.set(ticketId, ticket)
+      }
+    }
+    if (ticket === undefined || ticket.queueUnitId !== caller.ownerId || !mayUseLocation(caller, ticket.locationId) || !mayUseService(caller, ticket.serviceId)) {
+      throw new ApiError(404, QueueCodes.TICKET_NOT_FOUND, 'no such ticket for this key')
+    }
+    return ticket.body
+  }
+
+  /** The caller's unit as it stands now; 403 QUEUE_UNIT_INACTIVE when it is switched off or gone. */
+  private activeUnit(caller: Credential): UnitView {
+    const generation = this.deps.changes.current()
+    if (generation !== this.generation) {
+      this.generation = generation
+      this.units = new Map()
+      this.tickets = new Map()
+    }
+    let unit = this.units.get(caller.ownerId)
+    if (unit === undefined) {
+      // The unit's row and its lines from one snapshot.
+      unit = inReadTransaction(this.deps.db, () => {
+        const row = this.queue.queueUnit(caller.ownerId)
+        if (row === null) return null
+        return {
+          active: row.active,
+          lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
+          servicesBody: new Map<string, string>(),
+          stateServices: new Map<string, string>(),
+        }
+      })
+      this.units.set(caller.ownerId, unit)
+    }
+    if (unit === null || !unit.active) throw queueUnitInactive()
+    return unit
+  }
+}
+
+/** Active services at active locations, once per (service, location), within the key's lists. */
+function allowed(lines: QueueLine[], caller: Credential): QueueLine[] {
+  return caller.locations === null && caller.services === null
+    ? lines
+    : lines.filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+}

@@ -1,0 +1,51 @@
+/*
+ * Contract §12 CSV: a header row whose names are the JSON fields, nested ones joined in
+ * lowerCamelCase (`waitSecondsAvg`), `issuedByHour` as `issuedHour00` … `issuedHour23`; null
+ * is an empty cell. Pure (no imports), so the `lobby report` command and the /reports page's
+ * download make the same file.
+ */
+
+type Cell = string | number | null
+type Row = Record<string, unknown>
+
+function flatten(row: Row): [string, Cell][] {
+  const out: [string, Cell][] = []
+  for (const [key, value] of Object.entries(row)) {
+    if (key === 'issuedByHour' && Array.isArray(value)) {
+      value.forEach((n, h) => out.push([`issuedHour${String(h).padStart(2, '0')}`, n as number]))
+    } else if (value !== null && typeof value === 'object') {
+      for (const [inner, v] of Object.entries(value as Row)) out.push([key + inner.charAt(0).toUpperCase() + inner.slice(1), v as Cell])
+    } else {
+      out.push([key, value as Cell])
+    }
+  }
+  return out
+}
+
+function cell(value: Cell): string {
+  if (value === null || value === undefined) return ''
+  const text = String(value)
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/** The rows as CSV (CRLF line ends, RFC 4180); `header` names the columns of an empty report. */
+export function toCsv(rows: Row[], header: string[]): string {
+  const names = rows.length > 0 ? flatten(rows[0]!).map(([name]) => name) : header
+  const lines = [names.join(',')]
+  for (const row of rows) lines.push(flatten(row).map(([, v]) => cell(v)).join(','))
+  return lines.join('\r\n') + '\r\n'
+}
+
+const HOURS = Array.from({ length: 24 }, (_, h) => `issuedHour${String(h).padStart(2, '0')}`)
+
+/** The daily report's CSV header. */
+export const DAILY_CSV_HEADER = [
+  'date', 'locationId', 'serviceId', 'issued', 'served', 'noShow', 'cancelled', 'transferredOut',
+  'waitSecondsAvg', 'waitSecondsP50', 'waitSecondsP90', 'waitSecondsMax',
+  'serviceSecondsAvg', 'serviceSecondsP50', 'serviceSecondsP90', 'withinTarget', ...HOURS,
+]
+
+/** The counters report's CSV header. */
+export const COUNTERS_CSV_HEADER = [
+  'date', 'counterId', 'locationId', 'served', 'noShow', 'serviceSecondsAvg', 'serviceSecondsP50', 'serviceSecondsP90', 'busySeconds',
+]

@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+const closed = { additionalProperties: false } as const
+const Seconds = Type.Union([Type.Number(), Type.Null()])
+const Day = Type.String({ format: 'date', description: "a business day of the location (its time zone), YYYY-MM-DD" })
+
+/** Contract §12 daily row. */
+export const DailyReportRow = Type.Object({
+  date: Day,
+  locationId: Type.String(),
+  serviceId: Type.String(),
+  issued: Type.Integer({ description: 'tickets issued for this service that day' }),
+  served: Type.Integer({ description: 'tickets completed in this service' }),
+  noShow: Type.Integer(),
+  cancelled: Type.Integer(),
+  transferredOut: Type.Integer({ description: 'tickets transferred from this service to another' }),
+  waitSeconds: Type.Object({
+    avg: Seconds, p50: Seconds, p90: Seconds, max: Seconds,
+  }, { ...closed, description: 'first call − createdAt, whole seconds; avg rounded to 0.1; nearest-rank percentiles; null when no ticket was called' }),
+  serviceSeconds: Type.Object({
+    avg: Seconds, p50: Seconds, p90: Seconds,
+  }, { ...closed, description: 'completedAt − servingAt of completions at a counter; null when none' }),
+  withinTarget: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: "share (0–1, 3 decimals) of called tickets whose wait was at most the service's waitTargetSeconds" }),
+  issuedByHour: Type.Array(Type.Integer(), { minItems: 24, maxItems: 24, description: 'tickets issued in each local hour 00–23' }),
+}, { ...closed, $id: 'DailyReportRow' })
+export type DailyReportRow = Static<typeof DailyReportRow>
+
+/** Contract §12 counter row. */
+export const CounterReportRow = Type.Object({
+  date: Day,
+  counterId: Type.String(),
+  locationId: Type.String(),
+  served: Type.Integer(),
+  noShow: Type.Integer(),
+  serviceSeconds: Type.Object({ avg: Seconds, p50: Seconds, p90: Seconds }, closed),
+  busySeconds: Type.Integer({ description: 'seconds the counter held a ticket: from its call there to the ticket leaving it' }),
+}, { ...closed, $id: 'CounterReportRow' })
+export type CounterReportRow = Static<typeof CounterReportRow>
+
+export const DailyReportResponse = Type.Object({ data: Type.Array(DailyReportRow) }, { ...closed, $id: 'DailyReportResponse' })
+export const CounterReportResponse = Type.Object({ data: Type.Array(CounterReportRow) }, { ...closed, $id: 'CounterReportResponse' })
+
+const Hours = Type.Array(Type.Integer(), { minItems: 24, maxItems: 24 })
+
+/** The /reports page's summary of a range. */
+export const ReportSummaryResponse = Type.Object({
+  data: Type.Object({
+    from: Day,
+    to: Day,
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, closed)),
+    services: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), waitTargetSeconds: Type.Integer() }, closed)),
+    counters: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), locationId: Type.String() }, closed)),
+    lines: Type.Array(Type.Object({
+      locationId: Type.String(),
+      serviceId: Type.String(),
+      issued: Type.Integer(),
+      served: Type.Integer(),
+      called: Type.Integer({ description: 'tickets called (their waits measured)' }),
+      withinTarget: Type.Integer({ description: 'of those, how many waited at most the target' }),
+      issuedByHour: Hours,
+      servedByHour: Hours,
+      waitBins: Type.Array(Type.Integer(), { description: 'called tickets with a wait from 0, 5, 10, 15, 20, 30, 45, 60 minutes (the last open)' }),
+    }, closed)),
+  }, closed),
+}, { ...closed, $id: 'ReportSummaryResponse' })

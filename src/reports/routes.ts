@@ -1,0 +1,165 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../platform/deps'
+import { json } from '../platform/http'
+import { routeDetail } from '../platform/openapi'
+import { inReadTransaction } from '../platform/transactions'
+import { admitReportsReader } from './access'
+import { ReportCodes, ReportErrorExamples } from './errors'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
+import { ReportService, ReportSummaryReader, MAX_REPORT_DAYS } from './service'
+import { DeviceService } from '../devices/service'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { pathOf } from '../platform/http'
+import { REPORTS_ASSET_PREFIX, REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
+import { reportsPage } from './page'
+
+const BASE = '/api/operator/v1/reports'
+
+const errors = {
+  401: [ReportCodes.AUTHENTICATION_FAILED],
+  403: [ReportCodes.SCOPE_FORBIDDEN],
+  422: [ReportCodes.VALIDATION_FAILED],
+  429: [ReportCodes.RATE_LIMITED],
+}
+
+/** A query parameter, or undefined when absent (an empty `locationId=` filters by nothing). */
+function param(url: URL, name: string): string | undefined {
+  const value = url.searchParams.get(name)
+  return value === null || value === '' ? undefined : value
+}
+
+const range = {
+  from: { description: 'first business day, YYYY-MM-DD', example: '2026-11-01', required: true, schema: { type: 'string', format: 'date' } },
+  to: { description: 'last business day (inclusive), YYYY-MM-DD', example: '2026-11-30', required: true, schema: { type: 'string', format: 'date' } },
+}
+const DAILY_QUERY = {
+  ...range,
+  locationId: { description: 'only this location', example: 'loc_hall' },
+  serviceId: { description: 'only this service', example: 'svc_accounts' },
+}
+const COUNTER_QUERY = { ...range, locationId: { description: 'only this location', example: 'loc_hall' } }
+
+const DAILY_EXAMPLE = {
+  date: '2026-11-25', locationId: 'loc_hall', serviceId: 'svc_accounts',
+  issued: 4, served: 1, noShow: 1, cancelled: 1, transferredOut: 1,
+  waitSeconds: { avg: 540, p50: 600, p90: 900, max: 900 },
+  serviceSeconds: { avg: 300, p50: 300, p90: 300 },
+  withinTarget: 0.667,
+  issuedByHour: [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+}
+const COUNTER_EXAMPLE = {
+  date: '2026-11-25', counterId: 'cnt_1', locationId: 'loc_hall', served: 3, noShow: 0,
+  serviceSeconds: { avg: 393.3, p50: 300, p90: 640 }, busySeconds: 1650,
+}
+const SUMMARY_EXAMPLE = {
+  from: '2026-11-25', to: '2026-11-25',
+  locations: [{ id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' }],
+  services: [{ id: 'svc_accounts', name: 'Accounts', waitTargetSeconds: 600 }],
+  counters: [{ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall' }],
+  lines: [{
+    locationId: 'loc_hall', serviceId: 'svc_accounts', issued: 4, served: 1, called: 3, withinTarget: 2,
+    issuedByHour: DAILY_EXAMPLE.issuedByHour,
+    servedByHour: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    waitBins: [1, 0, 1, 1, 0, 0, 0, 0],
+  }],
+}
+
+const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope), or a paired \`reports\` device by its cookie (its whole unit). Rows exist for the days something happened.`
+
+/**
+ * Contract §12 report routes: the daily roll-ups per location and service, and per counter.
+ * The query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
+ */
+export function reportRoutes(deps: AppDeps) {
+  let prepared: ReportService | undefined
+  let summaries: ReportSummaryReader | undefined
+  const service = () => (prepared ??= new ReportService(deps.db.$client))
+  const summary = () => (summaries ??= new ReportSummaryReader(deps.db.$client, service()))
+  const devices = new DeviceService(deps.db, deps.ids)
+  return new Elysia({ name: 'lobby.reports' })
+    .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
+    .get(`${REPORTS_ASSET_PREFIX}/:file`, ({ params, request }) => {
+      const asset = /^reports\.[0-9a-f]+\.js$/.test(params.file) ? REPORTS_SCRIPT : /^reports\.[0-9a-f]+\.css$/.test(params.file) ? REPORTS_STYLESHEET : null
+      if (asset === null) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such reports asset')
+      // An older name (a page from before an upgrade) still gets the current file, not cached.
+      const current = pathOf(request) === asset.path
+      return new Response(asset.body, {
+        headers: { 'content-type': asset.contentType, 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache', 'x-content-type-options': 'nosniff' },
+      })
+    }, { detail: { hide: true } })
+    .get(
+      `${BASE}/summary`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const scope = admitReportsReader(deps, devices, request, now)
+        const url = new URL(request.url)
+        return inReadTransaction(deps.db, () => json(200, {
+          data: summary().summary(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),
+        }))
+      },
+      {
+        parse: 'none',
+        detail: routeDetail({
+          operationId: 'readReportSummary',
+          query: COUNTER_QUERY,
+          summary: 'Range summary for the /reports page',
+          description: `What the /reports page draws besides the rows: the names of the reader's locations, services (with their waitTargetSeconds) and counters, and per location and service over the whole range: issued, served, called, within target (counts), issued and served by local hour, and the called tickets' waits in bins from 0, 5, 10, 15, 20, 30, 45 and 60 minutes (merged from the days' distributions). ${RANGE_RULES}`,
+          tags: ['Reports'],
+          security: 'operator',
+          responses: { 200: { description: 'the summary', name: 'ReportSummaryResponse', schema: ReportSummaryResponse, example: { data: SUMMARY_EXAMPLE } } },
+          errors,
+          errorExamples: ReportErrorExamples,
+        }),
+      },
+    )
+    .get(
+      `${BASE}/daily`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const scope = admitReportsReader(deps, devices, request, now)
+        const url = new URL(request.url)
+        return inReadTransaction(deps.db, () => json(200, {
+          data: service().daily(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') }),
+        }))
+      },
+      {
+        parse: 'none',
+        detail: routeDetail({
+          operationId: 'readDailyReport',
+          query: DAILY_QUERY,
+          summary: 'Daily report per location and service',
+          description: `Per location, service and business day: tickets issued (by local hour), served, no-show, cancelled, transferred out; waits (first call − createdAt) and service times (completedAt − servingAt) as average and nearest-rank percentiles; the share of called tickets within the service's waitTargetSeconds. ${RANGE_RULES}`,
+          tags: ['Reports'],
+          security: 'operator',
+          responses: { 200: { description: 'the rows, by date, location and service', name: 'DailyReportResponse', schema: DailyReportResponse, example: { data: [DAILY_EXAMPLE] } } },
+          errors,
+          errorExamples: ReportErrorExamples,
+        }),
+      },
+    )
+    .get(
+      `${BASE}/counters`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const scope = admitReportsReader(deps, devices, request, now)
+        const url = new URL(request.url)
+        return inReadTransaction(deps.db, () => json(200, {
+          data: service().counters(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),
+        }))
+      },
+      {
+        parse: 'none',
+        detail: routeDetail({
+          operationId: 'readCounterReport',
+          query: COUNTER_QUERY,
+          summary: 'Daily report per counter',
+          description: `Per counter and business day: tickets served and no-shows, service times, and the seconds the counter held a ticket (busySeconds). ${RANGE_RULES}`,
+          tags: ['Reports'],
+          security: 'operator',
+          responses: { 200: { description: 'the rows, by date, location and counter', name: 'CounterReportResponse', schema: CounterReportResponse, example: { data: [COUNTER_EXAMPLE] } } },
+          errors,
+          errorExamples: ReportErrorExamples,
+        }),
+      },
+    )
+}

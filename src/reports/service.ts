@@ -1,0 +1,298 @@
+import type { Database } from 'bun:sqlite'
+import { ApiError, type ErrorDetail } from '../platform/errors'
+import { isRealDate } from '../platform/time'
+import { Histogram, HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from '../tickets/rollups'
+import { ReportCodes } from './errors'
+import type { CounterReportRow, DailyReportRow } from './model'
+
+/** What a reader may see: one queue unit (null: every unit, the CLI) and the key's lists. */
+export interface ReportScope {
+  queueUnitId: string | null
+  locations: string[] | null
+  services: string[] | null
+}
+
+/** The longest range one report covers (two years: last year against this one). */
+export const MAX_REPORT_DAYS = 731
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** Days from `from` to `to`, inclusive. */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1
+}
+
+/**
+ * `from` and `to` as business days: both present, real `YYYY-MM-DD` dates, from ≤ to, at most
+ * `MAX_REPORT_DAYS` days; else 422 VALIDATION_FAILED listing every problem.
+ */
+export function parseRange(from: unknown, to: unknown): { from: string; to: string } {
+  const details: ErrorDetail[] = []
+  const check = (value: unknown, name: string): string | null => {
+    if (typeof value !== 'string' || value === '') {
+      details.push({ path: `/${name}`, message: 'required, a date YYYY-MM-DD' })
+      return null
+    }
+    const m = DAY.exec(value)
+    if (m === null || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+      details.push({ path: `/${name}`, message: 'must be a real date YYYY-MM-DD' })
+      return null
+    }
+    return value
+  }
+  const f = check(from, 'from')
+  const t = check(to, 'to')
+  if (f !== null && t !== null) {
+    if (f > t) details.push({ path: '/to', message: 'must not be before from' })
+    else if (daysBetween(f, t) > MAX_REPORT_DAYS) details.push({ path: '/to', message: `a report covers at most ${MAX_REPORT_DAYS} days` })
+  }
+  if (details.length > 0) throw new ApiError(422, ReportCodes.VALIDATION_FAILED, 'invalid report range', details)
+  return { from: f!, to: t! }
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10
+const avg = (sum: number, count: number) => (count === 0 ? null : round1(sum / count))
+
+interface DailyRecord {
+  date: string
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  noShow: number
+  cancelled: number
+  transferredOut: number
+  waitCount: number
+  waitSum: number
+  waitMax: number | null
+  waitP50: number | null
+  waitP90: number | null
+  withinTarget: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  [hour: string]: string | number | null
+}
+
+interface CounterRecord {
+  date: string
+  counterId: string
+  locationId: string
+  served: number
+  noShow: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  busySeconds: number
+}
+
+/**
+ * Contract §12 reads: the rows of the daily roll-ups the tickets feature keeps
+ * (src/tickets/rollups.ts), figures only (the distributions are not read), one indexed range
+ * per request. Rows exist for the days something happened.
+ */
+export class ReportService {
+  private readonly dailyStmt
+  private readonly countersStmt
+  private readonly locationStmt
+  private readonly serviceStmt
+
+  constructor(client: Database) {
+    const unitFilter = '(?1 IS NULL OR queue_unit_id = ?1) AND business_day BETWEEN ?2 AND ?3'
+    this.dailyStmt = client.query<DailyRecord, [string | null, string, string, string | null, string | null]>(`
+      SELECT business_day AS date, location_id AS locationId, service_id AS serviceId, issued, served, no_show AS noShow,
+        cancelled, transferred_out AS transferredOut, wait_count AS waitCount, wait_sum AS waitSum, wait_max AS waitMax,
+        wait_p50 AS waitP50, wait_p90 AS waitP90, within_target AS withinTarget, service_count AS serviceCount,
+        service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90, ${HOUR_COLUMNS.join(', ')}
+      FROM report_daily
+      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4) AND (?5 IS NULL OR service_id = ?5)
+      ORDER BY business_day, location_id, service_id`)
+    this.countersStmt = client.query<CounterRecord, [string | null, string, string, string | null]>(`
+      SELECT business_day AS date, counter_id AS counterId, location_id AS locationId, served, no_show AS noShow,
+        service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
+        busy_seconds AS busySeconds
+      FROM report_counter_daily
+      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4)
+      ORDER BY business_day, location_id, counter_id`)
+    this.locationStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM locations WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
+    this.serviceStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM services WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
+  }
+
+  /** `GET reports/daily`: one row per location, service and business day in the range. */
+  daily(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string; serviceId?: string }): DailyReportRow[] {
+    const range = parseRange(query.from, query.to)
+    this.checkFilters(scope, query.locationId, query.serviceId)
+    const rows: DailyReportRow[] = []
+    for (const r of this.dailyStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null, query.serviceId ?? null)) {
+      if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
+      if (scope.services !== null && !scope.services.includes(r.serviceId)) continue
+      rows.push({
+        date: r.date,
+        locationId: r.locationId,
+        serviceId: r.serviceId,
+        issued: r.issued,
+        served: r.served,
+        noShow: r.noShow,
+        cancelled: r.cancelled,
+        transferredOut: r.transferredOut,
+        waitSeconds: { avg: avg(r.waitSum, r.waitCount), p50: r.waitP50, p90: r.waitP90, max: r.waitMax },
+        serviceSeconds: { avg: avg(r.serviceSum, r.serviceCount), p50: r.serviceP50, p90: r.serviceP90 },
+        withinTarget: r.waitCount === 0 ? null : Math.round((r.withinTarget / r.waitCount) * 1000) / 1000,
+        issuedByHour: HOUR_COLUMNS.map((c) => r[c] as number),
+      })
+    }
+    return rows
+  }
+
+  /** `GET reports/counters`: one row per counter and business day in the range. */
+  counters(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): CounterReportRow[] {
+    const range = parseRange(query.from, query.to)
+    this.checkFilters(scope, query.locationId, undefined)
+    const rows: CounterReportRow[] = []
+    for (const r of this.countersStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+      if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
+      rows.push({
+        date: r.date,
+        counterId: r.counterId,
+        locationId: r.locationId,
+        served: r.served,
+        noShow: r.noShow,
+        serviceSeconds: { avg: avg(r.serviceSum, r.serviceCount), p50: r.serviceP50, p90: r.serviceP90 },
+        busySeconds: r.busySeconds,
+      })
+    }
+    return rows
+  }
+
+  /** A filter naming a location or service the reader cannot see (or that does not exist): 422. */
+  checkFilters(scope: ReportScope, locationId: string | undefined, serviceId: string | undefined): void {
+    const details: ErrorDetail[] = []
+    if (locationId !== undefined && (this.locationStmt.get(locationId, scope.queueUnitId) === null || (scope.locations !== null && !scope.locations.includes(locationId)))) {
+      details.push({ path: '/locationId', message: 'no such location for this reader' })
+    }
+    if (serviceId !== undefined && (this.serviceStmt.get(serviceId, scope.queueUnitId) === null || (scope.services !== null && !scope.services.includes(serviceId)))) {
+      details.push({ path: '/serviceId', message: 'no such service for this reader' })
+    }
+    if (details.length > 0) throw new ApiError(422, ReportCodes.VALIDATION_FAILED, 'invalid report filter', details)
+  }
+}
+
+/** The wait bins of the page's distribution chart, lower bounds in seconds (the last is open). */
+export const WAIT_BIN_EDGES = [0, 300, 600, 900, 1200, 1800, 2700, 3600]
+
+/** One line's figures over a whole range, for the /reports page's charts. */
+export interface LineSummary {
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  /** Tickets called (their waits measured) and, of those, within the service's target. */
+  called: number
+  withinTarget: number
+  issuedByHour: number[]
+  servedByHour: number[]
+  /** Called tickets per bin of `WAIT_BIN_EDGES`. */
+  waitBins: number[]
+}
+
+export interface ReportSummary {
+  from: string
+  to: string
+  locations: { id: string; name: string; timezone: string }[]
+  services: { id: string; name: string; waitTargetSeconds: number }[]
+  counters: { id: string; name: string; locationId: string }[]
+  lines: LineSummary[]
+}
+
+interface SummaryRecord {
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  waitCount: number
+  withinTarget: number
+  waitHist: Uint8Array | null
+  [hour: string]: string | number | Uint8Array | null
+}
+
+/**
+ * The /reports page's one read: the names it shows (locations, services with their targets,
+ * counters of the reader's unit) and, per line, the range's totals by hour and its wait
+ * distribution merged from the days' distributions (`wait_hist`).
+ */
+export class ReportSummaryReader {
+  private readonly linesStmt
+  private readonly locationsStmt
+  private readonly servicesStmt
+  private readonly countersStmt
+
+  constructor(client: Database, private readonly reports: ReportService) {
+    this.linesStmt = client.query<SummaryRecord, [string | null, string, string, string | null]>(`
+      SELECT r.location_id AS locationId, r.service_id AS serviceId, r.issued, r.served, r.wait_count AS waitCount,
+        r.within_target AS withinTarget, d.wait_hist AS waitHist, ${HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}
+      FROM report_daily r
+      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
+      WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
+    this.locationsStmt = client.query<{ id: string; name: string; timezone: string }, [string | null]>(
+      'SELECT id, name, timezone FROM locations WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+    this.servicesStmt = client.query<{ id: string; name: string; waitTargetSeconds: number }, [string | null]>(
+      'SELECT id, name, wait_target_seconds AS waitTargetSeconds FROM services WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+    this.countersStmt = client.query<{ id: string; name: string; locationId: string }, [string | null]>(
+      'SELECT id, name, location_id AS locationId FROM counters WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    )
+  }
+
+  summary(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): ReportSummary {
+    const range = parseRange(query.from, query.to)
+    this.reports.checkFilters(scope, query.locationId, undefined)
+    const seesLocation = (id: string) => scope.locations === null || scope.locations.includes(id)
+    const seesService = (id: string) => scope.services === null || scope.services.includes(id)
+    const lines = new Map<string, { line: LineSummary; hist: Histogram }>()
+    for (const r of this.linesStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+      if (!seesLocation(r.locationId) || !seesService(r.serviceId)) continue
+      const key = `${r.locationId}\u0000${r.serviceId}`
+      let entry = lines.get(key)
+      if (entry === undefined) {
+        entry = {
+          line: { locationId: r.locationId, serviceId: r.serviceId, issued: 0, served: 0, called: 0, withinTarget: 0, issuedByHour: new Array(24).fill(0), servedByHour: new Array(24).fill(0), waitBins: [] },
+          hist: new Histogram(),
+        }
+        lines.set(key, entry)
+      }
+      const line = entry.line
+      line.issued += r.issued
+      line.served += r.served
+      line.called += r.waitCount
+      line.withinTarget += r.withinTarget
+      for (let h = 0; h < 24; h++) {
+        line.issuedByHour[h]! += r[HOUR_COLUMNS[h]!] as number
+        line.servedByHour[h]! += r[SERVED_HOUR_COLUMNS[h]!] as number
+      }
+      entry.hist.merge(Histogram.fromBytes(r.waitHist))
+    }
+    const out: LineSummary[] = []
+    for (const { line, hist } of lines.values()) {
+      const bins = new Array<number>(WAIT_BIN_EDGES.length).fill(0)
+      for (let i = 0; i < hist.pairs.length; i += 2) {
+        const seconds = hist.pairs[i]!
+        let bin = WAIT_BIN_EDGES.length - 1
+        while (bin > 0 && seconds < WAIT_BIN_EDGES[bin]!) bin--
+        bins[bin]! += hist.pairs[i + 1]!
+      }
+      out.push({ ...line, waitBins: bins })
+    }
+    out.sort((a, b) => (a.locationId + '\u0000' + a.serviceId < b.locationId + '\u0000' + b.serviceId ? -1 : 1))
+    return {
+      from: range.from,
+      to: range.to,
+      locations: this.locationsStmt.all(scope.queueUnitId).filter((l) => seesLocation(l.id)),
+      services: this.servicesStmt.all(scope.queueUnitId).filter((s) => seesService(s.id)),
+      counters: this.countersStmt.all(scope.queueUnitId).filter((c) => seesLocation(c.locationId)),
+      lines: out,
+    }
+  }
+}

@@ -1,0 +1,392 @@
+import uPlot from 'uplot'
+import { byId, h } from '../dom'
+import { fill } from '../i18n'
+import { formatNumber } from '../format'
+import { canonicalLang, directionOf } from '../../shared/options'
+import { api } from '../devices/page'
+import { toCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER } from '../../../reports/csv'
+import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
+
+/*
+ * The /reports page (contract §12) for a paired `reports` device: a date range, totals, four
+ * charts drawn by uPlot (bundled, no CDN), the daily and counter tables, CSV downloads of the
+ * same rows as `lobby report`, and a print layout. Everything comes from the report API with
+ * the device cookie. Charts are canvases: each carries a text label, and the tables below hold
+ * every figure for a screen reader.
+ */
+
+interface Seconds3 { avg: number | null; p50: number | null; p90: number | null }
+interface DailyRow {
+  date: string; locationId: string; serviceId: string; issued: number; served: number; noShow: number; cancelled: number; transferredOut: number
+  waitSeconds: Seconds3 & { max: number | null }; serviceSeconds: Seconds3; withinTarget: number | null; issuedByHour: number[]
+}
+interface CounterRow { date: string; counterId: string; locationId: string; served: number; noShow: number; serviceSeconds: Seconds3; busySeconds: number }
+interface Line { locationId: string; serviceId: string; issued: number; served: number; called: number; withinTarget: number; issuedByHour: number[]; servedByHour: number[]; waitBins: number[] }
+interface Summary {
+  from: string; to: string
+  locations: { id: string; name: string; timezone: string }[]
+  services: { id: string; name: string; waitTargetSeconds: number }[]
+  counters: { id: string; name: string; locationId: string }[]
+  lines: Line[]
+}
+
+const WAIT_BIN_MINUTES = [0, 5, 10, 15, 20, 30, 45, 60]
+const COLORS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#4338ca']
+const LANG_KEY = 'lobby.device.lang'
+
+class ReportsPage {
+  readonly lang: string
+  readonly labels: ReportLabels
+  readonly content = byId('page-content')
+  private readonly charts: uPlot[] = []
+  private daily: DailyRow[] = []
+  private counterRows: CounterRow[] = []
+  private summary: Summary | null = null
+  private status!: HTMLElement
+  private results!: HTMLElement
+  private fromInput!: HTMLInputElement
+  private toInput!: HTMLInputElement
+  private locationSelect!: HTMLSelectElement
+
+  constructor() {
+    const fromUrl = canonicalLang(new URLSearchParams(location.search).get('lang'))
+    let stored: string | null = null
+    try {
+      stored = localStorage.getItem(LANG_KEY)
+    } catch {}
+    this.lang = fromUrl ?? canonicalLang(stored) ?? canonicalLang(navigator.language) ?? 'en'
+    this.labels = reportLabelsFor(this.lang)
+    document.documentElement.lang = this.lang
+    document.documentElement.dir = directionOf(this.lang)
+    document.title = `Lobby · ${this.labels.title}`
+  }
+
+  t(key: ReportLabelKey, values: Record<string, string | number> = {}): string {
+    return fill(this.labels[key], Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])))
+  }
+
+  num(n: number): string {
+    return formatNumber(this.lang, n)
+  }
+
+  /** Seconds as `m:ss` (or `h:mm:ss`) in the page's digits; `—` for null. */
+  duration(seconds: number | null): string {
+    if (seconds === null) return this.labels.none
+    const total = Math.round(seconds)
+    const hh = Math.floor(total / 3600)
+    const mm = Math.floor((total % 3600) / 60)
+    const ss = total % 60
+    const two = (n: number) => new Intl.NumberFormat(this.lang, { minimumIntegerDigits: 2, useGrouping: false }).format(n)
+    const plain = (n: number) => new Intl.NumberFormat(this.lang, { useGrouping: false }).format(n)
+    return hh > 0 ? `${plain(hh)}:${two(mm)}:${two(ss)}` : `${plain(mm)}:${two(ss)}`
+  }
+
+  /** A calendar date (given as noon UTC) in the page's language: `19 Nov`. */
+  shortDate(ms: number): string {
+    return new Intl.DateTimeFormat(this.lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(ms)
+  }
+
+  /** A business day `YYYY-MM-DD` in the page's language, isolated so it reads right in Arabic. */
+  day(date: string): string {
+    return '\u2068' + new Intl.DateTimeFormat(this.lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${date}T12:00:00Z`)) + '\u2069'
+  }
+
+  percent(share: number | null): string {
+    if (share === null) return this.labels.none
+    return new Intl.NumberFormat(this.lang, { style: 'percent', maximumFractionDigits: 1 }).format(share)
+  }
+
+  start(): void {
+    const params = new URLSearchParams(location.search)
+    const today = isoDay(new Date())
+    const weekAgo = isoDay(new Date(Date.now() - 6 * 86_400_000))
+    this.fromInput = h('input', { type: 'date', id: 'reports-from', name: 'from', required: true, value: params.get('from') ?? weekAgo })
+    this.toInput = h('input', { type: 'date', id: 'reports-to', name: 'to', required: true, value: params.get('to') ?? today })
+    this.locationSelect = h('select', { id: 'reports-location', name: 'locationId' }, h('option', { value: '' }, this.labels.allLocations))
+    const languages = h('select', { id: 'reports-lang', 'aria-label': this.labels.language },
+      h('option', { value: 'en', selected: this.lang === 'en' }, 'English'),
+      h('option', { value: 'ar', selected: this.lang === 'ar' }, 'العربية'))
+    languages.addEventListener('change', () => {
+      try {
+        localStorage.setItem(LANG_KEY, languages.value)
+      } catch {}
+      const url = new URL(location.href)
+      url.searchParams.set('lang', languages.value)
+      location.assign(url.toString())
+    })
+    const form = h('form', { class: 'reports-range', 'aria-label': this.labels.range },
+      h('label', { for: 'reports-from' }, this.labels.from), this.fromInput,
+      h('label', { for: 'reports-to' }, this.labels.to), this.toInput,
+      h('label', { for: 'reports-location' }, this.labels.location), this.locationSelect,
+      h('button', { type: 'submit', class: 'primary' }, this.labels.show))
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void this.load()
+    })
+    const dailyCsv = h('button', { type: 'button', id: 'download-daily' }, this.labels.downloadDaily)
+    dailyCsv.addEventListener('click', () => this.download('daily'))
+    const countersCsv = h('button', { type: 'button', id: 'download-counters' }, this.labels.downloadCounters)
+    countersCsv.addEventListener('click', () => this.download('counters'))
+    const print = h('button', { type: 'button', id: 'print' }, this.labels.print)
+    print.addEventListener('click', () => window.print())
+    this.status = h('p', { id: 'reports-status', class: 'reports-status', role: 'status', 'aria-live': 'polite' })
+    this.results = h('div', { id: 'reports-results' })
+    this.content.replaceChildren(
+      h('header', { class: 'reports-bar' },
+        h('h1', null, this.labels.title),
+        h('div', { class: 'reports-actions' }, dailyCsv, countersCsv, print, languages)),
+      form,
+      this.status,
+      this.results,
+    )
+    window.addEventListener('beforeprint', () => this.resizeCharts(true))
+    window.addEventListener('afterprint', () => this.resizeCharts(false))
+    let resizeTimer: ReturnType<typeof setTimeout> | undefined
+    window.addEventListener('resize', () => {
+      clearTimeout(resizeTimer)
+      resizeTimer = setTimeout(() => this.resizeCharts(false), 150)
+    })
+    void this.load()
+  }
+
+  private query(): string {
+    const q = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value })
+    if (this.locationSelect.value !== '') q.set('locationId', this.locationSelect.value)
+    return q.toString()
+  }
+
+  async load(): Promise<void> {
+    this.status.dataset.tone = ''
+    this.status.textContent = this.labels.loading
+    const q = this.query()
+    const [summary, daily, counters] = await Promise.all([
+      api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
+      api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
+      api<{ data: CounterRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
+    ])
+    const answers = [summary, daily, counters]
+    if (answers.some((a) => a === null || a.status >= 500)) return this.fail(this.labels.offline)
+    const refused = answers.find((a) => a!.status !== 200)
+    if (refused !== undefined) {
+      if (refused!.status === 401) return this.notPaired()
+      if (refused!.status === 422) return this.fail(this.t('badRange', { message: refused!.message }))
+      return this.fail(this.t('failed', { message: refused!.message }))
+    }
+    this.summary = summary!.body!.data
+    this.daily = daily!.body!.data
+    this.counterRows = counters!.body!.data
+    this.fillLocations()
+    const url = new URL(location.href)
+    for (const [k, v] of new URLSearchParams(q)) url.searchParams.set(k, v)
+    if (this.locationSelect.value === '') url.searchParams.delete('locationId')
+    history.replaceState(null, '', url.toString())
+    this.render()
+    this.status.textContent = this.daily.length === 0 ? this.labels.empty : this.t('loaded', { from: this.day(this.summary.from), to: this.day(this.summary.to), rows: this.num(this.daily.length) })
+  }
+
+  private fail(message: string): void {
+    this.status.dataset.tone = 'error'
+    this.status.textContent = message
+  }
+
+  private notPaired(): void {
+    this.content.replaceChildren(h('section', { class: 'page-message', role: 'alert' },
+      h('h1', null, this.labels.notPaired),
+      h('p', null, this.labels.notPairedHint),
+      h('p', null, h('a', { class: 'button-link', href: `/pair?lang=${encodeURIComponent(this.lang)}` }, this.labels.pairAgain))))
+  }
+
+  private fillLocations(): void {
+    const chosen = this.locationSelect.value || new URLSearchParams(location.search).get('locationId') || ''
+    const options = [h('option', { value: '' }, this.labels.allLocations), ...this.summary!.locations.map((l) => h('option', { value: l.id }, l.name))]
+    this.locationSelect.replaceChildren(...options)
+    this.locationSelect.value = chosen
+  }
+
+  private name(kind: 'locations' | 'services' | 'counters', id: string): string {
+    return this.summary?.[kind].find((x) => x.id === id)?.name ?? id
+  }
+
+  /** A line's name: the service, with its location when there are several. */
+  private lineName(line: { locationId: string; serviceId: string }): string {
+    const several = new Set(this.summary!.lines.map((l) => l.locationId)).size > 1
+    return several ? `${this.name('services', line.serviceId)} · ${this.name('locations', line.locationId)}` : this.name('services', line.serviceId)
+  }
+
+  private render(): void {
+    for (const chart of this.charts.splice(0)) chart.destroy()
+    const s = this.summary!
+    const total = (f: (r: DailyRow) => number) => this.daily.reduce((n, r) => n + f(r), 0)
+    const called = s.lines.reduce((n, l) => n + l.called, 0)
+    const within = s.lines.reduce((n, l) => n + l.withinTarget, 0)
+    const tile = (label: string, value: string, note?: string) =>
+      h('div', { class: 'tile' }, h('span', { class: 'tile-label' }, label), h('strong', { class: 'tile-value' }, value), note ? h('span', { class: 'tile-note' }, note) : null)
+    const totals = h('section', { class: 'tiles', 'aria-label': this.labels.title },
+      tile(this.labels.issued, this.num(total((r) => r.issued))),
+      tile(this.labels.served, this.num(total((r) => r.served))),
+      tile(this.labels.noShow, this.num(total((r) => r.noShow))),
+      tile(this.labels.cancelled, this.num(total((r) => r.cancelled))),
+      tile(this.labels.transferredOut, this.num(total((r) => r.transferredOut))),
+      tile(this.labels.withinTarget, called === 0 ? this.labels.none : this.percent(within / called), called === 0 ? undefined : this.t('withinTargetOf', { share: this.num(within), called: this.num(called) })))
+
+    const figure = (id: string, title: string, label: string) => {
+      const plot = h('div', { class: 'chart', id, role: 'img', 'aria-label': label, dir: 'ltr' })
+      return { el: h('figure', { class: 'chart-figure', 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), plot), plot }
+    }
+    const issuedByHour = sumHours(s.lines.map((l) => l.issuedByHour))
+    const servedByHour = sumHours(s.lines.map((l) => l.servedByHour))
+    const busiest = issuedByHour.indexOf(Math.max(...issuedByHour))
+    const hourFig = figure('chart-hours', this.labels.byHour, this.t('byHourLabel', { from: this.day(s.from), to: this.day(s.to), hour: String(busiest).padStart(2, '0') + ':00', n: this.num(issuedByHour[busiest] ?? 0) }))
+    const waitFig = figure('chart-waits', this.labels.waitDistribution, this.labels.waitDistributionLabel)
+    const targetFig = figure('chart-target', this.labels.targetShare, this.labels.targetShareLabel)
+    const counterFig = figure('chart-counters', this.labels.perCounter, this.labels.perCounterLabel)
+
+    this.results.replaceChildren(
+      totals,
+      h('section', { class: 'charts' }, hourFig.el, waitFig.el, targetFig.el, counterFig.el),
+      this.dailyTable(),
+      this.countersTable(),
+    )
+
+    const hours = Array.from({ length: 24 }, (_, i) => i)
+    this.chart(hourFig.plot, {
+      series: [
+        {},
+        { label: this.labels.issued, stroke: COLORS[0], fill: COLORS[0] + 'cc', paths: uPlot.paths.bars!({ size: [0.4, 40], align: -1 }), points: { show: false } },
+        { label: this.labels.served, stroke: COLORS[1], fill: COLORS[1] + 'cc', paths: uPlot.paths.bars!({ size: [0.4, 40], align: 1 }), points: { show: false } },
+      ],
+      scales: { x: { time: false, range: [-0.6, 23.6] } },
+      axes: [{ values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t).padStart(2, '0') : '')), label: this.labels.hour }, { label: this.labels.tickets }],
+    }, [hours, issuedByHour, servedByHour])
+
+    const bins = WAIT_BIN_MINUTES.map((_, i) => i)
+    this.chart(waitFig.plot, {
+      series: [{}, ...s.lines.map((line, i) => ({ label: this.lineName(line), stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 6 } }))],
+      scales: { x: { time: false, range: [-0.3, bins.length - 0.7] }, y: { range: [0, 100] } },
+      axes: [
+        { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) && t >= 0 && t < WAIT_BIN_MINUTES.length ? this.binLabel(t) : '')), label: '' },
+        { values: (_u, ticks) => ticks.map((t) => `${t}%`), label: this.labels.shareCalled },
+      ],
+    }, [bins, ...s.lines.map((l) => { const n = l.waitBins.reduce((a, b) => a + b, 0); return l.waitBins.map((c) => (n === 0 ? null : (100 * c) / n)) })])
+
+    const days = [...new Set(this.daily.map((r) => r.date))].sort()
+    const dayIndex = new Map(days.map((d, i) => [d, i]))
+    const lineKeys = s.lines.map((l) => `${l.locationId}\u0000${l.serviceId}`)
+    const targetSeries = lineKeys.map(() => days.map(() => null as number | null))
+    for (const r of this.daily) {
+      const k = lineKeys.indexOf(`${r.locationId}\u0000${r.serviceId}`)
+      if (k >= 0 && r.withinTarget !== null) targetSeries[k]![dayIndex.get(r.date)!] = r.withinTarget * 100
+    }
+    // Days as positions (not a time scale): one point per business day, labelled with its date.
+    this.chart(targetFig.plot, {
+      series: [{}, ...s.lines.map((line, i) => ({ label: this.lineName(line), stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true, points: { show: true, size: 5 } }))],
+      scales: { x: { time: false, range: [-0.5, Math.max(days.length, 1) - 0.5] }, y: { range: [0, 100] } },
+      axes: [
+        { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) && days[t] !== undefined ? this.shortDate(Date.parse(`${days[t]}T12:00:00Z`)) : '')) },
+        { values: (_u, ticks) => ticks.map((t) => `${t}%`) },
+      ],
+    }, [days.map((_, i) => i), ...targetSeries])
+
+    const perCounter = new Map<string, { served: number; sum: number; n: number }>()
+    for (const r of this.counterRows) {
+      const c = perCounter.get(r.counterId) ?? { served: 0, sum: 0, n: 0 }
+      c.served += r.served
+      if (r.serviceSeconds.avg !== null) {
+        // Weighted by served: rows' averages over their timed completions (close enough for a chart; the table is exact).
+        c.sum += r.serviceSeconds.avg * r.served
+        c.n += r.served
+      }
+      perCounter.set(r.counterId, c)
+    }
+    const counterIds = [...perCounter.keys()].sort((a, b) => this.name('counters', a).localeCompare(this.name('counters', b), this.lang))
+    this.chart(counterFig.plot, {
+      series: [
+        {},
+        { label: this.labels.served, stroke: COLORS[0], fill: COLORS[0] + 'cc', paths: uPlot.paths.bars!({ size: [0.5, 60] }), points: { show: false }, scale: 'n' },
+        { label: this.labels.avgServiceMinutes, stroke: COLORS[1], width: 0, points: { show: true, size: 10, fill: COLORS[1] }, scale: 'min' },
+      ],
+      scales: { x: { time: false, range: [-0.6, Math.max(counterIds.length, 1) - 0.4] }, n: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] }, min: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.2] } },
+      axes: [
+        { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) && counterIds[t] !== undefined ? this.name('counters', counterIds[t]!) : '')) },
+        { scale: 'n', label: this.labels.served },
+        { scale: 'min', side: 1, label: this.labels.avgServiceMinutes, grid: { show: false } },
+      ],
+    }, [counterIds.map((_, i) => i), counterIds.map((id) => perCounter.get(id)!.served), counterIds.map((id) => { const c = perCounter.get(id)!; return c.n === 0 ? null : c.sum / c.n / 60 })])
+  }
+
+  private binLabel(i: number): string {
+    const from = WAIT_BIN_MINUTES[i]!
+    const to = WAIT_BIN_MINUTES[i + 1]
+    return to === undefined ? this.t('waitBinOpen', { from: this.num(from) }) : this.t('waitBin', { from: this.num(from), to: this.num(to) })
+  }
+
+  private chart(el: HTMLElement, options: Omit<uPlot.Options, 'width' | 'height'>, data: (number | null)[][]): void {
+    const chart = new uPlot({ ...options, width: chartWidth(el), height: 260, legend: { show: true, live: false } } as uPlot.Options, data as uPlot.AlignedData, el)
+    this.charts.push(chart)
+  }
+
+  private resizeCharts(print: boolean): void {
+    for (const chart of this.charts) {
+      const el = chart.root.parentElement as HTMLElement
+      chart.setSize({ width: print ? 680 : chartWidth(el), height: 260 })
+    }
+  }
+
+  private dailyTable(): HTMLElement {
+    const L = this.labels
+    const head = [L.date, L.location, L.service, L.issued, L.served, L.noShow, L.cancelled, L.transferredOut, L.waitAvg, L.waitP50, L.waitP90, L.waitMax, L.serviceAvg, L.serviceP50, L.serviceP90, L.withinTarget]
+    const rows = this.daily.map((r) => [
+      r.date, this.name('locations', r.locationId), this.name('services', r.serviceId),
+      this.num(r.issued), this.num(r.served), this.num(r.noShow), this.num(r.cancelled), this.num(r.transferredOut),
+      this.duration(r.waitSeconds.avg), this.duration(r.waitSeconds.p50), this.duration(r.waitSeconds.p90), this.duration(r.waitSeconds.max),
+      this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90), this.percent(r.withinTarget),
+    ])
+    return this.table('table-daily', L.dailyTable, head, rows, 3)
+  }
+
+  private countersTable(): HTMLElement {
+    const L = this.labels
+    const head = [L.date, L.counter, L.location, L.served, L.noShow, L.serviceAvg, L.serviceP50, L.serviceP90, L.busy]
+    const rows = this.counterRows.map((r) => [
+      r.date, this.name('counters', r.counterId), this.name('locations', r.locationId), this.num(r.served), this.num(r.noShow),
+      this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90), this.duration(r.busySeconds),
+    ])
+    return this.table('table-counters', L.countersTable, head, rows, 3)
+  }
+
+  /** A data table with a caption, column headers and row headers (the first `keys` cells name the row). */
+  private table(id: string, caption: string, head: string[], rows: string[][], keys: number): HTMLElement {
+    return h('section', { class: 'table-wrap', 'aria-labelledby': `${id}-caption` },
+      h('table', { id },
+        h('caption', { id: `${id}-caption` }, caption, h('span', { class: 'table-note' }, this.labels.tableNote)),
+        h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', null, rows.map((cells) => h('tr', null, cells.map((c, i) => (i < keys ? h('th', { scope: 'row' }, c) : h('td', null, c))))))))
+  }
+
+  /** The rows on screen as CSV, named as `lobby report` names them. */
+  private download(which: 'daily' | 'counters'): void {
+    const csv = which === 'daily' ? toCsv(this.daily as unknown as Record<string, unknown>[], DAILY_CSV_HEADER) : toCsv(this.counterRows as unknown as Record<string, unknown>[], COUNTERS_CSV_HEADER)
+    const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' })
+    const a = h('a', { href: URL.createObjectURL(blob), download: `lobby-${which}-${this.fromInput.value}-${this.toInput.value}.csv` })
+    document.body.append(a)
+    a.click()
+    a.remove()
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
+  }
+}
+
+function isoDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+}
+
+function sumHours(lists: number[][]): number[] {
+  const out = new Array<number>(24).fill(0)
+  for (const list of lists) list.forEach((n, h) => (out[h]! += n))
+  return out
+}
+
+function chartWidth(el: HTMLElement): number {
+  return Math.max(280, Math.floor(el.clientWidth || el.parentElement?.clientWidth || 600))
+}
+
+new ReportsPage().start()

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import type { BrowserContext, Page } from 'playwright-core'
+import { ensureBinary, ROOT } from '../support/binary'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
+import { seedTicketHistory } from '../../bench/seed'
+import { rebuildReportRollups } from '../../src/tickets/rollups'
+import { DAILY_CSV_HEADER } from '../../src/reports/csv'
+
+/**
+ * The /reports page (contract §12) in headless Chromium against dist/lobby: a reports device
+ * pairs by typing its code, the page shows a week of history (seeded while the server is
+ * stopped, roll-ups rebuilt as the migration does) and today's live tickets, its charts, its
+ * tables, a CSV download with the header of `lobby report`, the keyboard, Arabic, print.
+ * Screenshots go to .test-tmp/screenshots, or SCREENSHOTS_DIR (docs/images for the docs).
+ */
+const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+const TEST_MS = 60_000
+
+if (!HAVE_CHROMIUM) console.warn(`SKIPPED reports browser tests: no Chromium at ${CHROMIUM}`)
+
+function devices(lobby: Lobby, ...args: string[]): any {
+  const run = Bun.spawnSync([ensureBinary(), 'devices', ...args, '--db', lobby.db], { stdout: 'pipe', stderr: 'pipe' })
+  if (run.exitCode !== 0) throw new Error(`devices ${args.join(' ')}: ${run.stderr.toString()}`)
+  return JSON.parse(run.stdout.toString())
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobby', () => {
+  const lobby = new Lobby()
+  let browser: BrowserContext
+  let page: Page
+  let seen: { all: string[]; outside: string[] }
+  const pageErrors: string[] = []
+  const from = isoDay(Date.now() - 7 * 86_400_000)
+  const to = isoDay(Date.now())
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    await lobby.start()
+    // A week of history, written while no server runs, and the roll-ups built from it.
+    await lobby.kill()
+    seedTicketHistory(lobby.db, { tickets: 2_100, days: 7, fullHistory: true })
+    const db = new Database(lobby.db)
+    db.transaction(() => rebuildReportRollups(db)).immediate()
+    db.close()
+    await lobby.serve()
+    // Today, live: three tickets, two served, one waiting.
+    const first = await lobby.issueTicket('loc_hall', 'svc_accounts')
+    await lobby.issueTicket('loc_hall', 'svc_loans')
+    await lobby.issueTicket('loc_hall', 'svc_accounts')
+    void first
+    for (const counter of ['cnt_1', 'cnt_2']) {
+      const called = await lobby.callNext(counter)
+      if (called !== null) await lobby.finish(called.id)
+    }
+    browser = await launchBrowser()
+    seen = await guardNetwork(browser)
+    page = await browser.newPage()
+    page.on('pageerror', (error) => pageErrors.push(String(error)))
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await lobby.kill()
+  })
+
+  test('an unpaired browser is told so in words, with the way to pair', async () => {
+    await page.goto(`${lobby.url}/reports`)
+    await page.getByRole('heading', { name: 'This device is not paired for reports' }).waitFor()
+    expect(await page.getByRole('link', { name: 'Pair this device' }).getAttribute('href')).toMatch(/^\/pair\?lang=en/)
+  }, TEST_MS)
+
+  test('a reports device pairs, and the page shows the range: totals, four charts, both tables', async () => {
+    const { code } = devices(lobby, 'pair', '--role', 'reports', '--queue-unit', 'qu_main', '--name', 'manager-pc')
+    await page.goto(`${lobby.url}/pair`)
+    await page.getByLabel('Pairing code').fill(code)
+    await page.getByRole('button', { name: 'Pair', exact: true }).click()
+    await page.waitForURL(/\/reports/)
+    await page.goto(`${lobby.url}/reports?lang=en&from=${from}&to=${to}`)
+    await page.getByRole('status').filter({ hasText: /^Showing / }).waitFor()
+
+    // What the API says, and what the page shows.
+    const cookie = (await browser.cookies()).find((c) => c.name === 'lobby_device')!
+    const api = await (await fetch(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${to}`, { headers: { cookie: `lobby_device=${cookie.value}` } })).json() as { data: { issued: number; served: number }[] }
+    const issued = api.data.reduce((n, r) => n + r.issued, 0)
+    expect(issued).toBeGreaterThan(2_000)
+    const tile = (label: string) => page.locator('.tile', { has: page.locator('.tile-label', { hasText: new RegExp(`^${label}$`) }) }).locator('.tile-value')
+    expect((await tile('Issued').textContent())!.replace(/\D/g, '')).toBe(String(issued))
+    expect((await tile('Served').textContent())!.replace(/\D/g, '')).toBe(String(api.data.reduce((n, r) => n + r.served, 0)))
+    expect(await page.locator('#table-daily tbody tr').count()).toBe(api.data.length)
+    expect(await page.locator('#table-counters tbody tr').count()).toBeGreaterThan(0)
+    // Four charts, each a uPlot canvas with a text label for screen readers.
+    for (const [id, title] of [['chart-hours', 'Tickets issued and served by hour'], ['chart-waits', 'Wait distribution per service'], ['chart-target', 'Share within target, per day'], ['chart-counters', 'Per counter: served and average service time']]) {
+      const figure = page.getByRole('figure', { name: title })
+      await figure.waitFor()
+      expect(await page.locator(`#${id} canvas`).count()).toBe(1)
+      expect(await page.locator(`#${id}`).getAttribute('aria-label')).toBeTruthy()
+    }
+    // Table headers are real headers (columns and rows).
+    expect(await page.getByRole('columnheader', { name: 'Wait p90' }).count()).toBe(1)
+    await page.screenshot({ path: join(SHOTS, 'reports-en-1920x1080.png') })
+    await page.screenshot({ path: join(SHOTS, 'reports-en-full.png'), fullPage: true })
+    expect(seen.outside).toEqual([])
+    expect(pageErrors).toEqual([])
+  }, TEST_MS)
+
+  test('the keyboard alone changes the range; a bad range is said in words', async () => {
+    await page.goto(`${lobby.url}/reports?lang=en&from=${from}&to=${to}`)
+    await page.getByRole('status').filter({ hasText: /^Showing / }).waitFor()
+    const fromField = page.getByLabel('From', { exact: true })
+    await fromField.focus()
+    // A start after the end: the server's 422 is shown, not a blank page.
+    await fromField.fill(isoDay(Date.now() + 2 * 86_400_000))
+    await page.keyboard.press('Enter')
+    await page.getByRole('status').filter({ hasText: /^Check the dates/ }).waitFor()
+    await fromField.fill(to)
+    await page.getByLabel('Location', { exact: true }).focus()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent)).toBe('Show')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(new RegExp(`from=${to}`))
+    await page.getByRole('status').filter({ hasText: /^Showing / }).waitFor()
+    // Only today's rows now.
+    expect(new Set(await page.locator('#table-daily tbody tr th:first-child').allTextContents())).toEqual(new Set([to]))
+  }, TEST_MS)
+
+  test('the daily CSV download is the rows of `lobby report`, header and all', async () => {
+    await page.goto(`${lobby.url}/reports?lang=en&from=${from}&to=${to}`)
+    await page.getByRole('status').filter({ hasText: /^Showing / }).waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download daily CSV' }).click()])
+    const text = readFileSync((await download.path())!, 'utf8')
+    const lines = text.trimEnd().split('\r\n')
+    expect(lines[0]).toBe(DAILY_CSV_HEADER.join(','))
+    expect(lines.length - 1).toBe(await page.locator('#table-daily tbody tr').count())
+  }, TEST_MS)
+
+  test('Arabic, right to left; and the print layout hides the controls', async () => {
+    await page.goto(`${lobby.url}/reports?lang=ar&from=${from}&to=${to}`)
+    await page.getByRole('heading', { name: 'التقارير' }).waitFor()
+    await page.getByRole('status').filter({ hasText: /^من / }).waitFor()
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
+    expect(await page.getByRole('button', { name: 'تنزيل CSV اليومي' }).count()).toBe(1)
+    await page.screenshot({ path: join(SHOTS, 'reports-ar-1920x1080.png') })
+    await page.emulateMedia({ media: 'print' })
+    expect(await page.getByRole('button', { name: 'طباعة' }).isVisible()).toBe(false)
+    await page.screenshot({ path: join(SHOTS, 'reports-ar-print.png'), fullPage: true })
+    await page.emulateMedia({ media: 'screen' })
+    expect(seen.outside).toEqual([])
+    expect(pageErrors).toEqual([])
+  }, TEST_MS)
+})
