@@ -19,6 +19,9 @@ export const OUTPUT = join(ROOT, 'src/screens/generated/screens.js')
 /** The device pages' bundle (/pair, /desk, /screens): the same toolkit, its own entry. */
 export const DEVICES_ENTRY = join(ROOT, 'src/screens/client/devices/main.ts')
 export const DEVICES_OUTPUT = join(ROOT, 'src/screens/generated/devices.js')
+/** The phone page's bundle (/t/{code}): small on purpose (contract §10: under 60 KB with its styles). */
+export const PHONE_ENTRY = join(ROOT, 'src/screens/client/phone/main.ts')
+export const PHONE_OUTPUT = join(ROOT, 'src/screens/generated/phone.js')
 /** The /reports page's bundle: the same toolkit, with uPlot (npm `uplot`) bundled in. */
 export const REPORTS_ENTRY = join(ROOT, 'src/screens/client/reports/main.ts')
 export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
@@ -26,6 +29,7 @@ export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
   { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
+  { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
 ]
 /** Every file the bundle is built from. */

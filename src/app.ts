@@ -16,6 +16,8 @@ import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
 import { faviconRoute } from './platform/favicon'
 import { voiceRoutes } from './voice/routes'
+import { kioskRoutes } from './kiosk/routes'
+import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -45,6 +47,8 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(deviceRoutes(deps))
     .use(deskRoutes(deps, queue))
     .use(voiceRoutes(deps))
+    .use(kioskRoutes(deps, queue))
+    .use(phoneRoutes(deps))
     .use(reportRoutes(deps))
     .decorate('deps', deps)
 }

@@ -90,6 +90,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   }
   // A pairing code for Counter 1's desk page: open its pair path, and this browser is the desk.
   const deskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'desk', counterId: 'cnt_1', ttlSeconds: 3600 }, now)
+  // And one for a kiosk in the main hall: customers take tickets at /kiosk.
+  const kioskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', ttlSeconds: 3600 }, now)
   // And one for the reports page (a browser is one device: pair it in another browser or profile).
   const reportsPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'reports', queueUnitId: 'qu_main', ttlSeconds: 3600 }, now)
   db.$client.close()
@@ -184,6 +186,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
     `#   ${base}${deskPairing.pairPath}`,
     '# Reports: the same in another browser (or a private window) pairs it as the unit\'s reports page (/reports):',
     `#   ${base}${reportsPairing.pairPath}`,
+    '',
+    '# Kiosk: open this once in another browser to pair it as the main hall\'s kiosk (code ' + kioskPairing.code + ', valid 1 hour);',
+    '# it then opens /kiosk (add ?printing=on to print each ticket, &paper=58 for 58 mm rolls).',
+    `#   ${base}${kioskPairing.pairPath}`,
     '',
     'Stop with Ctrl-C.',
     '',

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { IssueTicketRequest, QueueTicket } from '../queue/model'
+import { TrackedQueueTicket } from '../tickets/model'
 
 const closed = { additionalProperties: false } as const
 
@@ -124,3 +125,6 @@ export const TicketEventsResponse = Type.Object(
   { data: Type.Object({ ticketId: Type.String(), ticketNumber: Type.String(), events: Type.Array(TicketEvent) }, closed) },
   closed,
 )
+
+/** An operator API ticket answer: the ticket with its phone page (contract §10). */
+export const TrackedTicketResponse = Type.Object({ data: TrackedQueueTicket }, closed)

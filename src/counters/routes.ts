@@ -13,10 +13,10 @@ import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
 import { QueueTicket, Scopes } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import { ticketJson } from '../tickets/store'
+import { trackedTicketJson } from '../tickets/tracking'
 import type { QueueService } from '../queue/service'
 import { CounterCodes, CounterErrorExamples } from './errors'
-import { CallTicketRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TicketResponse, TransferRequest, WalkInRequest } from './model'
+import { CallTicketRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
 import { TICKET_EXAMPLE } from '../queue/routes'
 import { CounterService } from './service'
 
@@ -129,7 +129,9 @@ function docs(operationId: string, summary: string, description: string, success
 /** The operator API's ticket: the public one and `priority` (contract §8). */
 export const OPERATOR_TICKET_EXAMPLE = { ...TICKET_EXAMPLE, priority: false }
 const CALLED_TICKET = { ...OPERATOR_TICKET_EXAMPLE, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z' }
-const ticketResult = (example: unknown = CALLED_TICKET): Success => ({ status: 200, description: 'the ticket after the transition', name: 'OperatorTicketResponse', schema: TicketResponse, example: { data: example } })
+/** Contract §10: operator answers carry the ticket's phone page (a path). */
+const TRACKING_URL_EXAMPLE = '/t/k3v9q2m7x4c8h6b5n2r7t3w4'
+const ticketResult = (example: Record<string, unknown> = CALLED_TICKET): Success => ({ status: 200, description: 'the ticket after the transition', name: 'OperatorTicketResponse', schema: TrackedTicketResponse, example: { data: { ...example, trackingUrl: TRACKING_URL_EXAMPLE } } })
 const COUNTER_EXAMPLE = { id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null }
 const counterResult: Success = { status: 200, description: 'the counter', name: 'CounterResponse', schema: CounterResponse, example: { data: COUNTER_EXAMPLE } }
 
@@ -159,7 +161,7 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
     return { raw, caller, now }
   }
 
-  const ticketOk = (row: Parameters<typeof ticketJson>[0]) => json(200, { data: ticketJson(row) })
+  const ticketOk = (row: Parameters<typeof trackedTicketJson>[0]) => json(200, { data: trackedTicketJson(row) })
 
   /** recall · start · complete · no-show · cancel: one route each, the same shape. */
   const simpleAction = (action: SimpleAction) => [
@@ -289,12 +291,12 @@ export function counterRoutes(deps: AppDeps, queue?: QueueService) {
             201: {
               description: 'the ticket',
               name: 'OperatorTicketResponse',
-              example: { data: { ...OPERATOR_TICKET_EXAMPLE, source: 'OPERATOR', externalReference: null } },
+              example: { data: { ...OPERATOR_TICKET_EXAMPLE, source: 'OPERATOR', externalReference: null, trackingUrl: TRACKING_URL_EXAMPLE } },
               headers: {
                 Location: { description: 'the ticket URL (public read)', required: true, schema: { type: 'string' } },
                 'Idempotent-Replayed': { description: '`true` when this repeats an earlier response', schema: { type: 'string', enum: ['true'] } },
               },
-              schema: TicketResponse,
+              schema: TrackedTicketResponse,
             },
           },
           errors: {

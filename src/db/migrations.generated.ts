@@ -8,6 +8,7 @@ import m5 from '../../drizzle/0005_priority.sql' with { type: 'text' }
 import m6 from '../../drizzle/0006_voice_clips.sql' with { type: 'text' }
 import m7 from '../../drizzle/0007_report_rollups.sql' with { type: 'text' }
 import m8 from '../../drizzle/0008_replication_state.sql' with { type: 'text' }
+import m9 from '../../drizzle/0009_ticket_tracking_codes.sql' with { type: 'text' }
 
 export const embeddedMigrations: { idx: number; tag: string; when: number; sql: string }[] = [
   { idx: 0, tag: '0000_config_entities', when: 1795648190546, sql: m0 },
@@ -19,4 +20,5 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 6, tag: '0006_voice_clips', when: 1795675493678, sql: m6 },
   { idx: 7, tag: '0007_report_rollups', when: 1795676245144, sql: m7 },
   { idx: 8, tag: '0008_replication_state', when: 1795676529410, sql: m8 },
+  { idx: 9, tag: '0009_ticket_tracking_codes', when: 1795678118358, sql: m9 },
 ]

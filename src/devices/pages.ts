@@ -4,9 +4,9 @@ import { SCREEN_CSP } from '../screens/routes'
 import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 
 /** The pages a paired browser opens: pairing, the counter desk, the display's list of boards. */
-export type DevicePageKind = 'pair' | 'desk' | 'boards'
+export type DevicePageKind = 'pair' | 'desk' | 'boards' | 'kiosk'
 
-const TITLES: Record<DevicePageKind, string> = { pair: 'Pair this device', desk: 'Counter desk', boards: 'Screens' }
+const TITLES: Record<DevicePageKind, string> = { pair: 'Pair this device', desk: 'Counter desk', boards: 'Screens', kiosk: 'Take a ticket' }
 
 /**
  * The HTML frame of a device page, which the devices bundle fills in. Language and direction
@@ -26,6 +26,8 @@ export function devicePage(kind: DevicePageKind, query: Record<string, string | 
 <main id="page-content"><p class="page-starting">Lobby · ${TITLES[kind]}…</p><noscript><p class="page-error">This page needs JavaScript.</p></noscript></main>
 </div>`,
   })
-  // Device pages hold a cookie, not a token: the screens' CSP (own origin only), and never framed.
-  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+  // Device pages hold a cookie, not a token: the screens' CSP (own origin only), and never
+  // framed. The kiosk prints through a hidden frame of its own print page (same origin).
+  const csp = kind === 'kiosk' ? `${SCREEN_CSP}; frame-src 'self'` : SCREEN_CSP
+  return new Response(html, { status: 200, headers: pageHeaders(csp, false) })
 }

@@ -54,7 +54,8 @@ function deviceViewer(deps: AppDeps, devices: DeviceService, request: Request): 
   const device = devices.authenticate(deps.credentials, secret, deps.clock.now())
   if (device === null || secret === null) return null
   if (device.role === 'display') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: null, secret }
-  if (device.role === 'desk') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: device.queueUnitId, secret }
+  // A desk and a kiosk read their own unit's queue topic (their pages re-read their view on each change).
+  if (device.role === 'desk' || device.role === 'kiosk') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: device.queueUnitId, secret }
   return null
 }
 

@@ -55,6 +55,8 @@ export interface AppDeps {
   limits: Limits
   /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
   corsOrigins: readonly string[]
+  /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
+  trackingCodes?: () => string
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & {

@@ -340,6 +340,8 @@ const TAGS = [
   { name: 'Operator', description: 'Counters and ticket transitions at the branch (Queue key with `counter:operate`).' },
   { name: 'Display feeds', description: 'Read-only feeds for screens (display token `lbd_…`); the live websocket is under `x-websockets`.' },
   { name: 'Devices', description: 'Pairing a browser as a device, and what a paired device reads (device cookie `lobby_device`).' },
+  { name: 'Kiosk', description: 'A paired kiosk: its services and ticket issue (device cookie `lobby_device`, contract §9).' },
+  { name: 'Phone', description: 'A ticket followed on a phone by its tracking code (no credential: the code is the capability, contract §10).' },
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Platform', description: 'Liveness and metrics.' },
 ]

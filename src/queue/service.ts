@@ -5,6 +5,7 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { publicTicketJson, ticketJson, type TicketRow } from '../tickets/store'
+import { trackedTicketJson } from '../tickets/tracking'
 import { locations, services, serviceLocations } from './tables'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
@@ -24,7 +25,7 @@ export const TICKETS_PATH = '/api/public/v1/queue/tickets'
  * Where an Idempotency-Key of each ticket source lives: public issues and walk-ins at a counter
  * keep separate records, so the same key string on both routes never meets.
  */
-const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin' }
+const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk' }
 
 /** The answer to a ticket issue: the new ticket, or the stored response of an earlier one. */
 export interface IssueOutcome {
@@ -54,9 +55,12 @@ export function issuePayloadHash(request: IssueRequest): string {
   return sha256Hex(canonicalize(normalised)!)
 }
 
-/** The ticket JSON a source's issuer gets: the public API's has no `priority` (contract §8). */
+/**
+ * The ticket JSON a source's issuer gets: the public API's has no `priority` (contract §8) and
+ * no `trackingUrl` (contract §10); walk-ins and kiosk tickets carry both.
+ */
 function issuedTicketJson(row: TicketRow, source: TicketSource) {
-  return source === 'API' ? publicTicketJson(row) : ticketJson(row)
+  return source === 'API' ? publicTicketJson(row) : trackedTicketJson(row)
 }
 
 /**

@@ -28,3 +28,11 @@ declare module 'uplot/dist/uPlot.min.css' {
   const text: string
   export default text
 }
+declare module '*/generated/phone.js' {
+  const text: string
+  export default text
+}
+declare module '*/phone.css' {
+  const text: string
+  export default text
+}

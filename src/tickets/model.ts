@@ -47,3 +47,20 @@ export const QueueTicket = Type.Object(
   closed,
 )
 export type QueueTicket = Static<typeof QueueTicket>
+
+/**
+ * Contract §10: the ticket as the kiosk, the desk walk-in and the operator API answer it, with
+ * its phone page. The public API's QueueTicket stays as the vendor spec shows it.
+ */
+export const TrackedQueueTicket = Type.Composite(
+  [
+    QueueTicket,
+    Type.Object({
+      trackingUrl: Type.Union([Type.String({ description: 'path of the ticket\'s phone page, `/t/{code}` (no host)', examples: ['/t/k3v9q2m7x4c8h6b5n2r7t3w4'] }), Type.Null()], {
+        description: 'null only for tickets issued before tracking codes existed',
+      }),
+    }),
+  ],
+  closed,
+)
+export type TrackedQueueTicket = Static<typeof TrackedQueueTicket>

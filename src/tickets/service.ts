@@ -53,7 +53,10 @@ export interface TicketsDeps {
   writes: WriteBatcher
   /** Told each ticket event once its write committed (`lobby_tickets_total`). */
   onEvent?: (type: TicketEventType) => void
+  /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
+  trackingCodes?: () => string
 }
+
 
 /**
  * The one owner of ticket state: the tables `tickets`, `ticket_sequences`, `ticket_events`,
@@ -144,6 +147,11 @@ export class Tickets {
 
   byId(id: string): TicketRow | null {
     return this.parts.store.byId(id)
+  }
+
+  /** The ticket of a tracking code (contract §10), or null. */
+  byTrackingCode(code: string): TicketRow | null {
+    return this.parts.store.byTrackingCode(code)
   }
 
   /** The CALLED or SERVING ticket a counter holds (contract §3: one at most), or null. */
@@ -300,7 +308,7 @@ const ISSUE = { event: 'created', webhook: 'ticket.created' } as const
 
 function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void) {
   const db = deps.db
-  const store = new TicketStore(db, deps.ids)
+  const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const lines = new QueueLines(db)
   return {
     store,

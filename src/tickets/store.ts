@@ -6,6 +6,7 @@ import { planStable } from '../platform/sql'
 import type { PublicQueueTicket, QueueTicket, TicketSource } from './model'
 import { tickets, ticketSequences, serviceStats, ticketEvents } from './tables'
 import { businessDayAt, formatTicketNumber } from './numbering'
+import { newTrackingCode } from './tracking'
 
 export type TicketRow = typeof tickets.$inferSelect
 
@@ -65,8 +66,9 @@ export class TicketStore {
   private readonly eventStmt
   private readonly waitingStmt
   private readonly byIdStmt
+  private readonly byTrackingStmt
 
-  constructor(private readonly db: Db, private readonly ids: IdGenerator) {
+  constructor(private readonly db: Db, private readonly ids: IdGenerator, private readonly trackingCodes: () => string = newTrackingCode) {
     // One row per (location, prefix, local day): the upsert hands out 1, 2, 3, … and the
     // write lock of the immediate transaction makes it race-free; the unique index on
     // tickets (location, prefix, business_day, seq) would refuse a duplicate anyway.
@@ -118,6 +120,7 @@ export class TicketStore {
         priority: sql.placeholder('priority'),
         queueRank: sql.placeholder('queueRank'),
         createdAt: sql.placeholder('now'),
+        trackingCode: sql.placeholder('trackingCode'),
       })
       .prepare()
     this.eventStmt = db
@@ -142,6 +145,7 @@ export class TicketStore {
       })
       .prepare()
     this.byIdStmt = db.select().from(tickets).where(eq(tickets.id, sql.placeholder('id'))).prepare()
+    this.byTrackingStmt = db.select().from(tickets).where(eq(tickets.trackingCode, sql.placeholder('code'))).prepare()
   }
 
   /**
@@ -201,6 +205,7 @@ export class TicketStore {
       calledAt: null,
       servingAt: null,
       completedAt: null,
+      trackingCode: this.trackingCodes(),
     }
     this.insertStmt.run({
       id: row.id,
@@ -217,6 +222,7 @@ export class TicketStore {
       priority: row.priority ? 1 : 0,
       queueRank: row.queueRank,
       now,
+      trackingCode: row.trackingCode,
     })
     this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
@@ -247,6 +253,11 @@ export class TicketStore {
 
   byId(id: string): TicketRow | null {
     return this.byIdStmt.get({ id }) ?? null
+  }
+
+  /** The ticket of a tracking code (contract §10), or null. */
+  byTrackingCode(code: string): TicketRow | null {
+    return this.byTrackingStmt.get({ code }) ?? null
   }
 
   private assertInTransaction(): void {

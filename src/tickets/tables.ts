@@ -47,6 +47,11 @@ export const tickets = sqliteTable(
     calledAt: integer('called_at'),
     servingAt: integer('serving_at'),
     completedAt: integer('completed_at'),
+    /**
+     * Contract §10: the ticket's phone-page capability (`/t/{code}`), ≥ 96 random bits,
+     * URL-safe. Null only for tickets issued before this column existed (they have no page).
+     */
+    trackingCode: text('tracking_code'),
   },
   (t) => [
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),
@@ -55,6 +60,7 @@ export const tickets = sqliteTable(
     index('tickets_waiting_line').on(t.serviceId, t.locationId, t.status, t.front, t.priority, t.queueRank),
     index('tickets_open_by_status').on(t.status, t.locationId),
     index('tickets_counter_open').on(t.counterId, t.status),
+    uniqueIndex('tickets_tracking_code').on(t.trackingCode),
   ],
 )
 

@@ -9,6 +9,8 @@ import { CommonCodes } from '../../src/platform/errors'
 import { DeviceCodes } from '../../src/devices/errors'
 import { OpsCodes } from '../../src/ops/routes'
 import { VoiceCodes } from '../../src/voice/errors'
+import { KioskCodes } from '../../src/kiosk/errors'
+import { PhoneCodes } from '../../src/phone/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -42,6 +44,9 @@ const OPERATIONS: Record<string, string> = {
   'get /api/devices/v1/device': 'readDevice',
   'get /api/devices/v1/boards': 'listDeviceBoards',
   'get /api/devices/v1/desk': 'readDeskView',
+  'get /api/devices/v1/kiosk': 'readKioskView',
+  'post /api/devices/v1/kiosk/tickets': 'issueKioskTicket',
+  'get /api/phone/v1/tickets/{code}': 'readTicketByTrackingCode',
   'get /metrics': 'readMetrics',
   'get /api/display/v1/queue-units/{queueUnitId}/voice': 'readVoiceManifest',
   'get /api/display/v1/voice-clips/{lang}/{name}': 'readVoiceClip',
@@ -60,6 +65,8 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/display/v1/queue-units/{queueUnitId}/voice', Object.values(VoiceCodes)],
   ['/api/display/v1/', Object.values(DisplayCodes)],
   ['/api/devices/v1/desk', Object.values(CounterCodes)],
+  ['/api/devices/v1/kiosk', Object.values(KioskCodes)],
+  ['/api/phone/v1/', Object.values(PhoneCodes)],
   ['/api/devices/v1/', Object.values(DeviceCodes)],
   ['/metrics', Object.values(OpsCodes)],
   ['/health', []],

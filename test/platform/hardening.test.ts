@@ -144,7 +144,7 @@ describe('favicon', () => {
     const bytes = new Uint8Array(await icon.arrayBuffer())
     expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0])
     // Every page declares it: the screens and the paired devices' pages.
-    for (const path of ['/screens/queue/qu_main', '/pair', '/desk', '/reports']) {
+    for (const path of ['/screens/queue/qu_main', '/pair', '/desk', '/reports', '/kiosk', '/t/abcdefghijklmnopqrstuvwx']) {
       const page = await app.handle(new Request(`http://localhost${path}`))
       expect({ path, declares: (await page.text()).includes('<link rel="icon" href="/favicon.ico">') }).toEqual({ path, declares: true })
     }

@@ -1,0 +1,243 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../platform/deps'
+import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
+import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { json } from '../platform/http'
+import { routeDetail } from '../platform/openapi'
+import { assertSchema, codePointLength, compile } from '../platform/validation'
+import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import type { QueueService } from '../queue/service'
+import { deviceSecretOf, requireDevice, serverOrigin } from '../devices/access'
+import { DeviceService, type Device } from '../devices/service'
+import { DEVICES_API } from '../devices/routes'
+import { devicePage } from '../devices/pages'
+import { SCREEN_CSP } from '../screens/routes'
+import { escapeHtml } from '../screens/page'
+import { trackingPath } from '../tickets/tracking'
+import { KioskCodes, KioskErrorExamples } from './errors'
+import { KioskIssueRequest, KioskService as KioskServiceSchema, KioskTicket, KioskTicketResponse, KioskView, KioskViewResponse } from './model'
+import { TrackedQueueTicket } from '../tickets/model'
+import { KioskService } from './service'
+import { PAPER_WIDTHS_MM, PRINT_SCRIPT, paperWidthOf, printPage, printStylesheet, type PaperWidth } from './print'
+
+/** Contract §9: tickets a minute per kiosk (the public issue's default per key), and reads. */
+export const KIOSK_ISSUE_PER_MINUTE = 60
+export const KIOSK_READ_PER_MINUTE = 600
+
+/** A kiosk's issue body is one service ID: 1 KB is plenty. */
+const MAX_KIOSK_BODY = 1024
+const checkIssue = compile(KioskIssueRequest)
+
+const PRINT_ASSETS = '/kiosk/assets'
+function hashed(name: string, extension: string, body: string) {
+  return { path: `${PRINT_ASSETS}/${name}.${Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)}.${extension}`, body }
+}
+const PRINT_JS = hashed('print', 'js', PRINT_SCRIPT)
+const PRINT_CSS = Object.fromEntries(PAPER_WIDTHS_MM.map((w) => [w, hashed(`print-${w}`, 'css', printStylesheet(w))])) as Record<PaperWidth, { path: string; body: string }>
+
+const printHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': `${SCREEN_CSP}; frame-ancestors 'self'`,
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  // The kiosk page prints through a hidden frame of this page; no other site may frame it.
+  'x-frame-options': 'SAMEORIGIN',
+}
+
+/** A print page that cannot show its ticket says why, in words (never a blank page). */
+function printProblem(status: number, heading: string, hint: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(heading)}</title><link rel="stylesheet" href="${PRINT_CSS[80].path}"></head>` +
+    `<body><main class="ticket"><p class="branch">${escapeHtml(heading)}</p><p>${escapeHtml(hint)}</p></main></body></html>`
+  return new Response(html, { status, headers: printHeaders })
+}
+
+const VIEW_EXAMPLE = {
+  data: {
+    generatedAt: '2026-11-25T09:42:00.000Z',
+    branchName: 'Main branch',
+    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
+    location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin', active: true },
+    priorityChoice: true,
+    services: [
+      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
+      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
+    ],
+  },
+}
+const TICKET_EXAMPLE = {
+  data: {
+    ticket: {
+      id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A003', status: 'WAITING', source: 'KIOSK',
+      queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
+      createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
+    },
+    branchName: 'Main branch',
+    serviceName: 'Accounts',
+    locationName: 'Main hall',
+    timezone: 'Europe/Berlin',
+    peopleAhead: 2,
+    estimatedWaitSeconds: 900,
+    printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
+  },
+}
+
+const issueErrors = {
+  400: [KioskCodes.INVALID_REQUEST, KioskCodes.INVALID_JSON],
+  401: [KioskCodes.AUTHENTICATION_FAILED],
+  403: [KioskCodes.ORIGIN_FORBIDDEN, KioskCodes.LOCATION_FORBIDDEN, KioskCodes.SERVICE_FORBIDDEN, KioskCodes.QUEUE_UNIT_INACTIVE],
+  409: [KioskCodes.IDEMPOTENCY_KEY_REUSED, KioskCodes.QUEUE_UNIT_EDGE_MANAGED],
+  413: [KioskCodes.PAYLOAD_TOO_LARGE],
+  422: [KioskCodes.VALIDATION_FAILED],
+  429: [KioskCodes.RATE_LIMITED],
+}
+
+/**
+ * The kiosk (contract §9): the `/kiosk` page, its API under `/api/devices/v1/kiosk` for a paired
+ * `kiosk` device (cookie; state-changing requests from this server's Origin), and the print page
+ * `/kiosk/tickets/{ticketId}/print` for 80 mm (or `?paper=58`) roll paper.
+ */
+export function kioskRoutes(deps: AppDeps, queue: QueueService) {
+  const devices = new DeviceService(deps.db, deps.ids)
+  const kiosk = new KioskService(deps, queue)
+
+  /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
+  function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {
+    const limit = bucket === 'issue' ? KIOSK_ISSUE_PER_MINUTE : KIOSK_READ_PER_MINUTE
+    const decision = deps.limiter.attempt(`kiosk:${bucket}:${device.credentialId}`, limit, now)
+    if (!decision.allowed) {
+      throw new ApiError(429, KioskCodes.RATE_LIMITED, `over ${limit} tickets per minute at this kiosk; retry after ${decision.retryAfterSeconds} s`, undefined, {
+        'retry-after': String(decision.retryAfterSeconds),
+      })
+    }
+  }
+
+  /** Content-Type application/json and a required Idempotency-Key (1–160 characters); every bad header is listed. */
+  function readIssueHeaders(request: Request): string {
+    const details: ErrorDetail[] = []
+    if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+    const key = request.headers.get('idempotency-key')
+    const n = key === null ? 0 : codePointLength(key)
+    if (n < 1 || n > IDEMPOTENCY_KEY_MAX) details.push({ path: 'Idempotency-Key', message: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap` })
+    if (details.length > 0) throw new ApiError(400, KioskCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
+    return key!
+  }
+
+  return new Elysia({ name: 'lobby.kiosk' })
+    .get('/kiosk', ({ query }) => devicePage('kiosk', query), { detail: { hide: true } })
+    .get(`${PRINT_ASSETS}/:file`, ({ params }) => {
+      const asset = [PRINT_JS, ...Object.values(PRINT_CSS)].find((a) => a.path === `${PRINT_ASSETS}/${params.file}`)
+      if (asset === undefined) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
+      const type = asset.path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8'
+      return new Response(asset.body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' } })
+    }, { detail: { hide: true } })
+    .get(
+      `${DEVICES_API}/kiosk`,
+      ({ request }) => {
+        const now = deps.clock.now()
+        const device = requireDevice(deps, devices, request, ['kiosk'])
+        admitRate(device, 'read', now)
+        return json(200, { data: kiosk.view(device, now) }, { 'cache-control': 'no-store' })
+      },
+      {
+        detail: routeDetail({
+          operationId: 'readKioskView',
+          summary: 'What a paired kiosk offers',
+          description:
+            'For a paired kiosk (device cookie): the branch (queue unit) and its location, and every active service of that location within the kiosk\'s ' +
+            'service list with the people waiting and the estimate for a ticket taken now. An inactive unit or location lists no service (`active: false` says why). ' +
+            'Checks: credential → rate limit (600 a minute per kiosk).',
+          tags: ['Kiosk'],
+          security: 'deviceCookie',
+          responses: { 200: { description: 'the start screen\'s data', name: 'KioskViewResponse', schema: KioskViewResponse, example: VIEW_EXAMPLE } },
+          errors: { 401: [KioskCodes.AUTHENTICATION_FAILED], 403: [KioskCodes.QUEUE_UNIT_INACTIVE], 429: [KioskCodes.RATE_LIMITED] },
+          errorExamples: KioskErrorExamples,
+          schemas: { KioskView, KioskService: KioskServiceSchema },
+        }),
+      },
+    )
+    .post(
+      `${DEVICES_API}/kiosk/tickets`,
+      async ({ request }) => {
+        const raw = await readBodyLimited(request, MAX_KIOSK_BODY)
+        const now = deps.clock.now()
+        const device = requireDevice(deps, devices, request, ['kiosk'])
+        admitRate(device, 'issue', now)
+        const key = readIssueHeaders(request)
+        const body = parseJsonBytes(raw)
+        assertSchema(checkIssue, body, KioskCodes.VALIDATION_FAILED)
+        const outcome = await deps.writes.run(() => kiosk.issue(device, key, body, now))
+        const ticketId = (JSON.parse(outcome.body) as { data: { id: string } }).data.id
+        const row = deps.tickets.byId(ticketId)
+        if (row === null) throw new ApiError(404, KioskCodes.TICKET_NOT_FOUND, 'the ticket of this Idempotency-Key is gone')
+        const headers: Record<string, string> = { location: `${DEVICES_API}/kiosk/tickets/${encodeURIComponent(ticketId)}`, 'cache-control': 'no-store' }
+        if (outcome.replayed) headers['idempotent-replayed'] = 'true'
+        return json(201, { data: kiosk.ticketView(device, row) }, headers)
+      },
+      {
+        parse: 'none',
+        // The header is documented, not validated by Elysia: the route checks it after the
+        // credential and the rate limit, in the public issue's order.
+        detail: routeDetail({
+          operationId: 'issueKioskTicket',
+          summary: 'Take a ticket at a kiosk',
+          description:
+            'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
+            'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
+            'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
+            'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
+            'an inactive or unknown one 422 on /serviceId. Checks, in order: body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
+            'headers (Content-Type, Idempotency-Key) → JSON → schema → idempotency lookup → Edge authority → Queue Unit active → service → write.',
+          tags: ['Kiosk'],
+          security: 'deviceCookie',
+          headers: {
+            'Idempotency-Key': {
+              description: 'one per tap, reused on a retry: the same key returns the same ticket',
+              example: '6f1c2e9a-4b7d-4c1e-9a53-2f0d8b7c6e11',
+              required: true,
+              schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+            },
+          },
+          body: {
+            name: 'KioskIssueRequest',
+            schema: KioskIssueRequest,
+            examples: {
+              normal: { summary: 'a tap on a service', value: { serviceId: 'svc_accounts' } },
+              priority: { summary: 'with "Priority" chosen (units with kioskPriority)', value: { serviceId: 'svc_accounts', priority: true } },
+            },
+          },
+          responses: {
+            201: {
+              description: 'the ticket, its place in line and its phone page',
+              name: 'KioskTicketResponse',
+              schema: KioskTicketResponse,
+              example: TICKET_EXAMPLE,
+              headers: {
+                Location: { description: 'this ticket in the kiosk API', required: true, schema: { type: 'string' } },
+                'Idempotent-Replayed': { description: '`true` when this repeats an earlier tap', schema: { type: 'string', enum: ['true'] } },
+              },
+            },
+          },
+          errors: issueErrors,
+          errorExamples: KioskErrorExamples,
+          schemas: { KioskTicket, TrackedQueueTicket },
+        }),
+      },
+    )
+    .get(
+      '/kiosk/tickets/:ticketId/print',
+      ({ request, params, query }) => {
+        const device = devices.authenticate(deps.credentials, deviceSecretOf(request), deps.clock.now())
+        if (device === null || device.role !== 'kiosk') {
+          return printProblem(401, 'This device is not paired as a kiosk', 'Ask the branch administrator for a pairing code and pair it at /pair.')
+        }
+        const row = kiosk.visibleTicket(device, params.ticketId)
+        if (row === null) return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        const view = kiosk.ticketView(device, row)
+        const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
+        const width = paperWidthOf(query.paper)
+        return new Response(printPage(view, phoneUrl, query.lang, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }), { status: 200, headers: printHeaders })
+      },
+      { detail: { hide: true } },
+    )
+}

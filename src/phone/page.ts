@@ -1,0 +1,25 @@
+import { canonicalLang, directionOf } from '../screens/shared/options'
+import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
+import { SCREEN_CSP } from '../screens/routes'
+import { PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
+
+// The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.
+const headers = { ...pageHeaders(`${SCREEN_CSP}; frame-ancestors 'none'`), 'x-robots-tag': 'noindex' }
+
+/**
+ * The phone page's frame (contract §10), the same for every code: the small phone bundle asks
+ * for the ticket's status and says what it finds, in words. Language from `?lang=` (else the
+ * phone's), so Arabic is right to left from the first paint.
+ */
+export function phonePage(code: string, query: Record<string, string | undefined>): Response {
+  const lang = canonicalLang(query.lang ?? null)
+  const html = pageShell({
+    lang: lang ?? 'en',
+    dir: lang ? directionOf(lang) : 'ltr',
+    title: 'Your ticket',
+    stylesheet: PHONE_STYLESHEET.path,
+    script: PHONE_SCRIPT.path,
+    body: `<main id="phone" data-code="${escapeHtml(code)}"><p class="phone-hint">Loading your ticket…</p><noscript><p>This page needs JavaScript to follow your ticket.</p></noscript></main>`,
+  })
+  return new Response(html, { status: 200, headers })
+}

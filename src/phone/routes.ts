@@ -1,0 +1,164 @@
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import type { AppDeps } from '../platform/deps'
+import { ApiError } from '../platform/errors'
+import { json, pathOf } from '../platform/http'
+import { routeDetail } from '../platform/openapi'
+import { qrSvg } from '../platform/qr'
+import { serverOrigin } from '../devices/access'
+import { onQueueChange } from '../tickets/changes'
+import { trackingPath } from '../tickets/tracking'
+import type { Asset } from '../screens/assets'
+import { PhoneCodes, PhoneErrorExamples } from './errors'
+import { PhoneService, type PhoneStatus } from './service'
+import { phonePage } from './page'
+import { PHONE_ASSET_PREFIX, PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
+
+export const PHONE_API = '/api/phone/v1'
+
+/** How long a status read with `since` waits for a change before answering the same status. */
+export const LONG_POLL_MS = 20_000
+/** Reads a minute from one address: a phone long-polls (about 3 a minute); a burst is someone guessing. */
+export const PHONE_READS_PER_ADDRESS = 600
+
+const closed = { additionalProperties: false } as const
+const PhoneStatusSchema = Type.Union([
+  Type.Object({
+    state: Type.Union([Type.Literal('WAITING'), Type.Literal('CALLED'), Type.Literal('SERVING')]),
+    ticketNumber: Type.String(),
+    serviceName: Type.String(),
+    locationName: Type.String(),
+    branchName: Type.String(),
+    peopleAhead: Type.Integer({ minimum: 0 }),
+    estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+    counterName: Type.Union([Type.String(), Type.Null()]),
+    callCount: Type.Integer({ minimum: 0 }),
+  }, closed),
+  Type.Object({ state: Type.Literal('ENDED') }, closed),
+  Type.Object({ state: Type.Literal('EXPIRED') }, closed),
+])
+const PhoneStatusResponse = Type.Object({ data: PhoneStatusSchema, version: Type.String({ description: 'changes whenever `data` does; pass it as `since` to wait for the next change' }) }, closed)
+
+function versionOf(status: PhoneStatus): string {
+  return Bun.hash(JSON.stringify(status)).toString(36)
+}
+
+/**
+ * The ticket on a phone (contract §10): `/t/{code}` (no login: the code is the capability), its
+ * status read `GET /api/phone/v1/tickets/{code}` (a long poll with `?since=`), and the QR code of
+ * the page as SVG for the kiosk's ticket screen.
+ */
+export function phoneRoutes(deps: AppDeps) {
+  const phone = new PhoneService(deps)
+
+  function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
+    const address = server?.requestIP(request)?.address ?? 'unknown'
+    const decision = deps.limiter.attempt(`phone:read:${address}`, PHONE_READS_PER_ADDRESS, deps.clock.now())
+    if (!decision.allowed) {
+      throw new ApiError(429, PhoneCodes.RATE_LIMITED, `too many requests; retry after ${decision.retryAfterSeconds} s`, undefined, { 'retry-after': String(decision.retryAfterSeconds) })
+    }
+  }
+
+  const notFound = () => new ApiError(404, PhoneCodes.TICKET_NOT_FOUND, 'no ticket has this code')
+
+  /** The status now, or the first different one after a queue change of its unit, or the same after LONG_POLL_MS. */
+  async function statusAfter(code: string, since: string | undefined, signal: AbortSignal): Promise<{ status: PhoneStatus; version: string }> {
+    const read = () => {
+      const row = phone.ticketOf(code)
+      if (row === null) throw notFound()
+      const status = phone.status(row, deps.clock.now())
+      return { row, status, version: versionOf(status) }
+    }
+    const first = read()
+    if (since === undefined || since !== first.version) return first
+    return await new Promise((resolve, reject) => {
+      let done = false
+      const finish = (outcome: () => { status: PhoneStatus; version: string }) => {
+        if (done) return
+        try {
+          const value = outcome()
+          done = true
+          cleanup()
+          resolve(value)
+        } catch (error) {
+          done = true
+          cleanup()
+          reject(error)
+        }
+      }
+      const unsubscribe = onQueueChange(deps.db, (change) => {
+        if (change.queueUnitId !== first.row.queueUnitId) return
+        const next = read()
+        if (next.version !== since) finish(() => next)
+      })
+      const timer = setTimeout(() => finish(read), LONG_POLL_MS)
+      const abort = () => finish(read)
+      signal.addEventListener('abort', abort)
+      function cleanup() {
+        unsubscribe()
+        clearTimeout(timer)
+        signal.removeEventListener('abort', abort)
+      }
+    })
+  }
+
+  const serve = (asset: Asset, request: Request) => new Response(asset.body, {
+    headers: {
+      'content-type': asset.contentType,
+      'cache-control': pathOf(request) === asset.path ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+    },
+  })
+
+  return new Elysia({ name: 'lobby.phone' })
+    .get('/t/:code', ({ params, query }) => phonePage(params.code, query), { detail: { hide: true } })
+    .get('/t/:code/qr.svg', ({ params, request, server }) => {
+      admit(request, server)
+      if (phone.ticketOf(params.code) === null) throw notFound()
+      const svg = qrSvg(`${serverOrigin(request, deps.publicOrigin)}${trackingPath(params.code)}`)
+      return new Response(svg, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } })
+    }, { detail: { hide: true } })
+    .get(`${PHONE_ASSET_PREFIX}/:file`, ({ params, request }) => {
+      if (/^phone\.[0-9a-f]+\.js$/.test(params.file)) return serve(PHONE_SCRIPT, request)
+      if (/^phone\.[0-9a-f]+\.css$/.test(params.file)) return serve(PHONE_STYLESHEET, request)
+      throw new ApiError(404, PhoneCodes.NOT_FOUND, 'no such asset')
+    }, { detail: { hide: true } })
+    .get(
+      `${PHONE_API}/tickets/:code`,
+      async ({ params, query, request, server }) => {
+        admit(request, server)
+        const since = typeof query.since === 'string' && query.since !== '' ? query.since : undefined
+        const { status, version } = await statusAfter(params.code, since, request.signal)
+        return json(200, { data: status, version }, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+      },
+      {
+        query: Type.Object({ since: Type.Optional(Type.String({ maxLength: 32, description: 'the `version` last seen: the answer waits (up to 20 s) until the status differs' })) }),
+        detail: routeDetail({
+          operationId: 'readTicketByTrackingCode',
+          summary: 'A ticket\'s status by its tracking code',
+          description:
+            'For the phone page `/t/{code}` (contract §10); no credential: the code (120 random bits) is the capability. While the ticket is open: its number, ' +
+            'service, location, branch, status, the counter it is called to, the people ahead (a count) and the approximate wait; nothing about any other ticket. ' +
+            'Once it is COMPLETED, NO_SHOW or CANCELLED: `{"state":"ENDED"}`; once its business day is over: `{"state":"EXPIRED"}`, and nothing more. ' +
+            'With `since` equal to the current `version` the answer waits for the next change (a long poll, at most 20 s). 600 reads a minute per address.',
+          tags: ['Phone'],
+          public: true,
+          params: { code: { description: 'the tracking code of the ticket\'s phone page (24 characters of a-z2-7)', example: 'k3v9q2m7x4c8h6b5n2r7t3w4' } },
+          query: { since: { description: 'the `version` last seen: the answer waits (up to 20 s) until the status differs', example: '1a2b3c4d5e6f', required: false } },
+          responses: {
+            200: {
+              description: 'the status',
+              name: 'PhoneStatusResponse',
+              schema: PhoneStatusResponse,
+              example: {
+                data: { state: 'WAITING', ticketNumber: 'A003', serviceName: 'Accounts', locationName: 'Main hall', branchName: 'Main branch', peopleAhead: 2, estimatedWaitSeconds: 900, counterName: null, callCount: 0 },
+                version: '1a2b3c4d5e6f',
+              },
+            },
+          },
+          errors: { 404: [PhoneCodes.TICKET_NOT_FOUND], 429: [PhoneCodes.RATE_LIMITED] },
+          errorExamples: PhoneErrorExamples,
+        }),
+      },
+    )
+}

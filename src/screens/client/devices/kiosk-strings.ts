@@ -1,0 +1,91 @@
+/**
+ * The kiosk's own words (contract §9), English and Arabic, in the device pages' way: a table
+ * per language, `{name}` placeholders, Intl for numbers and minutes.
+ */
+const en = {
+  title: 'Take a ticket',
+  choose: 'Touch a service to take a ticket',
+  waiting: '{n} waiting',
+  nobodyWaiting: 'Nobody waiting',
+  approxWait: 'about {time}',
+  noServices: 'No service is open at this kiosk right now',
+  noServicesHint: 'Please ask at the counter.',
+  issuing: 'Printing your ticket…',
+  yourNumber: 'Your number',
+  peopleAhead: 'People ahead of you',
+  approxWaitLabel: 'Approximate wait',
+  scan: 'Scan to follow your place on your phone',
+  printed: 'Take your printed ticket below.',
+  tapToFinish: 'Touch the screen to finish ({seconds})',
+  language: 'Language',
+  priority: 'Priority',
+  priorityHint: 'For older, pregnant or disabled customers',
+  priorityOn: 'Priority ticket: touch your service',
+  priorityTicket: 'Priority ticket',
+  // errors, in words
+  serviceClosed: 'This service is closed right now',
+  serviceClosedHint: 'Please choose another service or ask at the counter.',
+  unitInactive: 'The queue is closed',
+  unitInactiveHint: 'No tickets can be taken at the moment. Please ask at the counter.',
+  tooMany: 'Too many tickets at once',
+  tooManyHint: 'Please wait {seconds} seconds and touch your service again.',
+  offline: 'The kiosk cannot reach the server',
+  offlineHint: 'Touch your service again in a moment (you will not get two tickets), or ask at the counter.',
+  edgeManaged: 'Tickets are issued by another system right now',
+  edgeManagedHint: 'Please ask at the counter.',
+  failed: 'Something went wrong',
+  failedHint: 'Please try again, or ask at the counter. ({message})',
+  ok: 'OK',
+  notKiosk: 'This device is paired as {role}, not as a kiosk.',
+  connecting: 'Connecting…',
+}
+
+export type KioskWords = typeof en
+export type KioskWordKey = keyof KioskWords
+
+const ar: KioskWords = {
+  title: 'خذ تذكرة',
+  choose: 'المس خدمة لأخذ تذكرة',
+  waiting: '{n} في الانتظار',
+  nobodyWaiting: 'لا أحد في الانتظار',
+  approxWait: 'حوالي {time}',
+  noServices: 'لا توجد خدمة متاحة في هذا الجهاز الآن',
+  noServicesHint: 'يرجى السؤال عند الشباك.',
+  issuing: 'جارٍ إصدار تذكرتك…',
+  yourNumber: 'رقمك',
+  peopleAhead: 'عدد المنتظرين قبلك',
+  approxWaitLabel: 'الانتظار التقريبي',
+  scan: 'امسح الرمز لمتابعة دورك على هاتفك',
+  printed: 'خذ تذكرتك المطبوعة من الأسفل.',
+  tapToFinish: 'المس الشاشة للإنهاء ({seconds})',
+  language: 'اللغة',
+  priority: 'أولوية',
+  priorityHint: 'لكبار السن والحوامل وذوي الإعاقة',
+  priorityOn: 'تذكرة أولوية: المس خدمتك',
+  priorityTicket: 'تذكرة أولوية',
+  serviceClosed: 'هذه الخدمة مغلقة الآن',
+  serviceClosedHint: 'يرجى اختيار خدمة أخرى أو السؤال عند الشباك.',
+  unitInactive: 'الطابور مغلق',
+  unitInactiveHint: 'لا يمكن أخذ تذاكر حاليًا. يرجى السؤال عند الشباك.',
+  tooMany: 'تذاكر كثيرة في وقت واحد',
+  tooManyHint: 'يرجى الانتظار {seconds} ثانية ثم لمس خدمتك مرة أخرى.',
+  offline: 'لا يستطيع الجهاز الوصول إلى الخادم',
+  offlineHint: 'المس خدمتك مرة أخرى بعد قليل (لن تحصل على تذكرتين)، أو اسأل عند الشباك.',
+  edgeManaged: 'يصدر نظام آخر التذاكر الآن',
+  edgeManagedHint: 'يرجى السؤال عند الشباك.',
+  failed: 'حدث خطأ ما',
+  failedHint: 'يرجى المحاولة مجددًا أو السؤال عند الشباك. ({message})',
+  ok: 'حسنًا',
+  notKiosk: 'هذا الجهاز مقترن بدور {role}، وليس كجهاز تذاكر.',
+  connecting: 'جارٍ الاتصال…',
+}
+
+export function kioskWordsFor(lang: string): KioskWords {
+  return lang.toLowerCase().startsWith('ar') ? ar : en
+}
+
+/** The languages the kiosk offers, each named in itself. */
+export const KIOSK_LANGUAGES: { tag: string; name: string }[] = [
+  { tag: 'en', name: 'English' },
+  { tag: 'ar', name: 'العربية' },
+]

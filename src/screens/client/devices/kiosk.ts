@@ -1,0 +1,344 @@
+import { h } from '../dom'
+import { fill } from '../i18n'
+import { formatMinutes, formatNumber } from '../format'
+import { LiveTopic, type ConnectionState, type Problem } from '../live'
+import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
+import { KIOSK_LANGUAGES, kioskWordsFor, type KioskWordKey, type KioskWords } from './kiosk-strings'
+
+/** The wire format of `GET /api/devices/v1/kiosk` and of an issued ticket (src/kiosk/model.ts). */
+interface KioskView {
+  branchName: string
+  queueUnit: { id: string; name: string; active: boolean }
+  location: { id: string; name: string; timezone: string; active: boolean }
+  priorityChoice: boolean
+  services: { id: string; name: string; prefix: string; waiting: number; estimatedWaitSeconds: number; priorityEstimatedWaitSeconds: number | null }[]
+}
+interface KioskTicket {
+  ticket: { id: string; ticketNumber: string; trackingUrl: string | null; priority?: boolean }
+  serviceName: string
+  locationName: string
+  peopleAhead: number
+  estimatedWaitSeconds: number
+  printPath: string
+}
+
+const API = '/api/devices/v1/kiosk'
+/** Contract §9: the ticket screen goes back to the start after 15 s, or at a touch. */
+const TICKET_SCREEN_SECONDS = 15
+/** A touch this soon after the ticket appeared is the tail of a double tap, not "done". */
+const TOUCH_GUARD_MS = 1200
+/** Retries of one tap when no answer came (dropped connection), with the same Idempotency-Key. */
+const RETRIES = 3
+const RETRY_DELAY_MS = 800
+/**
+ * A tap whose every try went unanswered may have made a ticket that never showed: a new tap on
+ * the same service within this time reuses its key, so it shows that ticket instead of a second.
+ */
+const PENDING_KEY_MS = 120_000
+/** Errors go back to the start screen by themselves after this. */
+const ERROR_SECONDS = 10
+/** Revocation reaches an open kiosk within 2 s (contract §7). */
+const DEVICE_CHECK_MS = 1000
+
+/**
+ * The kiosk (contract §9): a button per active service of its location (name, people waiting,
+ * approximate wait), a language switch, and at a touch a ticket issued with one Idempotency-Key
+ * per tap (reused on a retry), shown very large with its QR code, printed when printing is on
+ * (`?printing=on`, `?paper=58` for 58 mm rolls), and back to the start after 15 s or a touch.
+ * Errors are said in words; nothing is ever half-issued: a tap shows a ticket or says why not.
+ */
+export class KioskPage {
+  private view: KioskView | null = null
+  private topic: LiveTopic<{ data: KioskView }> | null = null
+  private online = false
+  private busy = false
+  private ended = false
+  private screen: 'start' | 'ticket' | 'error' = 'start'
+  private backTimer: ReturnType<typeof setInterval> | undefined
+  private pending: { serviceId: string; priority: boolean; key: string; at: number } | null = null
+  /** The "Priority" choice (contract §8, where the unit offers it): for the next tap only. */
+  private priority = false
+  private readonly words: KioskWords
+  private readonly printing: boolean
+  private readonly paper: '80' | '58'
+  private readonly el = {
+    branch: h('h1', { class: 'kiosk-branch', dir: 'auto' }),
+    location: h('p', { class: 'kiosk-location', dir: 'auto' }),
+    banner: h('div', { class: 'kiosk-banner', role: 'alert', hidden: true }),
+    main: h('main', { class: 'kiosk-main' }),
+  }
+
+  constructor(private readonly page: DevicePage) {
+    this.words = kioskWordsFor(page.lang)
+    const query = new URLSearchParams(location.search)
+    this.printing = ['on', '1', 'true', 'yes'].includes((query.get('printing') ?? '').toLowerCase())
+    this.paper = query.get('paper') === '58' ? '58' : '80'
+  }
+
+  private t(key: KioskWordKey, values: Record<string, string | number> = {}): string {
+    return fill(this.words[key], Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])))
+  }
+
+  async start(): Promise<void> {
+    document.title = `Lobby · ${this.words.title}`
+    const device = await this.whoAmIUntilReachable()
+    if (device === null) return this.unpaired(false)
+    if (device.role !== 'kiosk' || device.binding.queueUnitId === undefined) {
+      return this.page.showMessage(this.t('notKiosk', { role: device.role }), this.page.labels.notPairedHint, { label: this.page.labels.pairAgain, href: '/pair' })
+    }
+    this.build()
+    this.topic = new LiveTopic<{ data: KioskView }>('queue', device.binding.queueUnitId, null, API, {
+      data: (body) => {
+        if (body?.data) this.show(body.data)
+      },
+      problem: (problem) => this.problem(problem),
+      connection: (state) => this.connection(state),
+    }, { rereadOnChange: true })
+    this.topic.start()
+    setInterval(() => void this.checkDevice(), DEVICE_CHECK_MS)
+  }
+
+  private async whoAmIUntilReachable(): Promise<DeviceInfo | null> {
+    for (let delay = 1000; ; delay = Math.min(delay * 2, 15_000)) {
+      const device = await whoAmI()
+      if (device !== 'offline') return device
+      this.page.showMessage(this.words.offline, this.words.offlineHint)
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
+  }
+
+  private build(): void {
+    const languages = h('nav', { class: 'kiosk-languages', 'aria-label': this.words.language },
+      KIOSK_LANGUAGES.map((l) => {
+        const current = this.page.lang.split('-')[0] === l.tag
+        const button = h('button', { type: 'button', class: 'kiosk-language', lang: l.tag, 'aria-pressed': current ? 'true' : 'false' }, l.name)
+        button.addEventListener('click', () => {
+          if (!current) this.page.chooseLanguage(l.tag)
+        })
+        return button
+      }))
+    this.page.root.classList.add('is-kiosk')
+    this.page.content.replaceChildren(
+      h('div', { class: 'kiosk' },
+        h('header', { class: 'kiosk-header' }, h('div', null, this.el.branch, this.el.location), languages),
+        this.el.banner,
+        this.el.main),
+    )
+    this.el.main.replaceChildren(h('p', { class: 'kiosk-hint' }, this.words.connecting))
+  }
+
+  // ---- data in ------------------------------------------------------------------------------
+
+  private show(view: KioskView): void {
+    this.view = view
+    this.el.branch.textContent = view.branchName
+    this.el.location.textContent = view.location.name
+    this.paintBanner()
+    if (this.screen === 'start') this.paintStart()
+  }
+
+  private problem(problem: Problem): void {
+    if (problem === 'token') void this.checkDevice()
+  }
+
+  private connection(state: ConnectionState): void {
+    this.online = state.live
+    this.page.root.classList.toggle('is-offline', !state.live)
+    this.paintBanner()
+    if (this.screen === 'start') this.paintStart()
+  }
+
+  private paintBanner(): void {
+    const offline = !this.online && this.view !== null
+    this.el.banner.hidden = !offline
+    this.el.banner.textContent = offline ? `${this.words.offline}. ${this.words.offlineHint}` : ''
+  }
+
+  private async checkDevice(): Promise<void> {
+    if (this.ended) return
+    if ((await whoAmI()) === null) this.unpaired(true)
+  }
+
+  private unpaired(wasPaired: boolean): void {
+    if (this.ended) return
+    this.ended = true
+    const labels = this.page.labels
+    this.page.showMessage(wasPaired ? labels.noLongerPaired : labels.notPaired, labels.notPairedHint, { label: labels.pairAgain, href: '/pair' })
+  }
+
+  // ---- the start screen ----------------------------------------------------------------------
+
+  private paintStart(): void {
+    if (this.ended) return
+    const view = this.view
+    if (view === null) return
+    const lang = this.page.lang
+    if (!view.queueUnit.active || !view.location.active) {
+      this.el.main.replaceChildren(this.notice(this.words.unitInactive, this.words.unitInactiveHint))
+      return
+    }
+    if (view.services.length === 0) {
+      this.el.main.replaceChildren(this.notice(this.words.noServices, this.words.noServicesHint))
+      return
+    }
+    const count = view.services.length
+    const priority = view.priorityChoice && this.priority
+    const buttons = view.services.map((service) => {
+      const estimate = priority && service.priorityEstimatedWaitSeconds !== null ? service.priorityEstimatedWaitSeconds : service.estimatedWaitSeconds
+      const button = h('button', { type: 'button', class: 'kiosk-service', 'data-service-id': service.id, disabled: this.busy || !this.online },
+        h('span', { class: 'kiosk-service-name', dir: 'auto' }, service.name),
+        h('span', { class: 'kiosk-service-facts' },
+          h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.t('waiting', { n: formatNumber(lang, service.waiting) })),
+          h('span', { class: 'kiosk-service-wait' }, this.t('approxWait', { time: formatMinutes(lang, estimate) }))))
+      button.addEventListener('click', () => void this.take(service.id))
+      return button
+    })
+    const grid = h('div', { class: 'kiosk-services', 'data-count': count, 'data-priority': priority ? 'on' : null }, buttons)
+    let choice: HTMLElement | null = null
+    if (view.priorityChoice) {
+      const toggle = h('button', { type: 'button', class: 'kiosk-priority', 'aria-pressed': priority ? 'true' : 'false', 'aria-describedby': 'kiosk-priority-hint', disabled: this.busy || !this.online },
+        h('span', { class: 'kiosk-priority-box', 'aria-hidden': 'true' }, priority ? '✓' : ''), this.words.priority)
+      toggle.addEventListener('click', () => {
+        this.priority = !this.priority
+        this.paintStart()
+        this.el.main.querySelector<HTMLButtonElement>('.kiosk-priority')?.focus()
+      })
+      choice = h('div', { class: 'kiosk-priority-row' }, toggle, h('span', { id: 'kiosk-priority-hint', class: 'kiosk-priority-hint' }, priority ? this.words.priorityOn : this.words.priorityHint))
+    }
+    this.el.main.replaceChildren(...[h('h2', { class: 'kiosk-choose' }, this.words.choose), choice, grid].filter((el): el is HTMLElement => el !== null))
+  }
+
+  private notice(heading: string, hint: string): HTMLElement {
+    return h('section', { class: 'kiosk-notice', role: 'status' }, h('p', { class: 'kiosk-notice-heading' }, heading), h('p', null, hint))
+  }
+
+  // ---- a tap --------------------------------------------------------------------------------
+
+  /** One tap: one key, reused on every retry of this tap (and by a new tap after an unanswered one). */
+  private async take(serviceId: string): Promise<void> {
+    if (this.busy || this.ended || this.screen !== 'start') return
+    this.busy = true
+    for (const button of this.el.main.querySelectorAll<HTMLButtonElement>('button')) button.disabled = true
+    this.el.main.setAttribute('aria-busy', 'true')
+    const now = Date.now()
+    const priority = this.view?.priorityChoice === true && this.priority
+    const pending = this.pending
+    const key = pending !== null && pending.serviceId === serviceId && pending.priority === priority && now - pending.at < PENDING_KEY_MS ? pending.key : crypto.randomUUID()
+    this.pending = { serviceId, priority, key, at: now }
+    let answer: ApiAnswer<{ data: KioskTicket }> | null = null
+    for (let attempt = 0; attempt <= RETRIES; attempt++) {
+      answer = await api<{ data: KioskTicket }>('POST', `${API}/tickets`, priority ? { serviceId, priority } : { serviceId }, { 'idempotency-key': key })
+      if (answer !== null && answer.status < 500) break
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS))
+    }
+    this.busy = false
+    this.el.main.removeAttribute('aria-busy')
+    if (answer !== null && answer.status === 201 && answer.body?.data) {
+      this.pending = null
+      this.priority = false
+      this.showTicket(answer.body.data)
+      return
+    }
+    // A definite refusal frees the key; no answer keeps it for the next tap on this service.
+    if (answer !== null && answer.status < 500) this.pending = null
+    if (answer !== null && answer.status === 401) return this.unpaired(true)
+    this.showError(answer)
+  }
+
+  private showTicket(data: KioskTicket): void {
+    const lang = this.page.lang
+    this.screen = 'ticket'
+    const shownAt = Date.now()
+    const countdown = h('p', { class: 'kiosk-finish' })
+    const tracking = data.ticket.trackingUrl
+    const panel = h('section', { class: 'kiosk-ticket', 'aria-labelledby': 'kiosk-ticket-number', 'data-ticket-id': data.ticket.id },
+      h('div', { class: 'kiosk-ticket-main' },
+        h('p', { class: 'kiosk-ticket-label' }, this.words.yourNumber),
+        h('p', { class: 'kiosk-ticket-number', id: 'kiosk-ticket-number', dir: 'ltr' }, data.ticket.ticketNumber),
+        h('p', { class: 'kiosk-ticket-service', dir: 'auto' }, data.serviceName),
+        data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
+        h('dl', { class: 'kiosk-ticket-facts' },
+          h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
+          h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' }, formatMinutes(lang, data.estimatedWaitSeconds)))),
+        this.printing ? h('p', { class: 'kiosk-printed' }, this.words.printed) : null),
+      tracking === null ? null : h('figure', { class: 'kiosk-qr' },
+        h('img', { src: `${tracking}/qr.svg`, alt: this.words.scan, width: 320, height: 320 }),
+        h('figcaption', null, this.words.scan)),
+      countdown)
+    this.el.main.replaceChildren(panel)
+    if (this.printing) this.print(data.printPath)
+    let left = TICKET_SCREEN_SECONDS
+    const paint = () => {
+      countdown.textContent = this.t('tapToFinish', { seconds: formatNumber(lang, left) })
+    }
+    paint()
+    const done = () => this.backToStart()
+    this.backTimer = setInterval(() => {
+      left -= 1
+      if (left <= 0) done()
+      else paint()
+    }, 1000)
+    const onTouch = () => {
+      if (Date.now() - shownAt < TOUCH_GUARD_MS) return
+      done()
+    }
+    panel.addEventListener('click', onTouch)
+  }
+
+  private showError(answer: ApiAnswer | null): void {
+    this.screen = 'error'
+    const [heading, hint] = this.errorWords(answer)
+    const ok = h('button', { type: 'button', class: 'kiosk-ok' }, this.words.ok)
+    ok.addEventListener('click', () => this.backToStart())
+    this.el.main.replaceChildren(h('section', { class: 'kiosk-error', role: 'alert' }, h('p', { class: 'kiosk-notice-heading' }, heading), h('p', null, hint), ok))
+    ok.focus()
+    let left = ERROR_SECONDS
+    this.backTimer = setInterval(() => {
+      if (--left <= 0) this.backToStart()
+    }, 1000)
+  }
+
+  /** Every refusal in words (contract §9: service closed, unit inactive, too many tickets, offline). */
+  private errorWords(answer: ApiAnswer | null): [string, string] {
+    const w = this.words
+    if (answer === null || answer.status >= 500) return [w.offline, w.offlineHint]
+    switch (answer.code) {
+      case 'VALIDATION_FAILED':
+      case 'SERVICE_FORBIDDEN':
+      case 'LOCATION_FORBIDDEN':
+        return [w.serviceClosed, w.serviceClosedHint]
+      case 'QUEUE_UNIT_INACTIVE':
+        return [w.unitInactive, w.unitInactiveHint]
+      case 'RATE_LIMITED':
+        return [w.tooMany, this.t('tooManyHint', { seconds: answer.headers.get('retry-after') ?? '60' })]
+      case 'QUEUE_UNIT_EDGE_MANAGED':
+        return [w.edgeManaged, w.edgeManagedHint]
+      default:
+        return [w.failed, this.t('failedHint', { message: answer.message || String(answer.status) })]
+    }
+  }
+
+  private backToStart(): void {
+    clearInterval(this.backTimer)
+    this.screen = 'start'
+    this.priority = false
+    this.paintStart()
+    void this.topic?.refresh()
+  }
+
+  /**
+   * Prints the ticket: its print page in a hidden frame, which calls `window.print()` once
+   * loaded. Chromium started with `--kiosk-printing` prints it silently on the default printer.
+   */
+  private print(printPath: string): void {
+    const frame = h('iframe', {
+      class: 'kiosk-print-frame',
+      title: 'print',
+      'aria-hidden': 'true',
+      tabindex: '-1',
+      src: `${printPath}?auto=1&paper=${this.paper}&lang=${encodeURIComponent(this.page.lang)}`,
+    })
+    document.body.append(frame)
+    setTimeout(() => frame.remove(), 60_000)
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, test } from 'bun:test'
+import { request, jsonOf } from '../support/app'
+import { act, callNext, ok } from '../counters/helpers'
+import { issue, HALL_ACCOUNTS } from '../queue/helpers'
+import { issuedAtKiosk, kioskContext } from '../kiosk/helpers'
+import { TRACKING_CODE_PATTERN, newTrackingCode } from '../../src/tickets/tracking'
+import { PhoneCodes } from '../../src/phone/errors'
+
+const PHONE = '/api/phone/v1/tickets'
+const codeOf = (trackingUrl: string) => trackingUrl.slice('/t/'.length)
+const status = async (ctx: { app: { handle(r: Request): Promise<Response> } }, code: string, since?: string) => {
+  const response = await request(ctx.app, 'GET', `${PHONE}/${code}${since ? `?since=${since}` : ''}`)
+  return { status: response.status, body: await jsonOf(response) }
+}
+
+describe('tracking codes', () => {
+  test('120 random bits in 24 URL-safe characters: unique, unrelated to the ticket ID, never guessed', async () => {
+    const codes = new Set(Array.from({ length: 5000 }, () => newTrackingCode()))
+    expect(codes.size).toBe(5000)
+    for (const code of codes) expect(code).toMatch(TRACKING_CODE_PATTERN)
+    // Every one of the 24 positions takes many values: no fixed or time-derived part.
+    for (let i = 0; i < 24; i++) expect(new Set([...codes].map((c) => c[i])).size).toBe(32)
+    const ctx = await kioskContext()
+    const ticket = await issuedAtKiosk(ctx)
+    const code = codeOf(ticket.ticket.trackingUrl)
+    expect(code).not.toContain(ticket.ticket.id.slice(4))
+    // Neighbouring codes (one character changed) and random ones find nothing.
+    for (const guess of [code.slice(0, -1) + (code.endsWith('a') ? 'b' : 'a'), newTrackingCode(), ticket.ticket.id, 'A001', '']) {
+      const answer = await request(ctx.app, 'GET', `${PHONE}/${encodeURIComponent(guess)}`)
+      expect(answer.status).toBe(guess === '' ? 404 : 404)
+      if (guess !== '') expect((await jsonOf(answer)).error.code).toBe(PhoneCodes.TICKET_NOT_FOUND)
+    }
+  })
+})
+
+describe('GET /api/phone/v1/tickets/{code}', () => {
+  test('while waiting: its number, service, location, branch, people ahead and wait; called: the counter; then ended, and nothing more', async () => {
+    const ctx = await kioskContext()
+    const first = await issuedAtKiosk(ctx)
+    const mine = await issuedAtKiosk(ctx)
+    const code = codeOf(mine.ticket.trackingUrl)
+    const waiting = await status(ctx, code)
+    expect(waiting.status).toBe(200)
+    expect(waiting.body.data).toEqual({
+      state: 'WAITING', ticketNumber: 'A002', serviceName: 'Accounts', locationName: 'Main hall', branchName: 'Main branch',
+      peopleAhead: 1, estimatedWaitSeconds: 600, counterName: null, callCount: 0,
+    })
+    await ok(callNext(ctx, 'cnt_1'))
+    expect((await status(ctx, code)).body.data).toMatchObject({ state: 'WAITING', peopleAhead: 0, estimatedWaitSeconds: 300 })
+    await ok(act(ctx, first.ticket.id, 'start'))
+    await ok(callNext(ctx, 'cnt_2'))
+    expect((await status(ctx, code)).body.data).toMatchObject({ state: 'CALLED', counterName: 'Counter 2', peopleAhead: 0, callCount: 1 })
+    await ok(act(ctx, mine.ticket.id, 'recall'))
+    expect((await status(ctx, code)).body.data).toMatchObject({ state: 'CALLED', callCount: 2 })
+    await ok(act(ctx, mine.ticket.id, 'start'))
+    expect((await status(ctx, code)).body.data).toMatchObject({ state: 'SERVING', counterName: 'Counter 2' })
+    await ok(act(ctx, mine.ticket.id, 'complete'))
+    const ended = await status(ctx, code)
+    expect(ended.body).toEqual({ data: { state: 'ENDED' }, version: expect.any(String) })
+  })
+
+  test('a ticket of an earlier business day has expired, open or not, and says only that', async () => {
+    const ctx = await kioskContext()
+    const ticket = await issuedAtKiosk(ctx)
+    const code = codeOf(ticket.ticket.trackingUrl)
+    // 09:30 UTC is 10:30 in Berlin; 22:59 UTC is still the same day there, 23:00 UTC the next.
+    ctx.clock.set('2026-11-25T22:59:00.000Z')
+    expect((await status(ctx, code)).body.data.state).toBe('WAITING')
+    ctx.clock.set('2026-11-25T23:00:00.000Z')
+    expect((await status(ctx, code)).body).toEqual({ data: { state: 'EXPIRED' }, version: expect.any(String) })
+  })
+
+  test('reveals nothing about other tickets beyond the count ahead', async () => {
+    const ctx = await kioskContext()
+    for (let i = 0; i < 3; i++) await issue(ctx, ctx.key('all'), { ...HALL_ACCOUNTS, externalReference: `crm-secret-${i}` })
+    const mine = await issuedAtKiosk(ctx)
+    await ok(callNext(ctx, 'cnt_1'))
+    const text = JSON.stringify((await status(ctx, codeOf(mine.ticket.trackingUrl))).body)
+    for (const other of ['A001', 'A002', 'A003', 'crm-secret', 'tkt_', 'Counter 1', mine.ticket.id]) expect(text).not.toContain(other)
+    expect(JSON.parse(text).data.peopleAhead).toBe(2)
+  })
+
+  test('with `since` the answer waits for the next change of the ticket and comes as soon as it is called', async () => {
+    const ctx = await kioskContext()
+    const mine = await issuedAtKiosk(ctx)
+    const code = codeOf(mine.ticket.trackingUrl)
+    const first = await status(ctx, code)
+    let answered = false
+    const waiting = status(ctx, code, first.body.version).then((r) => {
+      answered = true
+      return r
+    })
+    await Bun.sleep(30)
+    expect(answered).toBe(false)
+    // Another line's change that leaves this ticket's status as it was does not answer.
+    await issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_loans' })
+    await Bun.sleep(30)
+    expect(answered).toBe(false)
+    await ok(callNext(ctx, 'cnt_2'))
+    const next = await waiting
+    expect(next.body.data).toMatchObject({ state: 'CALLED', counterName: 'Counter 2' })
+    expect(next.body.version).not.toBe(first.body.version)
+  })
+
+  test('the page /t/{code} and its QR code; scripts and styles under 60 KB together', async () => {
+    const ctx = await kioskContext()
+    const mine = await issuedAtKiosk(ctx)
+    const page = await request(ctx.app, 'GET', mine.ticket.trackingUrl)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+    const html = await page.text()
+    const assets = [...html.matchAll(/(?:src|href)="(\/phone\/assets\/[^"]+)"/g)].map((m) => m[1]!)
+    expect(assets.length).toBe(2)
+    let bytes = Buffer.byteLength(html.match(/<script(?![^>]*src)[^>]*>[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g)?.join('') ?? '')
+    for (const asset of assets) bytes += (await (await request(ctx.app, 'GET', asset)).arrayBuffer()).byteLength
+    expect(bytes).toBeLessThan(60 * 1024)
+    const qr = await request(ctx.app, 'GET', `${mine.ticket.trackingUrl}/qr.svg`)
+    expect(qr.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await qr.text()).toStartWith('<svg')
+    expect((await request(ctx.app, 'GET', `/t/${newTrackingCode()}/qr.svg`)).status).toBe(404)
+  })
+})
