@@ -83,13 +83,15 @@ export function prayerRoutes(deps: AppDeps) {
       async ({ request, params }) => {
         // Everything up to source access needs only the headers: with a declared size it runs
         // before the body is read, so an unauthorized push holds no memory.
-        const secret = presentedSecret(request, { allowApiKeyHeader: true })
-        const { raw } = await readBodyAfterChecks(request, MAX_MONTH_BODY, () => {
+        // Body size first (a declared one, before these), then the checks in the contract's order.
+        const { raw, checked: secret } = await readBodyAfterChecks(request, MAX_MONTH_BODY, () => {
           if (!isJsonContentType(request)) {
             throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
           }
           assertSourceId(params.sourceId)
-          return authorizePush(deps, secret, params.sourceId, deps.clock.now())
+          const secret = presentedSecret(request, { allowApiKeyHeader: true })
+          authorizePush(deps, secret, params.sourceId, deps.clock.now())
+          return secret
         })
         const outcome = await pushPrayerMonth(deps, {
           sourceId: params.sourceId,

@@ -91,6 +91,9 @@ describe('two Authorization headers on the workspace routes are 400 MULTIPLE_CRE
       const twoApiKeys = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: apiKeys, body: '{}' }))
       expect(twoApiKeys.status).toBe(400)
       expect((await jsonOf(twoApiKeys)).error.code).toBe('MULTIPLE_CREDENTIALS')
+      // The body's size is checked before the credential: two keys and a body over the limit are 413.
+      const oversized = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: 'x'.repeat(2 * MiB) }))
+      expect(oversized.status).toBe(413)
     })
   }
 })
