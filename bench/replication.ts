@@ -12,6 +12,7 @@
  * Writes its section of bench/RESULTS.md (between the `replication` markers), leaving the rest.
  */
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { currentSection, writeSection } from './sections'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createCluster, postgresUnavailable } from '../test/replication/postgres'
@@ -158,7 +159,7 @@ Status errors: off ${runs.off.reduce((n, r) => n + r.statusErrors, 0)}, on ${run
 Largest backlog seen right after a run (\`lobby_replication_pending\`): ${maxPending.toLocaleString('en')} events; after the last run
 the backlog drained in ${f1(drainSeconds)} s, and head office held all ${issued.toLocaleString('en')} tickets the branch issued.
 ${END}`
-    writeSection(section)
+    writeSection(SECTION, section)
     say(`wrote the replication section of ${RESULTS}; median ratio ${median(ratios).toFixed(2)}`)
   } finally {
     cluster.destroy()
@@ -166,21 +167,11 @@ ${END}`
   }
 }
 
-/** Replaces the replication section of RESULTS.md (or appends it), leaving the rest as it is. */
-function writeSection(section: string): void {
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
-  const start = current.indexOf(START)
-  const end = current.indexOf(END)
-  const next = start >= 0 && end > start ? current.slice(0, start) + section + current.slice(end + END.length) : current.trimEnd() + '\n\n' + section + '\n'
-  writeFileSync(RESULTS, next)
-}
+const SECTION = { file: RESULTS, start: START, end: END }
 
 /** The replication section now in RESULTS.md, for run.ts to keep when it writes the file again. */
 export function currentReplicationSection(): string {
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
-  const start = current.indexOf(START)
-  const end = current.indexOf(END)
-  return start >= 0 && end > start ? current.slice(start, end + END.length) : ''
+  return currentSection(SECTION)
 }
 
 if (import.meta.main) await replicationBench()

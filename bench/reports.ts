@@ -14,6 +14,7 @@
  * Writes its section of bench/RESULTS.md (between the `reports` markers), leaving the rest.
  */
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { currentSection, writeSection } from './sections'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
@@ -235,28 +236,18 @@ Status errors: before ${runs.before.reduce((n, r) => n + r.statusErrors, 0)}, af
       issueSection = cut >= 0 ? old.slice(cut + ISSUE_MARK.length, old.length - END.length).trim() + '\n' : ''
     }
     const section = `${START}\n${readSection.trim()}\n\n${ISSUE_MARK}\n${issueSection.trim()}\n${END}`
-    writeSection(section)
+    writeSection(SECTION, section)
     say(`wrote the reports section of ${RESULTS}`)
   } finally {
     rmSync(tmp, { recursive: true, force: true })
   }
 }
 
-/** Replaces the reports section of RESULTS.md (or appends it), leaving the rest as it is. */
-function writeSection(section: string): void {
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
-  const start = current.indexOf(START)
-  const end = current.indexOf(END)
-  const next = start >= 0 && end > start ? current.slice(0, start) + section + current.slice(end + END.length) : current.trimEnd() + '\n\n' + section + '\n'
-  writeFileSync(RESULTS, next)
-}
+const SECTION = { file: RESULTS, start: START, end: END }
 
 /** The reports section now in RESULTS.md, for run.ts to keep when it writes the file again. */
 export function currentReportsSection(): string {
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : ''
-  const start = current.indexOf(START)
-  const end = current.indexOf(END)
-  return start >= 0 && end > start ? current.slice(start, end + END.length) : ''
+  return currentSection(SECTION)
 }
 
 if (import.meta.main) await reportsBench()
