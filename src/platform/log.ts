@@ -3,54 +3,129 @@ import { writeSync } from 'node:fs'
 /** One JSON object per line on stdout; tests pass a collecting or silent logger. */
 export type Logger = (entry: Record<string, unknown>) => void
 
+const MiB = 1024 * 1024
+
+export interface LineWriterOptions {
+  /** Bytes held while the reader is slow; lines beyond them are dropped and counted. */
+  maxHeldBytes?: number
+  /** How soon a write the reader refused (EAGAIN) is tried again. */
+  retryMs?: number
+  /** How long the exit flush waits for a reader that takes nothing, before it gives up. */
+  exitWaitMs?: number
+}
+
 /**
- * Lines written to `fd` in one `write` per turn of the event loop instead of one per line, and
- * never lost: the buffer is written before the process exits (SIGTERM ends through
- * `process.exit`, which runs the 'exit' handlers), synchronously. `process.stdout.write` is not
- * used for this: on a pipe Bun queues its writes, and `process.exit` drops what is still queued.
+ * Lines written to `fd` in one `write` per turn of the event loop instead of one per line,
+ * without ever stopping the event loop for the reader: when the pipe is full (journald or a
+ * supervisor reading slowly) the write takes what fits, the rest is held and tried again on a
+ * timer, and the server keeps answering. Held bytes are bounded: beyond `maxHeldBytes` new lines
+ * are dropped, counted, and a warning line says how many once the reader catches up.
+ *
+ * Before the process exits (SIGTERM ends through `process.exit`, which runs the 'exit'
+ * handlers) the held lines are written synchronously, waiting for the reader up to
+ * `exitWaitMs`. `process.stdout.write` is not used for this: on a pipe Bun queues its writes
+ * without bound, and `process.exit` drops what is still queued.
  */
 export class BufferedLineWriter {
   private pending: string[] = []
+  private pendingBytes = 0
+  /** The part of an earlier chunk the reader has not taken yet. */
+  private unwritten: Buffer | null = null
+  private dropped = 0
   private scheduled = false
+  private retryTimer: ReturnType<typeof setTimeout> | null = null
+  private readonly maxHeldBytes: number
+  private readonly retryMs: number
+  private readonly exitWaitMs: number
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly fd: number, options: LineWriterOptions = {}) {
+    this.maxHeldBytes = options.maxHeldBytes ?? 16 * MiB
+    this.retryMs = options.retryMs ?? 10
+    this.exitWaitMs = options.exitWaitMs ?? 5_000
+  }
+
+  /** What is waiting for the reader (lines count as their length). */
+  get heldBytes(): number {
+    return this.pendingBytes + (this.unwritten?.length ?? 0)
+  }
 
   write(line: string): void {
+    if (this.heldBytes + line.length > this.maxHeldBytes) {
+      this.dropped++
+      return
+    }
     this.pending.push(line)
-    if (this.scheduled) return
+    this.pendingBytes += line.length
+    if (this.scheduled || this.retryTimer !== null) return
     this.scheduled = true
     setImmediate(this.flushNow)
   }
 
-  /** Writes every buffered line now (blocking until the system took them all). */
+  /** Writes what the reader takes now; what it does not take is tried again in `retryMs`. */
   readonly flushNow = (): void => {
     this.scheduled = false
-    if (this.pending.length === 0) return
-    const chunk = Buffer.from(this.pending.join(''))
+    this.retryTimer = null
+    const chunk = this.takeChunk()
+    if (chunk === null) return
+    const written = writeAvailable(this.fd, chunk)
+    if (written < 0 || written === chunk.length) return
+    this.unwritten = chunk.subarray(written)
+    this.retryTimer = setTimeout(this.flushNow, this.retryMs)
+    // A held line must not keep a stopping server alive; the exit flush writes it.
+    this.retryTimer.unref?.()
+  }
+
+  /** Writes everything held, waiting for the reader up to `exitWaitMs` (for 'exit'). */
+  readonly flushBeforeExit = (): void => {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer)
+    this.retryTimer = null
+    const chunk = this.takeChunk()
+    if (chunk === null) return
+    const deadline = performance.now() + this.exitWaitMs
+    let offset = 0
+    while (offset < chunk.length && performance.now() < deadline) {
+      const written = writeAvailable(this.fd, chunk.subarray(offset))
+      if (written < 0) return
+      offset += written
+      if (offset < chunk.length) Bun.sleepSync(1)
+    }
+  }
+
+  /** The unwritten rest, a warning for dropped lines, then the pending lines, as one buffer. */
+  private takeChunk(): Buffer | null {
+    const parts: Buffer[] = []
+    if (this.unwritten !== null) parts.push(this.unwritten)
+    this.unwritten = null
+    if (this.dropped > 0) {
+      const warning = { level: 'warn', msg: 'log lines dropped: stdout was not read fast enough', dropped: this.dropped }
+      parts.push(Buffer.from(formatLogLine(warning, Date.now())))
+      this.dropped = 0
+    }
+    if (this.pending.length > 0) parts.push(Buffer.from(this.pending.join('')))
     this.pending = []
-    writeFully(this.fd, chunk)
+    this.pendingBytes = 0
+    if (parts.length === 0) return null
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts)
   }
 }
 
 /**
- * `write` until every byte is taken. Once anything used `process.stdout`, Bun has made a pipe on
- * fd 1 non-blocking: a full pipe answers EAGAIN, and the rest waits for the reader.
+ * Writes what the reader takes without waiting: the bytes written, `chunk.length` when all, or
+ * -1 when the reader is gone (EPIPE: nowhere left to log to, and the bytes are let go).
  */
-function writeFully(fd: number, chunk: Buffer): void {
+function writeAvailable(fd: number, chunk: Buffer): number {
   let offset = 0
   while (offset < chunk.length) {
     try {
       offset += writeSync(fd, chunk, offset, chunk.length - offset)
     } catch (error) {
       const code = (error as { code?: string }).code
-      if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EINTR') {
-        Bun.sleepSync(1)
-        continue
-      }
-      // stdout closed (EPIPE) or gone: nowhere left to log to.
-      return
+      if (code === 'EINTR') continue
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return offset
+      return -1
     }
   }
+  return offset
 }
 
 let stdoutWriter: BufferedLineWriter | undefined
@@ -58,8 +133,11 @@ let stdoutWriter: BufferedLineWriter | undefined
 /** The process's stdout writer, flushed on exit. */
 function stdoutLines(): BufferedLineWriter {
   if (stdoutWriter === undefined) {
+    // Touching `process.stdout` makes Bun set O_NONBLOCK on a pipe or socket fd 1; without it a
+    // full pipe would block `write` in the kernel, and with it the event loop.
+    void process.stdout
     const writer = new BufferedLineWriter(1)
-    process.on('exit', writer.flushNow)
+    process.on('exit', writer.flushBeforeExit)
     stdoutWriter = writer
   }
   return stdoutWriter
