@@ -20,9 +20,12 @@
  *                          replication on and off (its own section of RESULTS.md, kept likewise)
  *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
  *   BENCH_DATA=path        where the measurements go (bench/results.json)
+ *   BENCH_BEFORE=450c735   the code "before" (part one's last commit): built from git into a
+ *                          temporary directory and run beside this code in the same rounds, so
+ *                          each scenario also has its ratio to itself before; `none` turns it off
  *   BENCH_REPORT_ONLY=1    write the report again from BENCH_DATA, measuring nothing
  */
-import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
@@ -52,6 +55,7 @@ const CONFIG = {
   data: process.env.BENCH_DATA ?? join(BENCH, 'results.json'),
   only: new Set((process.env.BENCH_ONLY ?? 'reads,writes,push,big,reports').split(',')),
   build: process.env.BENCH_NO_BUILD !== '1',
+  before: process.env.BENCH_BEFORE ?? '450c735',
 }
 
 const QUEUE = '/api/public/v1/queue'
@@ -74,9 +78,9 @@ function say(line: string): void {
   process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 }
 
-function run(argv: string[], options: { timeoutMs?: number; inherit?: boolean } = {}): string {
+function run(argv: string[], options: { timeoutMs?: number; inherit?: boolean; cwd?: string } = {}): string {
   const result = Bun.spawnSync(argv, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     stdout: options.inherit ? 'inherit' : 'pipe',
     stderr: options.inherit ? 'inherit' : 'pipe',
     timeout: options.timeoutMs ?? 600_000,
@@ -137,10 +141,32 @@ async function stopServer(server: Proc): Promise<void> {
   if (index >= 0) started.splice(index, 1)
 }
 
-function startLobby(name: string, dbPath: string, logFile: string): Promise<Proc> {
+function startLobby(name: string, dbPath: string, logFile: string, binary = BINARY): Promise<Proc> {
   const port = freePort()
-  return startServer(name, [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath], port, logFile, '/health')
+  return startServer(name, [binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath], port, logFile, '/health')
 }
+
+/**
+ * The code before (`CONFIG.before`, a commit) built from this repository's history into `dir`:
+ * its files from `git archive`, its locked dependencies, its own `bun run build`. Null, with
+ * the reason said, when it cannot be built here (no git history in the copy, no registry).
+ */
+function buildBefore(dir: string): string | null {
+  try {
+    run(['sh', '-c', `git -C '${ROOT}' archive '${CONFIG.before}' | tar -x -C '${dir}'`])
+    run(['bun', 'install', '--frozen-lockfile'], { cwd: dir })
+    run(['bun', 'run', 'build'], { cwd: dir })
+    const binary = join(dir, 'dist', 'lobby')
+    if (!existsSync(binary)) throw new Error(`no ${binary} after the build`)
+    return binary
+  } catch (error) {
+    say(`the code before (${CONFIG.before}) could not be built, so no scenario is compared with it: ${String((error as Error).message).split('\n')[0]}`)
+    return null
+  }
+}
+
+/** The name of a scenario's twin run against the code before. */
+const beforeName = (name: string) => `${name} (before: ${CONFIG.before})`
 
 /**
  * RSS once the server is idle: the lowest of samples taken every 250 ms for `ms`. Right after a
@@ -385,6 +411,8 @@ interface Facts {
   seed?: { tickets: number; events: number; ms: number; bytes: number }
   checks: string[]
   wallSeconds: number
+  /** The commit run beside this code as "before" (absent when it was not built). */
+  before?: string
 }
 
 /**
@@ -445,7 +473,7 @@ function report(scenarios: Scenario[], facts: Facts): string {
     ['≤ 200 bytes per remembered nonce', Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} B` : '—', verdict(Number.isFinite(perNonce) ? perNonce <= 200 : undefined)],
   ]
 
-  const beforeSection = beforeAfter(scenarios, facts)
+  const beforeSection = againstBefore(scenarios, facts) + beforeAfter(scenarios, facts)
   const analysisFile = join(BENCH, 'analysis.md')
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : ''
 
@@ -550,6 +578,43 @@ ${analysis}
  * The same bench run on the code before this work (bench/results-before.json: the results.json
  * of the run on commit 5ab4415), next to this run.
  */
+/**
+ * Each scenario against its twin on the code before, measured in the same rounds: the paired
+ * per-round ratios, and a verdict that calls a change only when every round agrees and the
+ * median moved by more than 10 % (the run-to-run spread of one scenario here is up to ±8 %).
+ */
+function againstBefore(scenarios: Scenario[], facts: Facts): string {
+  if (facts.before === undefined) return ''
+  const byName = new Map(scenarios.map((s) => [s.name, s]))
+  const rows: string[] = []
+  for (const s of scenarios) {
+    const twin = byName.get(`${s.name} (before: ${facts.before})`)
+    if (twin === undefined || s.runs.length === 0 || twin.runs.length !== s.runs.length) continue
+    const perRound = s.runs.map((r, i) => r.rps / twin.runs[i]!.rps)
+    const ratio = median(perRound)
+    const p99 = pairedRatio(s, twin, (r) => r.p99Us)
+    const verdict = ratio < 0.9 && perRound.every((r) => r < 0.95) ? '**slower**'
+      : ratio > 1.1 && perRound.every((r) => r > 1.05) ? 'faster'
+      : 'same within noise'
+    rows.push(`| ${s.name} | ${medianRun(s).rps.toFixed(0)} | ${medianRun(twin).rps.toFixed(0)} | ${fixed(ratio)}× | ${perRound.map((r) => fixed(r)).join(' / ')} | ${fixed(p99)}× | ${verdict} |`)
+  }
+  if (rows.length === 0) return ''
+  return `## Against the code before (${facts.before}, side by side)
+
+The code before part two (commit ${facts.before}, built from git by this run with its own
+locked dependencies) served the same scenarios from its own copy of the provisioned database,
+on the same core, in the same rounds: each round ran a scenario here and then its twin
+there. "now ÷ before" is the median of the per-round ratios; a scenario is called slower
+(faster) only when it is more than 10 % slower (faster) by that median and every round agrees
+by at least 5 %.
+
+| scenario | now req/s | before req/s | now ÷ before (req/s) | per round | now ÷ before (p99) | verdict |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+`
+}
+
 function beforeAfter(scenarios: Scenario[], facts: Facts): string {
   const file = join(BENCH, 'results-before.json')
   if (!existsSync(file)) return ''
@@ -747,6 +812,37 @@ async function main(): Promise<void> {
     const pushAnswer = JSON.parse(await expectStatus('widget push', push, 200)) as { itemCount: number; warnings: { code: string }[] }
     checks.push(`preflight: state, services, ticket read 200; issue 201; replay 201 with \`Idempotent-Replayed: true\`; push 200 with ${pushAnswer.itemCount} items and warnings [${pushAnswer.warnings.map((w) => w.code).join(', ')}]`)
 
+    // The code before, on its own copy of the same provisioning, for the twin scenarios.
+    let before: { proc: Proc; secret: (name: string) => string; ticketPath: string; replayKey: string } | null = null
+    if (CONFIG.before !== 'none' && ['reads', 'writes', 'push'].some((phase) => CONFIG.only.has(phase))) {
+      say(`building the code before (${CONFIG.before}) from git`)
+      const beforeDir = join(tmp, 'before')
+      mkdirSync(beforeDir)
+      const beforeBinary = buildBefore(beforeDir)
+      if (beforeBinary !== null) {
+        const beforeDb = join(tmp, 'before.db')
+        const printed = JSON.parse(run([beforeBinary, 'provision', '--db', beforeDb, '--file', join(BENCH, 'provision.json')])) as typeof provisioned
+        const beforeSecret = (name: string) => {
+          const found = printed.secrets.find((s) => s.name === name)
+          if (found === undefined) throw new Error(`the code before printed no secret for ${name}`)
+          return found.secret
+        }
+        const proc = await startLobby('lobby-before', beforeDb, join(tmp, 'lobby-before.log'), beforeBinary)
+        const ticket = JSON.parse(await expectStatus('ticket issue (before)', await issueOnce(proc.url, beforeSecret('bench-issue'), `preflight.${salt()}`), 201)) as { data: { id: string } }
+        const key = `replay.${salt()}`
+        await expectStatus('replay: first issue (before)', await issueOnce(proc.url, beforeSecret('bench-replay'), key), 201)
+        before = { proc, secret: beforeSecret, ticketPath: `${QUEUE}/tickets/${ticket.data.id}`, replayKey: key }
+        facts.before = CONFIG.before
+        checks.push(`the code before (${CONFIG.before}) built from git, provisioned from bench/provision.json and answering: issue 201, replay's first issue 201`)
+      }
+    }
+    /** The scenario's twin against the code before (same script and arguments, its own secrets). */
+    const twinOf = (s: Scenario, path: () => string, args: (secret: (name: string) => string) => string[]): Scenario[] => {
+      if (before === null) return []
+      const b = before
+      return [scenario(beforeName(s.name), s.script, () => b.proc.url + path(), () => args(b.secret), s.baseline)]
+    }
+
     const stateFile = join(tmp, 'state.json')
     writeFileSync(stateFile, stateBody)
     const bareReadPort = freePort()
@@ -762,11 +858,17 @@ async function main(): Promise<void> {
     const issue = scenario('ticket issue', 'issue.lua', () => lobby.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-issue'), ISSUE_BODY], bareInsertS.name)
     const replay = scenario('ticket replay', 'issue.lua', () => lobby.url + `${QUEUE}/tickets`, () => [salt(), secret('bench-replay'), ISSUE_BODY, replayKey], bareInsertS.name)
     const pushS = scenario('widget push (100-item schedule)', 'push.lua', () => lobby.url + PUSH_PATH, () => [salt(), secret('bench-cms'), pushBody], bareInsertS.name)
-    scenarios.push(bareReadS, state, services, ticketRead, bareInsertS, issue, replay, pushS)
+    const stateB = twinOf(state, () => `${QUEUE}/state`, (secretOf) => [secretOf('bench-state')])
+    const servicesB = twinOf(services, () => `${QUEUE}/services`, (secretOf) => [secretOf('bench-services')])
+    const ticketReadB = twinOf(ticketRead, () => before!.ticketPath, (secretOf) => [secretOf('bench-ticket-read')])
+    const issueB = twinOf(issue, () => `${QUEUE}/tickets`, (secretOf) => [salt(), secretOf('bench-issue'), ISSUE_BODY])
+    const replayB = twinOf(replay, () => `${QUEUE}/tickets`, (secretOf) => [salt(), secretOf('bench-replay'), ISSUE_BODY, before!.replayKey])
+    const pushB = twinOf(pushS, () => PUSH_PATH, (secretOf) => [salt(), secretOf('bench-cms'), pushBody])
+    scenarios.push(bareReadS, state, ...stateB, services, ...servicesB, ticketRead, ...ticketReadB, bareInsertS, issue, ...issueB, replay, ...replayB, pushS, ...pushB)
 
     if (CONFIG.only.has('reads')) {
       say('reads: bare Bun.serve, state, services, ticket read')
-      rounds([bareReadS, state, services, ticketRead])
+      rounds([bareReadS, state, ...stateB, services, ...servicesB, ticketRead, ...ticketReadB])
     }
 
     if (CONFIG.only.has('writes')) {
@@ -776,11 +878,11 @@ async function main(): Promise<void> {
       // window are there by then) and after is read once the runs' garbage went back to the
       // system: both the lowest over 10 idle seconds (it takes that long to settle).
       let rssBefore = 0
-      await rounds([bareInsertS, issue], async () => {
+      await rounds([bareInsertS, issue, ...issueB], async () => {
         rssBefore = await settledRssKb(lobby.pid, 10_000)
       })
       const hallAfterIssue = await settledWaitingAtHall(lobby.url, secret('bench-state'))
-      rounds([replay])
+      rounds([replay, ...replayB])
       const hallAfterReplay = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       const rssAfter = await settledRssKb(lobby.pid, 10_000)
       // Every request of these runs passed the header checks, so each left a nonce behind.
@@ -796,13 +898,14 @@ async function main(): Promise<void> {
 
     if (CONFIG.only.has('push')) {
       say('widget push')
-      rounds([pushS])
+      rounds([pushS, ...pushB])
     }
 
     facts.loadAtEnd = loadAverage()
     await stopServer(lobby)
     await stopServer(bareRead)
     await stopServer(bareInsert)
+    if (before !== null) await stopServer(before.proc)
 
     if (CONFIG.only.has('big')) {
       say(`big database: seeding ${CONFIG.seedTickets.toLocaleString('en')} tickets`)

@@ -58,7 +58,8 @@ export const tickets = sqliteTable(
     // The waiting line in its lanes (front, then priority or normal), each by rank: the head of
     // every lane of a line is one index seek (call-next, docs/counters.md "Priority").
     index('tickets_waiting_line').on(t.serviceId, t.locationId, t.status, t.front, t.priority, t.queueRank),
-    index('tickets_open_by_status').on(t.status, t.locationId),
+    // queue_rank last: the highest / lowest WAITING rank of a location is one seek (store.ts).
+    index('tickets_open_by_status').on(t.status, t.locationId, t.queueRank),
     index('tickets_counter_open').on(t.counterId, t.status),
     uniqueIndex('tickets_tracking_code').on(t.trackingCode),
   ],
