@@ -1,13 +1,12 @@
 import { Elysia } from 'elysia'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { TypeCheck } from '@sinclair/typebox/compiler'
 import type { AppDeps } from '../platform/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { assertSchema, codePointLength, compile } from '../platform/validation'
+import { assertSchema, codePointLength, compile, type SchemaCheck } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
 import { DeviceService } from '../devices/service'
@@ -36,7 +35,7 @@ const checkWalkIn = compile(WalkInRequest)
  * INVALID_REQUEST) → JSON (400 INVALID_JSON) → schema (422 VALIDATION_FAILED). Actions without
  * parameters (`optional`) also accept no body at all, which reads as `{}`.
  */
-function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: TypeCheck<T>, optional: boolean) {
+function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: SchemaCheck<T>, optional: boolean) {
   let value: unknown = {}
   if (raw.byteLength > 0 || !optional) {
     if (!isJsonContentType(request)) {

@@ -1,6 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
-import { ValueErrorType } from '@sinclair/typebox/errors'
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { ApiError, pointer, type ErrorDetail } from './errors'
 
 export { TypeCompiler }
@@ -14,7 +14,7 @@ const MAX_DETAILS = 100
  * reported at their own path. Schemas are closed (`additionalProperties: false`), and
  * TypeBox's `Integer`/`Number` refuse numeric strings, unlike Elysia's coercing `t.Numeric`.
  */
-export function schemaErrors(check: TypeCheck<TSchema>, value: unknown): ErrorDetail[] {
+export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = []
   const seen = new Set<string>()
   for (const error of check.Errors(value)) {
@@ -44,7 +44,7 @@ export function schemaErrors(check: TypeCheck<TSchema>, value: unknown): ErrorDe
 
 /** Validates or throws 422 with `code` and every failing path. */
 export function assertSchema<T extends TSchema>(
-  check: TypeCheck<T>,
+  check: SchemaCheck<T>,
   value: unknown,
   code: string,
 ): asserts value is Static<T> {
@@ -53,14 +53,38 @@ export function assertSchema<T extends TSchema>(
     if (illFormed.length > 0) throw new ApiError(422, code, 'request validation failed', illFormed)
     return
   }
-  const details = schemaErrors(check as unknown as TypeCheck<TSchema>, value)
+  const details = schemaErrors(check as unknown as SchemaCheck<TSchema>, value)
   // Only code-point-length false alarms failed: the value is valid.
   if (details.length === 0) return
   throw new ApiError(422, code, 'request validation failed', details)
 }
 
-export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
-  return TypeCompiler.Compile(schema)
+/** What the routes need of a compiled schema (TypeBox's `TypeCheck` has both). */
+export interface SchemaCheck<T extends TSchema> {
+  Check(value: unknown): value is Static<T>
+  Errors(value: unknown): Iterable<ValueError>
+}
+
+/**
+ * A checker compiled on first use, not when its module loads: a route's checker is built by
+ * the first request that needs it instead of by every server start (cold start).
+ */
+class LazyCheck<T extends TSchema> implements SchemaCheck<T> {
+  private compiled: TypeCheck<T> | undefined
+
+  constructor(private readonly schema: T) {}
+
+  Check(value: unknown): value is Static<T> {
+    return (this.compiled ??= TypeCompiler.Compile(this.schema)).Check(value)
+  }
+
+  Errors(value: unknown): Iterable<ValueError> {
+    return (this.compiled ??= TypeCompiler.Compile(this.schema)).Errors(value)
+  }
+}
+
+export function compile<T extends TSchema>(schema: T): SchemaCheck<T> {
+  return new LazyCheck(schema)
 }
 
 /**

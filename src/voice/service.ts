@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { Db } from '../db/open'
+// Bun's hasher, not node:crypto: importing node:crypto costs ~7 ms of every server start.
+import { sha256Hex } from '../platform/idempotency'
 
 /**
  * Spoken calls (contract §11): the clips a branch recorded, per language. A call is said as
@@ -82,7 +83,7 @@ export function storeClips(db: Db, lang: string, files: ClipFile[], now: number)
   )
   return db.$client.transaction(() =>
     files.map((file) => {
-      const sha256 = createHash('sha256').update(file.bytes).digest('hex')
+      const sha256 = sha256Hex(file.bytes)
       upsert.run(lang, file.name, file.contentType, file.bytes, sha256, now)
       return { lang, name: file.name, contentType: file.contentType, bytes: file.bytes.byteLength, sha256, importedAt: now }
     }),
