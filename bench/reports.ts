@@ -7,9 +7,8 @@
  *    migration 0007 does (`rebuildReportRollups`, timed), starts dist/lobby on it and times
  *    `GET /api/operator/v1/reports/daily` and `/reports/counters` over the 365 days, one request
  *    at a time (the target: under 100 ms).
- * 2. Ticket issue against the build of `main` (before the roll-ups) and this build, on fresh
- *    provisioned databases, alternating rounds of wrk (bench/lua/issue.lua) so both see the
- *    same machine load.
+ * Ticket issue with the roll-ups against the code before them is measured by every run of
+ * bench/run.ts ("Against the code before"), in the same rounds as the other scenarios.
  *
  * Writes its section of bench/RESULTS.md (between the `reports` markers), leaving the rest.
  */
@@ -29,16 +28,6 @@ const env = (name: string, fallback: number) => (process.env[name] === undefined
 const SEED = env('BENCH_SEED', 1_000_000)
 const DAYS = 365
 const REQUESTS = env('BENCH_REPORT_REQUESTS', 40)
-const ISSUE_ROUNDS = env('BENCH_RUNS', 3)
-const ISSUE_SECONDS = env('BENCH_DURATION', 10)
-/**
- * BENCH_REPORTS_PARTS=issue runs only the issue comparison and keeps the report figures of the
- * last run in RESULTS.md (the seed and rebuild take minutes); default both.
- */
-const PARTS = new Set((process.env.BENCH_REPORTS_PARTS ?? 'report,issue').split(','))
-const ISSUE_MARK = '<!-- reports:issue -->'
-const QUEUE = '/api/public/v1/queue'
-const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
 export const START = '<!-- reports:start -->'
 export const END = '<!-- reports:end -->'
 
@@ -101,27 +90,6 @@ async function timeGets(url: string, secret: string): Promise<Timing> {
   return { median: quantile(ms, 0.5), p90: quantile(ms, 0.9), max: ms[ms.length - 1]!, rows, bytes }
 }
 
-interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
-
-function wrk(url: string, secret: string, seconds: number): WrkRun {
-  const salt = Math.random().toString(36).slice(2, 10)
-  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue.lua'), `${url}${QUEUE}/tickets`, '--', salt, secret, ISSUE_BODY])
-  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
-  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
-  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
-}
-
-const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
-/** The build of `main` (before the roll-ups), from `git archive`, sharing this checkout's node_modules. */
-function buildMain(tmp: string): string {
-  const dir = join(tmp, 'main-src')
-  run(['sh', '-c', `mkdir -p ${dir} && git archive main | tar -x -C ${dir} && ln -s ${join(ROOT, 'node_modules')} ${join(dir, 'node_modules')}`])
-  run(['bun', 'run', 'build'], dir)
-  return join(dir, 'dist', 'lobby')
-}
-
 export async function reportsBench(): Promise<void> {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing (bun run build)`)
   const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-reports-'))
@@ -137,9 +105,9 @@ export async function reportsBench(): Promise<void> {
     const specFile = join(tmp, 'provision.json')
     writeFileSync(specFile, JSON.stringify(spec))
 
-    // 1. The 365-day report over 1,000,000 tickets.
+    // The 365-day report over 1,000,000 tickets.
     let readSection = ''
-    if (PARTS.has('report')) {
+    {
       const big = join(tmp, 'big.db')
       const secrets = provision(BINARY, big, specFile)
       say(`seeding ${SEED.toLocaleString('en')} tickets over ${DAYS} days (full history)`)
@@ -163,7 +131,7 @@ export async function reportsBench(): Promise<void> {
       await lobby.stop()
       say(`daily: median ${daily.median.toFixed(1)} ms over ${daily.rows} rows; counters: median ${counters.median.toFixed(1)} ms`)
       const f1 = (n: number) => n.toFixed(1)
-      readSection = `## Reports (issue 21): a 365-day report over 1,000,000 tickets, and ticket issue with the roll-ups
+      readSection = `## Reports (issue 21): a 365-day report over 1,000,000 tickets
 
 Report figures: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_ONLY=reports bun run bench\` (bench/reports.ts) on the shared
 machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadReports.toFixed(2)} during the report requests
@@ -179,63 +147,10 @@ machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadRepor
 | \`GET /api/operator/v1/reports/daily\` | ${daily.rows} | ${daily.bytes.toLocaleString('en')} | ${f1(daily.median)} | ${f1(daily.p90)} | ${f1(daily.max)} | < 100 ms: ${daily.median < 100 ? 'met' : 'NOT met'} |
 | \`GET /api/operator/v1/reports/counters\` | ${counters.rows} | ${counters.bytes.toLocaleString('en')} | ${f1(counters.median)} | ${f1(counters.p90)} | ${f1(counters.max)} | < 100 ms: ${counters.median < 100 ? 'met' : 'NOT met'} |
 `
-    } else {
-      const old = currentReportsSection()
-      const cut = old.indexOf(ISSUE_MARK)
-      readSection = old.slice(START.length, cut >= 0 ? cut : old.length - END.length).trim() + '\n'
     }
-
-    // 2. Ticket issue: main's build against this one, alternating.
-    let issueSection = ''
-    if (PARTS.has('issue')) {
-      say('building main (git archive) for the issue comparison')
-      const mainBinary = buildMain(tmp)
-      const mainSpec = JSON.parse(JSON.stringify(spec))
-      mainSpec.workspaces[0].queueUnits[0].apiKeys.pop()
-      const mainSpecFile = join(tmp, 'provision-main.json')
-      writeFileSync(mainSpecFile, JSON.stringify(mainSpec))
-      const before = join(tmp, 'before.db')
-      const after = join(tmp, 'after.db')
-      const beforeSecrets = provision(mainBinary, before, mainSpecFile)
-      const afterSecrets = provision(BINARY, after, specFile)
-      const servers = { before: await serve(mainBinary, before), after: await serve(BINARY, after) }
-      const runs: { before: WrkRun[]; after: WrkRun[] } = { before: [], after: [] }
-      const loadIssue = load()
-      wrk(servers.before.url, beforeSecrets.get('bench-issue')!, 2)
-      wrk(servers.after.url, afterSecrets.get('bench-issue')!, 2)
-      for (let round = 0; round < ISSUE_ROUNDS; round++) {
-        // Alternate which goes first, so neither always follows the other.
-        const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)
-        for (const which of order) {
-          const secret = (which === 'before' ? beforeSecrets : afterSecrets).get('bench-issue')!
-          runs[which].push(wrk(servers[which].url, secret, ISSUE_SECONDS))
-          say(`issue ${which} round ${round + 1}: ${rps(runs[which].at(-1)!).toFixed(0)} req/s`)
-        }
-      }
-      await servers.before.stop()
-      await servers.after.stop()
-      const ratios = runs.after.map((r, i) => rps(r) / rps(runs.before[i]!))
-
-      const f1 = (n: number) => n.toFixed(1)
-      issueSection = `Ticket issue: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${loadIssue.toFixed(2)} during the runs. wrk, 2 threads,
-16 connections, ${ISSUE_SECONDS} s per run, ${ISSUE_ROUNDS} alternating rounds after a 2 s warm-up each, fresh provisioned
-databases; the build of \`main\` (without the roll-ups) and this build, whose issue adds one upsert of
-\`report_daily\` to the transaction:
-
-| build | req/s per round | median req/s | median p50 ms | median p99 ms |
-|---|---|---|---|---|
-| main (before) | ${runs.before.map((r) => rps(r).toFixed(0)).join(', ')} | ${median(runs.before.map(rps)).toFixed(0)} | ${f1(median(runs.before.map((r) => r.p50Us)) / 1000)} | ${f1(median(runs.before.map((r) => r.p99Us)) / 1000)} |
-| reports (after) | ${runs.after.map((r) => rps(r).toFixed(0)).join(', ')} | ${median(runs.after.map(rps)).toFixed(0)} | ${f1(median(runs.after.map((r) => r.p50Us)) / 1000)} | ${f1(median(runs.after.map((r) => r.p99Us)) / 1000)} |
-
-Per-round ratio after ÷ before (req/s): ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}.
-Status errors: before ${runs.before.reduce((n, r) => n + r.statusErrors, 0)}, after ${runs.after.reduce((n, r) => n + r.statusErrors, 0)}.
-`
-    } else {
-      const old = currentReportsSection()
-      const cut = old.indexOf(ISSUE_MARK)
-      issueSection = cut >= 0 ? old.slice(cut + ISSUE_MARK.length, old.length - END.length).trim() + '\n' : ''
-    }
-    const section = `${START}\n${readSection.trim()}\n\n${ISSUE_MARK}\n${issueSection.trim()}\n${END}`
+    const issueNote = 'Ticket issue with the roll-ups (one upsert of `report_daily` per issue) against the code before them: ' +
+      'see "Against the code before" above, measured in the same rounds as every other scenario.'
+    const section = `${START}\n${readSection.trim()}\n\n${issueNote}\n${END}`
     writeSection(SECTION, section)
     say(`wrote the reports section of ${RESULTS}`)
   } finally {

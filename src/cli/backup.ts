@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
 import { recordBackup } from '../ops/status'
+import { storedTicketCount } from '../tickets/counts'
 
 export const backupHelp = `lobby backup --db PATH --out FILE
 
@@ -49,7 +50,7 @@ export async function backupCommand(argv: string[]): Promise<number> {
   }
   const copy = new Database(out, { readonly: true })
   const check = copy.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()
-  const tickets = copy.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()
+  const tickets = storedTicketCount(copy)
   copy.close()
   if (check?.integrity_check !== 'ok') throw new Error(`the copy failed its integrity check: ${check?.integrity_check}`)
   // Remembered in the database for `lobby status` ("last backup").
@@ -59,6 +60,6 @@ export async function backupCommand(argv: string[]): Promise<number> {
   } finally {
     source.$client.close()
   }
-  printJson({ out, bytes: statSync(out).size, startedAt, integrity: 'ok', tickets: tickets?.n ?? 0 })
+  printJson({ out, bytes: statSync(out).size, startedAt, integrity: 'ok', tickets })
   return 0
 }

@@ -3,6 +3,7 @@ import { SCHEMA_VERSION } from '../db/migrate'
 import { ApiError } from '../platform/errors'
 import { ReportService } from '../reports/service'
 import { toCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER } from '../reports/csv'
+import { RollupReads } from '../tickets/rollup-reads'
 
 export const reportHelp = `lobby report --db PATH --from YYYY-MM-DD --to YYYY-MM-DD [--by day|counter] [--format json|csv]
 
@@ -36,7 +37,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
       ? 0
       : client.query<{ n: number }, []>('SELECT count(*) AS n FROM lobby_migrations').get()!.n
     if (applied < SCHEMA_VERSION) throw new UsageError(`${path} is at schema ${applied}, this lobby reads schema ${SCHEMA_VERSION}: run lobby migrate --db ${path} first`)
-    const service = new ReportService(client)
+    const service = new ReportService(client, new RollupReads(client))
     const scope = { queueUnitId: null, locations: null, services: null }
     let rows: Record<string, unknown>[]
     try {

@@ -73,8 +73,8 @@ const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYY
 export function reportRoutes(deps: AppDeps) {
   let prepared: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
-  const service = () => (prepared ??= new ReportService(deps.db.$client))
-  const summary = () => (summaries ??= new ReportSummaryReader(deps.db.$client, service()))
+  const service = () => (prepared ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
+  const summary = () => (summaries ??= new ReportSummaryReader(deps.db.$client, service(), deps.tickets.rollupReads))
   const devices = new DeviceService(deps.db, deps.ids)
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })

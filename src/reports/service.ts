@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { isRealDate } from '../platform/time'
-import { Histogram, HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from '../tickets/rollups'
+import { Histogram } from '../tickets/rollups'
+import type { RollupReads } from '../tickets/rollup-reads'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
 
@@ -53,69 +54,16 @@ export function parseRange(from: unknown, to: unknown): { from: string; to: stri
 const round1 = (n: number) => Math.round(n * 10) / 10
 const avg = (sum: number, count: number) => (count === 0 ? null : round1(sum / count))
 
-interface DailyRecord {
-  date: string
-  locationId: string
-  serviceId: string
-  issued: number
-  served: number
-  noShow: number
-  cancelled: number
-  transferredOut: number
-  waitCount: number
-  waitSum: number
-  waitMax: number | null
-  waitP50: number | null
-  waitP90: number | null
-  withinTarget: number
-  serviceCount: number
-  serviceSum: number
-  serviceP50: number | null
-  serviceP90: number | null
-  [hour: string]: string | number | null
-}
-
-interface CounterRecord {
-  date: string
-  counterId: string
-  locationId: string
-  served: number
-  noShow: number
-  serviceCount: number
-  serviceSum: number
-  serviceP50: number | null
-  serviceP90: number | null
-  busySeconds: number
-}
-
 /**
- * Contract §12 reads: the rows of the daily roll-ups the tickets feature keeps
- * (src/tickets/rollups.ts), figures only (the distributions are not read), one indexed range
- * per request. Rows exist for the days something happened.
+ * Contract §12 reads: the rows of the daily roll-ups the tickets feature keeps and reads
+ * (src/tickets/rollup-reads.ts), figures only (the distributions are not read), one indexed
+ * range per request. Rows exist for the days something happened.
  */
 export class ReportService {
-  private readonly dailyStmt
-  private readonly countersStmt
   private readonly locationStmt
   private readonly serviceStmt
 
-  constructor(client: Database) {
-    const unitFilter = '(?1 IS NULL OR queue_unit_id = ?1) AND business_day BETWEEN ?2 AND ?3'
-    this.dailyStmt = client.query<DailyRecord, [string | null, string, string, string | null, string | null]>(`
-      SELECT business_day AS date, location_id AS locationId, service_id AS serviceId, issued, served, no_show AS noShow,
-        cancelled, transferred_out AS transferredOut, wait_count AS waitCount, wait_sum AS waitSum, wait_max AS waitMax,
-        wait_p50 AS waitP50, wait_p90 AS waitP90, within_target AS withinTarget, service_count AS serviceCount,
-        service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90, ${HOUR_COLUMNS.join(', ')}
-      FROM report_daily
-      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4) AND (?5 IS NULL OR service_id = ?5)
-      ORDER BY business_day, location_id, service_id`)
-    this.countersStmt = client.query<CounterRecord, [string | null, string, string, string | null]>(`
-      SELECT business_day AS date, counter_id AS counterId, location_id AS locationId, served, no_show AS noShow,
-        service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
-        busy_seconds AS busySeconds
-      FROM report_counter_daily
-      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4)
-      ORDER BY business_day, location_id, counter_id`)
+  constructor(client: Database, private readonly rollups: RollupReads) {
     this.locationStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM locations WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
     this.serviceStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM services WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
   }
@@ -125,7 +73,7 @@ export class ReportService {
     const range = parseRange(query.from, query.to)
     this.checkFilters(scope, query.locationId, query.serviceId)
     const rows: DailyReportRow[] = []
-    for (const r of this.dailyStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null, query.serviceId ?? null)) {
+    for (const r of this.rollups.daily(scope.queueUnitId, range.from, range.to, query.locationId ?? null, query.serviceId ?? null)) {
       if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
       if (scope.services !== null && !scope.services.includes(r.serviceId)) continue
       rows.push({
@@ -140,7 +88,7 @@ export class ReportService {
         waitSeconds: { avg: avg(r.waitSum, r.waitCount), p50: r.waitP50, p90: r.waitP90, max: r.waitMax },
         serviceSeconds: { avg: avg(r.serviceSum, r.serviceCount), p50: r.serviceP50, p90: r.serviceP90 },
         withinTarget: r.waitCount === 0 ? null : Math.round((r.withinTarget / r.waitCount) * 1000) / 1000,
-        issuedByHour: HOUR_COLUMNS.map((c) => r[c] as number),
+        issuedByHour: r.issuedByHour,
       })
     }
     return rows
@@ -151,7 +99,7 @@ export class ReportService {
     const range = parseRange(query.from, query.to)
     this.checkFilters(scope, query.locationId, undefined)
     const rows: CounterReportRow[] = []
-    for (const r of this.countersStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+    for (const r of this.rollups.counters(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
       if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
       rows.push({
         date: r.date,
@@ -206,35 +154,17 @@ export interface ReportSummary {
   lines: LineSummary[]
 }
 
-interface SummaryRecord {
-  locationId: string
-  serviceId: string
-  issued: number
-  served: number
-  waitCount: number
-  withinTarget: number
-  waitHist: Uint8Array | null
-  [hour: string]: string | number | Uint8Array | null
-}
-
 /**
  * The /reports page's one read: the names it shows (locations, services with their targets,
  * counters of the reader's unit) and, per line, the range's totals by hour and its wait
  * distribution merged from the days' distributions (`wait_hist`).
  */
 export class ReportSummaryReader {
-  private readonly linesStmt
   private readonly locationsStmt
   private readonly servicesStmt
   private readonly countersStmt
 
-  constructor(client: Database, private readonly reports: ReportService) {
-    this.linesStmt = client.query<SummaryRecord, [string | null, string, string, string | null]>(`
-      SELECT r.location_id AS locationId, r.service_id AS serviceId, r.issued, r.served, r.wait_count AS waitCount,
-        r.within_target AS withinTarget, d.wait_hist AS waitHist, ${HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}
-      FROM report_daily r
-      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
-      WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
+  constructor(client: Database, private readonly reports: ReportService, private readonly rollups: RollupReads) {
     this.locationsStmt = client.query<{ id: string; name: string; timezone: string }, [string | null]>(
       'SELECT id, name, timezone FROM locations WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
     )
@@ -252,7 +182,7 @@ export class ReportSummaryReader {
     const seesLocation = (id: string) => scope.locations === null || scope.locations.includes(id)
     const seesService = (id: string) => scope.services === null || scope.services.includes(id)
     const lines = new Map<string, { line: LineSummary; hist: Histogram }>()
-    for (const r of this.linesStmt.all(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+    for (const r of this.rollups.lineDays(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
       if (!seesLocation(r.locationId) || !seesService(r.serviceId)) continue
       const key = `${r.locationId}\u0000${r.serviceId}`
       let entry = lines.get(key)
@@ -269,8 +199,8 @@ export class ReportSummaryReader {
       line.called += r.waitCount
       line.withinTarget += r.withinTarget
       for (let h = 0; h < 24; h++) {
-        line.issuedByHour[h]! += r[HOUR_COLUMNS[h]!] as number
-        line.servedByHour[h]! += r[SERVED_HOUR_COLUMNS[h]!] as number
+        line.issuedByHour[h]! += r.issuedByHour[h]!
+        line.servedByHour[h]! += r.servedByHour[h]!
       }
       entry.hist.merge(Histogram.fromBytes(r.waitHist))
     }

@@ -1,3 +1,4 @@
+import type { Database } from 'bun:sqlite'
 import type { Db } from '../db/open'
 
 /**
@@ -9,4 +10,9 @@ export function issuedCounter(db: Db): (locationId: string, businessDay: string)
     'SELECT sum(last_seq) AS n FROM ticket_sequences WHERE location_id = ?1 AND business_day = ?2',
   )
   return (locationId, businessDay) => query.get(locationId, businessDay)?.n ?? 0
+}
+
+/** Every ticket stored in `client` (a backup's copy, checked after `VACUUM INTO`). */
+export function storedTicketCount(client: Database): number {
+  return client.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()!.n
 }

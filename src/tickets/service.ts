@@ -18,6 +18,7 @@ import { QueueDisplayReader, type QueueDisplayState } from './display-state'
 import { OPEN_STATUSES, type TransitionRule } from './transitions'
 import { callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
+import { RollupReads } from './rollup-reads'
 
 /** Where a requeued or transferred ticket joins the waiting line. */
 export type LinePosition = 'FIRST' | 'LAST'
@@ -78,6 +79,13 @@ export class Tickets {
 
   private get parts(): Parts {
     return (this.prepared ??= prepareParts(this.deps, (change) => this.changed(change)))
+  }
+
+  private rollupReader: RollupReads | undefined
+
+  /** The report roll-ups' reads (contract §12), prepared on first use. */
+  get rollupReads(): RollupReads {
+    return (this.rollupReader ??= new RollupReads(this.deps.db.$client))
   }
 
   // ---- writes ---------------------------------------------------------------------------

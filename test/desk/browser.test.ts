@@ -157,6 +157,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
   }, TEST_MS)
 
+  test('a priority walk-in from the desk carries its mark in the list and at the counter, and call-next takes it first', async () => {
+    await clearQueue()
+    const normal = await issue()
+    await desk1.locator('.desk-tickets li', { hasText: normal }).waitFor({ timeout: LIVE_MS })
+    expect(await desk1.locator('.desk-tickets li', { hasText: normal }).locator('.desk-priority').count()).toBe(0)
+
+    // Staff tick "Priority ticket" for a customer at the counter, then issue the walk-in.
+    const priority = desk1.getByRole('checkbox', { name: 'Priority ticket', exact: true })
+    await priority.check()
+    await button(desk1, 'New walk-in ticket').click()
+    const outcome = await desk1.locator('.desk-outcome', { hasText: /^Walk-in ticket A\d{3} issued for Accounts\.$/ }).textContent()
+    const walkIn = /A\d{3}/.exec(outcome!)![0]
+    const row = desk1.locator('.desk-tickets li', { hasText: walkIn })
+    await row.locator('.desk-priority', { hasText: 'Priority' }).waitFor()
+    // The number and the mark describe the row's Call button to a screen reader.
+    const describedBy = (await row.getByRole('button', { name: 'Call', exact: true }).getAttribute('aria-describedby'))!.split(' ')
+    expect(await Promise.all(describedBy.map((id) => desk1.locator(`[id="${id}"]`).textContent()))).toEqual([walkIn, 'Priority'])
+    // The box clears: the next walk-in is a normal one unless ticked again.
+    expect(await priority.isChecked()).toBe(false)
+    // Stored as a priority ticket, and placed ahead of the normal one (FIRST, the default rule).
+    expect(await waitingNumbers(desk1)).toEqual([walkIn, normal])
+    await desk1.screenshot({ path: join(SHOTS, 'desk-priority-en-1920x1080.png') })
+
+    await button(desk1, 'Call next').click()
+    await currentNumber(desk1).filter({ hasText: walkIn }).locator('.desk-priority', { hasText: 'Priority' }).waitFor()
+  }, TEST_MS)
+
   test('the keyboard shortcuts N, R, S, C, O and Q do the six actions; the page shows them', async () => {
     await clearQueue()
     const a = await issue()
@@ -329,6 +356,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await issue('svc_loans')
     await issue('svc_loans')
     await lobby.callNext('cnt_1')
+    // A priority walk-in, so every shot shows its mark at the head of the list.
+    const walkIn = await fetch(`${lobby.url}/api/operator/v1/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${lobby.secrets.operator}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', priority: true }),
+    })
+    expect(walkIn.status).toBe(201)
     const shots: [string, string, { width: number; height: number }][] = [
       ['en-US', '1920x1080', { width: 1920, height: 1080 }],
       ['en-US', '1280x800', { width: 1280, height: 800 }],
@@ -342,6 +376,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
       await desk1.goto(`${lobby.url}/desk?lang=${lang}`)
       await desk1.locator('.desk-number').waitFor()
       await desk1.locator('.desk-tickets li').first().waitFor()
+      expect(await desk1.locator('.desk-tickets li').first().locator('.desk-priority').textContent()).toBe(lang === 'ar' ? 'أولوية' : 'Priority')
       expect(await desk1.evaluate(() => document.documentElement.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr')
       await desk1.screenshot({ path: join(SHOTS, `desk-${lang}-${size}.png`) })
     }

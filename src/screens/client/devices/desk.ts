@@ -15,6 +15,8 @@ interface Ticket {
   createdAt: string
   calledAt: string | null
   servingAt: string | null
+  /** Contract §8: called by the unit's priority rule, ahead of (or interleaved with) the others. */
+  priority: boolean
 }
 interface DeskView {
   queueUnit: { id: string; name: string; active: boolean }
@@ -82,6 +84,7 @@ export class DeskPage {
     requeueAt: h('select', { id: 'desk-requeue-at' }),
     transferTo: h('select', { id: 'desk-transfer-to' }),
     walkInService: h('select', { id: 'desk-walkin-service' }),
+    walkInPriority: h('input', { type: 'checkbox', id: 'desk-walkin-priority' }),
   }
 
   constructor(private readonly page: DevicePage) {}
@@ -173,6 +176,7 @@ export class DeskPage {
       { class: 'desk-tools', 'aria-label': labels.newWalkIn },
       h('div', { class: 'desk-move' },
         h('label', { for: 'desk-walkin-service' }, labels.walkInService), this.el.walkInService,
+        h('label', { class: 'desk-check' }, this.el.walkInPriority, labels.walkInPriority),
         button('walkIn', labels.newWalkIn, () => void this.walkIn())),
       h('div', { class: 'desk-openclose' },
         button('open', labels.openCounter, () => void this.openClose('open')),
@@ -218,7 +222,7 @@ export class DeskPage {
     } else {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
-        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber)),
+        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber), ticket.priority ? priorityBadge(labels.priorityBadge) : null),
         h('p', { class: 'desk-ticket-service' }, h('bdi', null, view.serviceNames[ticket.serviceId] ?? ticket.serviceId)),
         h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
         h('p', { class: 'desk-ticket-time' },
@@ -247,11 +251,15 @@ export class DeskPage {
           ? h('p', { class: 'hint' }, labels.nobodyWaiting)
           : h('ol', { class: 'desk-tickets' }, service.tickets.map((t) => {
             const numberId = `desk-ticket-${t.id}`
-            const call = h('button', { type: 'button', class: 'desk-call', 'data-ticket-id': t.id, 'aria-describedby': numberId }, labels.call)
+            const badgeId = `desk-priority-${t.id}`
+            // The Call button is described by the number and, for a priority ticket, its mark.
+            const call = h('button', { type: 'button', class: 'desk-call', 'data-ticket-id': t.id, 'aria-describedby': t.priority ? `${numberId} ${badgeId}` : numberId }, labels.call)
             call.addEventListener('click', () => void this.callTicket(t))
             return h('li', null,
               h('span', { class: 'desk-ticket-number', id: numberId, dir: 'ltr' }, t.ticketNumber),
-              h('span', { class: 'desk-ticket-since' }, this.page.t('waitingSince', { time: formatTime(lang, zone, t.createdAt) })),
+              h('span', { class: 'desk-ticket-since' },
+                t.priority ? priorityBadge(labels.priorityBadge, badgeId) : null,
+                this.page.t('waitingSince', { time: formatTime(lang, zone, t.createdAt) })),
               call)
           })),
         service.waiting > service.tickets.length ? h('p', { class: 'hint' }, this.page.t('moreWaiting', { n: formatNumber(lang, service.waiting - service.tickets.length) })) : null,
@@ -330,6 +338,7 @@ export class DeskPage {
     this.el.requeueAt.disabled = !(ready && allowed.requeue)
     this.el.transferTo.disabled = !(ready && allowed.transfer)
     this.el.walkInService.disabled = !(ready && allowed.walkIn)
+    this.el.walkInPriority.disabled = !(ready && allowed.walkIn)
   }
 
   private tick(): void {
@@ -454,8 +463,13 @@ export class DeskPage {
     if (!serviceId || this.view === null) return Promise.resolve()
     const name = this.view.serviceNames[serviceId] ?? serviceId
     // One key per click: a request whose answer was lost cannot make a second ticket if sent again.
-    return this.send(`${OPERATOR}/tickets`, { locationId: this.view.counter.locationId, serviceId },
-      (a) => this.page.t('didWalkIn', { number: this.numberOf(a), service: name }), () => null,
+    const priority = this.el.walkInPriority.checked
+    return this.send(`${OPERATOR}/tickets`, { locationId: this.view.counter.locationId, serviceId, ...(priority ? { priority: true } : {}) },
+      (a) => {
+        // One priority ticket per tick of the box: the next walk-in is a normal one again.
+        this.el.walkInPriority.checked = false
+        return this.page.t('didWalkIn', { number: this.numberOf(a), service: name })
+      }, () => null,
       { 'idempotency-key': crypto.randomUUID() })
   }
 
@@ -463,6 +477,11 @@ export class DeskPage {
     const counter = this.view!.counter.id
     return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/${action}`, {}, () => this.page.labels[action === 'open' ? 'didOpen' : 'didClose'])
   }
+}
+
+/** The mark of a priority ticket, beside its number. */
+function priorityBadge(label: string, id?: string): HTMLElement {
+  return h('span', { class: 'desk-priority', ...(id ? { id } : {}) }, label)
 }
 
 /** Replaces a select's options, keeping the chosen one when it is still there. */

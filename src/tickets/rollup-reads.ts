@@ -1,0 +1,121 @@
+import type { Database } from 'bun:sqlite'
+import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
+
+/** One row of `report_daily`: a location, service and business day's figures (contract §12). */
+export interface DailyRollupRow {
+  date: string
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  noShow: number
+  cancelled: number
+  transferredOut: number
+  waitCount: number
+  waitSum: number
+  waitMax: number | null
+  waitP50: number | null
+  waitP90: number | null
+  withinTarget: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  /** Tickets issued in each local hour, 0–23. */
+  issuedByHour: number[]
+}
+
+/** One row of `report_counter_daily`: a counter's business day. */
+export interface CounterRollupRow {
+  date: string
+  counterId: string
+  locationId: string
+  served: number
+  noShow: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  busySeconds: number
+}
+
+/** One day of a line for a range summary: counts by hour and the day's wait distribution (`Histogram` bytes). */
+export interface LineDayRollup {
+  locationId: string
+  serviceId: string
+  issued: number
+  served: number
+  waitCount: number
+  withinTarget: number
+  waitHist: Uint8Array | null
+  issuedByHour: number[]
+  servedByHour: number[]
+}
+
+type HourColumns = { [hour: string]: string | number | Uint8Array | null }
+const byHour = (row: HourColumns, columns: readonly string[]) => columns.map((c) => row[c] as number)
+
+/**
+ * The reads of the report roll-ups (rollups.ts writes them), for the reports feature and the
+ * CLI: each one indexed range over the business days of one unit (null: every unit). Rows
+ * exist for the days something happened. Statements are prepared once, by whoever owns this.
+ */
+export class RollupReads {
+  private readonly dailyStmt
+  private readonly countersStmt
+  private readonly lineDaysStmt
+
+  constructor(client: Database) {
+    const unitFilter = '(?1 IS NULL OR queue_unit_id = ?1) AND business_day BETWEEN ?2 AND ?3'
+    this.dailyStmt = client.query<Omit<DailyRollupRow, 'issuedByHour'> & HourColumns, [string | null, string, string, string | null, string | null]>(`
+      SELECT business_day AS date, location_id AS locationId, service_id AS serviceId, issued, served, no_show AS noShow,
+        cancelled, transferred_out AS transferredOut, wait_count AS waitCount, wait_sum AS waitSum, wait_max AS waitMax,
+        wait_p50 AS waitP50, wait_p90 AS waitP90, within_target AS withinTarget, service_count AS serviceCount,
+        service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90, ${HOUR_COLUMNS.join(', ')}
+      FROM report_daily
+      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4) AND (?5 IS NULL OR service_id = ?5)
+      ORDER BY business_day, location_id, service_id`)
+    this.countersStmt = client.query<CounterRollupRow, [string | null, string, string, string | null]>(`
+      SELECT business_day AS date, counter_id AS counterId, location_id AS locationId, served, no_show AS noShow,
+        service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
+        busy_seconds AS busySeconds
+      FROM report_counter_daily
+      WHERE ${unitFilter} AND (?4 IS NULL OR location_id = ?4)
+      ORDER BY business_day, location_id, counter_id`)
+    this.lineDaysStmt = client.query<Omit<LineDayRollup, 'issuedByHour' | 'servedByHour'> & HourColumns, [string | null, string, string, string | null]>(`
+      SELECT r.location_id AS locationId, r.service_id AS serviceId, r.issued, r.served, r.wait_count AS waitCount,
+        r.within_target AS withinTarget, d.wait_hist AS waitHist, ${HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}, ${SERVED_HOUR_COLUMNS.map((c) => `r.${c}`).join(', ')}
+      FROM report_daily r
+      LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
+      WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
+  }
+
+  /** `report_daily` rows in the range, by day, location and service. */
+  daily(queueUnitId: string | null, from: string, to: string, locationId: string | null, serviceId: string | null): DailyRollupRow[] {
+    return this.dailyStmt.all(queueUnitId, from, to, locationId, serviceId).map((row) => {
+      const out = { ...row, issuedByHour: byHour(row, HOUR_COLUMNS) } as DailyRollupRow & HourColumns
+      for (const c of HOUR_COLUMNS) delete out[c]
+      return out
+    })
+  }
+
+  /** `report_counter_daily` rows in the range, by day, location and counter. */
+  counters(queueUnitId: string | null, from: string, to: string, locationId: string | null): CounterRollupRow[] {
+    return this.countersStmt.all(queueUnitId, from, to, locationId)
+  }
+
+  /** Every line's days in the range, with their wait distributions (unordered). */
+  lineDays(queueUnitId: string | null, from: string, to: string, locationId: string | null): LineDayRollup[] {
+    return this.lineDaysStmt.all(queueUnitId, from, to, locationId).map((row) => ({
+      locationId: row.locationId,
+      serviceId: row.serviceId,
+      issued: row.issued,
+      served: row.served,
+      waitCount: row.waitCount,
+      withinTarget: row.withinTarget,
+      waitHist: row.waitHist,
+      issuedByHour: byHour(row, HOUR_COLUMNS),
+      servedByHour: byHour(row, SERVED_HOUR_COLUMNS),
+    }))
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const SRC = new URL('../../src', import.meta.url).pathname
+
+/** The tables only src/tickets/ may read or write (docs/architecture.md, "Ticket state has one owner"). */
+const TICKET_TABLES = [
+  'tickets', 'ticket_events', 'ticket_calls', 'service_stats', 'ticket_sequences', 'counter_call_streaks',
+  'report_daily', 'report_counter_daily', 'report_daily_distributions', 'report_counter_distributions',
+]
+const SQL_OVER_TICKET_TABLES = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+[\`"]?(${TICKET_TABLES.join('|')})\\b`, 'i')
+
+/** Source files outside src/tickets/, with the schema's re-export (src/db/schema.ts) left out: it only names the tables for drizzle-kit. */
+function filesOutsideTickets(): string[] {
+  return [...new Bun.Glob('**/*.ts').scanSync(SRC)]
+    .filter((file) => !file.startsWith('tickets/') && file !== 'db/schema.ts' && !file.endsWith('.generated.ts') && !file.startsWith('screens/generated/'))
+}
+
+describe('ticket state has one owner', () => {
+  test('no file outside src/tickets/ writes SQL over the ticket tables', () => {
+    const offending = filesOutsideTickets().flatMap((file) =>
+      readFileSync(join(SRC, file), 'utf8').split('\n')
+        .map((line, i) => ({ file, line: i + 1, text: line.trim() }))
+        .filter(({ text }) => SQL_OVER_TICKET_TABLES.test(text)),
+    )
+    expect(offending).toEqual([])
+  })
+
+  test('no file outside src/tickets/ imports the ticket tables', () => {
+    const offending = filesOutsideTickets().filter((file) => /from ['"][./]*\/?tickets\/tables['"]/.test(readFileSync(join(SRC, file), 'utf8')))
+    expect(offending).toEqual([])
+  })
+
+  test('the check sees a query over a ticket table (it can fail)', () => {
+    expect(SQL_OVER_TICKET_TABLES.test("SELECT count(*) AS n FROM tickets")).toBe(true)
+    expect(SQL_OVER_TICKET_TABLES.test('FROM report_daily r')).toBe(true)
+    expect(SQL_OVER_TICKET_TABLES.test('SELECT id FROM locations')).toBe(false)
+  })
+})
