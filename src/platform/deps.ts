@@ -56,7 +56,7 @@ export interface AppDeps {
   /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
   corsOrigins: readonly string[]
   /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
-  trackingCodes?: () => string
+  trackingCodes?: (now: number) => string
 }
 
 export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & {

@@ -55,7 +55,7 @@ export interface TicketsDeps {
   /** Told each ticket event once its write committed (`lobby_tickets_total`). */
   onEvent?: (type: TicketEventType) => void
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
-  trackingCodes?: () => string
+  trackingCodes?: (now: number) => string
 }
 
 

@@ -65,7 +65,7 @@ export class TicketStore {
   private readonly byIdStmt
   private readonly byTrackingStmt
 
-  constructor(private readonly db: Db, private readonly ids: IdGenerator, private readonly trackingCodes: () => string = newTrackingCode) {
+  constructor(private readonly db: Db, private readonly ids: IdGenerator, private readonly trackingCodes: (now: number) => string = newTrackingCode) {
     // One row per (location, prefix, local day): the upsert hands out 1, 2, 3, … and the
     // write lock of the immediate transaction makes it race-free; the unique index on
     // tickets (location, prefix, business_day, seq) would refuse a duplicate anyway.
@@ -193,7 +193,7 @@ export class TicketStore {
       calledAt: null,
       servingAt: null,
       completedAt: null,
-      trackingCode: this.trackingCodes(),
+      trackingCode: this.trackingCodes(now),
     }
     this.insertStmt.run({
       id: row.id,

@@ -4,16 +4,41 @@ import type { QueueTicket } from './model'
 
 /**
  * Contract §10: every ticket gets a tracking code at issue, the capability of its phone page
- * `/t/{code}`. 15 random bytes from Web Crypto in lowercase base32: 120 bits, 24 characters of
- * `a-z2-7`, safe in a URL and in a QR code's alphanumeric-free byte mode alike.
+ * `/t/{code}`: 24 characters of `a-z2-7` (lowercase base32), safe in a URL and in a QR code.
+ *
+ * - 4 characters of the minute of issue (minutes since 1970 modulo 2^20, about two years, in
+ *   an alphabet that sorts like its value), then
+ * - 20 characters of Web Crypto randomness: 100 random bits (the contract asks for ≥ 96).
+ *
+ * Why the minute: `tickets_tracking_code` is a unique index, and fully random codes put every
+ * issue on a random leaf page of it: with group commit, one more page written per ticket (the
+ * bench's issue measured 15 µs of 520 µs for it). Codes of the same minute sit side by side,
+ * so a commit's tickets share a page. The minute says nothing the ticket page does not show.
  */
-export const TRACKING_CODE_BYTES = 15
+export const TRACKING_CODE_RANDOM_BITS = 100
 
 /** The shape of a tracking code (also what the phone routes accept before any lookup). */
 export const TRACKING_CODE_PATTERN = /^[a-z2-7]{24}$/
 
-export function newTrackingCode(): string {
-  return randomToken(TRACKING_CODE_BYTES)
+/** base32 digits whose ASCII order is their numeric order. */
+const ORDERED = '234567abcdefghijklmnopqrstuvwxyz'
+const MINUTE_MS = 60_000
+const PREFIX_MINUTES = 2 ** 20
+
+/** The 4-character minute part of a code issued at `now`. */
+export function trackingMinute(now: number): string {
+  let minute = Math.floor(now / MINUTE_MS) % PREFIX_MINUTES
+  let out = ''
+  for (let i = 0; i < 4; i++) {
+    out = ORDERED[minute % 32] + out
+    minute = Math.floor(minute / 32)
+  }
+  return out
+}
+
+export function newTrackingCode(now: number = Date.now()): string {
+  // 13 random bytes are 104 bits in 21 characters; the first 20 carry exactly 100 of them.
+  return trackingMinute(now) + randomToken(13).slice(0, 20)
 }
 
 /** The phone page of a tracking code: a path only (contract §10); the host is the caller's. */

@@ -3,7 +3,7 @@ import { request, jsonOf } from '../support/app'
 import { act, callNext, ok } from '../counters/helpers'
 import { issue, HALL_ACCOUNTS } from '../queue/helpers'
 import { issuedAtKiosk, kioskContext } from '../kiosk/helpers'
-import { TRACKING_CODE_PATTERN, newTrackingCode } from '../../src/tickets/tracking'
+import { TRACKING_CODE_PATTERN, newTrackingCode, trackingMinute } from '../../src/tickets/tracking'
 import { PhoneCodes } from '../../src/phone/errors'
 
 const PHONE = '/api/phone/v1/tickets'
@@ -14,12 +14,17 @@ const status = async (ctx: { app: { handle(r: Request): Promise<Response> } }, c
 }
 
 describe('tracking codes', () => {
-  test('120 random bits in 24 URL-safe characters: unique, unrelated to the ticket ID, never guessed', async () => {
-    const codes = new Set(Array.from({ length: 5000 }, () => newTrackingCode()))
+  test('24 URL-safe characters, 100 of their bits random: unique, unrelated to the ticket ID, never guessed', async () => {
+    const at = Date.parse('2026-11-25T09:30:15Z')
+    const codes = new Set(Array.from({ length: 5000 }, () => newTrackingCode(at)))
     expect(codes.size).toBe(5000)
     for (const code of codes) expect(code).toMatch(TRACKING_CODE_PATTERN)
-    // Every one of the 24 positions takes many values: no fixed or time-derived part.
-    for (let i = 0; i < 24; i++) expect(new Set([...codes].map((c) => c[i])).size).toBe(32)
+    // The first 4 characters are the minute of issue; each of the other 20 takes all 32 values.
+    expect(new Set([...codes].map((c) => c.slice(0, 4)))).toEqual(new Set([trackingMinute(at)]))
+    for (let i = 4; i < 24; i++) expect(new Set([...codes].map((c) => c[i])).size).toBe(32)
+    // Codes of a later minute sort after: a commit's tickets share the unique index's last page.
+    expect(newTrackingCode(at + 60_000) > newTrackingCode(at)).toBe(true)
+    expect(trackingMinute(at + 59_000 - 15_000)).toBe(trackingMinute(at))
     const ctx = await kioskContext()
     const ticket = await issuedAtKiosk(ctx)
     const code = codeOf(ticket.ticket.trackingUrl)
