@@ -7,6 +7,34 @@ interface Job {
   reject: (error: unknown) => void
 }
 
+/** What one write deferred: listeners for after its COMMIT, gathered items for just before it. */
+interface Deferred {
+  afterCommit: Map<unknown, () => void>
+  gathered: Map<string, { flush: (items: unknown[]) => void; items: unknown[] }>
+}
+
+const newDeferred = (): Deferred => ({ afterCommit: new Map(), gathered: new Map() })
+
+/** Adds a nested `now`'s deferred work to its `work`'s (a key set again replaces, in its place). */
+function mergeDeferred(into: Deferred, from: Deferred): void {
+  for (const [key, fn] of from.afterCommit) into.afterCommit.set(key, fn)
+  mergeGathered(into, from)
+}
+
+/** Appends `from`'s gathered items to `into`'s, key by key. */
+function mergeGathered(into: Deferred, from: Deferred): void {
+  for (const [key, entry] of from.gathered) {
+    const existing = into.gathered.get(key)
+    if (existing === undefined) into.gathered.set(key, { flush: entry.flush, items: [...entry.items] })
+    else existing.items.push(...entry.items)
+  }
+}
+
+/** Writes what the write gathered (inside its transaction, before COMMIT). */
+function flushGathered(deferred: Deferred): void {
+  for (const { flush, items } of deferred.gathered.values()) flush(items)
+}
+
 /**
  * Group commit for request writes. At `synchronous = FULL` every commit waits for the disk
  * (an fsync of the WAL, ~0.35–0.55 ms here), and a commit's cost hardly depends on how much
@@ -20,7 +48,12 @@ interface Job {
  *   durable as the configured `synchronous` makes it; if BEGIN or COMMIT fails, every request
  *   of the batch gets that error and nothing of the batch is kept;
  * - `afterCommit(fn)` inside a `work` defers `fn` (listeners) until the batch committed, and
- *   drops it when that `work` is undone.
+ *   drops it when that `work` is undone;
+ * - `gather(key, item, flush)` inside a `work` hands `item` to `flush`, which runs once per key
+ *   at the end of the batch, inside its transaction, just before COMMIT, with the items of every
+ *   kept `work` in order (an undone `work` takes its items with it): many small writes of one
+ *   row (a counter every ticket issue adds to) become one statement per batch. A `flush` that
+ *   throws fails the whole batch, as a failed COMMIT does.
  *
  * `now(work)` is the same write for work that is not a request (the daily close's timer): one
  * immediate transaction of its own, at once, with the same `afterCommit`. These two are the
@@ -34,8 +67,8 @@ interface Job {
 export class WriteBatcher {
   private queue: Job[] = []
   private scheduled = false
-  /** Deferred callbacks of the `work` running now, by key; null outside a write. */
-  private pendingAfterCommit: Map<unknown, () => void> | null = null
+  /** What the `work` running now deferred; null outside a write. */
+  private pending: Deferred | null = null
   /**
    * How many writes of this batcher committed (batches and top-level `now`s), counted right after
    * each COMMIT, before any callback: in-memory copies of the database (src/platform/db-changes.ts)
@@ -66,27 +99,32 @@ export class WriteBatcher {
    * undoes the write, drops its callbacks and is rethrown. For writes that are not requests.
    */
   now<T>(work: () => T): T {
-    const outer = this.pendingAfterCommit
-    const deferred = new Map<unknown, () => void>()
-    this.pendingAfterCommit = deferred
+    const outer = this.pending
+    const deferred = newDeferred()
+    this.pending = deferred
     let result: T
     try {
-      result = inWriteTransaction(this.db, work)
+      // At the top level, what `work` gathered is written inside its transaction, before COMMIT.
+      result = inWriteTransaction(this.db, outer === null ? () => {
+        const value = work()
+        flushGathered(deferred)
+        return value
+      } : work)
     } finally {
-      this.pendingAfterCommit = outer
+      this.pending = outer
     }
     if (outer !== null) {
-      for (const [key, fn] of deferred) outer.set(key, fn)
+      mergeDeferred(outer, deferred)
     } else {
       this.commits += 1
-      this.runCallbacks(deferred.values())
+      this.runCallbacks(deferred.afterCommit.values())
     }
     return result
   }
 
   /** True while a write of this batcher runs (inside a `work` of `run` or `now`). */
   get inBatch(): boolean {
-    return this.pendingAfterCommit !== null
+    return this.pending !== null
   }
 
   /**
@@ -97,14 +135,27 @@ export class WriteBatcher {
    * as `fn` would otherwise run before that transaction committed.
    */
   afterCommit(fn: () => void, key?: string): void {
-    if (this.pendingAfterCommit !== null) {
-      this.pendingAfterCommit.set(key ?? Symbol(), fn)
+    if (this.pending !== null) {
+      this.pending.afterCommit.set(key ?? Symbol(), fn)
       return
     }
     if (this.db.$client.inTransaction) {
       throw new Error('afterCommit inside a transaction not opened by the WriteBatcher: write through writes.run or writes.now')
     }
     fn()
+  }
+
+  /**
+   * Hands `item` to `flush`, called once per `key` just before the running write's COMMIT with
+   * the items of every kept `work` (see the class comment). Every call with one key must pass
+   * the same `flush`. Only inside a write of this batcher: elsewhere there is no COMMIT to
+   * write before, so it throws.
+   */
+  gather<T>(key: string, item: T, flush: (items: T[]) => void): void {
+    if (this.pending === null) throw new Error('gather outside a write of the WriteBatcher: write through writes.run or writes.now')
+    const entry = this.pending.gathered.get(key)
+    if (entry === undefined) this.pending.gathered.set(key, { flush: flush as (items: unknown[]) => void, items: [item] })
+    else entry.items.push(item)
   }
 
   private runCallbacks(callbacks: Iterable<() => void>): void {
@@ -131,23 +182,28 @@ export class WriteBatcher {
     if (jobs.length === 0) return
 
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
+    // Each kept `work`'s listeners run (its keys told once per `work`, not once per batch);
+    // the items they gathered are flushed together.
     const committed: (() => void)[] = []
+    const kept = newDeferred()
     try {
       inWriteTransaction(this.db, () => {
         for (const job of jobs) {
-          const deferred = new Map<unknown, () => void>()
-          this.pendingAfterCommit = deferred
+          const deferred = newDeferred()
+          this.pending = deferred
           try {
             results.push({ ok: true, value: inWriteTransaction(this.db, job.work) })
-            committed.push(...deferred.values())
+            committed.push(...deferred.afterCommit.values())
+            mergeGathered(kept, deferred)
           } catch (error) {
             results.push({ ok: false, error })
           }
         }
-        this.pendingAfterCommit = null
+        this.pending = null
+        flushGathered(kept)
       })
     } catch (error) {
-      this.pendingAfterCommit = null
+      this.pending = null
       for (const job of jobs) job.reject(error)
       return
     }

@@ -6,6 +6,7 @@ import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 /** The roll-ups' hour columns, for their readers (src/reports/), which import no ticket table. */
 export { HOUR_COLUMNS, SERVED_HOUR_COLUMNS }
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
+import type { WriteBatcher } from '../platform/write-batch'
 
 /*
  * Contract §12 report roll-ups: `report_daily` (location, service, business day) and
@@ -242,6 +243,16 @@ export function localHour(ms: number, tz: string): number {
   return hour
 }
 
+/** A ticket issue as the day roll-up counts it. */
+interface IssuedTicket {
+  locationId: string
+  serviceId: string
+  businessDay: string
+  queueUnitId: string
+  /** The local hour of issue, 0–23. */
+  hour: number
+}
+
 interface DailyHistRow {
   waitHist: Uint8Array | null
   serviceHist: Uint8Array | null
@@ -249,8 +260,9 @@ interface DailyHistRow {
 
 /**
  * Writes the roll-ups of ticket changes on raw statements prepared once (by `Tickets`), inside
- * the change's transaction. A ticket issue costs one upsert; a first call one read (its
- * distribution) and two upserts (figures, distribution); a completion at a counter twice that.
+ * the change's transaction. Ticket issues are gathered (`WriteBatcher.gather`): one upsert per
+ * day row and hour per group commit, written before its COMMIT; a first call costs one read
+ * (its distribution) and two upserts (figures, distribution); a completion at a counter twice that.
  */
 export class ReportRollups {
   private readonly issuedStmts: ReturnType<Database['query']>[] = []
@@ -263,7 +275,7 @@ export class ReportRollups {
   private readonly counterHistWriteStmt
   private readonly counterStmt
 
-  constructor(private readonly client: Database) {
+  constructor(private readonly client: Database, private readonly writes: Pick<WriteBatcher, 'gather'>) {
     this.targetStmt = client.query<{ target: number }, [string]>('SELECT wait_target_seconds AS target FROM services WHERE id = ?1')
     this.zoneStmt = client.query<{ tz: string }, [string]>('SELECT timezone AS tz FROM locations WHERE id = ?1')
     this.dailyHistStmt = client.query<DailyHistRow, [string, string, string]>(
@@ -291,9 +303,11 @@ export class ReportRollups {
   /** Applies one change's effects. */
   record(change: RollupChange): void {
     if (change.event === 'created') {
-      // Ticket issue, the hot path: one upsert adding 1 to `issued` and to its local hour.
+      // Ticket issue, the hot path: gathered, so the issues of one group commit add to each
+      // day row and local hour in one upsert, written just before the COMMIT (not one each).
       const t = change.after
-      this.issuedStatement(change.hourOf(t.createdAt)).run(t.locationId, t.serviceId, t.businessDay, t.queueUnitId)
+      const issued: IssuedTicket = { locationId: t.locationId, serviceId: t.serviceId, businessDay: t.businessDay, queueUnitId: t.queueUnitId, hour: change.hourOf(t.createdAt) }
+      this.writes.gather('report-rollups:issued', issued, this.writeIssued)
       return
     }
     const effects = rollupEffects(change)
@@ -365,11 +379,23 @@ export class ReportRollups {
     )
   }
 
+  /** Adds a write's issued tickets to their day rows: one upsert per row and local hour. */
+  private readonly writeIssued = (tickets: IssuedTicket[]): void => {
+    const counts = new Map<string, { ticket: IssuedTicket; n: number }>()
+    for (const t of tickets) {
+      const key = `${t.locationId}\u0000${t.serviceId}\u0000${t.businessDay}\u0000${t.hour}`
+      const entry = counts.get(key)
+      if (entry === undefined) counts.set(key, { ticket: t, n: 1 })
+      else entry.n += 1
+    }
+    for (const { ticket: t, n } of counts.values()) this.issuedStatement(t.hour).run(t.locationId, t.serviceId, t.businessDay, t.queueUnitId, n)
+  }
+
   private issuedStatement(hour: number) {
     const column = HOUR_COLUMNS[hour]!
     return (this.issuedStmts[hour] ??= this.client.query(`
-      INSERT INTO report_daily (location_id, service_id, business_day, queue_unit_id, issued, ${column}) VALUES (?1, ?2, ?3, ?4, 1, 1)
-      ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET issued = issued + 1, ${column} = ${column} + 1`))
+      INSERT INTO report_daily (location_id, service_id, business_day, queue_unit_id, issued, ${column}) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+      ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET issued = issued + ?5, ${column} = ${column} + ?5`))
   }
 }
 

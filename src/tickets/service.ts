@@ -322,7 +322,7 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     store,
     lines,
     writer: new TicketWriter(db, store, changed),
-    rollups: new ReportRollups(db.$client),
+    rollups: new ReportRollups(db.$client, deps.writes),
     revisions: new QueueRevisions(db, deps.writes, deps.log),
     outbox: new WebhookOutbox(db, deps.ids),
     display: new QueueDisplayReader(db, lines),

@@ -246,4 +246,86 @@ describe('WriteBatcher: one way to tell listeners, never before COMMIT', () => {
     await batcher.run(() => batcher.afterCommit(() => heard.push('unit 3'), 'unit'))
     expect(heard).toEqual(['unit 2', 'other', 'unit 3'])
   })
+
+  test('keys told once per work, not once per batch: two works of one batch each tell theirs', async () => {
+    const { db } = setup()
+    const batcher = new WriteBatcher(db)
+    const heard: string[] = []
+    await Promise.all([
+      batcher.run(() => batcher.afterCommit(() => heard.push('first'), 'unit')),
+      batcher.run(() => batcher.afterCommit(() => heard.push('second'), 'unit')),
+    ])
+    expect(heard).toEqual(['first', 'second'])
+  })
+})
+
+describe('WriteBatcher: gather', () => {
+  /** A counter row that `flush` adds the gathered items to, recording each flush's items. */
+  function counting(db: Db) {
+    db.$client.exec('CREATE TABLE counts (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)')
+    db.$client.exec('INSERT INTO counts (id, n) VALUES (1, 0)')
+    const flushes: number[][] = []
+    const flush = (items: number[]) => {
+      flushes.push(items)
+      db.$client.query('UPDATE counts SET n = n + ?1 WHERE id = 1').run(items.reduce((a, b) => a + b, 0))
+    }
+    const count = () => db.$client.query<{ n: number }, []>('SELECT n FROM counts WHERE id = 1').get()!.n
+    return { flushes, flush, count }
+  }
+
+  test('one flush per key per batch, with the items of every kept work in order, inside the transaction before COMMIT', async () => {
+    const { db, other, insert } = setup()
+    const { flushes, flush, count } = counting(db)
+    const batcher = new WriteBatcher(db)
+    const seenByOther: number[] = []
+    const results = await Promise.allSettled([
+      batcher.run(() => { insert('a')(); batcher.gather('counts', 1, flush) }),
+      batcher.run(() => {
+        batcher.gather('counts', 100, flush)
+        throw new Error('refused')
+      }),
+      batcher.run(() => { batcher.gather('counts', 2, flush); batcher.gather('counts', 3, flush) }),
+      batcher.run(() => seenByOther.push(other.query<{ n: number }, []>('SELECT n FROM counts').get()!.n)),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+    // The undone work took its item with it; the kept ones' items came in order, in one flush.
+    expect(flushes).toEqual([[1, 2, 3]])
+    expect(count()).toBe(6)
+    // Nothing of it was visible before the batch committed.
+    expect(seenByOther).toEqual([0])
+    expect(other.query<{ n: number }, []>('SELECT n FROM counts').get()!.n).toBe(6)
+  })
+
+  test('a flush that throws fails the whole batch: every write undone, every request rejected', async () => {
+    const { db, committed, insert } = setup()
+    const batcher = new WriteBatcher(db)
+    const broken = () => { throw new Error('flush failed') }
+    const results = await Promise.allSettled([
+      batcher.run(() => { insert('a')(); batcher.gather('broken', 1, broken) }),
+      batcher.run(insert('b')),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+    expect(committed()).toEqual([])
+  })
+
+  test('in now: flushed before its own COMMIT; nested in a work: gathered with that work', async () => {
+    const { db } = setup()
+    const { flushes, flush, count } = counting(db)
+    const batcher = new WriteBatcher(db)
+    batcher.now(() => batcher.gather('counts', 5, flush))
+    expect(flushes).toEqual([[5]])
+    expect(count()).toBe(5)
+    await batcher.run(() => {
+      batcher.gather('counts', 1, flush)
+      batcher.now(() => batcher.gather('counts', 2, flush))
+    })
+    expect(flushes).toEqual([[5], [1, 2]])
+    expect(count()).toBe(8)
+  })
+
+  test('outside a write of the batcher there is no COMMIT to write before: it refuses', () => {
+    const { db } = setup()
+    const batcher = new WriteBatcher(db)
+    expect(() => batcher.gather('counts', 1, () => {})).toThrow('outside a write of the WriteBatcher')
+  })
 })

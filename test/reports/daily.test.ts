@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { reportContext, report, hours } from './helpers'
+import { HALL_ACCOUNTS, issue } from '../queue/helpers'
 import { smallDay } from './small-day'
 
 describe('reports of a small day, by hand', () => {
@@ -50,5 +51,28 @@ describe('reports of a small day, by hand', () => {
     const limited = await report(ctx, '/daily?from=2026-11-01&to=2026-11-30', 'reports-hall-loans')
     expect(limited.map((r) => r.serviceId)).toEqual(['svc_loans'])
     expect(await report(ctx, '/daily?from=2026-11-26&to=2026-12-31')).toEqual([])
+  })
+
+  test('issues that share a group commit count once each, by hour; a refused one in the same commit counts not at all', async () => {
+    const ctx = reportContext()
+    ctx.clock.set('2026-11-25T08:59:30Z')
+    // Sent together, these are written in one group commit: the roll-up adds them up before COMMIT.
+    const sent = await Promise.all([
+      issue(ctx, ctx.key('all'), HALL_ACCOUNTS),
+      issue(ctx, ctx.key('all'), HALL_ACCOUNTS),
+      issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_loans' }),
+      // Refused inside the same commit (a service not offered at the location): undone alone.
+      issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_nowhere' }),
+      issue(ctx, ctx.key('all'), HALL_ACCOUNTS),
+    ])
+    expect(sent.map((r) => r.status)).toEqual([201, 201, 201, 422, 201])
+    ctx.clock.set('2026-11-25T09:00:30Z')
+    await Promise.all([issue(ctx, ctx.key('all'), HALL_ACCOUNTS), issue(ctx, ctx.key('all'), HALL_ACCOUNTS)])
+    const rows = await report(ctx, '/daily?from=2026-11-25&to=2026-11-25')
+    // The example's hall is in Europe/Berlin: 08:59 UTC is 09:59 local, 09:00 UTC is 10:00.
+    expect(rows.map((r) => [r.serviceId, r.issued, r.issuedByHour])).toEqual([
+      ['svc_accounts', 5, hours({ 9: 3, 10: 2 })],
+      ['svc_loans', 1, hours({ 9: 1 })],
+    ])
   })
 })
