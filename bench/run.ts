@@ -13,6 +13,7 @@
  * Environment (for quick looks while optimising; the defaults are what RESULTS.md reports):
  *   BENCH_DURATION=10      seconds per measured run      BENCH_WARMUP=2   seconds of warm-up
  *   BENCH_RUNS=3           measured runs per scenario    BENCH_SEED=1000000 tickets for the big database
+ *   BENCH_ISSUE_RUNS=5     measured runs of ticket issue (with the bare insert server, its twin and its A/A control)
  *   BENCH_QUIET_WAIT=600   longest wait, in seconds, for the 1-minute load average to drop below 0.7
  *   BENCH_ONLY=reads,writes,push,big,reports   run only these phases (`reports`: bench/reports.ts,
  *                          which writes its own section of RESULTS.md; the others keep it)
@@ -42,6 +43,8 @@ const CONFIG = {
   duration: env('BENCH_DURATION', 10),
   warmup: env('BENCH_WARMUP', 2),
   runs: env('BENCH_RUNS', 3),
+  /** Ticket issue's rounds: its per-round ratios spread ±20 % here (fsync and CPU share), so it gets more. */
+  issueRuns: env('BENCH_ISSUE_RUNS', 5),
   seedTickets: env('BENCH_SEED', 1_000_000),
   seedDays: 1000,
   quietWait: env('BENCH_QUIET_WAIT', 600),
@@ -302,10 +305,10 @@ function measure(s: Scenario): WrkRun {
  * runs first or last in its round (an A/A control showed the third place of a round ~10 %
  * slower than the first in a short run).
  */
-function rounds(scenarios: Scenario[], afterWarmUp?: () => Promise<void>): Promise<void> | void {
+function rounds(scenarios: Scenario[], afterWarmUp?: () => Promise<void>, runs = CONFIG.runs): Promise<void> | void {
   for (const s of scenarios) warm(s)
   const measureAll = () => {
-    for (let round = 0; round < CONFIG.runs; round++) {
+    for (let round = 0; round < runs; round++) {
       const start = round % scenarios.length
       for (const s of [...scenarios.slice(start), ...scenarios.slice(0, start)]) measure(s)
     }
@@ -513,9 +516,10 @@ ${facts.machine.free}
   keys at 1,000,000 issues and reads per minute, the widget at 1,000,000 pushes per minute:
   the provisioning schema's maximum); logs to a file.
 - wrk ${CONFIG.threads} threads, ${CONFIG.connections} connections, ${CONFIG.duration} s per run after a ${CONFIG.warmup} s warm-up, ${CONFIG.runs} runs per
-  scenario, reported: the median run by requests/s (its p50 and p99). Scenarios of a group run
-  in rounds (one run of each, three times), so a baseline and what it is compared with are
-  measured next to each other in time.
+  scenario (ticket issue and the scenarios run with it: ${CONFIG.issueRuns}), reported: the median run by
+  requests/s (its p50 and p99). Scenarios of a group run in rounds (one run of each per round),
+  so a baseline and what it is compared with are measured close together in time; each round
+  starts one scenario later than the one before, so none always runs first.
 - Servers pinned to core ${CONFIG.serverCore} (\`taskset\`), wrk and this script to core ${CONFIG.clientCore}. Only 127.0.0.1.
 - Ticket requests are all valid: fresh \`X-Request-Timestamp\`, a nonce and Idempotency-Key
   unique per request (run salt . wrk thread . counter); the replay repeats one issued ticket's
@@ -907,7 +911,7 @@ async function main(): Promise<void> {
       scenarios.splice(scenarios.indexOf(issue) + 1, 0, issueAA)
       await rounds([bareInsertS, issue, ...issueB, issueAA], async () => {
         rssBefore = await settledRssKb(lobby.pid, 10_000)
-      })
+      }, CONFIG.issueRuns)
       await stopServer(twin)
       const hallAfterIssue = await settledWaitingAtHall(lobby.url, secret('bench-state'))
       rounds([replay, ...replayB])
