@@ -33,5 +33,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   client.exec('PRAGMA busy_timeout = 5000')
   client.exec('PRAGMA foreign_keys = ON')
   client.exec(`PRAGMA synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`)
+  // Statement journals in memory, not in a temporary file: every request write of a group
+  // commit runs in a savepoint, and SQLite copies each page it first changes there into the
+  // savepoint's journal. On a file that was two write() calls per page, ~15 pages per ticket
+  // issue (strace), for a journal that never outlives its transaction and is never synced.
+  client.exec('PRAGMA temp_store = MEMORY')
   return drizzle({ client, schema }) as Db
 }

@@ -54,7 +54,7 @@ describe('embedded migrations', () => {
     expect(db.$client.query('SELECT count(*) AS n FROM lobby_migrations').get()).toEqual({ n: SCHEMA_VERSION + 1 })
   })
 
-  test('the database file is created owner-only with WAL, foreign keys and the chosen durability', () => {
+  test('the database file is created owner-only with WAL, foreign keys, the chosen durability and statement journals in memory', () => {
     const path = join(tempDir(), 'perm', 'lobby.db')
     const full = openDatabase(path)
     expect(statSync(path).mode & 0o777).toBe(0o600)
@@ -62,6 +62,8 @@ describe('embedded migrations', () => {
     expect(full.$client.query('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
     expect(full.$client.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 })
     expect(full.$client.query('PRAGMA busy_timeout').get()).toEqual({ timeout: 5000 })
+    // Savepoints' statement journals in memory (2), not in temporary files (docs/decisions.md).
+    expect(full.$client.query('PRAGMA temp_store').get()).toEqual({ temp_store: 2 })
     full.$client.close()
     const normal = openDatabase(path, { durability: 'normal' })
     expect(normal.$client.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
