@@ -135,7 +135,7 @@ export async function reportsBench(): Promise<void> {
 
 Report figures: run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_ONLY=reports bun run bench\` (bench/reports.ts) on the shared
 machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadReports.toFixed(2)} during the report requests
-(2 cores; other agents were working), so absolute figures are noisy.
+(2 cores, a shared VM), so absolute figures are noisy.
 
 - Database: ${SEED.toLocaleString('en')} closed tickets over ${DAYS} past business days with their full history
   (${seeded.events.toLocaleString('en')} events; bench/seed.ts \`fullHistory\`), ${(bytes / 1e6).toFixed(0)} MB; roll-ups built by
@@ -148,7 +148,7 @@ machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadRepor
 | \`GET /api/operator/v1/reports/counters\` | ${counters.rows} | ${counters.bytes.toLocaleString('en')} | ${f1(counters.median)} | ${f1(counters.p90)} | ${f1(counters.max)} | < 100 ms: ${counters.median < 100 ? 'met' : 'NOT met'} |
 `
     }
-    const issueNote = 'Ticket issue with the roll-ups (one upsert of `report_daily` per issue) against the code before them: ' +
+    const issueNote = 'Ticket issue with the roll-ups (gathered: one upsert of `report_daily` per group commit) against the code before them: ' +
       'see "Against the code before" above, measured in the same rounds as every other scenario.'
     const section = `${START}\n${readSection.trim()}\n\n${issueNote}\n${END}`
     writeSection(SECTION, section)
