@@ -571,10 +571,11 @@ ${beforeSection}## How to run
 
 \`\`\`sh
 bun install
-bun run bench                       # ≈ 10 minutes plus up to 10 for a quiet machine; writes bench/RESULTS.md
+bun run bench                       # ≈ 15 minutes plus up to 10 for a quiet machine; writes bench/RESULTS.md
 BENCH_QUIET_WAIT=0 bun run bench    # do not wait for the load average
 BENCH_ONLY=writes BENCH_DURATION=5 BENCH_OUT=/tmp/r.md BENCH_DATA=/tmp/r.json bun run bench   # a quick look at one phase
 BENCH_REPORT_ONLY=1 bun run bench   # rewrite RESULTS.md from bench/results.json (e.g. after editing analysis.md)
+BENCH_BEFORE=none bun run bench     # without the code before (no git history, no registry); BENCH_BEFORE=<commit> for another
 \`\`\`
 
 Phases for \`BENCH_ONLY\`: \`reads\` (state, services, ticket read vs bare Bun.serve), \`writes\`
