@@ -8,6 +8,7 @@ import type { Db } from '../db/open'
 import { inReadTransaction } from '../platform/transactions'
 import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 import { Histogram } from './rollups'
+import type { CounterRollupFigures, DailyRollupFigures } from './rollup-reads'
 
 /** A ticket as head office stores it (times in epoch milliseconds). */
 export interface ReplicatedTicket {
@@ -52,26 +53,11 @@ export interface ReplicatedEvent {
 export type HistogramPairs = [number, number][]
 
 /** A `report_daily` row (contract §12) as head office stores it. */
-export interface ReplicatedDailyRollup {
+export interface ReplicatedDailyRollup extends DailyRollupFigures {
   queueUnitId: string
   locationId: string
   serviceId: string
   businessDay: string
-  issued: number
-  served: number
-  noShow: number
-  cancelled: number
-  transferredOut: number
-  waitCount: number
-  waitSum: number
-  waitMax: number | null
-  waitP50: number | null
-  waitP90: number | null
-  withinTarget: number
-  serviceCount: number
-  serviceSum: number
-  serviceP50: number | null
-  serviceP90: number | null
   issuedByHour: number[]
   servedByHour: number[]
   waitHistogram: HistogramPairs
@@ -79,18 +65,9 @@ export interface ReplicatedDailyRollup {
 }
 
 /** A `report_counter_daily` row as head office stores it. */
-export interface ReplicatedCounterRollup {
+export interface ReplicatedCounterRollup extends CounterRollupFigures {
   queueUnitId: string
-  counterId: string
   businessDay: string
-  locationId: string
-  served: number
-  noShow: number
-  serviceCount: number
-  serviceSum: number
-  serviceP50: number | null
-  serviceP90: number | null
-  busySeconds: number
   serviceHistogram: HistogramPairs
 }
 

@@ -1,11 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
 
-/** One row of `report_daily`: a location, service and business day's figures (contract §12). */
-export interface DailyRollupRow {
-  date: string
-  locationId: string
-  serviceId: string
+/** The figures of a `report_daily` row (contract §12): what reports and head office both read. */
+export interface DailyRollupFigures {
   issued: number
   served: number
   noShow: number
@@ -21,13 +18,19 @@ export interface DailyRollupRow {
   serviceSum: number
   serviceP50: number | null
   serviceP90: number | null
+}
+
+/** One row of `report_daily`: a location, service and business day's figures. */
+export interface DailyRollupRow extends DailyRollupFigures {
+  date: string
+  locationId: string
+  serviceId: string
   /** Tickets issued in each local hour, 0–23. */
   issuedByHour: number[]
 }
 
-/** One row of `report_counter_daily`: a counter's business day. */
-export interface CounterRollupRow {
-  date: string
+/** The figures of a `report_counter_daily` row: a counter's business day. */
+export interface CounterRollupFigures {
   counterId: string
   locationId: string
   served: number
@@ -37,6 +40,11 @@ export interface CounterRollupRow {
   serviceP50: number | null
   serviceP90: number | null
   busySeconds: number
+}
+
+/** One row of `report_counter_daily`, with its business day as `date`. */
+export interface CounterRollupRow extends CounterRollupFigures {
+  date: string
 }
 
 /** One day of a line for a range summary: counts by hour and the day's wait distribution (`Histogram` bytes). */
