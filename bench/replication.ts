@@ -16,6 +16,7 @@ import { currentSection, writeSection } from './sections'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createCluster, postgresUnavailable } from '../test/replication/postgres'
+import { serveLobby } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -37,27 +38,6 @@ function run(argv: string[]): string {
   return r.stdout.toString()
 }
 
-function freePort(): number {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = server.port!
-  server.stop(true)
-  return port
-}
-
-async function serve(binary: string, db: string, extra: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = freePort()
-  const proc = Bun.spawn(['taskset', '-c', '1', binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db, ...extra], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return { url, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
-    } catch {}
-    await Bun.sleep(20)
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`${binary} did not answer /health within 60 s`)
-}
 
 interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
 
@@ -103,7 +83,7 @@ export async function replicationBench(): Promise<void> {
     const offDb = join(tmp, 'off.db')
     const onDb = join(tmp, 'on.db')
     const secrets = { off: secretOf(offDb), on: secretOf(onDb) }
-    const servers = { off: await serve(binary, offDb, []), on: await serve(binary, onDb, ['--replicate-to', cluster.url()]) }
+    const servers = { off: await serveLobby(binary, offDb, []), on: await serveLobby(binary, onDb, ['--replicate-to', cluster.url()]) }
     const runs: { off: WrkRun[]; on: WrkRun[] } = { off: [], on: [] }
     const loadIssue = load()
     wrk(servers.off.url, secrets.off, 2)

@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { seedTicketHistory } from './seed'
 import { rebuildReportRollups } from '../src/tickets/rollups'
+import { serveLobby } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -40,27 +41,6 @@ function run(argv: string[], cwd = ROOT): string {
   return r.stdout.toString()
 }
 
-function freePort(): number {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = server.port!
-  server.stop(true)
-  return port
-}
-
-async function serve(binary: string, db: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = freePort()
-  const proc = Bun.spawn(['taskset', '-c', '1', binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return { url, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
-    } catch {}
-    await Bun.sleep(20)
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`${binary} did not answer /health within 60 s`)
-}
 
 function provision(binary: string, db: string, file: string): Map<string, string> {
   const out = JSON.parse(run([binary, 'provision', '--db', db, '--file', file])) as { secrets: { name: string; secret: string }[] }
@@ -122,7 +102,7 @@ export async function reportsBench(): Promise<void> {
       say(`rebuilt ${rebuilt.daily} daily and ${rebuilt.counters} counter rows in ${(rebuildMs / 1000).toFixed(1)} s`)
       const bytes = statSync(big).size
 
-      const lobby = await serve(BINARY, big)
+      const lobby = await serveLobby(BINARY, big)
       const today = new Date().toISOString().slice(0, 10)
       const from = new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)
       const loadReports = load()
