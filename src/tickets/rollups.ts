@@ -2,9 +2,6 @@ import type { Database } from 'bun:sqlite'
 import type { TicketRow } from './store'
 import type { TicketEventName } from './transitions'
 import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
-
-/** The roll-ups' hour columns, for their readers (src/reports/), which import no ticket table. */
-export { HOUR_COLUMNS, SERVED_HOUR_COLUMNS }
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
 import type { WriteBatcher } from '../platform/write-batch'
 
