@@ -53,7 +53,7 @@ export function assertSchema<T extends TSchema>(
     if (illFormed.length > 0) throw new ApiError(422, code, 'request validation failed', illFormed)
     return
   }
-  const details = schemaErrors(check as unknown as SchemaCheck<TSchema>, value)
+  const details = schemaErrors(check, value)
   // Only code-point-length false alarms failed: the value is valid.
   if (details.length === 0) return
   throw new ApiError(422, code, 'request validation failed', details)
@@ -75,11 +75,15 @@ class LazyCheck<T extends TSchema> implements SchemaCheck<T> {
   constructor(private readonly schema: T) {}
 
   Check(value: unknown): value is Static<T> {
-    return (this.compiled ??= TypeCompiler.Compile(this.schema)).Check(value)
+    return this.checker.Check(value)
   }
 
   Errors(value: unknown): Iterable<ValueError> {
-    return (this.compiled ??= TypeCompiler.Compile(this.schema)).Errors(value)
+    return this.checker.Errors(value)
+  }
+
+  private get checker(): TypeCheck<T> {
+    return (this.compiled ??= TypeCompiler.Compile(this.schema))
   }
 }
 
