@@ -47,6 +47,17 @@ export function randomToken(bytes: number): string {
 /** The same 32 characters in ASCII order, so that a base32 number sorts like its value. */
 const ORDERED = '234567abcdefghijklmnopqrstuvwxyz'
 
+/** `value` (a whole number ≥ 0) as `digits` base32 characters that sort like the number (the top cut off). */
+export function orderedBase32(value: number, digits: number): string {
+  let out = ''
+  let v = Math.max(0, Math.floor(value))
+  for (let i = 0; i < digits; i++) {
+    out = ORDERED[v % 32] + out
+    v = Math.floor(v / 32)
+  }
+  return out
+}
+
 /**
  * `prefix` + 20 base32 characters: 9 for the creation time in milliseconds (45 bits, in an
  * alphabet that sorts like ASCII, so IDs sort by creation time), then 11 random (55 bits: two
@@ -57,13 +68,7 @@ const ORDERED = '234567abcdefghijklmnopqrstuvwxyz'
  * and dirty ~20 more (strace).
  */
 export function timeOrderedId(prefix: string, now: number): string {
-  let time = ''
-  let t = Math.max(0, Math.floor(now))
-  for (let i = 0; i < 9; i++) {
-    time = ORDERED[t % 32] + time
-    t = Math.floor(t / 32)
-  }
-  return `${prefix}${time}${randomToken(7).slice(0, 11)}`
+  return `${prefix}${orderedBase32(now, 9)}${randomToken(7).slice(0, 11)}`
 }
 
 export const randomIds: IdGenerator = { next: (prefix) => timeOrderedId(prefix, Date.now()) }

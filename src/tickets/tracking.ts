@@ -1,4 +1,4 @@
-import { randomToken } from '../platform/ids'
+import { orderedBase32, randomToken } from '../platform/ids'
 import { ticketJson, type TicketRow } from './store'
 import type { QueueTicket } from './model'
 
@@ -20,25 +20,18 @@ export const TRACKING_CODE_RANDOM_BITS = 100
 /** The shape of a tracking code (also what the phone routes accept before any lookup). */
 export const TRACKING_CODE_PATTERN = /^[a-z2-7]{24}$/
 
-/** base32 digits whose ASCII order is their numeric order. */
-const ORDERED = '234567abcdefghijklmnopqrstuvwxyz'
 const MINUTE_MS = 60_000
-const PREFIX_MINUTES = 2 ** 20
+/** 4 base32 characters hold 2^20 minutes: the prefix starts again about every two years. */
+const MINUTE_DIGITS = 4
 
 /** The 4-character minute part of a code issued at `now`. */
 export function trackingMinute(now: number): string {
-  let minute = Math.floor(now / MINUTE_MS) % PREFIX_MINUTES
-  let out = ''
-  for (let i = 0; i < 4; i++) {
-    out = ORDERED[minute % 32] + out
-    minute = Math.floor(minute / 32)
-  }
-  return out
+  return orderedBase32(Math.floor(now / MINUTE_MS), MINUTE_DIGITS)
 }
 
 export function newTrackingCode(now: number = Date.now()): string {
   // 13 random bytes are 104 bits in 21 characters; the first 20 carry exactly 100 of them.
-  return trackingMinute(now) + randomToken(13).slice(0, 20)
+  return trackingMinute(now) + randomToken(Math.ceil(TRACKING_CODE_RANDOM_BITS / 8)).slice(0, TRACKING_CODE_RANDOM_BITS / 5)
 }
 
 /** The phone page of a tracking code: a path only (contract §10); the host is the caller's. */
