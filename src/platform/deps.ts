@@ -55,7 +55,7 @@ export interface AppDeps {
   limits: Limits
   /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
   corsOrigins: readonly string[]
-  /** Contract §10: makes a new ticket's tracking code (absent: 120 random bits); tests inject their own. */
+  /** Contract §10: makes a new ticket's tracking code at `now` (absent: its minute and 100 random bits); tests inject their own. */
   trackingCodes?: (now: number) => string
 }
 

@@ -100,11 +100,29 @@ export class RollupReads {
 
   /** `report_daily` rows in the range, by day, location and service. */
   daily(queueUnitId: string | null, from: string, to: string, locationId: string | null, serviceId: string | null): DailyRollupRow[] {
-    return this.dailyStmt.all(queueUnitId, from, to, locationId, serviceId).map((row) => {
-      const out = { ...row, issuedByHour: byHour(row, HOUR_COLUMNS) } as DailyRollupRow & HourColumns
-      for (const c of HOUR_COLUMNS) delete out[c]
-      return out
-    })
+    // Each row built field by field: spreading the row and deleting its 24 hour columns cost the
+    // 365-day report ~25 % (in process over 1,000,000 tickets: 14–15.5 ms against 11.6–12 ms).
+    return this.dailyStmt.all(queueUnitId, from, to, locationId, serviceId).map((row) => ({
+      date: row.date,
+      locationId: row.locationId,
+      serviceId: row.serviceId,
+      issued: row.issued,
+      served: row.served,
+      noShow: row.noShow,
+      cancelled: row.cancelled,
+      transferredOut: row.transferredOut,
+      waitCount: row.waitCount,
+      waitSum: row.waitSum,
+      waitMax: row.waitMax,
+      waitP50: row.waitP50,
+      waitP90: row.waitP90,
+      withinTarget: row.withinTarget,
+      serviceCount: row.serviceCount,
+      serviceSum: row.serviceSum,
+      serviceP50: row.serviceP50,
+      serviceP90: row.serviceP90,
+      issuedByHour: byHour(row, HOUR_COLUMNS),
+    }))
   }
 
   /** `report_counter_daily` rows in the range, by day, location and counter. */
