@@ -350,7 +350,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk2.getByText(number).first().waitFor({ timeout: LIVE_MS })
   }, TEST_MS)
 
-  test('screenshots: English (en-US, 12-hour) and Arabic, PC landscape, 10" tablet landscape and portrait', async () => {
+  test('screenshots: English (en-US, 12-hour; en-GB) and Arabic, PC landscape, 10" tablet landscape and portrait', async () => {
     await clearQueue()
     for (let i = 0; i < 6; i++) await issue()
     await issue('svc_loans')
@@ -367,6 +367,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
       ['en-US', '1920x1080', { width: 1920, height: 1080 }],
       ['en-US', '1280x800', { width: 1280, height: 800 }],
       ['en-US', '800x1280', { width: 800, height: 1280 }],
+      ['en-GB', '1280x720', { width: 1280, height: 720 }],
       ['ar', '1920x1080', { width: 1920, height: 1080 }],
       ['ar', '1280x800', { width: 1280, height: 800 }],
       ['ar', '800x1280', { width: 800, height: 1280 }],
