@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
 import { recordBackup } from '../ops/status'
-import { storedTicketCount } from '../tickets/counts'
+import { storedTicketCount } from '../tickets'
 
 export const backupHelp = `lobby backup --db PATH --out FILE
 

@@ -3,7 +3,7 @@ import { SCHEMA_VERSION } from '../db/migrate'
 import { ApiError } from '../platform/errors'
 import { ReportService } from '../reports/service'
 import { toCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER } from '../reports/csv'
-import { RollupReads } from '../tickets/rollup-reads'
+import { RollupReads } from '../tickets'
 
 export const reportHelp = `lobby report --db PATH --from YYYY-MM-DD --to YYYY-MM-DD [--by day|counter] [--format json|csv]
 

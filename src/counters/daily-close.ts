@@ -4,8 +4,7 @@ import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../queue/tables'
 import { activeEdgeLease } from '../queue/edge'
-import { SYSTEM_ACTOR } from '../tickets/writer'
-import { DAILY_CLOSE } from '../tickets/transitions'
+import { SYSTEM_ACTOR, DAILY_CLOSE } from '../tickets'
 import { counters } from './tables'
 
 /** How often the server looks for locations whose business day has ended. */

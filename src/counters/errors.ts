@@ -1,6 +1,6 @@
 import { QueueCodes, QueueErrorExamples } from '../queue/errors'
 import type { ErrorExample } from '../platform/openapi'
-import { TicketCodes } from '../tickets/errors'
+import { TicketCodes } from '../tickets'
 
 /**
  * Every error code the operator API answers with (contract §3 "Operator API"): the Queue codes

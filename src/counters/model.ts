@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { IssueTicketRequest, QueueTicket } from '../queue/model'
-import { TrackedQueueTicket } from '../tickets/model'
+import { TrackedQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const
 

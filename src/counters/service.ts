@@ -8,13 +8,10 @@ import { locations } from '../queue/tables'
 import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
-import { ticketJson, type TicketRow } from '../tickets/store'
-import { ticketEventJson } from '../tickets/service'
-import { assertTransition, TRANSITIONS, type TicketAction } from '../tickets/transitions'
+import { ticketJson, type TicketRow, ticketEventJson, assertTransition, TRANSITIONS, type TicketAction, callOrder } from '../tickets'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
 import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
-import { callOrder } from '../tickets/priority'
 
 /** A counter as the operator API resolves it for a key. */
 export interface CounterRecord {

@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs'
 import { embeddedMigrations } from './migrations.generated'
-import { rebuildReportRollups } from '../tickets/rollups'
+import { rebuildReportRollups } from '../tickets'
 
 /**
  * Data steps that belong to a migration and run in its transaction, after its SQL: what SQL

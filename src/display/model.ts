@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { PAYLOADS, WIDGET_TYPES } from '../widgets/model'
-import { TICKET_STATUSES } from '../tickets/model'
+import { TICKET_STATUSES } from '../tickets'
 import { Day, LocationSchema, Month } from '../prayer/model'
 
 /*

@@ -9,7 +9,7 @@ import { DisplayNowServing, DisplayPrayerMonth, DisplayPrayerToday, DisplayQueue
 import { pathOf } from '../platform/http'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
-import { onQueueChange } from '../tickets/changes'
+import { onQueueChange } from '../tickets'
 import { LiveHub, type LiveSocket } from './hub'
 import { CloseCodes, DisplayCodes, DisplayErrorExamples } from './errors'
 import { DeviceService } from '../devices/service'

@@ -2,7 +2,7 @@ import type { AppDeps } from '../platform/deps'
 import { isoTime } from '../platform/clock'
 import { getWidgetSnapshot } from '../widgets/service'
 import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
-import { queueDisplayState } from '../tickets/display-state'
+import { queueDisplayState } from '../tickets'
 import type { TopicState } from './hub'
 
 /** A display read: the body as JSON text (built once, reused by the websocket) and its revision. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { TrackedQueueTicket } from '../tickets/model'
+import { TrackedQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const
 

@@ -5,7 +5,7 @@ import Counter from 'prom-client/lib/counter'
 import Gauge from 'prom-client/lib/gauge'
 import Histogram from 'prom-client/lib/histogram'
 import type { Db } from '../db/open'
-import { QueueLines } from '../tickets/lines'
+import { QueueLines } from '../tickets'
 
 /** Sources read when Prometheus scrapes, so gauges are never stale and cost nothing between scrapes. */
 export interface ScrapeSources {

@@ -3,7 +3,7 @@ import type { Clock } from '../platform/clock'
 import type { Logger } from '../platform/log'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { deleteDeliveriesCreatedBefore } from '../webhooks/deliveries'
-import { deleteTicketsCreatedBefore } from '../tickets/retention'
+import { deleteTicketsCreatedBefore } from '../tickets'
 
 export const DEFAULT_RETAIN_DAYS = 400
 export const DELIVERY_RETAIN_DAYS = 30

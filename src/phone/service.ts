@@ -1,7 +1,5 @@
 import type { AppDeps } from '../platform/deps'
-import { businessDayAt } from '../tickets/numbering'
-import { TRACKING_CODE_PATTERN } from '../tickets/tracking'
-import type { TicketRow } from '../tickets/store'
+import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
 
 /**
  * What the phone page may know of a ticket (contract §10), and nothing more: while it is open,

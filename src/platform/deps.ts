@@ -10,7 +10,7 @@ import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
 import { DatabaseChanges, DEFAULT_CHANGE_POLL_MS } from './db-changes'
 import { MetricsSink } from '../ops/metric-hooks'
-import { Tickets } from '../tickets/service'
+import { Tickets } from '../tickets'
 import { WidgetStore } from '../widgets/store'
 import { DEFAULT_LIMITS, type Limits } from './limits'
 

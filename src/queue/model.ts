@@ -15,8 +15,8 @@ export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TI
 // The ticket's own shape belongs to the tickets feature; the Queue API answers with it.
 // The public API answers with `PublicQueueTicket` (public-api.md, no `priority`); the operator
 // API, webhooks and pages with `QueueTicket` (contract §8).
-export { TICKET_STATUSES, TICKET_SOURCES, QueueTicket, PublicQueueTicket, type TicketStatus, type TicketSource } from '../tickets/model'
-import { PublicQueueTicket } from '../tickets/model'
+export { TICKET_STATUSES, TICKET_SOURCES, QueueTicket, PublicQueueTicket, type TicketStatus, type TicketSource } from '../tickets'
+import { PublicQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const
 

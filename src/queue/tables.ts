@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
-import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets/wait'
+import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets'
 
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {

@@ -1,7 +1,7 @@
 import type { Statement } from 'bun:sqlite'
 import type { Db } from '../db/open'
 import type { WriteBatcher } from '../platform/write-batch'
-import { TicketChangeFeed } from '../tickets/replication-feed'
+import { TicketChangeFeed } from '../tickets'
 
 export interface ReplicationStateRow {
   target: string

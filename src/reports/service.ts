@@ -1,8 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { isRealDate } from '../platform/time'
-import { Histogram } from '../tickets/rollups'
-import type { RollupReads } from '../tickets/rollup-reads'
+import { Histogram, type RollupReads } from '../tickets'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
 

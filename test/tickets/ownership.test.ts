@@ -17,6 +17,18 @@ function filesOutsideTickets(): string[] {
     .filter((file) => !file.startsWith('tickets/') && file !== 'db/schema.ts' && !file.endsWith('.generated.ts') && !file.startsWith('screens/generated/'))
 }
 
+/**
+ * The modules of src/tickets/ a source file imports or re-exports past the door (`../tickets`
+ * or `../tickets/index` is the door): static `from '…'` and dynamic `import('…')` specifiers
+ * that climb out of their folder (`../`) into `tickets/`.
+ */
+function ticketModulesImported(source: string): string[] {
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
+  return specifiers
+    .map((s) => /^(?:\.\.\/)+tickets\/(.+?)(?:\.ts)?$/.exec(s)?.[1])
+    .filter((module): module is string => module !== undefined && module !== 'index')
+}
+
 describe('ticket state has one owner', () => {
   test('no file outside src/tickets/ writes SQL over the ticket tables', () => {
     const offending = filesOutsideTickets().flatMap((file) =>
@@ -30,6 +42,27 @@ describe('ticket state has one owner', () => {
   test('no file outside src/tickets/ imports the ticket tables', () => {
     const offending = filesOutsideTickets().filter((file) => /from ['"][./]*\/?tickets\/tables['"]/.test(readFileSync(join(SRC, file), 'utf8')))
     expect(offending).toEqual([])
+  })
+
+  test('no file outside src/tickets/ imports a tickets module other than its door (src/tickets/index.ts)', () => {
+    const offending = [...new Bun.Glob('**/*.ts').scanSync(SRC)]
+      .filter((file) => !file.startsWith('tickets/'))
+      .flatMap((file) => ticketModulesImported(readFileSync(join(SRC, file), 'utf8'))
+        // The drizzle-kit barrel names every table, the tickets' too.
+        .filter((module) => !(file === 'db/schema.ts' && module === 'tables'))
+        .map((module) => `${file} → tickets/${module}`))
+    expect(offending).toEqual([])
+  })
+
+  test('the door check sees a deep import (it can fail)', () => {
+    expect(ticketModulesImported("import { Tickets } from '../tickets/service'")).toEqual(['service'])
+    expect(ticketModulesImported("export * from '../tickets/tables'")).toEqual(['tables'])
+    expect(ticketModulesImported("import type { TicketRow } from \"../../tickets/store\"")).toEqual(['store'])
+    expect(ticketModulesImported("const m = await import('../tickets/rollups')")).toEqual(['rollups'])
+    expect(ticketModulesImported("import {\n  a,\n} from '../tickets/lines'")).toEqual(['lines'])
+    expect(ticketModulesImported("import { Tickets, type TicketRow } from '../tickets'")).toEqual([])
+    expect(ticketModulesImported("import { Tickets } from '../tickets/index'")).toEqual([])
+    expect(ticketModulesImported("import { x } from './tickets/helper'")).toEqual([])
   })
 
   test('the check sees a query over a ticket table (it can fail)', () => {

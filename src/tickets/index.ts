@@ -1,0 +1,47 @@
+/*
+ * The tickets feature's one door: everything another folder of src/ uses of ticket state is
+ * exported here, and nothing else is imported from src/tickets/ (test/tickets/ownership.test.ts
+ * fails when a file outside src/tickets/ imports one of its modules directly; the drizzle-kit
+ * barrel src/db/schema.ts alone reads `./tables`, which is why no table object is exported here).
+ *
+ * The wait defaults come first: src/queue/tables.ts reads them while its module is evaluated,
+ * and it is itself imported (as foreign-key targets) by ./tables, further down this list.
+ */
+
+// Wait estimates and the defaults provisioning and the queue's columns use.
+export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS, AVERAGE_WINDOW, estimatedWaitSeconds, averageServiceSeconds, nextServiceAverage } from './wait'
+
+// The ticket as every feature sees it.
+export { TICKET_STATUSES, TICKET_SOURCES, PublicQueueTicket, QueueTicket, TrackedQueueTicket, type TicketStatus, type TicketSource } from './model'
+export { TicketCodes, type TicketCode } from './errors'
+export { publicTicketJson, ticketJson, type TicketRow, type NewTicket } from './store'
+export { TRACKING_CODE_RANDOM_BITS, TRACKING_CODE_PATTERN, trackingMinute, newTrackingCode, trackingPath, trackedTicketJson, type TrackedTicket } from './tracking'
+export { formatTicketNumber, businessDayAt } from './numbering'
+
+// The owner of ticket state, its transitions and their effects.
+export { Tickets, ticketEventJson, type TicketsDeps, type LinePosition, type PlaceInLine, type TicketEventRow, type TicketChange } from './service'
+export { TICKET_ACTIONS, TRANSITIONS, DAILY_CLOSE, OPEN_STATUSES, assertTransition, type TicketAction, type TicketEventName, type TransitionRule } from './transitions'
+export { SYSTEM_ACTOR } from './writer'
+export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, callsAhead, type PriorityPolicy, type LinePlace } from './priority'
+
+// Live reads and their change notices.
+export { QueueLines, type QueueLine, type LineNowServing } from './lines'
+export { onQueueChange, type QueueChange, type QueueChangeListener } from './changes'
+export {
+  RECENT_CALLS, queueDisplayState,
+  type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall,
+} from './display-state'
+export { issuedCounter, storedTicketCount } from './counts'
+export { deleteTicketsCreatedBefore, type TicketRetentionBatch } from './retention'
+
+// Report roll-ups (contract §12) and the head-office feed (§14).
+export { Histogram, bucketOf, rebuildReportRollups } from './rollups'
+export {
+  RollupReads,
+  type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type LineDayRollup,
+} from './rollup-reads'
+export {
+  TicketChangeFeed,
+  type ChangeBatch, type ReplicatedTicket, type ReplicatedEvent, type HistogramPairs,
+  type ReplicatedDailyRollup, type ReplicatedCounterRollup, type ReplicationBacklog,
+} from './replication-feed'
