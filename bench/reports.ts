@@ -18,7 +18,7 @@ import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { seedTicketHistory } from './seed'
-import { rebuildReportRollups } from '../src/tickets/rollups'
+import { rebuildReportRollups } from '../src/tickets'
 import { serveLobby } from './processes'
 
 const ROOT = join(import.meta.dir, '..')

@@ -4,7 +4,6 @@ import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../queue/tables'
 import { activeEdgeLease } from '../queue/edge'
-import { SYSTEM_ACTOR, DAILY_CLOSE } from '../tickets'
 import { counters } from './tables'
 
 /** How often the server looks for locations whose business day has ended. */
@@ -98,18 +97,10 @@ export class DailyClose {
       }
       const open = tickets.openBefore(location.id, today)
       for (const ticket of open) {
-        const status = ticket.status as keyof typeof DAILY_CLOSE
-        tickets.transition(ticket, {
-          rule: DAILY_CLOSE[status],
-          actor: SYSTEM_ACTOR,
-          counterId: ticket.counterId,
-          changes: { completedAt: now },
-          detail: { reason: 'daily_close', businessDay: ticket.businessDay },
-          // A close at midnight is no service time: it stays out of the average.
-          sampleDuration: false,
-        }, now)
-        if (status === 'WAITING') report.cancelled += 1
-        else if (status === 'CALLED') report.noShows += 1
+        // WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by `system` (no service time).
+        tickets.closeDay(ticket, now)
+        if (ticket.status === 'WAITING') report.cancelled += 1
+        else if (ticket.status === 'CALLED') report.noShows += 1
         else report.completed += 1
       }
       report.countersClosed = db

@@ -8,7 +8,7 @@ import { locations } from '../queue/tables'
 import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
-import { ticketJson, type TicketRow, ticketEventJson, assertTransition, TRANSITIONS, type TicketAction, callOrder } from '../tickets'
+import { ticketJson, type TicketRow, ticketEventJson, assertTransition, type TicketAction, callOrder } from '../tickets'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
 import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
@@ -241,62 +241,39 @@ export class CounterService {
   }
 
   /**
-   * WAITING→CALLED at `counter` (calledAt, counter, call count); a closed counter opens by its
-   * first call (the call's own revision bump covers the opening).
+   * WAITING→CALLED at `counter` (what it changes: the tickets' `TRANSITION_EFFECTS`); a closed
+   * counter opens by its first call (the call's own revision bump covers the opening).
    */
   private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
     if (!counter.open) this.setOpen(counter, true, now)
-    return this.deps.tickets.transition(ticket, {
-      rule: TRANSITIONS.call,
-      actor: caller.id,
-      counterId: counter.id,
-      changes: { counterId: counter.id, calledAt: now, callCount: ticket.callCount + 1, front: false },
-      recordCall: true,
-    }, now)
+    return this.deps.tickets.call(ticket, counter.id, caller.id, now)
   }
 
   // ---- the other ticket transitions ---------------------------------------------------
 
   /**
    * recall · start · complete · no-show · cancel: the ticket (404) → the transition (409
-   * INVALID_TRANSITION) → write. The event names the ticket's counter.
+   * INVALID_TRANSITION, checked by `deps.tickets`) → write. The event names the ticket's counter.
    */
   transition(caller: Credential, ticketId: string, action: Extract<TicketAction, 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'>, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
-      const rule = assertTransition(action, ticket.status)
-      const changes = {
-        recall: { callCount: ticket.callCount + 1 },
-        start: { servingAt: now },
-        complete: { completedAt: now },
-        'no-show': { completedAt: now },
-        cancel: { completedAt: now },
-      }[action]
-      const after = this.deps.tickets.transition(ticket, {
-        rule,
-        actor: caller.id,
-        counterId: ticket.counterId,
-        changes,
-        recordCall: action === 'recall',
-        sampleDuration: action === 'complete',
-      }, now)
-      return after
+      const tickets = this.deps.tickets
+      switch (action) {
+        case 'recall': return tickets.recall(ticket, caller.id, now)
+        case 'start': return tickets.start(ticket, caller.id, now)
+        case 'complete': return tickets.complete(ticket, caller.id, now)
+        case 'no-show': return tickets.noShow(ticket, caller.id, now)
+        case 'cancel': return tickets.cancel(ticket, caller.id, now)
+      }
     })
   }
 
-  /** CALLED→WAITING (contract §3 requeue): leaves its counter, calledAt back to null, FIRST or LAST in line. */
+  /** CALLED→WAITING (contract §3 requeue): the ticket (404) → the transition (409) → FIRST or LAST in line. */
   requeue(caller: Credential, ticketId: string, position: Position, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
-      const rule = assertTransition('requeue', ticket.status)
-      const after = this.deps.tickets.transition(ticket, {
-        rule,
-        actor: caller.id,
-        counterId: ticket.counterId,
-        changes: { counterId: null, calledAt: null, ...this.deps.tickets.placeAt(ticket.locationId, position) },
-        detail: { position },
-      }, now)
-      return after
+      return this.deps.tickets.requeue(ticket, position, caller.id, now)
     })
   }
 
@@ -304,8 +281,8 @@ export class CounterService {
    * CALLED/SERVING→WAITING in another service (contract §3 transfer), number kept: the ticket
    * (404) → the target service: of this unit, active, offered at the ticket's location and not
    * the ticket's own (422 on /serviceId), within the key's services (403 SERVICE_FORBIDDEN) →
-   * the transition (409) → write. It leaves its counter, calledAt and servingAt back to null,
-   * and joins the target line LAST (default) or FIRST. It keeps its `priority`.
+   * the transition (409) → write, by `deps.tickets` (it joins the target line LAST (default) or
+   * FIRST and keeps its `priority`).
    */
   transfer(caller: Credential, ticketId: string, serviceId: string, position: Position, now: number): TicketRow {
     return this.mutate(caller, now, () => {
@@ -318,16 +295,7 @@ export class CounterService {
       if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
       // A desk (bound to its counter) may send a ticket of its services to any service there.
       if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
-      const rule = assertTransition('transfer', ticket.status)
-      const after = this.deps.tickets.transition(ticket, {
-        rule,
-        actor: caller.id,
-        counterId: ticket.counterId,
-        // The ticket keeps its priority flag: the customer's need does not change with the service.
-        changes: { serviceId: target.id, counterId: null, calledAt: null, servingAt: null, ...this.deps.tickets.placeAt(ticket.locationId, position) },
-        detail: { fromServiceId: ticket.serviceId, toServiceId: target.id, position },
-      }, now)
-      return after
+      return this.deps.tickets.transfer(ticket, target.id, position, caller.id, now)
     })
   }
 

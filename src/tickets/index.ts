@@ -20,7 +20,10 @@ export { formatTicketNumber, businessDayAt } from './numbering'
 
 // The owner of ticket state, its transitions and their effects.
 export { Tickets, ticketEventJson, type TicketsDeps, type LinePosition, type PlaceInLine, type TicketEventRow, type TicketChange } from './service'
-export { TICKET_ACTIONS, TRANSITIONS, DAILY_CLOSE, OPEN_STATUSES, assertTransition, type TicketAction, type TicketEventName, type TransitionRule } from './transitions'
+export {
+  TICKET_ACTIONS, TRANSITIONS, TRANSITION_EFFECTS, OPEN_STATUSES, assertTransition,
+  type TicketAction, type TicketEventName, type TransitionRule, type TransitionEffect, type TransitionInput, type TicketChanges, type RollupFigure,
+} from './transitions'
 export { SYSTEM_ACTOR } from './writer'
 export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, callsAhead, type PriorityPolicy, type LinePlace } from './priority'
 
@@ -35,7 +38,8 @@ export { issuedCounter, storedTicketCount } from './counts'
 export { deleteTicketsCreatedBefore, type TicketRetentionBatch } from './retention'
 
 // Report roll-ups (contract §12) and the head-office feed (§14).
-export { Histogram, bucketOf, rebuildReportRollups } from './rollups'
+export { Histogram, bucketOf, localHour } from './rollup-encoding'
+export { rebuildReportRollups } from './rollup-rebuild'
 export {
   RollupReads,
   type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type LineDayRollup,

@@ -7,7 +7,7 @@ import type { Database, Statement } from 'bun:sqlite'
 import type { Db } from '../db/open'
 import { inReadTransaction } from '../platform/transactions'
 import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
-import { Histogram } from './rollups'
+import { Histogram } from './rollup-encoding'
 import type { CounterRollupFigures, DailyRollupFigures } from './rollup-reads'
 
 /** A ticket as head office stores it (times in epoch milliseconds). */

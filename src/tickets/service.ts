@@ -10,12 +10,13 @@ import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
-import { TicketWriter, SYSTEM_ACTOR, type TransitionWrite } from './writer'
-import { ReportRollups, localHour } from './rollups'
+import { TicketWriter, SYSTEM_ACTOR } from './writer'
+import { ReportRollups } from './rollup-writer'
+import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type QueueDisplayState } from './display-state'
-import { OPEN_STATUSES, type TransitionRule } from './transitions'
+import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
 import { callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
 import { RollupReads } from './rollup-reads'
@@ -65,11 +66,13 @@ export interface TicketsDeps {
  * `createDeps`) and reached by the features through `deps.tickets`; its statements are prepared
  * on first use (not while the server starts) and belong to this object.
  *
- * Writes (`issue`, `transition`, `touch`, the daily-close helpers) must run inside a write of
- * `deps.writes` (`run` for requests, group commit; `now` for background work): the immediate
- * transaction is already open, and the listeners hear of the change only after its COMMIT.
- * Every ticket change ends in `changed`, the one place where what must commit with any
- * ticket change is written (today: the webhook outbox rows and the unit's `stateRevision`).
+ * Writes (`issue`, the transitions `call` … `transfer` and `closeDay`, `touch`, the daily-close
+ * helpers) must run inside a write of `deps.writes` (`run` for requests, group commit; `now` for
+ * background work): the immediate transaction is already open, and the listeners hear of the
+ * change only after its COMMIT. What each transition changes is `TRANSITION_EFFECTS`
+ * (transitions.ts). Every ticket change ends in `changed`, the one place where what must commit
+ * with any ticket change is written (the webhook outbox rows, the report roll-ups and the unit's
+ * `stateRevision`).
  */
 export class Tickets {
   private prepared: Parts | undefined
@@ -101,9 +104,76 @@ export class Tickets {
     return row
   }
 
-  /** Applies one transition to `before` (read in this write); returns the ticket as written. */
-  transition(before: TicketRow, write: TransitionWrite, now: number): TicketRow {
-    return this.parts.writer.apply(before, write, now)
+  // ---- transitions (contract §3): each checks its rule (409 INVALID_TRANSITION) and writes
+  // what `TRANSITION_EFFECTS` says it changes, with its event, live counts and change step.
+  // `ticket` was read in this write; each returns the ticket as written.
+
+  /** WAITING→CALLED at `counterId` (the caller checked the counter may call it and is free). */
+  call(ticket: TicketRow, counterId: string, actor: string, now: number): TicketRow {
+    return this.move('call', ticket, actor, now, { counterId })
+  }
+
+  /** CALLED→CALLED: called again at its counter. */
+  recall(ticket: TicketRow, actor: string, now: number): TicketRow {
+    return this.move('recall', ticket, actor, now)
+  }
+
+  /** CALLED→SERVING. */
+  start(ticket: TicketRow, actor: string, now: number): TicketRow {
+    return this.move('start', ticket, actor, now)
+  }
+
+  /** SERVING→COMPLETED. */
+  complete(ticket: TicketRow, actor: string, now: number): TicketRow {
+    return this.move('complete', ticket, actor, now)
+  }
+
+  /** CALLED→NO_SHOW. */
+  noShow(ticket: TicketRow, actor: string, now: number): TicketRow {
+    return this.move('no-show', ticket, actor, now)
+  }
+
+  /** WAITING→CANCELLED. */
+  cancel(ticket: TicketRow, actor: string, now: number): TicketRow {
+    return this.move('cancel', ticket, actor, now)
+  }
+
+  /** CALLED→WAITING, FIRST or LAST in its line (see `placeAt`). */
+  requeue(ticket: TicketRow, position: LinePosition, actor: string, now: number): TicketRow {
+    return this.move('requeue', ticket, actor, now, { position, detail: { position } })
+  }
+
+  /**
+   * CALLED/SERVING→WAITING in `toServiceId` (the caller checked the service may take it), FIRST
+   * or LAST in its line there; number and priority kept.
+   */
+  transfer(ticket: TicketRow, toServiceId: string, position: LinePosition, actor: string, now: number): TicketRow {
+    return this.move('transfer', ticket, actor, now, { toServiceId, position, detail: { fromServiceId: ticket.serviceId, toServiceId, position } })
+  }
+
+  /**
+   * The daily close's system transition of a ticket still open from an earlier business day
+   * (contract §3, `DAILY_CLOSE`): WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by
+   * `system`, which measures no service or busy time.
+   */
+  closeDay(ticket: TicketRow, now: number): TicketRow {
+    const action = DAILY_CLOSE[ticket.status as keyof typeof DAILY_CLOSE]
+    return this.move(action, ticket, SYSTEM_ACTOR, now, { detail: { reason: 'daily_close', businessDay: ticket.businessDay } })
+  }
+
+  private move(
+    action: TicketAction,
+    ticket: TicketRow,
+    actor: string,
+    now: number,
+    extra: { counterId?: string; toServiceId?: string; position?: LinePosition; detail?: Record<string, unknown> } = {},
+  ): TicketRow {
+    assertTransition(action, ticket.status)
+    const input: TransitionInput = { at: now }
+    if (extra.counterId !== undefined) input.counterId = extra.counterId
+    if (extra.toServiceId !== undefined) input.toServiceId = extra.toServiceId
+    if (extra.position !== undefined) input.place = this.placeAt(ticket.locationId, extra.position)
+    return this.parts.writer.apply(ticket, { action, actor, input, detail: extra.detail ?? null }, now)
   }
 
   /**
@@ -118,7 +188,7 @@ export class Tickets {
    * The step every ticket change ends with, inside its transaction (contract §3 Webhooks: the
    * event is written in the same transaction as the change). New things that must commit with
    * every ticket change plug in here: the webhook outbox, the report roll-ups (contract §12,
-   * rollups.ts) and the unit's `stateRevision`.
+   * rollup-writer.ts) and the unit's `stateRevision`.
    */
   private changed(change: TicketChange): void {
     const { before, after, rule, now } = change
@@ -131,7 +201,7 @@ export class Tickets {
       system: change.actor === SYSTEM_ACTOR && before !== null,
       now,
       hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
-      waitTargetSeconds: rule.event === 'called' && before !== null && before.callCount === 0 ? rollups.waitTarget(after.serviceId) : 0,
+      waitTargetOf: (serviceId) => rollups.waitTarget(serviceId),
     })
     const onEvent = this.deps.onEvent
     if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))

@@ -1,6 +1,7 @@
 import { ApiError } from '../platform/errors'
 import type { TicketEventType } from '../webhooks/outbox'
 import type { TicketStatus } from './model'
+import type { TicketRow } from './store'
 import { TicketCodes } from './errors'
 
 /** The operator's ticket actions (contract §3), named as in their URLs. */
@@ -17,42 +18,142 @@ export interface TransitionRule {
   webhook: TicketEventType
 }
 
+/** The columns a transition may change besides `status`. */
+export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'front' | 'calledAt' | 'servingAt' | 'completedAt'>>
+
+/** What a transition's column changes are computed from besides the ticket before it. */
+export interface TransitionInput {
+  /** The moment of the change (or of the event, when the roll-ups' rebuild replays it). */
+  at: number
+  /** `call` only: the counter that calls. */
+  counterId?: string | null
+  /** `transfer` only: the service the ticket joins. */
+  toServiceId?: string
+  /** `requeue` and `transfer`: the ticket's place in the line it joins (read by the writer). */
+  place?: { queueRank: number; front: boolean }
+}
+
 /**
- * Contract §3 "Transitions", the only moves an operator may make:
+ * A figure a change adds to the report roll-ups (contract §12; src/tickets/rollup-rules.ts
+ * turns each into the rows it adds to, docs/reports.md says what each means):
+ * - `issued`: one issue, in the local hour of `createdAt`;
+ * - `firstWait`: the wait (first call − createdAt) and within-target, on the first call only;
+ * - `served`: one completion (service and counter), with its service time when measured;
+ * - `noShow`: one no-show (service and counter); `cancelled`: one cancellation;
+ * - `transferredOut`: one ticket leaving its service;
+ * - `releasesCounter`: the counter's busy time from the call there to now, when measured.
+ * The daily close (actor `system`) measures nothing: no service time, no busy time.
+ */
+export type RollupFigure = 'issued' | 'firstWait' | 'served' | 'noShow' | 'cancelled' | 'transferredOut' | 'releasesCounter'
+
+/** Everything one kind of ticket change does besides the moves every change makes (event, waiting counts, now serving, webhook). */
+export interface TransitionEffect extends TransitionRule {
+  /** The columns it sets besides `status`. */
+  columns: (before: Pick<TicketRow, 'callCount'>, input: TransitionInput) => TicketChanges
+  /** Listed in the display feeds' recent calls (`ticket_calls`). */
+  listsCall: boolean
+  /** Moves the calling counter's count of normal calls since its last priority call (contract §8 INTERLEAVE). */
+  countsCall: boolean
+  /** Its `completedAt − servingAt` feeds the line's average service time (not when the daily close makes it). */
+  measuresService: boolean
+  /** What it adds to the report roll-ups. */
+  rollups: readonly RollupFigure[]
+}
+
+const ended = (_: unknown, { at }: TransitionInput): TicketChanges => ({ completedAt: at })
+
+/**
+ * Contract §3 "Transitions", the only moves an operator may make, and everything each one
+ * changes: the one table the writer (`TicketWriter`), the daily close (`Tickets.closeDay`) and
+ * the roll-ups (`rollupEffects`, live and in `rebuildReportRollups`) read.
  * WAITING→CALLED (call) · CALLED→CALLED (recall) · CALLED→SERVING (start) ·
  * SERVING→COMPLETED (complete) · CALLED→NO_SHOW (no-show) · WAITING→CANCELLED (cancel) ·
  * CALLED→WAITING (requeue) · CALLED/SERVING→WAITING in another service (transfer).
  */
-export const TRANSITIONS: Record<TicketAction, TransitionRule> = {
-  call: { from: ['WAITING'], to: 'CALLED', event: 'called', webhook: 'ticket.called' },
-  recall: { from: ['CALLED'], to: 'CALLED', event: 'recalled', webhook: 'ticket.recalled' },
-  start: { from: ['CALLED'], to: 'SERVING', event: 'serving', webhook: 'ticket.serving' },
-  complete: { from: ['SERVING'], to: 'COMPLETED', event: 'completed', webhook: 'ticket.completed' },
-  'no-show': { from: ['CALLED'], to: 'NO_SHOW', event: 'no_show', webhook: 'ticket.no_show' },
-  cancel: { from: ['WAITING'], to: 'CANCELLED', event: 'cancelled', webhook: 'ticket.cancelled' },
-  requeue: { from: ['CALLED'], to: 'WAITING', event: 'requeued', webhook: 'ticket.requeued' },
-  transfer: { from: ['CALLED', 'SERVING'], to: 'WAITING', event: 'transferred', webhook: 'ticket.transferred' },
+export const TRANSITION_EFFECTS: Record<TicketAction, TransitionEffect> = {
+  call: {
+    from: ['WAITING'], to: 'CALLED', event: 'called', webhook: 'ticket.called',
+    // A call takes the ticket off the front lane: its place there is used up.
+    columns: (before, { at, counterId }) => ({ counterId: counterId ?? null, calledAt: at, callCount: before.callCount + 1, front: false }),
+    listsCall: true, countsCall: true, measuresService: false, rollups: ['firstWait'],
+  },
+  recall: {
+    from: ['CALLED'], to: 'CALLED', event: 'recalled', webhook: 'ticket.recalled',
+    // calledAt stays the first call's: the counter's hold and the wait are measured from it.
+    columns: (before) => ({ callCount: before.callCount + 1 }),
+    listsCall: true, countsCall: false, measuresService: false, rollups: [],
+  },
+  start: {
+    from: ['CALLED'], to: 'SERVING', event: 'serving', webhook: 'ticket.serving',
+    columns: (_, { at }) => ({ servingAt: at }),
+    listsCall: false, countsCall: false, measuresService: false, rollups: [],
+  },
+  complete: {
+    from: ['SERVING'], to: 'COMPLETED', event: 'completed', webhook: 'ticket.completed',
+    columns: ended,
+    listsCall: false, countsCall: false, measuresService: true, rollups: ['served', 'releasesCounter'],
+  },
+  'no-show': {
+    from: ['CALLED'], to: 'NO_SHOW', event: 'no_show', webhook: 'ticket.no_show',
+    columns: ended,
+    listsCall: false, countsCall: false, measuresService: false, rollups: ['noShow', 'releasesCounter'],
+  },
+  cancel: {
+    from: ['WAITING'], to: 'CANCELLED', event: 'cancelled', webhook: 'ticket.cancelled',
+    columns: ended,
+    listsCall: false, countsCall: false, measuresService: false, rollups: ['cancelled'],
+  },
+  requeue: {
+    from: ['CALLED'], to: 'WAITING', event: 'requeued', webhook: 'ticket.requeued',
+    // Leaves its counter; FIRST or LAST in its line.
+    columns: (_, { place }) => ({ counterId: null, calledAt: null, ...place }),
+    listsCall: false, countsCall: false, measuresService: false, rollups: ['releasesCounter'],
+  },
+  transfer: {
+    from: ['CALLED', 'SERVING'], to: 'WAITING', event: 'transferred', webhook: 'ticket.transferred',
+    // Number and priority kept; leaves its counter, calledAt and servingAt back to null.
+    columns: (_, { toServiceId, place }) => ({
+      ...(toServiceId === undefined ? {} : { serviceId: toServiceId }),
+      counterId: null, calledAt: null, servingAt: null, ...place,
+    }),
+    listsCall: false, countsCall: false, measuresService: false, rollups: ['transferredOut', 'releasesCounter'],
+  },
+}
+
+/** The rules of the operator's transitions (from, to, event, webhook): `TRANSITION_EFFECTS` read as rules. */
+export const TRANSITIONS: Record<TicketAction, TransitionRule> = TRANSITION_EFFECTS
+
+/** A ticket issue as the roll-ups count it (it is no transition: it has no status before). */
+export const ISSUE_EFFECT = { event: 'created', webhook: 'ticket.created', rollups: ['issued'] } as const satisfies Pick<TransitionEffect, 'event' | 'webhook' | 'rollups'>
+
+/** The transition that writes each event type (a `ticket_events` row's `type`) but the issue's. */
+export const ACTION_OF_EVENT = Object.fromEntries(TICKET_ACTIONS.map((action) => [TRANSITION_EFFECTS[action].event, action])) as Record<Exclude<TicketEventName, 'created'>, TicketAction>
+
+/** What a change of event type `event` adds to the roll-ups (from `TRANSITION_EFFECTS`, or the issue's). */
+export function rollupFiguresOf(event: TicketEventName): readonly RollupFigure[] {
+  return event === 'created' ? ISSUE_EFFECT.rollups : TRANSITION_EFFECTS[ACTION_OF_EVENT[event]].rollups
 }
 
 /**
  * Contract §3: the daily close at the location's local midnight is a system transition of
- * every ticket still open: WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED.
+ * every ticket still open: WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, the effects of
+ * cancel, no-show and complete, made by `system` (which measures nothing).
  */
-export const DAILY_CLOSE: Record<'WAITING' | 'CALLED' | 'SERVING', TransitionRule> = {
-  WAITING: { from: ['WAITING'], to: 'CANCELLED', event: 'cancelled', webhook: 'ticket.cancelled' },
-  CALLED: { from: ['CALLED'], to: 'NO_SHOW', event: 'no_show', webhook: 'ticket.no_show' },
-  SERVING: { from: ['SERVING'], to: 'COMPLETED', event: 'completed', webhook: 'ticket.completed' },
+export const DAILY_CLOSE: Record<'WAITING' | 'CALLED' | 'SERVING', Extract<TicketAction, 'cancel' | 'no-show' | 'complete'>> = {
+  WAITING: 'cancel',
+  CALLED: 'no-show',
+  SERVING: 'complete',
 }
 
 /** Statuses a ticket is still open in (waiting, or at a counter). */
 export const OPEN_STATUSES = ['WAITING', 'CALLED', 'SERVING'] as const
 
 /**
- * The rule of `action` for a ticket in `from`, or 409 INVALID_TRANSITION naming from and to in
- * the message and in `details` (`/from` and `/to`, each with the status as its message).
+ * The effect of `action` for a ticket in `from`, or 409 INVALID_TRANSITION naming from and to
+ * in the message and in `details` (`/from` and `/to`, each with the status as its message).
  */
-export function assertTransition(action: TicketAction, from: TicketStatus): TransitionRule {
-  const rule = TRANSITIONS[action]
+export function assertTransition(action: TicketAction, from: TicketStatus): TransitionEffect {
+  const rule = TRANSITION_EFFECTS[action]
   if (rule.from.includes(from)) return rule
   throw new ApiError(
     409,

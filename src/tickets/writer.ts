@@ -3,28 +3,21 @@ import type { Db } from '../db/open'
 import { tickets, ticketCalls } from './tables'
 import type { TicketRow, TicketStore } from './store'
 import { nextServiceAverage } from './wait'
-import type { TransitionRule } from './transitions'
+import { TRANSITION_EFFECTS, type TicketAction, type TransitionInput } from './transitions'
 import type { TicketChange } from './service'
 
 /** Who made a change: a credential ID, or `system` (the daily close). */
 export const SYSTEM_ACTOR = 'system'
 
-/** The columns a transition may change besides `status`. */
-export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'front' | 'calledAt' | 'servingAt' | 'completedAt'>>
-
+/** One transition to write: which one (its effects are `TRANSITION_EFFECTS[action]`), by whom, with what. */
 export interface TransitionWrite {
-  rule: TransitionRule
-  /** A credential ID or `system`. */
+  action: TicketAction
+  /** A credential ID or `system` (the daily close, which measures no service time). */
   actor: string
-  /** The counter the event names (the one calling, or the one the ticket leaves). */
-  counterId: string | null
-  changes: TicketChanges
+  /** What the transition's columns are computed from (the moment, the calling counter, the target service, the place in line). */
+  input: TransitionInput
   /** Extra facts for the event history (e.g. transfer's services, requeue's position). */
   detail?: Record<string, unknown> | null
-  /** A call or recall: listed in the display feeds' recent calls. */
-  recordCall?: boolean
-  /** A completion at a counter: its `completedAt − servingAt` feeds the average service time. */
-  sampleDuration?: boolean
 }
 
 const LINE_STATUSES = new Set(['CALLED', 'SERVING'])
@@ -85,13 +78,16 @@ export class TicketWriter {
       ON CONFLICT (counter_id) DO UPDATE SET normal_calls = CASE WHEN ?2 = 1 THEN 0 ELSE normal_calls + 1 END`)
   }
 
-  /** Applies `write` to `before` (read in this transaction); returns the ticket as written. */
+  /**
+   * Applies `write` to `before` (read in this transaction; the caller checked the transition
+   * is allowed) with the effects `TRANSITION_EFFECTS` gives it; returns the ticket as written.
+   */
   apply(before: TicketRow, write: TransitionWrite, now: number): TicketRow {
     if (!this.db.$client.inTransaction) throw new Error('ticket transitions must run inside an immediate transaction')
-    const { rule } = write
+    const rule = TRANSITION_EFFECTS[write.action]
     const after = this.db
       .update(tickets)
-      .set({ ...write.changes, status: rule.to })
+      .set({ ...rule.columns(before, write.input), status: rule.to })
       // Compare-and-set on the status read a moment ago in this same transaction.
       .where(and(eq(tickets.id, before.id), eq(tickets.status, before.status)))
       .returning()
@@ -103,7 +99,8 @@ export class TicketWriter {
       type: rule.event,
       fromStatus: before.status,
       toStatus: after.status,
-      counterId: write.counterId,
+      // The counter the event names: the one calling, or the one the ticket leaves.
+      counterId: write.input.counterId !== undefined ? write.input.counterId : before.counterId,
       actor: write.actor,
       detail: write.detail ?? null,
     }, now)
@@ -113,9 +110,9 @@ export class TicketWriter {
     if (after.status === 'WAITING' && before.status !== 'WAITING') this.store.adjustWaiting(after.serviceId, after.locationId, +1)
 
     // Every call at a counter (call-next or a specific ticket; not a recall) moves its count.
-    if (rule.event === 'called' && after.counterId !== null) this.streakStmt.run(after.counterId, after.priority ? 1 : 0)
+    if (rule.countsCall && after.counterId !== null) this.streakStmt.run(after.counterId, after.priority ? 1 : 0)
 
-    if (write.recordCall) {
+    if (rule.listsCall) {
       this.callStmt.run({
         queueUnitId: after.queueUnitId,
         locationId: after.locationId,
@@ -132,7 +129,8 @@ export class TicketWriter {
       if (after.serviceId !== before.serviceId) this.refreshNowServing(after.serviceId, after.locationId)
     }
 
-    if (write.sampleDuration && after.servingAt !== null && after.completedAt !== null) {
+    // A close at midnight (actor `system`) is no service time: it stays out of the average.
+    if (rule.measuresService && write.actor !== SYSTEM_ACTOR && after.servingAt !== null && after.completedAt !== null) {
       this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
     }
 

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { seedTicketHistory } from '../../bench/seed'
-import { rebuildReportRollups } from '../../src/tickets/rollups'
+import { rebuildReportRollups } from '../../src/tickets'
 import { DAILY_CSV_HEADER } from '../../src/reports/csv'
 
 /**

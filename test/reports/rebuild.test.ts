@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { reportContext } from './helpers'
 import { smallDay } from './small-day'
 import { migrateDatabase } from '../../src/db/migrate'
-import { Histogram, bucketOf, rebuildReportRollups } from '../../src/tickets/rollups'
+import { Histogram, bucketOf, rebuildReportRollups } from '../../src/tickets'
 
 const rowsOf = (ctx: ReturnType<typeof reportContext>) => ({
   daily: ctx.db.$client.query('SELECT * FROM report_daily ORDER BY location_id, service_id, business_day').all(),
