@@ -6,7 +6,7 @@ import { rebuildReportRollups } from '../tickets'
 /**
  * Data steps that belong to a migration and run in its transaction, after its SQL: what SQL
  * alone cannot compute. The roll-ups' distributions are built in code, from the ticket history
- * (src/tickets/rollups.ts), so a database with tickets from before has its reports.
+ * (src/tickets/rollup-rebuild.ts), so a database with tickets from before has its reports.
  */
 const DATA_STEPS: Record<string, (client: Database) => void> = {
   '0007_report_rollups': (client) => void rebuildReportRollups(client),

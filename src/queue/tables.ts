@@ -1,6 +1,17 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
 import { workspaces } from '../provisioning/tables'
-import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets'
+
+/*
+ * A service's defaults when provisioning names none, here with the columns they default (the
+ * tickets feature reads them through src/tickets/wait.ts, and this file imports nothing of
+ * tickets: src/tickets/tables.ts names these tables, so the two must not import each other).
+ */
+
+/** Contract §3: a service's average service time before any completion (5 minutes). */
+export const DEFAULT_SERVICE_SECONDS = 300
+
+/** Contract §12: a service's wait target when provisioning names none (15 minutes). */
+export const DEFAULT_WAIT_TARGET_SECONDS = 900
 
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {

@@ -3,9 +3,6 @@
  * exported here, and nothing else is imported from src/tickets/ (test/tickets/ownership.test.ts
  * fails when a file outside src/tickets/ imports one of its modules directly; the drizzle-kit
  * barrel src/db/schema.ts alone reads `./tables`, which is why no table object is exported here).
- *
- * The wait defaults come first: src/queue/tables.ts reads them while its module is evaluated,
- * and it is itself imported (as foreign-key targets) by ./tables, further down this list.
  */
 
 // Wait estimates and the defaults provisioning and the queue's columns use.

@@ -79,7 +79,7 @@ export interface ChangeBatch {
   tickets: ReplicatedTicket[]
   /**
    * The report roll-ups of every (queue unit, business day) the batch's tickets belong to, as they
-   * stand now: every figure of a ticket change belongs to the ticket's business day (rollups.ts).
+   * stand now: every figure of a ticket change belongs to the ticket's business day (rollup-rules.ts).
    */
   daily: ReplicatedDailyRollup[]
   counters: ReplicatedCounterRollup[]

@@ -64,7 +64,7 @@ type HourColumns = { [hour: string]: string | number | Uint8Array | null }
 const byHour = (row: HourColumns, columns: readonly string[]) => columns.map((c) => row[c] as number)
 
 /**
- * The reads of the report roll-ups (rollups.ts writes them), for the reports feature and the
+ * The reads of the report roll-ups (rollup-writer.ts writes them), for the reports feature and the
  * CLI: each one indexed range over the business days of one unit (null: every unit). Rows
  * exist for the days something happened. Statements are prepared once, by whoever owns this.
  */

@@ -162,7 +162,7 @@ const hourColumns = (names: string[]) => Object.fromEntries(names.map((name) => 
 
 /**
  * Contract §12 daily roll-up per location, service and business day (the ticket's business
- * day, in the location's time zone), written by `ReportRollups` (rollups.ts) in the transaction
+ * day, in the location's time zone), written by `ReportRollups` (rollup-writer.ts) in the transaction
  * of every ticket change, so it can never disagree with the tickets. Durations are whole
  * seconds; `*_p50` / `*_p90` are the nearest-rank percentiles of the day's distributions
  * (`reportDailyDistributions`), kept current with them. The figures stay small rows, so a
@@ -227,7 +227,7 @@ export const reportCounterDaily = sqliteTable(
 
 /**
  * The distributions behind `report_daily`'s percentiles: sorted (bucket, count) pairs as
- * bytes (rollups.ts `Histogram`, bucket rule in docs/reports.md). A table of their own: a day's
+ * bytes (rollup-encoding.ts `Histogram`, bucket rule in docs/reports.md). A table of their own: a day's
  * wait distribution is a few kilobytes, which in the figures' rows would make every report
  * read them.
  */

@@ -60,8 +60,6 @@ export interface TransitionEffect extends TransitionRule {
   rollups: readonly RollupFigure[]
 }
 
-const ended = (_: unknown, { at }: TransitionInput): TicketChanges => ({ completedAt: at })
-
 /**
  * Contract §3 "Transitions", the only moves an operator may make, and everything each one
  * changes: the one table the writer (`TicketWriter`), the daily close (`Tickets.closeDay`) and
@@ -90,17 +88,17 @@ export const TRANSITION_EFFECTS: Record<TicketAction, TransitionEffect> = {
   },
   complete: {
     from: ['SERVING'], to: 'COMPLETED', event: 'completed', webhook: 'ticket.completed',
-    columns: ended,
+    columns: (_, { at }) => ({ completedAt: at }),
     listsCall: false, countsCall: false, measuresService: true, rollups: ['served', 'releasesCounter'],
   },
   'no-show': {
     from: ['CALLED'], to: 'NO_SHOW', event: 'no_show', webhook: 'ticket.no_show',
-    columns: ended,
+    columns: (_, { at }) => ({ completedAt: at }),
     listsCall: false, countsCall: false, measuresService: false, rollups: ['noShow', 'releasesCounter'],
   },
   cancel: {
     from: ['WAITING'], to: 'CANCELLED', event: 'cancelled', webhook: 'ticket.cancelled',
-    columns: ended,
+    columns: (_, { at }) => ({ completedAt: at }),
     listsCall: false, countsCall: false, measuresService: false, rollups: ['cancelled'],
   },
   requeue: {

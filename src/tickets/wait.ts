@@ -1,8 +1,11 @@
-/** Used when neither completions nor the service say otherwise (contract §3). */
-export const DEFAULT_SERVICE_SECONDS = 300
+import { DEFAULT_SERVICE_SECONDS } from '../queue/tables'
 
-/** Contract §12: a service's wait target when provisioning names none (15 minutes). */
-export const DEFAULT_WAIT_TARGET_SECONDS = 900
+/**
+ * The services' column defaults (src/queue/tables.ts, a schema-only link like tickets/tables.ts's
+ * foreign keys): `DEFAULT_SERVICE_SECONDS` is also used when neither completions nor the service
+ * say otherwise (contract §3).
+ */
+export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../queue/tables'
 
 /**
  * Contract §3: `estimatedWaitSeconds` = ceil((waiting ahead + 1) / max(open counters, 1))
