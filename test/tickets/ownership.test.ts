@@ -54,6 +54,10 @@ describe('ticket state has one owner', () => {
     expect(offending).toEqual([])
   })
 
+  test('the door exports no table object (only src/db/schema.ts reads src/tickets/tables.ts)', () => {
+    expect(readFileSync(join(SRC, 'tickets/index.ts'), 'utf8')).not.toMatch(/from ['"]\.\/tables['"]/)
+  })
+
   test('the door check sees a deep import (it can fail)', () => {
     expect(ticketModulesImported("import { Tickets } from '../tickets/service'")).toEqual(['service'])
     expect(ticketModulesImported("export * from '../tickets/tables'")).toEqual(['tables'])
