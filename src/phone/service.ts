@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { businessDayAt } from '../tickets/numbering'
 import { TRACKING_CODE_PATTERN } from '../tickets/tracking'
 import type { TicketRow } from '../tickets/store'
