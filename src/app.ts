@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { createDeps, type AppDeps, type DepsInput } from './platform/deps'
+import { createDeps, type AppDeps, type DepsInput } from './root/deps'
+import { composeServices } from './root/services'
 import { httpPlatform } from './platform/http'
 import { corsPlugin } from './platform/cors'
 import { openapiPlugin, healthDetail } from './platform/openapi'
@@ -7,7 +8,6 @@ import { VERSION } from './version'
 import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
 import { queueRoutes } from './queue/routes'
-import { QueueService } from './queue/service'
 import { counterRoutes } from './counters/routes'
 import { displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
@@ -23,14 +23,16 @@ import { reportRoutes } from './reports/routes'
 export type App = ReturnType<typeof createApp>
 
 /**
- * The whole HTTP app with its dependencies injected. Tests drive it with
- * `app.handle(new Request('http://localhost/...'))`; `serve` hands it to Bun.
- * The platform comes first so its error and log hooks cover every feature route.
+ * The whole HTTP app with its dependencies injected: the composition root's HTTP half
+ * (src/root/ builds the deps and every service once, and registers hooks and tasks). Tests
+ * drive it with `app.handle(new Request('http://localhost/...'))`; `serve` hands it to Bun.
+ * Building it starts nothing. The platform comes first so its error and log hooks cover
+ * every feature route.
  */
 export function createApp(input: DepsInput | AppDeps) {
   const deps = createDeps(input)
-  // One Queue service for the public and the operator routes (its statements are prepared once).
-  const queue = new QueueService(deps)
+  const services = composeServices(deps)
+  const { queue, devices } = services
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log))
     .use(corsPlugin(deps.corsOrigins, VERSION))
@@ -40,15 +42,15 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
-    .use(queueRoutes(deps, queue))
-    .use(counterRoutes(deps, queue))
-    .use(displayRoutes(deps))
+    .use(queueRoutes(deps, { queue, reads: services.queueReads }))
+    .use(counterRoutes(deps, { counters: services.counters, devices }))
+    .use(displayRoutes(deps, { hub: services.liveHub, devices }))
     .use(screenRoutes(deps))
-    .use(deviceRoutes(deps))
-    .use(deskRoutes(deps, queue))
-    .use(voiceRoutes(deps))
-    .use(kioskRoutes(deps, queue))
-    .use(phoneRoutes(deps))
-    .use(reportRoutes(deps))
+    .use(deviceRoutes(deps, { devices }))
+    .use(deskRoutes(deps, { desk: services.desk, devices }))
+    .use(voiceRoutes(deps, { devices }))
+    .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
+    .use(phoneRoutes(deps, { phone: services.phone }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices }))
     .decorate('deps', deps)
 }

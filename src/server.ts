@@ -2,12 +2,10 @@ import type { Server } from 'bun'
 import type { AnyElysia } from 'elysia'
 import { openDatabase, type Durability } from './db/open'
 import { migrateDatabase } from './db/migrate'
-import { DailyClose } from './counters/daily-close'
 import { createApp } from './app'
-import { createDeps, type AppDeps } from './platform/deps'
+import { createDeps, type AppDeps } from './root/deps'
+import { registerServerTasks } from './root/tasks'
 import { jsonLogger, type Logger } from './platform/log'
-import { WebhookWorker } from './webhooks/worker'
-import { retentionTask, DEFAULT_RETAIN_DAYS } from './ops/retention'
 import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
@@ -43,7 +41,6 @@ export interface ServeOptions {
  * routes their own limits while streaming).
  */
 const BACKSTOP_MAX_BODY = 1024 * 1024 * 1024
-const PRUNE_EVERY_MS = 10 * 60_000
 
 /**
  * TLS 1.2 cipher suites: forward-secret (ECDHE) with an AEAD only, the modern list of
@@ -97,10 +94,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, options: ServeOptions, log: Logger): Promise<RunningServer> {
-  // Loaded only when replicating (the PostgreSQL client and the feed cost ~7 ms of every start
-  // otherwise), and before the server listens: nothing may wait between listening and starting
-  // the background tasks (the daily close catches up before the first request).
-  const Replicator = options.replicateTo === undefined ? null : (await import('./replication/replicator')).Replicator
   const migration = migrateDatabase(db.$client, { log })
   if (migration.applied.length > 0) log({ level: 'info', msg: 'migrations applied', applied: migration.applied })
   const deps = createDeps({
@@ -113,6 +106,13 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
   })
   bodyBudget.limit = deps.limits.bodyBytesInFlight
   const app = (options.buildApp ?? createApp)(deps)
+  // Registered before the server listens (the replicator's module is loaded only when
+  // replicating): nothing may wait between listening and starting the background tasks (the
+  // daily close catches up before the first request).
+  await registerServerTasks(deps, {
+    ...(options.retainDays !== undefined ? { retainDays: options.retainDays } : {}),
+    ...(options.replicateTo !== undefined ? { replicateTo: options.replicateTo } : {}),
+  })
 
   try {
     app.listen({
@@ -134,26 +134,6 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
   }
   const server = app.server as Server<unknown>
 
-  deps.idempotency.prune(deps.clock.now())
-  const pruneTimer = setInterval(() => deps.idempotency.prune(deps.clock.now()), PRUNE_EVERY_MS)
-  const webhookWorker = new WebhookWorker({ db, clock: deps.clock, log, onGivenUp: () => deps.metrics.webhookGivenUp() })
-  deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
-  // The daily close runs with the server (once at start, then on its timer), not when routes are built.
-  deps.lifecycle.register(new DailyClose(deps).task())
-  const replicator = Replicator === null || options.replicateTo === undefined
-    ? null
-    : new Replicator({ db, writes: deps.writes, clock: deps.clock, log, target: options.replicateTo })
-  if (replicator !== null) {
-    deps.metrics.replication = () => replicator.status()
-    deps.lifecycle.register(replicator)
-  }
-  deps.lifecycle.register(retentionTask({
-    db,
-    clock: deps.clock,
-    log,
-    retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS,
-    replicatedThrough: () => replicator?.replicatedThrough() ?? null,
-  }))
   deps.lifecycle.start()
   const scheme = options.tls ? 'https' : 'http'
   const port = server.port ?? options.port
@@ -174,7 +154,6 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     url,
     deps,
     async stop() {
-      clearInterval(pruneTimer)
       // Websockets first: Bun's stop waits for them too, and screens simply reconnect.
       deps.lifecycle.beforeStop()
       // Without `true`, Bun stops accepting and resolves once in-flight requests are done.

@@ -1,8 +1,9 @@
 import { openDatabase } from '../db/open'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { UsageError } from '../platform/usage-error'
 
-/** A bad flag or file: one line on stderr, exit 2, nothing half-applied. */
-export class UsageError extends Error {}
+/** A bad flag or file (src/platform/usage-error.ts): one line on stderr, exit 2. */
+export { UsageError }
 
 export type Options = NonNullable<ParseArgsConfig['options']>
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../queue/tables'

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
@@ -9,15 +9,13 @@ import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile, type SchemaCheck } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
-import { DeviceService } from '../devices/service'
-import { QueueTicket, Scopes } from '../queue/model'
+import type { DeviceService } from '../devices/service'
+import { QueueTicket, Scopes, TICKET_EXAMPLE } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { trackedTicketJson } from '../tickets'
-import type { QueueService } from '../queue/service'
 import { CounterCodes, CounterErrorExamples } from './errors'
 import { CallTicketRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
-import { TICKET_EXAMPLE } from '../queue/routes'
-import { CounterService } from './service'
+import type { CounterService } from './service'
 
 const BASE = '/api/operator/v1'
 
@@ -148,9 +146,7 @@ const SIMPLE_ACTIONS: Record<SimpleAction, { operationId: string; summary: strin
  * `counter:operate` scope. Building the routes starts nothing: the daily close is background
  * work that `serve` starts (src/server.ts).
  */
-export function counterRoutes(deps: AppDeps, queue?: QueueService) {
-  const service = new CounterService(deps, queue)
-  const devices = new DeviceService(deps.db, deps.ids)
+export function counterRoutes(deps: AppDeps, { counters: service, devices }: { counters: CounterService; devices: DeviceService }) {
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {

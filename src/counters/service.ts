@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
@@ -45,7 +45,7 @@ export class CounterService {
   private readonly unitCountersStmt
   private readonly unitCounterServicesStmt
 
-  constructor(private readonly deps: AppDeps, readonly queue: QueueService = new QueueService(deps)) {
+  constructor(private readonly deps: AppDeps, readonly queue: QueueService) {
     const db = deps.db
     this.counterStmt = db
       .select({

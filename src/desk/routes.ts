@@ -1,17 +1,14 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { admitOperatorCaller } from '../devices/access'
-import { DeviceService } from '../devices/service'
-import { DEVICES_API } from '../devices/routes'
+import { admitOperatorCaller, DEVICES_API } from '../devices/access'
+import type { DeviceService } from '../devices/service'
 import { devicePage } from '../devices/pages'
 import { CounterCodes, CounterErrorExamples } from '../counters/errors'
 import { Scopes } from '../queue/model'
 import { ApiError } from '../platform/errors'
-import { DeskService } from './service'
-import { CounterService } from '../counters/service'
-import type { QueueService } from '../queue/service'
+import type { DeskService } from './service'
 import { DeskViewResponse } from './model'
 
 const DESK_TICKET = {
@@ -38,9 +35,7 @@ const DESK_EXAMPLE = {
  * the ticket it holds, today's served count). The desk's actions are the operator API's own
  * routes, called with the device cookie.
  */
-export function deskRoutes(deps: AppDeps, queue?: QueueService) {
-  const devices = new DeviceService(deps.db, deps.ids)
-  const desk = new DeskService(deps, new CounterService(deps, queue))
+export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.desk' })
     .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
     .get(

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
 import { locations, queueUnits } from '../queue/tables'
-import { CounterService } from '../counters/service'
+import type { CounterService } from '../counters/service'
 import { CounterCodes } from '../counters/errors'
 import type { DeskView } from './model'
 
@@ -21,7 +21,7 @@ export const WAITING_SHOWN = 10
 export class DeskService {
   constructor(
     private readonly deps: AppDeps,
-    readonly counters: CounterService = new CounterService(deps),
+    readonly counters: CounterService,
   ) {}
 
   view(caller: Credential, counterId: string, now: number): DeskView {

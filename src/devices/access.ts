@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import type { Credential } from '../platform/credentials'
 import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
@@ -6,6 +6,9 @@ import { QueueCodes } from '../queue/errors'
 import type { Scope } from '../queue/model'
 import { DeviceCodes } from './errors'
 import type { Device, DeviceRole, DeviceService } from './service'
+
+/** Where the device API lives (pairing, the device, the desk's and the kiosk's routes). */
+export const DEVICES_API = '/api/devices/v1'
 
 /** The cookie a paired browser carries (contract §7). */
 export const DEVICE_COOKIE = 'lobby_device'

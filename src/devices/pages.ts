@@ -1,6 +1,6 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
-import { SCREEN_CSP } from '../screens/routes'
+import { SCREEN_CSP } from '../screens/page'
 import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 
 /** The pages a paired browser opens: pairing, the counter desk, the display's list of boards. */

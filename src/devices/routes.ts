@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { eq } from 'drizzle-orm'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json, pathOf } from '../platform/http'
@@ -11,13 +11,11 @@ import { queueUnits, locations } from '../queue/tables'
 import { widgets } from '../widgets/tables'
 import { prayerSources } from '../prayer/tables'
 import { DeviceCodes, DeviceErrorExamples } from './errors'
-import { deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
+import { DEVICES_API, deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
 import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 import { devicePage } from './pages'
 import type { Asset } from '../screens/assets'
-
-export const DEVICES_API = '/api/devices/v1'
 
 /** Contract §7: more than 10 tries a minute from one address, or 100 overall, is 429. */
 export const PAIR_ATTEMPTS_PER_ADDRESS = 10
@@ -77,8 +75,7 @@ function bindingOf(device: Device) {
  * `lobby_device` cookie), `GET /api/devices/v1/device` (who am I: the pages use it to notice a
  * revocation), and for a paired display the `/screens` list of its workspace's boards.
  */
-export function deviceRoutes(deps: AppDeps) {
-  const service = new DeviceService(deps.db, deps.ids)
+export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: DeviceService }) {
 
   /** 10 a minute per address, then 100 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {

@@ -1,23 +1,20 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { presentedSecret, type Credential } from '../platform/credentials'
 import { Type } from '@sinclair/typebox'
 import { routeDetail, websocketDetail, type RouteDoc } from '../platform/openapi'
 import { Day, LocationSchema } from '../prayer/model'
 import { DisplayNowServing, DisplayPrayerMonth, DisplayPrayerToday, DisplayQueueState, DisplayWidget, NextPrayer } from './model'
 import { pathOf } from '../platform/http'
-import { onWidgetSnapshot } from '../widgets/service'
-import { onPrayerMonth } from '../prayer/events'
+import type { LiveHub, LiveSocket } from './hub'
 import { onQueueChange } from '../tickets'
-import { LiveHub, type LiveSocket } from './hub'
 import { CloseCodes, DisplayCodes, DisplayErrorExamples } from './errors'
-import { DeviceService } from '../devices/service'
-import { assertSameOrigin, deviceSecretOf } from '../devices/access'
+import type { DeviceService } from '../devices/service'
+import { assertSameOrigin } from '../devices/access'
+import { authenticateDisplay, deviceViewer, tokenOf } from './access'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
-const HEARTBEAT_MS = 25_000
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -25,38 +22,6 @@ const CORS = {
   'access-control-allow-headers': 'authorization, if-none-match, x-correlation-id',
   'access-control-expose-headers': 'etag, x-correlation-id',
   'access-control-max-age': '600',
-}
-
-/** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */
-export function tokenOf(request: Request, query: Record<string, string | undefined>): string | null {
-  return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
-}
-
-export function authenticateDisplay(deps: AppDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
-  const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
-  if (credential === null) {
-    const viewer = token === null && devices && request ? deviceViewer(deps, devices, request) : null
-    if (viewer !== null && viewer.queueUnitId === null) return { ...NO_LISTS, id: viewer.credentialId, kind: 'device', ownerId: viewer.workspaceId, name: viewer.name }
-    throw new ApiError(401, DisplayCodes.AUTHENTICATION_FAILED, 'a valid display token (lbd_…) or a paired display is required on display routes')
-  }
-  return credential
-}
-
-const NO_LISTS = { scopes: null, locations: null, services: null, issuePerMinute: null, readPerMinute: null }
-
-/**
- * A paired device reading display feeds by its cookie (contract §7): a display reads what a
- * display token may (its workspace); a desk only its own queue unit's live state, which is how
- * the desk page hears of changes. Null for anything else. No token is ever read from a cookie.
- */
-function deviceViewer(deps: AppDeps, devices: DeviceService, request: Request): { credentialId: string; name: string; workspaceId: string; queueUnitId: string | null; secret: string } | null {
-  const secret = deviceSecretOf(request)
-  const device = devices.authenticate(deps.credentials, secret, deps.clock.now())
-  if (device === null || secret === null) return null
-  if (device.role === 'display') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: null, secret }
-  // A desk and a kiosk read their own unit's queue topic (their pages re-read their view on each change).
-  if (device.role === 'desk' || device.role === 'kiosk') return { credentialId: device.credentialId, name: device.name, workspaceId: device.workspaceId, queueUnitId: device.queueUnitId, secret }
-  return null
 }
 
 /** 200 with an ETag over the body, or 304 when the screen already has it. */
@@ -180,37 +145,7 @@ const liveDetail = websocketDetail({
  * Contract §6: read-only display feeds for screens. Display tokens are accepted here and only
  * here (the other routes authenticate other kinds), and every response answers CORS.
  */
-export function displayRoutes(deps: AppDeps) {
-  const hub = new LiveHub({
-    log: deps.log,
-    maxSocketsPerCredential: deps.limits.socketsPerCredential,
-    maxSockets: deps.limits.socketsTotal,
-    messageBurst: deps.limits.socketMessageBurst,
-    messageRefillMs: deps.limits.socketMessageRefillMs,
-  })
-  const devices = new DeviceService(deps.db, deps.ids)
-  hub.register('widget', (id, workspaceId) => widgetView(deps, id, workspaceId))
-  hub.register('prayer', (id, workspaceId) => prayerTodayView(deps, id, workspaceId))
-  hub.register('queue', (id, workspaceId) => queueStateView(deps, id, workspaceId))
-  onWidgetSnapshot(deps.db, (snapshot) => hub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
-  onPrayerMonth(deps.db, (event) => hub.publish('prayer', event.sourceId, event.workspaceId))
-  onQueueChange(deps.db, (change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
-
-  let heartbeat: ReturnType<typeof setInterval> | undefined
-  let recheck: ReturnType<typeof setInterval> | undefined
-  deps.lifecycle.register({
-    start: () => {
-      heartbeat = setInterval(() => hub.heartbeat(), HEARTBEAT_MS)
-      // A revoked token's screens are closed within a second (contract §7), not at the next ping.
-      recheck = setInterval(() => hub.recheckCredentials(), deps.limits.socketRecheckMs)
-    },
-    beforeStop: () => hub.closeAll(),
-    stop: () => {
-      clearInterval(heartbeat)
-      clearInterval(recheck)
-    },
-  })
-
+export function displayRoutes(deps: AppDeps, { hub, devices }: { hub: LiveHub; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.display' })
     .decorate('liveHub', hub)
     .onRequest(({ request, set }) => {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { isoTime } from '../platform/clock'
 import { getWidgetSnapshot } from '../widgets/service'
 import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'

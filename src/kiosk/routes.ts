@@ -1,22 +1,20 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import type { QueueService } from '../queue/service'
-import { deviceSecretOf, requireDevice, serverOrigin } from '../devices/access'
-import { DeviceService, type Device } from '../devices/service'
-import { DEVICES_API } from '../devices/routes'
+import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
+import type { DeviceService, Device } from '../devices/service'
 import { devicePage } from '../devices/pages'
-import { SCREEN_CSP } from '../screens/routes'
+import { SCREEN_CSP } from '../screens/page'
 import { escapeHtml } from '../screens/page'
 import { trackingPath, TrackedQueueTicket } from '../tickets'
 import { KioskCodes, KioskErrorExamples } from './errors'
 import { KioskIssueRequest, KioskService as KioskServiceSchema, KioskTicket, KioskTicketResponse, KioskView, KioskViewResponse } from './model'
-import { KioskService } from './service'
+import type { KioskService } from './service'
 import { PAPER_WIDTHS_MM, PRINT_SCRIPT, paperWidthOf, printPage, printStylesheet, type PaperWidth } from './print'
 
 /** Contract §9: tickets a minute per kiosk (the public issue's default per key), and reads. */
@@ -96,9 +94,7 @@ const issueErrors = {
  * `kiosk` device (cookie; state-changing requests from this server's Origin), and the print page
  * `/kiosk/tickets/{ticketId}/print` for 80 mm (or `?paper=58`) roll paper.
  */
-export function kioskRoutes(deps: AppDeps, queue: QueueService) {
-  const devices = new DeviceService(deps.db, deps.ids)
-  const kiosk = new KioskService(deps, queue)
+export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskService; devices: DeviceService }) {
 
   /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
   function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'

@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/args'
+import { UsageError } from '../platform/usage-error'
 import { DEFAULT_RETAIN_DAYS } from './retention'
 
 /** `--retain-days N` / `LOBBY_RETAIN_DAYS`: whole days, at least 1 (default 400). */

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open'
+import type { BackgroundTask } from '../platform/lifecycle'
 import type { LobbyMetrics, ReplicationGauges } from './metrics'
 
 /** Observations made before prom-client is loaded, replayed into it once it is. */
@@ -8,6 +9,8 @@ interface Pending {
   batches: number[]
   givenUp: number
 }
+
+const LOAD_AFTER_START_MS = 3_000
 
 /** Past this many waiting observations, prom-client is loaded at once instead of later. */
 const MAX_PENDING = 1_000
@@ -75,5 +78,14 @@ export class MetricsSink {
   private hold(push: () => void): void {
     push()
     if (++this.pendingCount >= MAX_PENDING) void this.load()
+  }
+}
+
+/** prom-client is loaded once the server has started (`LOAD_AFTER_START_MS` after), off the cold-start path. */
+export function metricsLoadTask(sink: MetricsSink): BackgroundTask {
+  let loadTimer: ReturnType<typeof setTimeout> | undefined
+  return {
+    start: () => (loadTimer = setTimeout(() => void sink.load(), LOAD_AFTER_START_MS)),
+    stop: () => clearTimeout(loadTimer),
   }
 }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Server } from 'bun'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { routeDetail, type ErrorExample } from '../platform/openapi'
 
@@ -19,7 +19,6 @@ const OpsErrorExamples = {
 export const UNMATCHED_ROUTE = 'unmatched'
 
 const startedAt = new WeakMap<Request, number>()
-const LOAD_AFTER_START_MS = 3_000
 
 function isLoopback(address: string): boolean {
   return address === '::1' || /^(::ffff:)?127\./.test(address)
@@ -65,13 +64,6 @@ export function authorizeMetrics(request: Request, peer: string | null, token: s
  */
 export function opsRoutes(deps: AppDeps) {
   const sink = deps.metrics
-  deps.writes.onBatchCommitted = (size) => sink.writeBatch(size)
-  // prom-client is loaded once the server has started, off the cold-start path.
-  let loadTimer: ReturnType<typeof setTimeout> | undefined
-  deps.lifecycle.register({
-    start: () => (loadTimer = setTimeout(() => void sink.load(), LOAD_AFTER_START_MS)),
-    stop: () => clearTimeout(loadTimer),
-  })
   return new Elysia({ name: 'lobby.ops' })
     .onRequest(({ request }) => {
       startedAt.set(request, performance.now())

@@ -1,6 +1,6 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
-import { SCREEN_CSP } from '../screens/routes'
+import { SCREEN_CSP } from '../screens/page'
 import { PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
 
 // The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { json, pathOf } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
@@ -9,7 +9,7 @@ import { serverOrigin } from '../devices/access'
 import { onQueueChange, trackingPath } from '../tickets'
 import type { Asset } from '../screens/assets'
 import { PhoneCodes, PhoneErrorExamples } from './errors'
-import { PhoneService, type PhoneStatus } from './service'
+import type { PhoneService, PhoneStatus } from './service'
 import { phonePage } from './page'
 import { PHONE_ASSET_PREFIX, PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
 
@@ -47,8 +47,7 @@ function versionOf(status: PhoneStatus): string {
  * status read `GET /api/phone/v1/tickets/{code}` (a long poll with `?since=`), and the QR code of
  * the page as SVG for the kiosk's ticket screen.
  */
-export function phoneRoutes(deps: AppDeps) {
-  const phone = new PhoneService(deps)
+export function phoneRoutes(deps: AppDeps, { phone }: { phone: PhoneService }) {
 
   function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
     const address = server?.requestIP(request)?.address ?? 'unknown'

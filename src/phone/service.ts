@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
 
 /**

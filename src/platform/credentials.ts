@@ -1,6 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
-import { credentials } from '../provisioning/tables'
 import { ApiError, CommonCodes } from './errors'
 
 export type CredentialKind = 'workspace' | 'queue' | 'display' | 'webhook' | 'device'
@@ -124,11 +122,8 @@ export class CredentialStore {
         issue_per_minute AS issuePerMinute, read_per_minute AS readPerMinute,
         last_used_at AS lastUsedAt, revoked_at AS revokedAt, expires_at AS expiresAt
       FROM credentials WHERE secret_hash = ?1`)
-    this.touch = db
-      .update(credentials)
-      .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
-      .where(eq(credentials.id, sql.placeholder('id')))
-      .prepare()
+    // The provisioning feature's `credentials` table, by name: platform imports no feature.
+    this.touch = db.$client.query<never, { id: string; now: number }>('UPDATE credentials SET last_used_at = $now WHERE id = $id')
   }
 
   /** The valid credential of `kind` with this secret, or null (unknown, revoked, expired, other kind). */

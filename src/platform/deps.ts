@@ -9,13 +9,14 @@ import { IdempotencyStore } from './idempotency'
 import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
 import { DatabaseChanges, DEFAULT_CHANGE_POLL_MS } from './db-changes'
-import { MetricsSink } from '../ops/metric-hooks'
-import { Tickets } from '../tickets'
-import { WidgetStore } from '../widgets/store'
 import { DEFAULT_LIMITS, type Limits } from './limits'
 
-/** Everything a feature needs from outside itself, injected so tests control time and IDs. */
-export interface AppDeps {
+/**
+ * What the platform gives every feature, injected so tests control time and IDs. It names no
+ * feature: the app's services (tickets, widgets, metrics, …) are added by the composition root
+ * (`AppDeps` in src/root/deps.ts).
+ */
+export interface PlatformDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
@@ -24,7 +25,7 @@ export interface AppDeps {
   nonces: NonceMemory
   credentials: CredentialStore
   idempotency: IdempotencyStore
-  /** Background work features register; `serve` starts and stops it. */
+  /** Background work the composition root registers; `serve` starts and stops it. */
   lifecycle: Lifecycle
   /**
    * The one way to write (docs/architecture.md): `run` (group commit: request writes that arrive
@@ -38,14 +39,6 @@ export interface AppDeps {
    * compare to know they are stale.
    */
   changes: DatabaseChanges
-  /** The owner of ticket state (tickets, their history, calls, live counts); built once per app. */
-  tickets: Tickets
-  /** The widget feature's statements (push and snapshot reads); built once per app. */
-  widgets: WidgetStore
-  /** What `/metrics` reports (src/ops): one per app, fed by the write path, tickets and webhooks. */
-  metrics: MetricsSink
-  /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
-  metricsToken?: string | null
   /**
    * `--public-origin`: the origin browsers use when a proxy rewrites scheme or host; device
    * pages' state-changing requests must come from it. Absent: the request's own origin.
@@ -55,11 +48,9 @@ export interface AppDeps {
   limits: Limits
   /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
   corsOrigins: readonly string[]
-  /** Contract §10: makes a new ticket's tracking code at `now` (absent: its minute and 100 random bits); tests inject their own. */
-  trackingCodes?: (now: number) => string
 }
 
-export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> & {
+export type PlatformInput = Pick<PlatformDeps, 'db'> & Partial<Omit<PlatformDeps, 'limits'>> & {
   limits?: Partial<Limits>
   /** How often, at most, `changes` asks SQLite about other processes' changes (default 5 ms; tests pass 0 or a fake clock). */
   changePollMs?: number
@@ -67,14 +58,13 @@ export type DepsInput = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'limits'>> &
   changePollClock?: () => number
 }
 
-export function createDeps(input: DepsInput): AppDeps {
+/** The platform's objects; what `input` gives is kept as given (tests inject their own). */
+export function createPlatformDeps(input: PlatformInput): PlatformDeps {
   const log = input.log ?? jsonLogger
-  const metrics = input.metrics ?? new MetricsSink(input.db)
   const writes = input.writes ?? new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) }))
   const changes = input.changes ?? new DatabaseChanges(input.db, writes, input.changePollMs ?? DEFAULT_CHANGE_POLL_MS, input.changePollClock)
   const { changePollMs: _pollMs, changePollClock: _pollClock, ...given } = input
-  const deps: Omit<AppDeps, 'tickets' | 'widgets'> & Partial<Pick<AppDeps, 'tickets' | 'widgets'>> = {
-    metrics,
+  return {
     clock: systemClock,
     ids: randomIds,
     log,
@@ -89,5 +79,4 @@ export function createDeps(input: DepsInput): AppDeps {
     ...given,
     limits: { ...DEFAULT_LIMITS, ...input.limits },
   }
-  return { ...deps, tickets: deps.tickets ?? new Tickets({ ...deps, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }), widgets: deps.widgets ?? new WidgetStore(input.db) }
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/open'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { parseJsonBytes } from '../platform/body'
 import { sha256Hex, type StoredResponse } from '../platform/idempotency'

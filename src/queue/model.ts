@@ -78,3 +78,20 @@ export const StateResponse = Type.Object(
   { data: Type.Object({ generatedAt: DateTime, services: Type.Array(StateEntry) }, closed) },
   closed,
 )
+
+/** A ticket as the API shows it, for the examples. */
+export const TICKET_EXAMPLE = {
+  id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R',
+  ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R',
+  ticketNumber: 'A007',
+  status: 'WAITING',
+  source: 'API',
+  queueUnitId: 'qu_main',
+  locationId: 'loc_hall',
+  serviceId: 'svc_accounts',
+  externalReference: 'crm-4711',
+  createdAt: '2026-11-25T09:30:00.000Z',
+  calledAt: null,
+  servingAt: null,
+  completedAt: null,
+}

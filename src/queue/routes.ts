@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { FRESH_HEADER_EXAMPLES, routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes, QueueErrorExamples } from './errors'
-import { IssueTicketRequest, NowServing, PublicQueueTicket, Scopes, ServiceEntry, ServicesResponse, StateEntry, StateResponse, TicketResponse } from './model'
+import { IssueTicketRequest, NowServing, PublicQueueTicket, Scopes, ServiceEntry, ServicesResponse, StateEntry, StateResponse, TICKET_EXAMPLE, TicketResponse } from './model'
 import { admitQueueCaller, credentialScope } from './access'
 import { assertFreshRequest, readIssueHeaders } from './replay'
-import { QueueService } from './service'
-import { QueueReadModel } from './read-model'
+import type { QueueService } from './service'
+import type { QueueReadModel } from './read-model'
 
 const BASE = '/api/public/v1/queue'
 
@@ -56,23 +56,6 @@ const readErrors = {
   429: [QueueCodes.RATE_LIMITED],
 }
 
-/** A ticket as the API shows it, for the examples. */
-export const TICKET_EXAMPLE = {
-  id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R',
-  ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R',
-  ticketNumber: 'A007',
-  status: 'WAITING',
-  source: 'API',
-  queueUnitId: 'qu_main',
-  locationId: 'loc_hall',
-  serviceId: 'svc_accounts',
-  externalReference: 'crm-4711',
-  createdAt: '2026-11-25T09:30:00.000Z',
-  calledAt: null,
-  servingAt: null,
-  completedAt: null,
-}
-
 // The public API's ticket is the vendor spec's (no `priority`): named QueueTicket as there.
 const schemas = { QueueTicket: PublicQueueTicket, ServiceEntry, StateEntry, NowServing }
 
@@ -85,9 +68,8 @@ const issueDescription = [
 ].join(' ')
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
-export function queueRoutes(deps: AppDeps, queue: QueueService = new QueueService(deps)) {
-  // The three reads answer from memory, built again after each change (src/queue/read-model.ts).
-  const reads = new QueueReadModel(deps, queue)
+export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
+  // The three reads answer from memory, built again after each change (src/queue/read-model.ts): `reads`.
 
   return new Elysia({ name: 'lobby.queue' })
     .get(

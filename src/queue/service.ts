@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'

@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/args'
+import { UsageError } from '../platform/usage-error'
 
 /**
  * `--replicate-to postgres://user:password@host:port/db?sslmode=verify-full` (contract §14),

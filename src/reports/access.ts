@@ -1,4 +1,4 @@
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { admitQueueCaller, DEFAULT_READ_PER_MINUTE } from '../queue/access'
 import { Scopes } from '../queue/model'

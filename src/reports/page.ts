@@ -1,6 +1,6 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { pageHeaders, pageShell } from '../screens/page'
-import { SCREEN_CSP } from '../screens/routes'
+import { SCREEN_CSP } from '../screens/page'
 import { REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
 
 /**

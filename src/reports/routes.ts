@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { inReadTransaction } from '../platform/transactions'
 import { admitReportsReader } from './access'
 import { ReportCodes, ReportErrorExamples } from './errors'
 import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
-import { ReportService, ReportSummaryReader, MAX_REPORT_DAYS } from './service'
-import { DeviceService } from '../devices/service'
+import { MAX_REPORT_DAYS, type ReportService, type ReportSummaryReader } from './service'
+import type { DeviceService } from '../devices/service'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { pathOf } from '../platform/http'
 import { REPORTS_ASSET_PREFIX, REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
@@ -70,12 +70,10 @@ const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYY
  * Contract §12 report routes: the daily roll-ups per location and service, and per counter.
  * The query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
  */
-export function reportRoutes(deps: AppDeps) {
-  let prepared: ReportService | undefined
-  let summaries: ReportSummaryReader | undefined
-  const service = () => (prepared ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
-  const summary = () => (summaries ??= new ReportSummaryReader(deps.db.$client, service(), deps.tickets.rollupReads))
-  const devices = new DeviceService(deps.db, deps.ids)
+export function reportRoutes(
+  deps: AppDeps,
+  { reports: service, summaries: summary, devices }: { reports: () => ReportService; summaries: () => ReportSummaryReader; devices: DeviceService },
+) {
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
     .get(`${REPORTS_ASSET_PREFIX}/:file`, ({ params, request }) => {

@@ -1,6 +1,23 @@
 import { directionOf, readOptions } from './shared/options'
 import { SCRIPT, STYLESHEET } from './assets'
 
+/**
+ * What a screen page may load and where it may connect: its own origin only (the display API,
+ * its websocket and voice clips), plus `https:` images an integrator put in widget data
+ * (announcements and events). No inline script or style, no frames, no forms.
+ */
+export const SCREEN_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' https: data:",
+  // Recorded voice clips of spoken calls come from the display API.
+  "media-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ')
+
 export type ScreenKind = 'queue' | 'widget' | 'prayer'
 
 const TITLES: Record<ScreenKind, string> = { queue: 'Queue', widget: 'Widget', prayer: 'Prayer times' }

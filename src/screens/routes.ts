@@ -1,26 +1,9 @@
 import { Elysia } from 'elysia'
 import { pathOf } from '../platform/http'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
 import { ASSET_PREFIX, SCRIPT, STYLESHEET, type Asset } from './assets'
-import { pageHeaders, screenPage, type ScreenKind } from './page'
-
-/**
- * What a screen page may load and where it may connect: its own origin only (the display API,
- * its websocket and voice clips), plus `https:` images an integrator put in widget data
- * (announcements and events). No inline script or style, no frames, no forms.
- */
-export const SCREEN_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' https: data:",
-  // Recorded voice clips of spoken calls come from the display API.
-  "media-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ')
+import { pageHeaders, SCREEN_CSP, screenPage, type ScreenKind } from './page'
 
 function page(kind: ScreenKind, id: string, query: Record<string, string | undefined>): Response {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'))

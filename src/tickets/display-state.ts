@@ -1,9 +1,10 @@
 import type { Db } from '../db/open'
-import type { AppDeps } from '../platform/deps'
+import type { Clock } from '../platform/clock'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
 import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
+import type { Tickets } from './service'
 
 /** How many calls `recentCalls` lists (docs/display.md). */
 export const RECENT_CALLS = 10
@@ -136,7 +137,7 @@ export class QueueDisplayReader {
  * O(services × locations + 10) per call, never a scan of the ticket history.
  */
 export function queueDisplayState(
-  deps: Pick<AppDeps, 'tickets' | 'clock'>,
+  deps: { tickets: Tickets; clock: Clock },
   queueUnitId: string,
   workspaceId: string,
   locationId?: string,

@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { routeDetail } from '../platform/openapi'
-import { authenticateDisplay, tokenOf } from '../display/routes'
-import { DeviceService } from '../devices/service'
+import { authenticateDisplay, tokenOf } from '../display/access'
+import type { DeviceService } from '../devices/service'
 import { canonicalLang } from '../screens/shared/options'
 import { isClipName, readClip, voiceManifest } from './service'
 import { VoiceCodes, VoiceErrorExamples } from './errors'
@@ -24,9 +24,8 @@ export function clipHref(lang: string, name: string, sha256: string): string {
  * the others of contract §6 (a display credential, CORS from the display plugin): a board asks
  * for its unit's manifest in its language, then loads the clips it names.
  */
-export function voiceRoutes(deps: AppDeps) {
-  // A paired display (its cookie) hears calls like a display token's board does.
-  const devices = new DeviceService(deps.db, deps.ids)
+export function voiceRoutes(deps: AppDeps, { devices }: { devices: DeviceService }) {
+  // A paired display (its cookie) hears calls like a display token's board does: `devices`.
   return new Elysia({ name: 'lobby.voice' })
     .get(
       `${PREFIX}/queue-units/:queueUnitId/voice`,

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
 import { parseJsonBytes } from '../platform/body'
 import { isoTime } from '../platform/clock'
-import type { AppDeps } from '../platform/deps'
+import type { AppDeps } from '../root/deps'
 import { ApiError, pointer } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { codePointLength } from '../platform/validation'

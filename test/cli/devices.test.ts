@@ -5,7 +5,7 @@ import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { createApp } from '../../src/app'
-import { createDeps } from '../../src/platform/deps'
+import { createDeps } from '../../src/root/deps'
 import { exampleDocument } from '../support/fixtures'
 
 /** A provisioned database file, as `lobby provision` leaves it. */

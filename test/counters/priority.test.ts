@@ -1,7 +1,7 @@
 import { dereferencedDocument } from '../support/openapi'
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app'
-import { createDeps } from '../../src/platform/deps'
+import { createDeps } from '../../src/root/deps'
 import { CounterCodes } from '../../src/counters/errors'
 import { QueueCodes } from '../../src/queue/errors'
 import { queueDisplayState } from '../../src/tickets/display-state'

@@ -3,7 +3,7 @@ import { jsonOf } from '../support/app'
 import { counterContext } from '../counters/helpers'
 import type { QueueTestContext } from '../queue/helpers'
 import type { ProvisioningFile } from '../../src/provisioning/model'
-import type { AppDeps } from '../../src/platform/deps'
+import type { AppDeps } from '../../src/root/deps'
 import { asDevice, pairedCookie } from '../devices/helpers'
 
 export const KIOSK = '/api/devices/v1/kiosk'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
-import { createDeps } from '../../src/platform/deps'
+import { createDeps } from '../../src/root/deps'
 import { DEFAULT_CHANGE_POLL_MS } from '../../src/platform/db-changes'
 import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'

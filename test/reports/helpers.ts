@@ -3,7 +3,7 @@ import { counterContext, callNext, act, ok, issued } from '../counters/helpers'
 import { mainUnit, get, type QueueTestContext } from '../queue/helpers'
 import { jsonOf } from '../support/app'
 import type { ProvisioningFile } from '../../src/provisioning/model'
-import type { AppDeps } from '../../src/platform/deps'
+import type { AppDeps } from '../../src/root/deps'
 
 export const REPORTS = '/api/operator/v1/reports'
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { jsonOf, request, testContext } from '../support/app'
 import { SCRIPT, STYLESHEET } from '../../src/screens/assets'
-import { SCREEN_CSP } from '../../src/screens/routes'
+import { SCREEN_CSP } from '../../src/screens/page'
 import { directionOf, readOptions } from '../../src/screens/shared/options'
 import { BUNDLES, recordedHash, sourceHash } from '../../scripts/build-screens'
 

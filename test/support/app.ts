@@ -1,7 +1,7 @@
 import { openDatabase, type Db } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { createApp } from '../../src/app'
-import { createDeps, type AppDeps, type DepsInput } from '../../src/platform/deps'
+import { createDeps, type AppDeps, type DepsInput } from '../../src/root/deps'
 import { ManualClock } from '../../src/platform/clock'
 import { SequentialIds } from '../../src/platform/ids'
 import type { Logger } from '../../src/platform/log'

@@ -1,0 +1,43 @@
+import { createPlatformDeps, type PlatformDeps, type PlatformInput } from '../platform/deps'
+import { MetricsSink } from '../ops/metric-hooks'
+import { Tickets } from '../tickets'
+import { WidgetStore } from '../widgets/store'
+
+/**
+ * What the features are handed: the platform's objects and the per-app stores that own
+ * prepared statements, each built once per app, here. Features import this type only.
+ */
+export interface AppDeps extends PlatformDeps {
+  /** The owner of ticket state (tickets, their history, calls, live counts). */
+  tickets: Tickets
+  /** The widget feature's statements (push and snapshot reads). */
+  widgets: WidgetStore
+  /** What `/metrics` reports (src/ops): fed by the write path, tickets and webhooks. */
+  metrics: MetricsSink
+  /** `--metrics-token`: lets callers other than loopback read `/metrics` (src/ops). */
+  metricsToken?: string | null
+  /** Contract §10: makes a new ticket's tracking code at `now` (absent: its minute and 100 random bits); tests inject their own. */
+  trackingCodes?: (now: number) => string
+}
+
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes'
+
+export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
+
+/** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
+export function createDeps(input: DepsInput): AppDeps {
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, ...platformInput } = input
+  const platform = createPlatformDeps(platformInput)
+  const metrics = givenMetrics ?? new MetricsSink(input.db)
+  const base = {
+    ...platform,
+    metrics,
+    ...(metricsToken !== undefined ? { metricsToken } : {}),
+    ...(trackingCodes !== undefined ? { trackingCodes } : {}),
+  }
+  return {
+    ...base,
+    tickets: tickets ?? new Tickets({ ...base, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
+    widgets: widgets ?? new WidgetStore(input.db),
+  }
+}

@@ -1,0 +1,69 @@
+import type { AppDeps } from './deps'
+import { metricsLoadTask } from '../ops/metric-hooks'
+import { QueueService } from '../queue/service'
+import { QueueReadModel } from '../queue/read-model'
+import { CounterService } from '../counters/service'
+import { DeskService } from '../desk/service'
+import { DeviceService } from '../devices/service'
+import { KioskService } from '../kiosk/service'
+import { PhoneService } from '../phone/service'
+import { ReportService, ReportSummaryReader } from '../reports/service'
+import type { LiveHub } from '../display/hub'
+import { createLiveHub, liveHubTask } from '../display/live'
+import { onWidgetSnapshot } from '../widgets/service'
+import { onPrayerMonth } from '../prayer/events'
+import { onQueueChange } from '../tickets'
+
+/** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
+export interface AppServices {
+  queue: QueueService
+  /** The public reads' in-memory model (src/queue/read-model.ts). */
+  queueReads: QueueReadModel
+  counters: CounterService
+  desk: DeskService
+  devices: DeviceService
+  kiosk: KioskService
+  phone: PhoneService
+  /** The display feeds' websocket hub. */
+  liveHub: LiveHub
+  /** Built on the first report request (their statements are off the cold-start path), then kept. */
+  reports: () => ReportService
+  reportSummaries: () => ReportSummaryReader
+}
+
+/**
+ * The composition root's feature half: builds every service once, and registers the hooks
+ * (after-commit listeners, the write path's metrics) and the background tasks that go with
+ * them on `deps.lifecycle`. Starts nothing: `startServer` starts the lifecycle once it listens.
+ */
+export function composeServices(deps: AppDeps): AppServices {
+  // Metrics (src/ops): group-commit sizes, and prom-client loaded a little after the start.
+  deps.writes.onBatchCommitted = (size) => deps.metrics.writeBatch(size)
+  deps.lifecycle.register(metricsLoadTask(deps.metrics))
+
+  // The display feeds: the hub hears of every committed change after its COMMIT.
+  const liveHub = createLiveHub(deps)
+  onWidgetSnapshot(deps.db, (snapshot) => liveHub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
+  onPrayerMonth(deps.db, (event) => liveHub.publish('prayer', event.sourceId, event.workspaceId))
+  onQueueChange(deps.db, (change) => liveHub.publish('queue', change.queueUnitId, change.workspaceId))
+  deps.lifecycle.register(liveHubTask(liveHub, deps.limits.socketRecheckMs))
+
+  // One Queue service for the public, operator, desk and kiosk routes (its statements are prepared once).
+  const queue = new QueueService(deps)
+  const counters = new CounterService(deps, queue)
+  let reports: ReportService | undefined
+  let summaries: ReportSummaryReader | undefined
+  const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
+  return {
+    queue,
+    queueReads: new QueueReadModel(deps, queue),
+    counters,
+    desk: new DeskService(deps, counters),
+    devices: new DeviceService(deps.db, deps.ids),
+    kiosk: new KioskService(deps, queue),
+    phone: new PhoneService(deps),
+    liveHub,
+    reports: reportService,
+    reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
+  }
+}

@@ -1,0 +1,51 @@
+import type { AppDeps } from './deps'
+import type { ReplicationTarget } from '../replication/target'
+import { DailyClose } from '../counters/daily-close'
+import { WebhookWorker } from '../webhooks/worker'
+import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops/retention'
+
+export interface ServerTaskOptions {
+  /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
+  retainDays?: number
+  /** `--replicate-to`: the head-office PostgreSQL (contract §14). */
+  replicateTo?: ReplicationTarget
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000
+
+/**
+ * The composition root's server half: the background work only a serving process runs
+ * (`createApp` alone registers none of it), registered on `deps.lifecycle` after what
+ * `createApp` registered; `startServer` starts them all once it listens.
+ */
+export async function registerServerTasks(deps: AppDeps, options: ServerTaskOptions): Promise<void> {
+  // Loaded only when replicating (the PostgreSQL client and the feed cost ~7 ms of every start otherwise).
+  const Replicator = options.replicateTo === undefined ? null : (await import('../replication/replicator')).Replicator
+  const { db, clock, log } = deps
+  let pruneTimer: ReturnType<typeof setInterval> | undefined
+  deps.lifecycle.register({
+    start: () => {
+      deps.idempotency.prune(clock.now())
+      pruneTimer = setInterval(() => deps.idempotency.prune(clock.now()), PRUNE_EVERY_MS)
+    },
+    beforeStop: () => clearInterval(pruneTimer),
+  })
+  const webhookWorker = new WebhookWorker({ db, clock, log, onGivenUp: () => deps.metrics.webhookGivenUp() })
+  deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
+  // The daily close runs with the server (once at start, then on its timer), not when routes are built.
+  deps.lifecycle.register(new DailyClose(deps).task())
+  const replicator = Replicator === null || options.replicateTo === undefined
+    ? null
+    : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo })
+  if (replicator !== null) {
+    deps.metrics.replication = () => replicator.status()
+    deps.lifecycle.register(replicator)
+  }
+  deps.lifecycle.register(retentionTask({
+    db,
+    clock,
+    log,
+    retainDays: options.retainDays ?? DEFAULT_RETAIN_DAYS,
+    replicatedThrough: () => replicator?.replicatedThrough() ?? null,
+  }))
+}
