@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, pathOf } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
@@ -111,12 +111,14 @@ export function deviceRoutes(deps: AppDeps) {
     .post(
       `${DEVICES_API}/pair`,
       async ({ request, server }) => {
-        const raw = await readBodyLimited(request, MAX_PAIR_BODY)
         const now = deps.clock.now()
-        admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
-        if (!isJsonContentType(request)) {
-          throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-        }
+        // Contract §23: the body is read only after the address's rate limit (and the overall one).
+        const { raw } = await readBodyAfterChecks(request, MAX_PAIR_BODY, () => {
+          admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
+          if (!isJsonContentType(request)) {
+            throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+          }
+        })
         const body = parseJsonBytes(raw)
         assertSchema(checkPair, body, DeviceCodes.VALIDATION_FAILED)
         const code = body.code.trim()

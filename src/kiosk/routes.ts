@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
@@ -159,11 +159,13 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
     .post(
       `${DEVICES_API}/kiosk/tickets`,
       async ({ request }) => {
-        const raw = await readBodyLimited(request, MAX_KIOSK_BODY)
         const now = deps.clock.now()
-        const device = requireDevice(deps, devices, request, ['kiosk'])
-        admitRate(device, 'issue', now)
-        const key = readIssueHeaders(request)
+        // Contract §23: credential, Origin, rate limit and headers first; the body is read only then.
+        const { raw, checked: { device, key } } = await readBodyAfterChecks(request, MAX_KIOSK_BODY, () => {
+          const device = requireDevice(deps, devices, request, ['kiosk'])
+          admitRate(device, 'issue', now)
+          return { device, key: readIssueHeaders(request) }
+        })
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, KioskCodes.VALIDATION_FAILED)
         const outcome = await deps.writes.run(() => kiosk.issue(device, key, body, now))
@@ -186,8 +188,9 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
             'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
             'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
             'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
-            'an inactive or unknown one 422 on /serviceId. Checks, in order: body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
-            'headers (Content-Type, Idempotency-Key) → JSON → schema → idempotency lookup → Edge authority → Queue Unit active → service → write.',
+            'an inactive or unknown one 422 on /serviceId. Checks, in order: declared body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
+            'headers (Content-Type, Idempotency-Key) → body (read only now, declared or chunked; 1 KB) → JSON → schema → idempotency lookup → Edge authority → ' +
+            'Queue Unit active → service → write. A request refused before its body is read is answered with `Connection: close`.',
           tags: ['Kiosk'],
           security: 'deviceCookie',
           headers: {
