@@ -19,9 +19,13 @@ import type { Asset } from '../screens/assets'
 
 export const DEVICES_API = '/api/devices/v1'
 
-/** Contract §7: more than 10 tries a minute from one address, or 100 overall, is 429. */
+/**
+ * Contract §7 as amended by §23: at most 10 tries a minute from one address and 30 overall
+ * (every try counts, so wrong codes are bounded by these numbers), then 429. With 30 a minute
+ * and a code of at most 3600 s, a guesser tries at most 1,800 of the million codes.
+ */
 export const PAIR_ATTEMPTS_PER_ADDRESS = 10
-export const PAIR_ATTEMPTS_OVERALL = 100
+export const PAIR_ATTEMPTS_OVERALL = 30
 /** A pairing body is a code and a name: 1 KB is plenty. */
 const MAX_PAIR_BODY = 1024
 
@@ -80,7 +84,7 @@ function bindingOf(device: Device) {
 export function deviceRoutes(deps: AppDeps) {
   const service = new DeviceService(deps.db, deps.ids)
 
-  /** 10 a minute per address, then 100 a minute overall; a refused try is not counted. */
+  /** 10 a minute per address, then 30 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {
     for (const [key, limit] of [[`pair:address:${address}`, PAIR_ATTEMPTS_PER_ADDRESS], ['pair:all', PAIR_ATTEMPTS_OVERALL]] as const) {
       const decision = deps.limiter.attempt(key, limit, now)
@@ -141,8 +145,9 @@ export function deviceRoutes(deps: AppDeps) {
           summary: 'Pair this browser as a device',
           description:
             'Exchanges a pairing code printed by `lobby devices pair` for the device cookie `lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/` ' +
-            '(`Secure` under TLS). A code works once and until it expires. More than 10 attempts a minute from one address, or 100 overall, is 429. ' +
-            'Checks, in order: body size (1 KB) → attempt limits → Content-Type → JSON → schema → code.',
+            '(`Secure` under TLS). A code works once and until it expires (at most an hour). More than 10 attempts a minute from one address, or 30 overall, is 429. ' +
+            'Checks, in order: declared body size (1 KB) → attempt limits → Content-Type → body (read only now; 1 KB) → JSON → schema → code. ' +
+            'A request refused before its body is read is answered with `Connection: close`.',
           tags: ['Devices'],
           public: true,
           body: { name: 'PairRequest', schema: PairRequest, examples: { desk: { summary: 'the code printed for Counter 1\'s desk', value: { code: '483921', deviceName: 'desk-counter-1' } } } },
