@@ -230,12 +230,14 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
     .get(
       '/kiosk/tickets/:ticketId/print',
       ({ request, params, query }) => {
-        const device = devices.authenticate(deps.credentials, deviceSecretOf(request), deps.clock.now())
+        const now = deps.clock.now()
+        const device = devices.authenticate(deps.credentials, deviceSecretOf(request), now)
         if (device === null || device.role !== 'kiosk') {
           return printProblem(401, 'This device is not paired as a kiosk', 'Ask the branch administrator for a pairing code and pair it at /pair.')
         }
-        const row = kiosk.visibleTicket(device, params.ticketId)
-        if (row === null) return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        const row = kiosk.printableTicket(device, params.ticketId, now)
+        if (row === 'missing') return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        if (row === 'expired') return printProblem(410, 'This ticket can no longer be printed', 'A kiosk prints a ticket only within 10 minutes of taking it. Take a new ticket on the start screen, or ask at a counter.')
         const view = kiosk.ticketView(device, row)
         const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
         const width = paperWidthOf(query.paper)
