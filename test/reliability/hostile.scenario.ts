@@ -345,7 +345,7 @@ describe('hostile clients: the server keeps answering', () => {
       if (answers.length === 1) refused++
     }
     s.set('attackers answered 401 with Connection: close', refused)
-    s.set('bytes each attacker got to send (max)', Math.max(...attackers.map((a) => a.sent)))
+    s.set('bytes an attacker wrote before its connection closed (max)', Math.max(...attackers.map((a) => a.sent)))
     for (const { c } of attackers) c.end()
     expect(problems).toEqual([])
     expect(succeeded).toBe(20)
