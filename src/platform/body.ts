@@ -147,11 +147,6 @@ export function closingConnection(error: unknown): unknown {
   return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, connection: 'close' })
 }
 
-/** Refuses a request before its body is read: with `Connection: close` when it has a body. */
-export function refusedBeforeBody(request: Request, error: unknown): unknown {
-  return hasBody(request, declaredLength(request)) ? closingConnection(error) : error
-}
-
 function tooLarge(limit: number): ApiError {
   return new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${limit} bytes`)
 }
