@@ -13,7 +13,7 @@ lobby devices list --db PATH
 lobby devices revoke --db PATH --name NAME
 
 pair: prints {"code","pairPath","role","expiresAt"}: a six-digit code, single use, valid --ttl
-seconds (default 600). Open <server>/pair on the device and type the code (or open pairPath).
+seconds (default 600, at most 3600). Open <server>/pair on the device and type the code (or open pairPath).
 list: every device with role, binding, paired, last used and state; never a secret.
 revoke: the device stops working at once; its open pages say it is no longer paired.
 A running server sees every change within 250 ms (in practice 5 ms).`

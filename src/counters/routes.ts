@@ -64,7 +64,7 @@ function readWalkInHeaders(request: Request): { idempotencyKey: string | null } 
 }
 
 const ORDER_OF_CHECKS =
-  'Checks, in order: body size (16 KB) → credential → scope `counter:operate` → rate limit → Content-Type (when a body is sent or required) → JSON → schema → ' +
+  'Checks, in order: declared body size (16 KB; a chunked body is measured while read, after the rate limit) → credential → scope `counter:operate` → rate limit → Content-Type (when a body is sent or required) → JSON → schema → ' +
   'Edge authority → Queue Unit active → counter / ticket lookup (404 also outside the key\'s locations and services) → transition → write.'
 
 const commonMutationErrors = {

@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, pathOf } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
@@ -17,9 +17,13 @@ import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 import { devicePage } from './pages'
 import type { Asset } from '../screens/assets'
 
-/** Contract §7: more than 10 tries a minute from one address, or 100 overall, is 429. */
+/**
+ * Contract §7 as amended by §23: at most 10 tries a minute from one address and 30 overall
+ * (every try counts, so wrong codes are bounded by these numbers), then 429. With 30 a minute
+ * and a code of at most 3600 s, a guesser tries at most 1,800 of the million codes.
+ */
 export const PAIR_ATTEMPTS_PER_ADDRESS = 10
-export const PAIR_ATTEMPTS_OVERALL = 100
+export const PAIR_ATTEMPTS_OVERALL = 30
 /** A pairing body is a code and a name: 1 KB is plenty. */
 const MAX_PAIR_BODY = 1024
 
@@ -77,7 +81,7 @@ function bindingOf(device: Device) {
  */
 export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: DeviceService }) {
 
-  /** 10 a minute per address, then 100 a minute overall; a refused try is not counted. */
+  /** 10 a minute per address, then 30 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {
     for (const [key, limit] of [[`pair:address:${address}`, PAIR_ATTEMPTS_PER_ADDRESS], ['pair:all', PAIR_ATTEMPTS_OVERALL]] as const) {
       const decision = deps.limiter.attempt(key, limit, now)
@@ -108,12 +112,14 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
     .post(
       `${DEVICES_API}/pair`,
       async ({ request, server }) => {
-        const raw = await readBodyLimited(request, MAX_PAIR_BODY)
         const now = deps.clock.now()
-        admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
-        if (!isJsonContentType(request)) {
-          throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-        }
+        // Contract §23: the body is read only after the address's rate limit (and the overall one).
+        const { raw } = await readBodyAfterChecks(request, MAX_PAIR_BODY, () => {
+          admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
+          if (!isJsonContentType(request)) {
+            throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+          }
+        })
         const body = parseJsonBytes(raw)
         assertSchema(checkPair, body, DeviceCodes.VALIDATION_FAILED)
         const code = body.code.trim()
@@ -136,8 +142,9 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
           summary: 'Pair this browser as a device',
           description:
             'Exchanges a pairing code printed by `lobby devices pair` for the device cookie `lobby_device=lbv_…; HttpOnly; SameSite=Strict; Path=/` ' +
-            '(`Secure` under TLS). A code works once and until it expires. More than 10 attempts a minute from one address, or 100 overall, is 429. ' +
-            'Checks, in order: body size (1 KB) → attempt limits → Content-Type → JSON → schema → code.',
+            '(`Secure` under TLS). A code works once and until it expires (at most an hour). More than 10 attempts a minute from one address, or 30 overall, is 429. ' +
+            'Checks, in order: declared body size (1 KB) → attempt limits → Content-Type → body (read only now; 1 KB) → JSON → schema → code. ' +
+            'A request refused before its body is read is answered with `Connection: close`.',
           tags: ['Devices'],
           public: true,
           body: { name: 'PairRequest', schema: PairRequest, examples: { desk: { summary: 'the code printed for Counter 1\'s desk', value: { code: '483921', deviceName: 'desk-counter-1' } } } },

@@ -15,9 +15,12 @@ export type DeviceRole = (typeof DEVICE_ROLES)[number]
 /** Where each role's pages start (contract §7): the pairing page goes there once paired. */
 export const ROLE_HOME: Record<DeviceRole, string> = { desk: '/desk', kiosk: '/kiosk', display: '/screens', reports: '/reports' }
 
-/** Contract §7: a pairing code is valid `--ttl` seconds, default 600. */
+/**
+ * Contract §7 and §23: a pairing code is valid `--ttl` seconds, default 600, at most 3600
+ * (with 30 tries a minute overall, a guesser reaches at most 1,800 of the million codes).
+ */
 export const DEFAULT_PAIRING_TTL_SECONDS = 600
-export const MAX_PAIRING_TTL_SECONDS = 7 * 86_400
+export const MAX_PAIRING_TTL_SECONDS = 3600
 
 /** What a device is bound to; which fields are set depends on the role. */
 export interface DeviceBinding {
@@ -111,6 +114,9 @@ export class DeviceService {
    */
   createPairingCode(request: PairingRequest, now: number): PairingCode {
     const ttl = request.ttlSeconds ?? DEFAULT_PAIRING_TTL_SECONDS
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_PAIRING_TTL_SECONDS) {
+      throw new DeviceSetupError(`--ttl must be between 1 and ${MAX_PAIRING_TTL_SECONDS}`)
+    }
     if (request.name !== undefined && !NAME_PATTERN.test(request.name)) {
       throw new DeviceSetupError('--name must be 1 to 80 of A-Z a-z 0-9 _ . : -')
     }

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, codePointLength, compile } from '../platform/validation'
@@ -154,11 +154,13 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
     .post(
       `${DEVICES_API}/kiosk/tickets`,
       async ({ request }) => {
-        const raw = await readBodyLimited(request, MAX_KIOSK_BODY)
         const now = deps.clock.now()
-        const device = requireDevice(deps, devices, request, ['kiosk'])
-        admitRate(device, 'issue', now)
-        const key = readIssueHeaders(request)
+        // Contract §23: credential, Origin, rate limit and headers first; the body is read only then.
+        const { raw, checked: { device, key } } = await readBodyAfterChecks(request, MAX_KIOSK_BODY, () => {
+          const device = requireDevice(deps, devices, request, ['kiosk'])
+          admitRate(device, 'issue', now)
+          return { device, key: readIssueHeaders(request) }
+        })
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, KioskCodes.VALIDATION_FAILED)
         const outcome = await deps.writes.run(() => kiosk.issue(device, key, body, now))
@@ -181,8 +183,9 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
             'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
             'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
             'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
-            'an inactive or unknown one 422 on /serviceId. Checks, in order: body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
-            'headers (Content-Type, Idempotency-Key) → JSON → schema → idempotency lookup → Edge authority → Queue Unit active → service → write.',
+            'an inactive or unknown one 422 on /serviceId. Checks, in order: declared body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
+            'headers (Content-Type, Idempotency-Key) → body (read only now, declared or chunked; 1 KB) → JSON → schema → idempotency lookup → Edge authority → ' +
+            'Queue Unit active → service → write. A request refused before its body is read is answered with `Connection: close`.',
           tags: ['Kiosk'],
           security: 'deviceCookie',
           headers: {
@@ -222,12 +225,14 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
     .get(
       '/kiosk/tickets/:ticketId/print',
       ({ request, params, query }) => {
-        const device = devices.authenticate(deps.credentials, deviceSecretOf(request), deps.clock.now())
+        const now = deps.clock.now()
+        const device = devices.authenticate(deps.credentials, deviceSecretOf(request), now)
         if (device === null || device.role !== 'kiosk') {
           return printProblem(401, 'This device is not paired as a kiosk', 'Ask the branch administrator for a pairing code and pair it at /pair.')
         }
-        const row = kiosk.visibleTicket(device, params.ticketId)
-        if (row === null) return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        const row = kiosk.printableTicket(device, params.ticketId, now)
+        if (row === 'missing') return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        if (row === 'expired') return printProblem(410, 'This ticket can no longer be printed', 'A kiosk prints a ticket only within 10 minutes of taking it. Take a new ticket on the start screen, or ask at a counter.')
         const view = kiosk.ticketView(device, row)
         const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
         const width = paperWidthOf(query.paper)

@@ -29,6 +29,9 @@ export function kioskCredential(device: Device): Credential {
   }
 }
 
+/** Contract §23: a kiosk prints its own ticket for 10 minutes after issue (a reprint after a paper jam), never later. */
+export const PRINT_WINDOW_MS = 10 * 60_000
+
 interface Place {
   unitName: string
   unitActive: boolean
@@ -103,6 +106,19 @@ export class KioskService {
   /** A ticket of the kiosk's location and services, or null. */
   visibleTicket(device: Device, ticketId: string): TicketRow | null {
     return this.queue.visibleTicket(kioskCredential(device), ticketId)
+  }
+
+  /**
+   * Contract §23 "Printing": a kiosk prints only a ticket it issued itself (source KIOSK, its
+   * own credential), and only within `PRINT_WINDOW_MS` of issue. `missing` for any other ticket
+   * (another kiosk's, the API's, a desk's: as if it did not exist), `expired` for its own
+   * ticket after the window.
+   */
+  printableTicket(device: Device, ticketId: string, now: number): TicketRow | 'missing' | 'expired' {
+    const row = this.visibleTicket(device, ticketId)
+    if (row === null || row.source !== 'KIOSK' || row.credentialId !== device.credentialId) return 'missing'
+    if (now - row.createdAt > PRINT_WINDOW_MS) return 'expired'
+    return row
   }
 
   /** The ticket as the kiosk's ticket screen and print page show it: names, people ahead, estimate. */

@@ -40,18 +40,25 @@ function declaredLength(request: Request): number | null {
   return declared === null ? null : Number(declared)
 }
 
+/** Whether the request carries a body to read: a declared non-zero length, or one of unknown length (chunked). */
+function hasBody(request: Request, declared: number | null): boolean {
+  if (declared !== null) return declared > 0
+  return request.body !== null || request.headers.has('transfer-encoding')
+}
+
 /**
  * Reads a request body as raw bytes, refusing it with 413 in the envelope as soon as it is
  * known to be over `limit`: at once from `Content-Length`, or while streaming a chunked body,
  * without buffering past the limit. Bun's own `maxRequestBodySize` stays as a backstop only
  * (its bare 413 would skip the envelope). The bytes count against `bodyBudget` while they are
- * read: a declared body takes its whole length up front, a chunked one chunk by chunk.
+ * read: a declared body takes its whole length up front, a chunked one chunk by chunk. A
+ * refusal leaves the rest of the body unread, so it carries `Connection: close`.
  * The raw bytes matter: `request.text()` strips a BOM and repairs bad UTF-8, which would make
  * two different bodies look the same to byte-exact idempotency.
  */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
   const declared = declaredLength(request)
-  if (declared !== null && declared > limit) throw tooLarge(limit)
+  if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
   if (request.body === null) return new Uint8Array(0)
   let held = 0
   const hold = (bytes: number) => {
@@ -59,7 +66,13 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     held += bytes
   }
   try {
-    if (declared !== null) hold(declared)
+    if (declared !== null) {
+      try {
+        hold(declared)
+      } catch (error) {
+        throw closingConnection(error)
+      }
+    }
     const reader = request.body.getReader()
     const chunks: Uint8Array[] = []
     let size = 0
@@ -76,14 +89,14 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
       size += value.byteLength
       if (size > limit) {
         await reader.cancel().catch(() => {})
-        throw tooLarge(limit)
+        throw closingConnection(tooLarge(limit))
       }
       if (size > held) {
         try {
           hold(size - held)
         } catch (error) {
           await reader.cancel().catch(() => {})
-          throw error
+          throw closingConnection(error)
         }
       }
       chunks.push(value)
@@ -102,38 +115,35 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
 }
 
 /**
- * Reads the body after the checks that need only the headers (`headerChecks`: content type,
- * credential, access, rate limit — the contract's steps before the body), when the size is
- * declared: a caller without a valid credential is answered before one byte of its body is
- * read or held. A chunked body has no declared size, and size comes first in every route's
- * order of checks, so it is read (within `limit`) before `headerChecks` run.
+ * Contract §23, "no body before a credential": runs the checks that need only the headers
+ * (`headerChecks`: credential, Origin, scope, rate limit, content type, access — the route's
+ * steps before the body) and only then reads the body, within `limit`, whether its size is
+ * declared (`Content-Length`) or not (chunked). A declared size over the limit is refused
+ * first (it costs nothing to know). A caller refused by `headerChecks` is answered before one
+ * byte of its body is read or held, with `Connection: close` (see `closingConnection`), so an
+ * unauthenticated client can never hold any of the body budget.
  */
 export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T): Promise<{ raw: Uint8Array; checked: T }> {
   const declared = declaredLength(request)
-  if (declared !== null) {
-    if (declared > limit) throw tooLarge(limit)
-    let checked: T
-    try {
-      checked = headerChecks()
-    } catch (error) {
-      throw declared >= CLOSE_UNREAD_FROM ? closingConnection(error) : error
-    }
-    return { raw: await readBodyLimited(request, limit), checked }
+  if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
+  let checked: T
+  try {
+    checked = headerChecks()
+  } catch (error) {
+    throw hasBody(request, declared) ? closingConnection(error) : error
   }
-  const raw = await readBodyLimited(request, limit)
-  return { raw, checked: headerChecks() }
+  return { raw: await readBodyLimited(request, limit), checked }
 }
 
 /**
- * A refused request whose large body was never read is answered with `Connection: close`:
- * otherwise Bun would receive and discard the whole body to keep the connection alive, and a
- * crowd of refused uploads would still cost the server their bytes. Small bodies keep the
- * connection (a kiosk refused with 429 reconnects for nothing).
+ * A request refused while (part of) its body is unread is answered with `Connection: close`
+ * (contract §23): otherwise Bun would go on receiving the body only to discard it, to keep the
+ * connection alive, and a crowd of refused uploads would still cost the server their bytes
+ * and their connections. A request without a body keeps its connection.
  */
-const CLOSE_UNREAD_FROM = 64 * KiB
-
-function closingConnection(error: unknown): unknown {
+export function closingConnection(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error
+  if (error.headers?.connection === 'close') return error
   return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, connection: 'close' })
 }
 

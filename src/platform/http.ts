@@ -53,7 +53,7 @@ export function httpPlatform(log: Logger) {
       if (request.headers.get('upgrade') !== null) set.headers['x-correlation-id'] = correlationId
       // No route takes more than 1 MiB: a larger declared body is refused here, in the envelope, before anyone reads it.
       if (Number(request.headers.get('content-length') ?? 0) > MAX_ANY_BODY) {
-        throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`)
+        throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`, undefined, { connection: 'close' })
       }
     })
     // The header goes straight onto the handler's Response: anything in `set.headers` makes

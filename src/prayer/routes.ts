@@ -71,7 +71,7 @@ const pushDescription = [
   'Stores one complete, validated month of a prayer schedule for a Custom Push source (body: the month contract).',
   '201 with `replay: false` when a new revision is stored; 200 with `replay: true` for the same Idempotency-Key and the same bytes,',
   "and for a new key whose content (RFC 8785 checksum) equals the current revision's.",
-  'Checks, in order: body size → content type → sourceId pattern → credential → source access → rate limit →',
+  'Checks, in order: declared body size (a chunked body is measured while read, after the rate limit) → content type → sourceId pattern → credential → source access → rate limit →',
   'Idempotency-Key format → idempotency lookup → JSON → schema and month rules → write.',
 ].join(' ')
 

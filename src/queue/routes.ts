@@ -63,7 +63,7 @@ const issueDescription = [
   'Issues one ticket for an allowed location and service. A retry with the same Idempotency-Key and the same parsed body',
   '(field order and whitespace do not matter) within 24 hours returns the original 201 body with `Idempotent-Replayed: true`;',
   'the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Refused with 409 QUEUE_UNIT_EDGE_MANAGED while an Edge holds authority.',
-  'Checks, in order: body size → credential → scope → rate limit → headers (content type, timestamp, nonce, Idempotency-Key) →',
+  'Checks, in order: declared body size (a chunked body is measured while read, after the rate limit) → credential → scope → rate limit → headers (content type, timestamp, nonce, Idempotency-Key) →',
   'timestamp window → nonce → JSON → schema → idempotency lookup → Edge authority → location and service → write.',
 ].join(' ')
 

@@ -62,7 +62,7 @@ const pushDetail = routeDetail({
   summary: 'Push a widget snapshot',
   description:
     'Replaces the whole data snapshot of one widget (no partial patches). Checks run in this order: ' +
-    'body size (1 MiB, also chunked) → Content-Type includes application/json → credential (exactly one of ' +
+    'declared body size (1 MiB; a chunked body is measured while read, after the rate limit) → Content-Type includes application/json → credential (exactly one of ' +
     'Authorization: Bearer / x-service-api-key) → widget access → rate limit (per widget, default 120 per rolling ' +
     'minute) → Idempotency-Key format → idempotency lookup on the raw bytes → JSON → envelope and payload schema ' +
     '(every failing path listed as a JSON Pointer) → source.sequence → write. Text fields must not contain HTML ' +

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { request } from '../support/app'
-import { callNext, ok, OP, op, ticketRow } from '../counters/helpers'
+import { callNext, issued, ok, OP, op, ticketRow } from '../counters/helpers'
 import { issue, mainUnit, HALL_ACCOUNTS, TICKETS } from '../queue/helpers'
 import { asDevice, jsonOf, pairedCookie } from '../devices/helpers'
 import { KioskCodes } from '../../src/kiosk/errors'
@@ -193,6 +193,35 @@ describe('GET /kiosk/tickets/{ticketId}/print', () => {
     const elsewhere = await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: annex } })
     expect(elsewhere.status).toBe(404)
     expect(await elsewhere.text()).toContain('No such ticket at this kiosk')
+  })
+})
+
+describe('printing is for the kiosk that issued the ticket, within 10 minutes (contract §23)', () => {
+  test('another kiosk of the same location, and a ticket issued by the API or at a desk, are 404 in words', async () => {
+    const ctx = await kioskContext()
+    const ticket = await issuedAtKiosk(ctx)
+    const sameHall = await pairedCookie(ctx, { role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall' })
+    const other = await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: sameHall } })
+    expect(other.status).toBe(404)
+    expect(await other.text()).toContain('No such ticket at this kiosk')
+    const viaApi = await issued(ctx)
+    const apiPrint = await request(ctx.app, 'GET', `/kiosk/tickets/${viaApi.id}/print`, { headers: { cookie: ctx.kiosk } })
+    expect(apiPrint.status).toBe(404)
+    // The kiosk that issued it still prints it.
+    expect((await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: ctx.kiosk } })).status).toBe(200)
+  })
+
+  test('its own ticket prints until 10 minutes after issue (the injected clock), then says it can no longer be printed', async () => {
+    const ctx = await kioskContext()
+    const ticket = await issuedAtKiosk(ctx)
+    ctx.clock.advance(10 * 60_000)
+    expect((await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: ctx.kiosk } })).status).toBe(200)
+    ctx.clock.advance(1)
+    const late = await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: ctx.kiosk } })
+    expect(late.status).toBe(410)
+    const html = await late.text()
+    expect(html).toContain('can no longer be printed')
+    expect(html).not.toContain(ticket.ticket.ticketNumber)
   })
 })
 

@@ -50,7 +50,7 @@ describe('a body is not read before the header checks refuse the request (issue 
   })
 })
 
-describe('a refused large body that was never read closes the connection', () => {
+describe('a refused body that was never read closes the connection', () => {
   const refuse = (length: number) =>
     testContext().app.handle(new Request('http://localhost/api/public/v1/widgets/wdg_lobby/data/push', {
       method: 'POST',
@@ -65,10 +65,10 @@ describe('a refused large body that was never read closes the connection', () =>
     expect(response.headers.get('connection')).toBe('close')
   })
 
-  test('a small one keeps the connection', async () => {
+  test('a small one closes it too (contract §23: every request refused before its body is read)', async () => {
     const response = await refuse(1000)
     expect(response.status).toBe(401)
-    expect(response.headers.get('connection')).toBeNull()
+    expect(response.headers.get('connection')).toBe('close')
   })
 })
 
@@ -91,9 +91,15 @@ describe('two Authorization headers on the workspace routes are 400 MULTIPLE_CRE
       const twoApiKeys = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: apiKeys, body: '{}' }))
       expect(twoApiKeys.status).toBe(400)
       expect((await jsonOf(twoApiKeys)).error.code).toBe('MULTIPLE_CREDENTIALS')
-      // The body's size is checked before the credential: two keys and a body over the limit are 413.
-      const oversized = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: 'x'.repeat(2 * MiB) }))
+      // A declared size is checked before the credential: two keys and a declared body over the limit are 413.
+      const declared = new Headers(headers)
+      declared.set('content-length', String(2 * MiB))
+      const oversized = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: declared, body: 'x'.repeat(2 * MiB) }))
       expect(oversized.status).toBe(413)
+      // A body of unknown size (chunked) is read only after the credential (contract §23): the two keys are refused first.
+      const chunked = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: 'x'.repeat(2 * MiB) }))
+      expect(chunked.status).toBe(400)
+      expect(chunked.headers.get('connection')).toBe('close')
     })
   }
 })

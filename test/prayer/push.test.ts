@@ -465,7 +465,8 @@ describe('order of checks: size → content type → source ID → credential �
   test('size before everything', async () => {
     const ctx = prayerContext()
     await expectError(
-      await push(ctx, null, { raw: tooBig, secret: null, sourceId: 'bad', idempotencyKey: null, headers: { 'content-type': 'text/plain' } }),
+      // A declared size (a chunked body is read only after the credential, contract §23).
+      await push(ctx, null, { raw: tooBig, secret: null, sourceId: 'bad', idempotencyKey: null, headers: { 'content-type': 'text/plain', 'content-length': String(tooBig.length) } }),
       413,
       PrayerCodes.PAYLOAD_TOO_LARGE,
     )

@@ -362,9 +362,12 @@ describe('Queue error table, ticket issue', () => {
 
 describe('order of checks (contract §3)', () => {
   // Each case breaks two steps at once; the earlier step answers.
-  test('body size before credential', async () => {
+  test('a declared body size before credential; a chunked body is read only after it (contract §23)', async () => {
     const ctx = queueContext()
-    await expectError(await issue(ctx, 'x', undefined, { raw: 'x'.repeat(16_385), headers: { authorization: undefined } }), 413, QueueCodes.PAYLOAD_TOO_LARGE)
+    await expectError(await issue(ctx, 'x', undefined, { raw: 'x'.repeat(16_385), headers: { authorization: undefined, 'content-length': '16385' } }), 413, QueueCodes.PAYLOAD_TOO_LARGE)
+    // Without Content-Length (chunked) the size is known only by reading, which waits for the credential.
+    await expectError(await issue(ctx, 'x', undefined, { raw: 'x'.repeat(16_385), headers: { authorization: undefined } }), 401, QueueCodes.AUTHENTICATION_FAILED)
+    await expectError(await issue(ctx, ctx.key('all'), undefined, { raw: 'x'.repeat(16_385) }), 413, QueueCodes.PAYLOAD_TOO_LARGE)
   })
 
   test('credential before scope, scope before rate limit, rate limit before headers', async () => {

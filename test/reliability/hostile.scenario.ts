@@ -4,14 +4,15 @@ import { randomUUID } from 'node:crypto'
 import type { RunningBinary } from '../support/binary'
 import { makeMonth } from '../prayer/support'
 import {
-  HOST, IDS, QUEUE, RawConnection, alive, announcementsPush, envelopeProblems, monthsPath, pollHealth, provisionBranch, rowCounts,
+  HOST, IDS, QUEUE, RawConnection, alive, announcementsPush, envelopeProblems, issueTicket, lobby, monthsPath, pollHealth, provisionBranch, rowCounts,
   scenario, ticketBody, widgetPushPath, type PollStats, type RawResponse,
 } from './support'
 
 const s = scenario(
   'hostile',
   'Raw TCP clients (`Bun.connect` to 127.0.0.1) attack while a separate process polls `GET /health` every 20 ms: slow-loris ' +
-    'bodies trickled a byte every 40 ms and slow-loris headers, lying `Content-Length` (shorter and longer than the body sent, ' +
+    'bodies trickled a byte every 40 ms and slow-loris headers, 100 unauthenticated connections holding unfinished chunked bodies ' +
+    'while authenticated ticket issues and kiosk taps must succeed, lying `Content-Length` (shorter and longer than the body sent, ' +
     'and a huge declared length), 10 MB chunked bodies at ~12 MB/s each to widget push, ticket issue and prayer push (413 in the envelope, ' +
     'without the server buffering them), header floods, hundreds of idle connections. /health answers every poll within ' +
     '100 ms; every answer the app gives is in the envelope; a request without a valid Host header is answered, not fatal.',
@@ -27,6 +28,8 @@ const HEALTH_BOUND_MS = 100
 /** Requests whose body stops arriving; the server must drop them by itself within STALL_BOUND_MS. */
 const STALLED = 5
 const STALL_BOUND_MS = 45_000
+/** Unauthenticated connections that start chunked bodies and never finish them (contract §23: they must not take the body budget). */
+const UNAUTH_CHUNKED = 100
 
 /** Peak and current resident memory of a process, in KiB (Linux /proc). */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -260,6 +263,94 @@ describe('hostile clients: the server keeps answering', () => {
     expect(after.prayerMonths).toBe(before.prayerMonths)
     expect(after.widgetRevisionSum).toBe(before.widgetRevisionSum + slowBodies.length - slowTickets)
     for (const c of open.splice(0)) c.end()
+  }, 60_000)
+
+  s.test(`${UNAUTH_CHUNKED} connections without a credential holding unfinished chunked bodies: authenticated ticket issues and kiosk taps still succeed`, async () => {
+    // A kiosk, paired the way a branch does it.
+    const printed = lobby(['devices', 'pair', '--db', branch.db, '--role', 'kiosk', '--queue-unit', IDS.unit, '--location', IDS.hall])
+    expect(printed.code).toBe(0)
+    const paired = await fetch(`${server.url}/api/devices/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: JSON.parse(printed.stdout).code }) })
+    expect(paired.status).toBe(200)
+    const kioskCookie = /^(lobby_device=lbv_[a-z2-7]+);/.exec(paired.headers.get('set-cookie') ?? '')![1]!
+    const before = rowCounts(branch.db)
+
+    // The attackers: no credential, chunked bodies that never end. On a server that reads a chunked body before the credential, what
+    // they send is held against the body budget (64 MiB) until their connections time out. Sent one after another, largest first,
+    // each within its route's limit, they fill the budget to the byte: 62 widget pushes of 1 MiB, prayer pushes of 256 KiB, then
+    // one of each power of two from 128 KiB down to 1 byte (what no longer fits is refused 503 and holds nothing), then kiosk taps.
+    const sizes = [
+      ...Array.from({ length: 62 }, () => 1024 * 1024),
+      ...Array.from({ length: 8 }, () => 256 * 1024),
+      ...Array.from({ length: 18 }, (_, k) => 2 ** (17 - k)),
+    ]
+    const pathFor = (size: number) => (size > 256 * 1024 ? 'widget' : size > 16 * 1024 ? 'prayer' : 'ticket')
+    const heads = {
+      widget: (i: number) => `POST ${widgetPushPath(IDS.crashWidgets[i % 3]!)} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nIdempotency-Key: unauth-${i}-0123456789\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      prayer: (i: number) => `POST ${monthsPath(IDS.source)} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nIdempotency-Key: unauth-${i}-0123456789\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      ticket: (i: number) => `POST ${QUEUE}/tickets HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nX-Request-Timestamp: ${new Date().toISOString()}\r\n` +
+        `X-Request-Nonce: ${randomUUID()}\r\nIdempotency-Key: unauth-${i}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      kiosk: (i: number) => `POST /api/devices/v1/kiosk/tickets HTTP/1.1\r\nHost: ${HOST}\r\nOrigin: ${server.url}\r\nContent-Type: application/json\r\nIdempotency-Key: unauth-${i}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    }
+    const frameOf = (size: number) => new Uint8Array([...new TextEncoder().encode(`${size.toString(16)}\r\n`), ...new Uint8Array(size).fill(0x20), 13, 10])
+    const FRAME = frameOf(64 * 1024)
+    const started = performance.now()
+    const attackers: { c: RawConnection; sent: number }[] = []
+    for (let i = 0; i < UNAUTH_CHUNKED; i++) {
+      const size = sizes[i] ?? 1024
+      const c = await connect()
+      let sent = 0
+      if (await c.write(heads[i < sizes.length ? pathFor(size) : 'kiosk'](i))) {
+        while (sent < size && !c.closed) {
+          const piece = Math.min(64 * 1024, size - sent)
+          if (!(await c.write(piece === 64 * 1024 ? FRAME : frameOf(piece)))) break
+          sent += piece
+        }
+      }
+      // Let the server take (or refuse) what was sent before the next one starts.
+      await c.until(() => c.closed || c.responses().length > 0, size >= 64 * 1024 ? 40 : 15)
+      s.add('unauthenticated chunked bytes sent', sent)
+      attackers.push({ c, sent })
+    }
+    s.set('unauthenticated chunked connections', attackers.length)
+    s.set('attackers sending (s)', Math.round((performance.now() - started) / 100) / 10)
+
+    // While they hold their connections (none sends the last chunk): authenticated requests of both kinds.
+    const problems: string[] = []
+    let succeeded = 0
+    for (let i = 0; i < 10; i++) {
+      const issued = await issueTicket(server.url, branch.secrets.queue.main, `under-unauth-${i}-${randomUUID()}`, ticketBody())
+      const text = await issued.text()
+      if (issued.status === 201) succeeded++
+      else problems.push(`ticket issue ${i}: ${issued.status} ${text.slice(0, 120)}`)
+      const tap = await fetch(`${server.url}/api/devices/v1/kiosk/tickets`, {
+        method: 'POST',
+        headers: { cookie: kioskCookie, origin: server.url, 'content-type': 'application/json', 'idempotency-key': `tap-under-unauth-${i}-${randomUUID()}` },
+        body: JSON.stringify({ serviceId: IDS.accounts }),
+      })
+      const tapText = await tap.text()
+      if (tap.status === 201) succeeded++
+      else problems.push(`kiosk tap ${i}: ${tap.status} ${tapText.slice(0, 120)}`)
+    }
+    s.set('authenticated issues and taps that succeeded under the attack', `${succeeded} of 20`)
+
+    // Every attacker was refused before its body was read, in the envelope, and its connection closed by the server.
+    await Promise.all(attackers.map(({ c }) => c.until(() => c.closed, 5_000)))
+    let refused = 0
+    for (const [i, { c }] of attackers.entries()) {
+      if (!c.closed) problems.push(`attacker ${i}: connection still open`)
+      const answers = c.responses()
+      if (answers.some((r) => r.status !== 401 || responseProblems(r).length > 0 || r.headers.connection !== 'close')) {
+        problems.push(`attacker ${i}: answered ${answers.map((r) => `${r.status} ${r.headers.connection ?? ''} ${r.body.slice(0, 60)}`).join(', ')}`)
+      }
+      if (answers.length === 1) refused++
+    }
+    s.set('attackers answered 401 with Connection: close', refused)
+    s.set('bytes an attacker wrote before its connection closed (max)', Math.max(...attackers.map((a) => a.sent)))
+    for (const { c } of attackers) c.end()
+    expect(problems).toEqual([])
+    expect(succeeded).toBe(20)
+    expect(rowCounts(branch.db).tickets).toBe(before.tickets + 20)
+    expect(alive(server)).toBe(true)
   }, 60_000)
 
   s.test(`a request whose body stops arriving is dropped by the server within ${STALL_BOUND_MS / 1000} s, and never logged as a 5xx`, async () => {
