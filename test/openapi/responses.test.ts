@@ -159,6 +159,12 @@ async function driveEveryOperation() {
   await expectStatus(get(`/api/phone/v1/tickets/${code}`), 200)
   await expectStatus(get(`/api/phone/v1/tickets/${code}x`), 404)
 
+  // Limits: a body over the route's bound (413), too many pairing attempts (429 with Retry-After).
+  await expectStatus(issue({ ...HALL_ACCOUNTS, padding: 'x'.repeat(20_000) }), 413)
+  await expectStatus(request(app, 'POST', '/api/devices/v1/pair', { headers: { 'content-type': 'application/json' }, raw: JSON.stringify({ code: '1'.repeat(2000) }) }), 413)
+  for (let i = 0; i < 10; i++) await post('/api/devices/v1/pair', { code: '000000' })
+  await expectStatus(post('/api/devices/v1/pair', { code: '000000' }), 429)
+
   return { ctx, exchanges, unexpected }
 }
 
@@ -179,13 +185,19 @@ describe('real responses match the OpenAPI document (contract §15)', () => {
   }, 30_000)
 
   test('the checker catches a response the document does not describe', async () => {
-    const { ctx } = await driveEveryOperation()
-    const doc = await jsonOf(await request(ctx.app, 'GET', '/swagger/json'))
+    const doc = await jsonOf(await request(testContext().app, 'GET', '/swagger/json'))
     const checker = new ResponseChecker(doc)
     const base = { method: 'get', url: '/api/public/v1/queue/services', requestHeaders: new Headers(), headers: new Headers({ 'content-type': 'application/json' }) }
     expect(checker.problems({ ...base, status: 200, body: '{"data":[{"unexpected":true}]}' }).length).toBeGreaterThan(0)
     expect(checker.problems({ ...base, status: 418, body: '{}' })).toEqual([expect.stringContaining('status not documented')])
     expect(checker.problems({ ...base, status: 200, headers: new Headers({ 'content-type': 'text/html' }), body: '<p>' })).toEqual([expect.stringContaining('media type text/html')])
+    // A display read with the token in the query, against a document that does not declare it.
+    const state = { ...base, url: '/api/display/v1/queue-units/qu_main/state?token=lbd_x', status: 304, headers: new Headers(), body: '' }
+    expect(checker.problems(state)).toEqual([])
+    const undeclared = structuredClone(doc)
+    delete undeclared.components.securitySchemes.displayTokenQuery
+    for (const item of Object.values<any>(undeclared.paths)) for (const op of Object.values<any>(item)) op.security = op.security?.filter((r: object) => !('displayTokenQuery' in r))
+    expect(new ResponseChecker(undeclared).problems(state)).toEqual([expect.stringContaining('?token= was accepted')])
   }, 30_000)
 
   test('every documented response example is valid against its own schema', async () => {
