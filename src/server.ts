@@ -93,7 +93,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let db: ReturnType<typeof openDatabase> | undefined
   try {
     for (const change of makeOwnerOnly(options.dbPath)) {
-      log({ level: 'info', msg: 'database made owner-only', path: change.path, was: change.was, now: '0600' })
+      if (change.error === undefined) log({ level: 'info', msg: 'database made owner-only', path: change.path, was: change.was, now: '0600' })
+      else log({ level: 'warn', msg: 'database could not be made owner-only', path: change.path, mode: change.was, error: change.error })
     }
     db = openDatabase(options.dbPath, { durability: options.durability })
     return await serveOn(db, lock, options, log)

@@ -46,12 +46,15 @@ export interface ModeChange {
   path: string
   /** The permissions it had, octal (`0644`). */
   was: string
+  /** Set when chmod failed (another user's file): the mode stays as it was. */
+  error?: string
 }
 
 /**
  * Contract §23: the database (and its WAL and shared-memory files, which SQLite creates with the
  * database's permissions) is owner-only: it holds webhook signing secrets. An existing file that
- * others may read or write is made 0600; returns what was changed, for the log.
+ * others may read or write is made 0600; returns what was changed (or could not be: a file of
+ * another user), for the log.
  */
 export function makeOwnerOnly(path: string): ModeChange[] {
   const changed: ModeChange[] = []
@@ -63,8 +66,13 @@ export function makeOwnerOnly(path: string): ModeChange[] {
       continue
     }
     if (mode === 0o600) continue
-    chmodSync(file, 0o600)
-    changed.push({ path: file, was: `0${mode.toString(8).padStart(3, '0')}` })
+    const was = `0${mode.toString(8).padStart(3, '0')}`
+    try {
+      chmodSync(file, 0o600)
+      changed.push({ path: file, was })
+    } catch (error) {
+      changed.push({ path: file, was, error: (error as NodeJS.ErrnoException).code ?? (error as Error).message })
+    }
   }
   return changed
 }
