@@ -128,6 +128,8 @@ describe('the OpenAPI document (contract §15)', () => {
         expect(response.headers['X-Correlation-ID']).toBeDefined()
       }
     }
+    // A clip is served as imported: every media type it may have is listed (contract §11).
+    expect(Object.keys(doc.paths['/api/display/v1/voice-clips/{lang}/{name}'].get.responses['200'].content).sort()).toEqual(['audio/mpeg', 'audio/ogg', 'audio/wav'])
     for (const name of ['QueueTicket', 'IssueTicketRequest', 'TicketResponse', 'WidgetPushRequest', 'TodaysSchedulePayload', 'TransportBoardPush', 'PrayerMonth', 'PrayerDay', 'ErrorDetail']) {
       expect(doc.components.schemas[name]).toBeDefined()
     }
