@@ -1,6 +1,6 @@
 import type { Server } from 'bun'
 import type { AnyElysia } from 'elysia'
-import { openDatabase, type Durability } from './db/open'
+import { makeOwnerOnly, openDatabase, removeDatabaseFiles, type Durability } from './db/open'
 import { migrateDatabase } from './db/migrate'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './root/deps'
@@ -72,9 +72,14 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Opens and migrates the database, then serves the app until `stop()`. */
+/**
+ * Checks the port, locks the database, opens and migrates it, then serves the app until
+ * `stop()`. The order matters: a port in use is refused before the database is created or
+ * migrated, and a database this start created is removed again when the start fails.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLogger
+  probePort(options)
   // Before the database is even opened (and perhaps migrated): one server per database.
   let lock: DatabaseLock
   try {
@@ -84,12 +89,38 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   let db: ReturnType<typeof openDatabase> | undefined
   try {
+    for (const change of makeOwnerOnly(options.dbPath)) {
+      if (change.error === undefined) log({ level: 'info', msg: 'database made owner-only', path: change.path, was: change.was, now: '0600' })
+      else log({ level: 'warn', msg: 'database could not be made owner-only', path: change.path, mode: change.was, error: change.error })
+    }
     db = openDatabase(options.dbPath, { durability: options.durability })
     return await serveOn(db, lock, options, log)
   } catch (error) {
     db?.$client.close()
+    if (lock.created) removeDatabaseFiles(options.dbPath)
     lock.release()
     throw error
+  }
+}
+
+/** The one-line error of a listen that failed, or null for any other failure. */
+function listenError(error: unknown, options: Pick<ServeOptions, 'port' | 'host'>): ServeError | null {
+  const code = (error as NodeJS.ErrnoException)?.code
+  if (code === 'EADDRINUSE') return new ServeError(`port ${options.port} on ${options.host} is already in use; choose another --port or stop what listens there`)
+  if (code === 'EACCES') return new ServeError(`not allowed to listen on port ${options.port} on ${options.host}`)
+  return null
+}
+
+/**
+ * Binds the port for a moment and lets it go: a port in use (or not allowed) is refused before
+ * anything touches the database. The real listen still reports a port taken in between.
+ */
+function probePort(options: Pick<ServeOptions, 'port' | 'host'>): void {
+  if (options.port === 0) return
+  try {
+    Bun.listen({ hostname: options.host, port: options.port, socket: { data() {} } }).stop(true)
+  } catch (error) {
+    throw listenError(error, options) ?? error
   }
 }
 
@@ -127,10 +158,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
       ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key), ciphers: TLS12_CIPHERS } } : {}),
     })
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException)?.code
-    if (code === 'EADDRINUSE') throw new ServeError(`port ${options.port} on ${options.host} is already in use; choose another --port or stop what listens there`)
-    if (code === 'EACCES') throw new ServeError(`not allowed to listen on port ${options.port} on ${options.host}`)
-    throw error
+    throw listenError(error, options) ?? error
   }
   const server = app.server as Server<unknown>
 

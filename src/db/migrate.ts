@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { embeddedMigrations } from './migrations.generated'
 import { rebuildReportRollups } from '../tickets'
 
@@ -154,7 +155,8 @@ export function migrateDatabase(client: Database, options: MigrateOptions = {}):
   if (backup !== undefined && userTables(client).includes('ops_backups')) {
     client
       .query("INSERT INTO ops_backups (kind, path, bytes, created_at) VALUES ('pre-migration', ?, ?, ?)")
-      .run(backup, statSync(backup).size, now())
+      // Absolute: `lobby status` may run from another directory than this migration.
+      .run(resolve(backup), statSync(backup).size, now())
   }
   const autoVacuum = client.query<{ auto_vacuum: number }, []>('PRAGMA auto_vacuum').get()?.auto_vacuum
   if (path !== null && !fresh && autoVacuum !== 2) {

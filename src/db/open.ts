@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
-import { mkdirSync, closeSync, openSync, chmodSync, existsSync } from 'node:fs'
+import { mkdirSync, closeSync, openSync, chmodSync, existsSync, statSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import * as schema from './schema'
 
@@ -39,4 +39,45 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // issue (strace), for a journal that never outlives its transaction and is never synced.
   client.exec('PRAGMA temp_store = MEMORY')
   return drizzle({ client, schema }) as Db
+}
+
+/** A file of the database whose permissions `makeOwnerOnly` changed. */
+export interface ModeChange {
+  path: string
+  /** The permissions it had, octal (`0644`). */
+  was: string
+  /** Set when chmod failed (another user's file): the mode stays as it was. */
+  error?: string
+}
+
+/**
+ * Contract §23: the database (and its WAL and shared-memory files, which SQLite creates with the
+ * database's permissions) is owner-only: it holds webhook signing secrets. An existing file that
+ * others may read or write is made 0600; returns what was changed (or could not be: a file of
+ * another user), for the log.
+ */
+export function makeOwnerOnly(path: string): ModeChange[] {
+  const changed: ModeChange[] = []
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number
+    try {
+      mode = statSync(file).mode & 0o777
+    } catch {
+      continue
+    }
+    if (mode === 0o600) continue
+    const was = `0${mode.toString(8).padStart(3, '0')}`
+    try {
+      chmodSync(file, 0o600)
+      changed.push({ path: file, was })
+    } catch (error) {
+      changed.push({ path: file, was, error: (error as NodeJS.ErrnoException).code ?? (error as Error).message })
+    }
+  }
+  return changed
+}
+
+/** Removes a database this process created and could not serve (a failed first start leaves nothing behind). */
+export function removeDatabaseFiles(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true })
 }

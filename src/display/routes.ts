@@ -83,9 +83,9 @@ const QUEUE_EXAMPLE = {
   locations: [{ id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' }],
   services: [{
     id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', waiting: 3, estimatedWaitSeconds: 600,
-    nowServing: { number: 'A007', counterName: 'Counter 1', status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z' },
+    nowServing: { number: 'A007', counterName: 'Counter 1', status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
   }],
-  recentCalls: [{ number: 'A007', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: '2026-11-25T09:41:12.345Z', status: 'CALLED' }],
+  recentCalls: [{ number: 'A007', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: '2026-11-25T09:41:12.345Z', status: 'CALLED', priority: false }],
 }
 const TODAY_EXAMPLE = {
   sourceId: SOURCE_ID, timezone: 'Europe/London', date: '2026-11-25', localTime: '09:42', period: '2026-11', revision: 2,

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Db } from '../db/open'
 import { SCHEMA_VERSION } from '../db/migrate'
 import { buildInfo } from '../version'
@@ -92,8 +93,11 @@ export function collectStatus(db: Db, path: string, now: number): LobbyStatus {
   }
 }
 
-/** Records a copy `lobby backup` made, for `lobby status`; skipped on a database older than the table. */
+/**
+ * Records a copy `lobby backup` made, for `lobby status`, by its absolute path (status may run
+ * from another directory); skipped on a database older than the table.
+ */
 export function recordBackup(db: Db, path: string, bytes: number, now: number): void {
   const has = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ops_backups'").get()
-  if (has !== null) db.$client.query("INSERT INTO ops_backups (kind, path, bytes, created_at) VALUES ('backup', ?, ?, ?)").run(path, bytes, now)
+  if (has !== null) db.$client.query("INSERT INTO ops_backups (kind, path, bytes, created_at) VALUES ('backup', ?, ?, ?)").run(resolve(path), bytes, now)
 }

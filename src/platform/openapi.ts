@@ -23,8 +23,11 @@ export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displa
   operator: [{ queueBearer: [] }, { deviceCookie: [] }],
   workspace: [{ workspaceBearer: [] }, { workspaceHeader: [] }],
   displayToken: [{ displayToken: [] }],
-  /** Display feeds: a display token, or a paired display's (or desk's) cookie (contract §7). */
-  display: [{ displayToken: [] }, { deviceCookie: [] }],
+  /**
+   * Display feeds: a display token (as a bearer, or as `?token=` for screens and websockets that
+   * cannot set a header), or a paired display's (or desk's) cookie (contract §7).
+   */
+  display: [{ displayToken: [] }, { displayTokenQuery: [] }, { deviceCookie: [] }],
   deviceCookie: [{ deviceCookie: [] }],
   /** `/metrics`: loopback callers need nothing, others the metrics token. */
   metrics: [{}, { metricsToken: [] }],
@@ -91,8 +94,10 @@ export interface ParameterDoc {
 /** One documented response: its description, and its JSON body (a named schema with an example) and headers if any. */
 export interface ResponseDoc {
   description: string
-  /** The body's media type; JSON unless said. */
-  mediaType?: string
+  /** The body's media type; JSON unless said. Several when the server sends one of them (each listed with the same schema). */
+  mediaType?: string | readonly string[]
+  /** The example of each media type when there are several (else `example`). */
+  examples?: Record<string, unknown>
   /** The component name of the body schema. */
   name?: string
   schema?: unknown
@@ -181,7 +186,10 @@ export function routeDetail(doc: RouteDoc): DocumentDecoration {
       description: response.description,
       headers: { 'X-Correlation-ID': correlationHeader, ...response.headers },
       ...(response.schema === undefined ? {} : {
-        content: { [response.mediaType ?? 'application/json']: { schema: response.schema, ...(response.example === undefined ? {} : { example: response.example }) } },
+        content: Object.fromEntries([response.mediaType ?? 'application/json'].flat().map((mediaType) => {
+          const example = response.examples?.[mediaType] ?? response.example
+          return [mediaType, { schema: response.schema, ...(example === undefined ? {} : { example }) }]
+        })),
       }),
     }
   }
@@ -414,7 +422,8 @@ export function buildDocument(app: AnyElysia, version: string): Json {
         queueBearer: { type: 'http', scheme: 'bearer', description: 'Queue API key (lbq_…)' },
         workspaceBearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key (lbw_…)' },
         workspaceHeader: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: 'Workspace API key (lbw_…); never together with Authorization' },
-        displayToken: { type: 'http', scheme: 'bearer', description: 'Read-only display token (lbd_…); also accepted as `?token=`' },
+        displayToken: { type: 'http', scheme: 'bearer', description: 'Read-only display token (lbd_…) as Authorization: Bearer' },
+        displayTokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'Read-only display token (lbd_…) as `?token=`, for screens and websockets that cannot set a header' },
         deviceCookie: { type: 'apiKey', in: 'cookie', name: 'lobby_device', description: 'A paired device (lbv_…), set by POST /api/devices/v1/pair; state-changing requests need this server\'s Origin' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'The `--metrics-token` (only for callers other than loopback)' },
       },

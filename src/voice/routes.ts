@@ -5,7 +5,7 @@ import { routeDetail } from '../platform/openapi'
 import { authenticateDisplay, tokenOf } from '../display/access'
 import type { DeviceService } from '../devices/service'
 import { canonicalLang } from '../screens/shared/options'
-import { isClipName, readClip, voiceManifest } from './service'
+import { CLIP_TYPES, isClipName, readClip, voiceManifest } from './service'
 import { VoiceCodes, VoiceErrorExamples } from './errors'
 import { VoiceManifest } from './model'
 
@@ -94,7 +94,13 @@ export function voiceRoutes(deps: AppDeps, { devices }: { devices: DeviceService
           query: { ...tokenQuery, v: { description: "the clip's version (from the manifest's `href`): cached for good when it matches", example: '3f1c9a7be0d24c55' } },
           headers: { 'If-None-Match': { description: 'the ETag of the clip the board has: 304 when unchanged', example: '"3f1c9a7be0d24c55a1e0f6b2c9d87e44"' } },
           responses: {
-            200: { description: 'the clip as imported (audio/wav, audio/mpeg or audio/ogg, as its Content-Type says)', mediaType: 'audio/ogg', name: 'VoiceClip', schema: { type: 'string', format: 'binary' }, example: 'OggS…' },
+            200: {
+              description: 'the clip as imported (audio/wav, audio/mpeg or audio/ogg, as its Content-Type says)',
+              mediaType: CLIP_TYPES,
+              name: 'VoiceClip',
+              schema: { type: 'string', format: 'binary' },
+              examples: { 'audio/wav': 'RIFF…WAVEfmt …', 'audio/mpeg': 'ID3…', 'audio/ogg': 'OggS…' },
+            },
             304: { description: 'unchanged since If-None-Match' },
           },
           errors: { 401: [VoiceCodes.AUTHENTICATION_FAILED], 404: [VoiceCodes.NOT_FOUND] },

@@ -8,7 +8,9 @@ import { sha256Hex } from '../platform/idempotency'
  * `counter-<counterId>`. This file never sees HTTP; routes.ts serves what it reads.
  */
 
-export type ClipType = 'audio/wav' | 'audio/mpeg' | 'audio/ogg'
+/** The media types a clip is stored and served as (its Content-Type; the document lists each). */
+export const CLIP_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg'] as const
+export type ClipType = (typeof CLIP_TYPES)[number]
 
 /** A counter ID as provisioning allows it (src/provisioning/model.ts `Id`), in a clip's name. */
 const COUNTER_CLIP = /^counter-([A-Za-z0-9_.:-]{1,120})$/

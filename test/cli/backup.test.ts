@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { Database } from 'bun:sqlite'
 import { runCli, tempDir } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
@@ -26,8 +26,47 @@ test('backup copies a live database, including writes still only in the WAL', ()
   // The live database is still usable by its server.
   expect(live.$client.query('SELECT count(*) AS n FROM widgets').get()).toEqual({ n: 5 })
 
-  const again = runCli(['backup', '--db', path, '--out', out])
-  expect(again.code).toBe(2)
-  expect(again.stderr).toContain('already exists')
   expect(runCli(['backup', '--db', join(dir, 'missing.db'), '--out', join(dir, 'b2.db')]).code).toBe(2)
+})
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname
+/** `bun src/main.ts ...args` run from `cwd` (relative paths are the operator's). */
+function runIn(cwd: string, args: string[]) {
+  const result = Bun.spawnSync(['bun', MAIN, ...args], { cwd, stdout: 'pipe', stderr: 'pipe' })
+  return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() }
+}
+
+test('a backup to a relative path is recorded by its absolute path: `lobby status` from elsewhere finds it', () => {
+  const dir = tempDir()
+  mkdirSync(join(dir, 'backups'))
+  expect(runIn(dir, ['migrate', '--db', 'lobby.db']).code).toBe(0)
+  const run = runIn(dir, ['backup', '--db', 'lobby.db', '--out', 'backups/lobby.db'])
+  expect(run.code).toBe(0)
+  expect(JSON.parse(run.stdout).out).toBe(join(dir, 'backups', 'lobby.db'))
+  const status = runCli(['status', '--db', join(dir, 'lobby.db')])
+  expect(status.code).toBe(0)
+  expect(JSON.parse(status.stdout).lastBackup).toMatchObject({ kind: 'backup', path: join(dir, 'backups', 'lobby.db'), exists: true })
+})
+
+test('a second backup to a name already taken (the same day of a dated name) keeps the first and writes beside it', () => {
+  const dir = tempDir()
+  const path = join(dir, 'lobby.db')
+  expect(runCli(['migrate', '--db', path]).code).toBe(0)
+  const out = join(dir, 'lobby-2026-11-26.db')
+  const first = runCli(['backup', '--db', path, '--out', out])
+  expect(first.code).toBe(0)
+  const before = statSync(out).mtimeMs
+  const second = runCli(['backup', '--db', path, '--out', out])
+  expect({ code: second.code, stderr: second.stderr }).toEqual({ code: 0, stderr: '' })
+  const written = JSON.parse(second.stdout).out as string
+  expect(written).toMatch(/\/lobby-2026-11-26\.\d{8}T\d{6}Z(-\d+)?\.db$/)
+  expect(statSync(out).mtimeMs).toBe(before)
+  expect(statSync(written).mode & 0o777).toBe(0o600)
+  // A third in the same second still gets a name of its own.
+  const third = runCli(['backup', '--db', path, '--out', out])
+  expect(third.code).toBe(0)
+  expect(new Set([out, written, JSON.parse(third.stdout).out]).size).toBe(3)
+  expect(readdirSync(dir).filter((f) => f.startsWith('lobby-2026-11-26')).length).toBe(3)
+  expect(JSON.parse(runCli(['status', '--db', path]).stdout).lastBackup).toMatchObject({ path: JSON.parse(third.stdout).out, exists: true })
+  expect(existsSync(out)).toBe(true)
 })

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { chmodSync, existsSync, linkSync, readdirSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
 import { ROOT, startSource, type RunningBinary } from '../support/binary'
@@ -47,20 +48,58 @@ describe('one server per database (contract §13, issue 16)', () => {
     expect((await fetch(`${third.url}/health`)).status).toBe(200)
   }, 30_000)
 
-  test('a first start makes the database directory, lock file included', async () => {
+  test('a symlink or a hard link to a database in use is refused like the same path (contract §23)', async () => {
+    const dir = tempDir()
+    const db = join(dir, 'lobby.db')
+    const first = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
+    symlinkSync(db, join(dir, 'symlink.db'))
+    linkSync(db, join(dir, 'hardlink.db'))
+    const elsewhere = tempDir()
+    symlinkSync(dir, join(elsewhere, 'data'))
+    for (const other of [join(dir, 'symlink.db'), join(dir, 'hardlink.db'), join(elsewhere, 'data', 'lobby.db'), `${dir}/./lobby.db`]) {
+      const second = await runUntilExit(['serve', '--port', '0', '--host', '127.0.0.1', '--db', other], 10_000)
+      expect({ other, code: second.code, timedOut: second.timedOut }).toEqual({ other, code: 2, timedOut: false })
+      const lines = second.stderr.trim().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(other)
+      expect(lines[0]).toContain(`PID ${first.proc.pid}`)
+    }
+    expect((await fetch(`${first.url}/health`)).status).toBe(200)
+  }, 60_000)
+
+  test('a first start makes the database directory and an owner-only database', async () => {
     const db = join(tempDir(), 'new', 'dir', 'lobby.db')
     const server = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
     expect((await fetch(`${server.url}/health`)).status).toBe(200)
-    expect(await Bun.file(`${db}.lock`).text()).toBe(`${server.proc.pid}\n`)
+    expect(statSync(db).mode & 0o777).toBe(0o600)
+  }, 30_000)
+
+  test('an existing database readable by others is made owner-only at start, and the log says so (contract §23)', async () => {
+    const dir = tempDir()
+    const db = join(dir, 'lobby.db')
+    expect(runCli(['migrate', '--db', db]).code).toBe(0)
+    chmodSync(db, 0o644)
+    const server = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
+    expect(statSync(db).mode & 0o777).toBe(0o600)
+    const line = server.lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'database made owner-only')
+    expect(line).toMatchObject({ level: 'info', path: db, was: '0644', now: '0600' })
+    // Already owner-only: nothing to say at the next start.
+    await server.stop()
+    const again = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
+    expect(again.lines.map((l) => JSON.parse(l)).some((e) => e.msg === 'database made owner-only')).toBe(false)
   }, 30_000)
 
   test('a port in use is an error, never a second listener on it', async () => {
     const first = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', join(tempDir(), 'a.db')])
     const port = portOf(first.url)
-    const second = await runUntilExit(['serve', '--port', String(port), '--host', '127.0.0.1', '--db', join(tempDir(), 'b.db')], 10_000)
+    const dir = tempDir()
+    const second = await runUntilExit(['serve', '--port', String(port), '--host', '127.0.0.1', '--db', join(dir, 'data', 'b.db')], 10_000)
     expect(second.timedOut).toBe(false)
     expect(second.code).toBe(2)
     expect(second.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+    // The port is checked before the database is created or migrated: nothing is left behind.
+    expect(readdirSync(dir)).toEqual([])
+    expect(existsSync(join(dir, 'data', 'b.db'))).toBe(false)
   }, 30_000)
 
   test('the start log names the address actually bound: a wildcard says so, with the local URL beside it', async () => {

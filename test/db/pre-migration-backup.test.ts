@@ -113,4 +113,16 @@ describe('backup before a migration (contract §13)', () => {
     expect(copy.query('SELECT id FROM workspaces').all()).toEqual([{ id: 'ws_old' }])
     copy.close()
   })
+
+  test('a copy of a database given by a relative path is recorded by its absolute path: status from elsewhere finds it', () => {
+    const dir = tempDir()
+    previousSchemaDatabase(join(dir, 'lobby.db'))
+    const main = new URL('../../src/main.ts', import.meta.url).pathname
+    const run = Bun.spawnSync(['bun', main, 'migrate', '--db', 'lobby.db'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
+    expect(run.exitCode).toBe(0)
+    const status = runCli(['status', '--db', join(dir, 'lobby.db')])
+    expect(JSON.parse(status.stdout).lastBackup).toMatchObject({
+      kind: 'pre-migration', path: join(dir, `lobby.db.before-schema-${SCHEMA_VERSION}.bak`), exists: true,
+    })
+  })
 })

@@ -101,7 +101,7 @@ describe('the OpenAPI document (contract §15)', () => {
     const doc = await documentOf()
     for (const item of Object.values(doc.paths)) expect(Object.keys(item as object)).not.toContain('ws')
     const live = doc['x-websockets']['/api/display/v1/live']
-    expect(live.security).toEqual([{ displayToken: [] }, { deviceCookie: [] }])
+    expect(live.security).toEqual([{ displayToken: [] }, { displayTokenQuery: [] }, { deviceCookie: [] }])
     expect(Object.keys(live.clientMessages)).toEqual(['subscribe'])
     expect(Object.keys(live.serverMessages).sort()).toEqual(['error', 'ping', 'snapshot', 'update'])
     expect(Object.keys(live.closeCodes).sort()).toEqual(['1001', '1013', '4401'])
@@ -117,7 +117,7 @@ describe('the OpenAPI document (contract §15)', () => {
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         // Bodies that are not JSON: the metrics text and a voice clip's audio.
-        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/ogg' } as Record<string, string>)[op.operationId] : undefined
+        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
         const content = response.content?.[mediaType ?? 'application/json']
         if (status === '304') {
           expect(content).toBeUndefined()
@@ -128,6 +128,8 @@ describe('the OpenAPI document (contract §15)', () => {
         expect(response.headers['X-Correlation-ID']).toBeDefined()
       }
     }
+    // A clip is served as imported: every media type it may have is listed (contract §11).
+    expect(Object.keys(doc.paths['/api/display/v1/voice-clips/{lang}/{name}'].get.responses['200'].content).sort()).toEqual(['audio/mpeg', 'audio/ogg', 'audio/wav'])
     for (const name of ['QueueTicket', 'IssueTicketRequest', 'TicketResponse', 'WidgetPushRequest', 'TodaysSchedulePayload', 'TransportBoardPush', 'PrayerMonth', 'PrayerDay', 'ErrorDetail']) {
       expect(doc.components.schemas[name]).toBeDefined()
     }

@@ -1,0 +1,216 @@
+import { describe, expect, test } from 'bun:test'
+import { jsonOf, request, testContext } from '../support/app'
+import { capture, ResponseChecker, type Exchange } from '../support/capture'
+import { counterContext } from '../counters/helpers'
+import { issueHeaders, mainUnit, HALL_ACCOUNTS } from '../queue/helpers'
+import { pairingCode, cookieOf, ORIGIN } from '../devices/helpers'
+import { envelope, scheduleData } from '../widgets/support'
+import { makeMonth } from '../prayer/support'
+import { storeClips } from '../../src/voice/service'
+import { wav, FULL_SET } from '../voice/support'
+
+/*
+ * Contract §15: the document says what the server sends. Every operation of /swagger/json is
+ * driven here at least once with a valid request (and its common errors) through the real app;
+ * each response is checked against its operation: status, media type, required headers, body
+ * (JSON Schema 2020-12 by Ajv) and the credential the request used. A new route this test does
+ * not drive fails it.
+ */
+
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef'
+const SOURCE = 'psrc_centralmosque-0001-london'
+const OP = '/api/operator/v1'
+
+async function driveEveryOperation() {
+  const ctx = counterContext((doc) => {
+    const unit = mainUnit(doc)
+    unit.apiKeys!.push({ name: 'reports', scopes: ['reports:read'] })
+  }, { metricsToken: METRICS_TOKEN })
+  ctx.clock.set('2026-11-25T11:00:00.000Z')
+  const { app, exchanges } = capture(ctx.app)
+  /** Requests that did not get the status this test meant to provoke. */
+  const unexpected: string[] = []
+  const all = ctx.key('all')
+  const operator = ctx.key('operator')
+  const reports = ctx.key('reports')
+  const workspace = ctx.provisioned.secret('workspace', 'ws_demo', 'cms')
+  const display = ctx.provisioned.secret('display', 'ws_demo', 'lobby-screens')
+  const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` })
+  const get = (path: string, headers: Record<string, string> = {}) => request(app, 'GET', path, { headers })
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request(app, 'POST', path, { body, headers })
+  const expectStatus = async (response: Promise<Response>, status: number) => {
+    const r = await response
+    if (r.status !== status) unexpected.push(`${exchanges.at(-1)?.method} ${exchanges.at(-1)?.url}: ${r.status}, not ${status}: ${(await r.clone().text()).slice(0, 200)}`)
+    return r
+  }
+  const data = async (response: Promise<Response>, status = 200) => (await jsonOf(await expectStatus(response, status))).data
+
+  // Platform.
+  await expectStatus(get('/health'), 200)
+  await expectStatus(get('/metrics', bearer(METRICS_TOKEN)), 200)
+  await expectStatus(get('/metrics'), 401)
+  await expectStatus(get('/metrics', bearer('wrong-token-0123456789abcdef')), 401)
+
+  // Public queue API.
+  await expectStatus(get('/api/public/v1/queue/services', bearer(all)), 200)
+  await expectStatus(get('/api/public/v1/queue/services'), 401)
+  await expectStatus(get('/api/public/v1/queue/services', bearer(operator)), 403)
+  const issue = (body: unknown, headers: Record<string, string> = {}) =>
+    request(app, 'POST', '/api/public/v1/queue/tickets', { headers: { ...issueHeaders(ctx, all), ...headers }, raw: JSON.stringify(body) })
+  const first = await data(issue(HALL_ACCOUNTS), 201)
+  await expectStatus(issue(HALL_ACCOUNTS, { 'idempotency-key': 'replayed-key-0001' }), 201)
+  await expectStatus(issue(HALL_ACCOUNTS, { 'idempotency-key': 'replayed-key-0001' }), 201)
+  await expectStatus(issue({ locationId: 'loc_annex', serviceId: 'svc_loans' }, { 'idempotency-key': 'replayed-key-0001' }), 409)
+  await expectStatus(issue({ locationId: 'loc_hall' }), 422)
+  await expectStatus(issue(HALL_ACCOUNTS, { 'x-request-timestamp': 'yesterday' }), 400)
+  await expectStatus(issue(HALL_ACCOUNTS, { authorization: 'Bearer lbq_unknownunknownunknown' }), 401)
+  await expectStatus(get(`/api/public/v1/queue/tickets/${first.id}`, bearer(all)), 200)
+  await expectStatus(get('/api/public/v1/queue/tickets/tkt_unknown', bearer(all)), 404)
+  await expectStatus(get('/api/public/v1/queue/state', bearer(all)), 200)
+
+  // Widget push and prayer months (workspace key).
+  const widgetPush = '/api/public/v1/widgets/wdg_schedule_lobby/data/push'
+  await expectStatus(post(widgetPush, envelope('TODAYS_SCHEDULE', scheduleData(2)), bearer(workspace)), 200)
+  await expectStatus(post(widgetPush, { pushVersion: 1 }, bearer(workspace)), 422)
+  await expectStatus(request(app, 'POST', widgetPush, { headers: { ...bearer(workspace), 'content-type': 'text/plain' }, raw: 'hello' }), 415)
+  await expectStatus(post(widgetPush, envelope('TODAYS_SCHEDULE', scheduleData(2))), 401)
+  const months = `/api/public/v1/prayer-schedules/sources/${SOURCE}/months`
+  await expectStatus(post(months, makeMonth('2026-11'), { ...bearer(workspace), 'idempotency-key': 'prayer-key-000001' }), 201)
+  await expectStatus(post(months, makeMonth('2026-11'), { ...bearer(workspace), 'idempotency-key': 'prayer-key-000002' }), 200)
+  await expectStatus(post(months, { period: '2026-11' }, { ...bearer(workspace), 'idempotency-key': 'prayer-key-000003' }), 422)
+  await expectStatus(get(`${months}/2026-11`, bearer(workspace)), 200)
+  await expectStatus(get(`${months}/2026-12`, bearer(workspace)), 404)
+  await expectStatus(get(`${months}/2026-11`, bearer(display)), 403)
+
+  // Operator API: counters, a walk-in (priority), every transition.
+  await data(post(`${OP}/counters/cnt_1/open`, undefined, bearer(operator)))
+  await data(post(`${OP}/counters/cnt_2/open`, undefined, bearer(operator)))
+  await expectStatus(post(`${OP}/counters/cnt_unknown/open`, undefined, bearer(operator)), 404)
+  const walkIn = await data(post(`${OP}/tickets`, { ...HALL_ACCOUNTS, priority: true }, { ...bearer(operator), 'idempotency-key': 'walk-in-0001' }), 201)
+  await expectStatus(post(`${OP}/tickets`, { locationId: 'loc_hall' }, bearer(operator)), 422)
+  await data(post(`${OP}/tickets/${walkIn.id}/call`, { counterId: 'cnt_1' }, bearer(operator)))
+  await data(post(`${OP}/tickets/${walkIn.id}/recall`, undefined, bearer(operator)))
+  await data(post(`${OP}/tickets/${walkIn.id}/start`, undefined, bearer(operator)))
+  await data(post(`${OP}/tickets/${walkIn.id}/complete`, undefined, bearer(operator)))
+  await expectStatus(post(`${OP}/tickets/${walkIn.id}/complete`, undefined, bearer(operator)), 409)
+  await data(post(`${OP}/tickets/${first.id}/call`, { counterId: 'cnt_2' }, bearer(operator)))
+  await data(post(`${OP}/tickets/${first.id}/requeue`, { position: 'FIRST' }, bearer(operator)))
+  await data(post(`${OP}/tickets/${first.id}/call`, { counterId: 'cnt_2' }, bearer(operator)))
+  await data(post(`${OP}/tickets/${first.id}/transfer`, { serviceId: 'svc_loans' }, bearer(operator)))
+  const next = await data(post(`${OP}/counters/cnt_1/call-next`, undefined, bearer(operator)))
+  await data(post(`${OP}/tickets/${next.ticket?.id ?? next.id}/no-show`, undefined, bearer(operator)))
+  const waiting = await data(issue(HALL_ACCOUNTS), 201)
+  await data(post(`${OP}/tickets/${waiting.id}/cancel`, undefined, bearer(operator)))
+  await expectStatus(post(`${OP}/tickets/tkt_unknown/start`, undefined, bearer(operator)), 404)
+  await expectStatus(post(`${OP}/tickets/${waiting.id}/start`, undefined), 401)
+  await data(post(`${OP}/counters/cnt_2/close`, undefined, bearer(operator)))
+  await expectStatus(get(`${OP}/queue`, bearer(operator)), 200)
+  await expectStatus(get(`${OP}/tickets/${first.id}/events`, bearer(operator)), 200)
+  await expectStatus(get(`${OP}/queue`, bearer(all)), 403)
+
+  // Reports.
+  for (const report of ['daily', 'counters', 'summary']) {
+    await expectStatus(get(`${OP}/reports/${report}?from=2026-11-25&to=2026-11-25`, bearer(reports)), 200)
+    await expectStatus(get(`${OP}/reports/${report}?from=2026-13-01&to=2026-11-25`, bearer(reports)), 422)
+  }
+
+  // Display feeds: a token in the header, in the query, a paired display's cookie; 304 and 401.
+  const state = '/api/display/v1/queue-units/qu_main/state'
+  const shown = await expectStatus(get(state, bearer(display)), 200)
+  expect((await jsonOf(shown)).recentCalls.length).toBeGreaterThan(0)
+  await expectStatus(get(state, { ...bearer(display), 'if-none-match': shown.headers.get('etag')! }), 304)
+  await expectStatus(get(`${state}?token=${display}`), 200)
+  await expectStatus(get(state), 401)
+  await expectStatus(get('/api/display/v1/queue-units/qu_unknown/state', bearer(display)), 404)
+  await expectStatus(get(`/api/display/v1/widgets/wdg_schedule_lobby?token=${display}`), 200)
+  await expectStatus(get(`/api/display/v1/widgets/wdg_inactive`, bearer(display)), 200)
+  await expectStatus(get(`/api/display/v1/prayer-schedules/sources/${SOURCE}/months/2026-11`, bearer(display)), 200)
+  await expectStatus(get(`/api/display/v1/prayer-schedules/sources/${SOURCE}/today?token=${display}`), 200)
+
+  // Voice.
+  storeClips(ctx.db, 'ar', FULL_SET.map((name, i) => ({ name, contentType: 'audio/wav' as const, bytes: wav(300, i + 1) })), ctx.clock.now())
+  const manifest = await jsonOf(await expectStatus(get('/api/display/v1/queue-units/qu_main/voice?lang=ar', bearer(display)), 200))
+  await expectStatus(get(`/api/display/v1/queue-units/qu_main/voice?lang=${'x'.repeat(20)}&token=${display}`), 400)
+  const clip = manifest.clips.find((c: { name: string }) => c.name === 'ticket')
+  const audio = await expectStatus(get(`${clip.href}&token=${display}`), 200)
+  await expectStatus(get(clip.href, { ...bearer(display), 'if-none-match': audio.headers.get('etag')! }), 304)
+  await expectStatus(get('/api/display/v1/voice-clips/ar/hello', bearer(display)), 404)
+
+  // Devices: pairing, then each role's reads.
+  const pair = async (pairing: Parameters<typeof pairingCode>[1]) => cookieOf(await expectStatus(post('/api/devices/v1/pair', { code: pairingCode(ctx, pairing) }), 200))
+  await expectStatus(post('/api/devices/v1/pair', { code: '000000' }), 400)
+  await expectStatus(post('/api/devices/v1/pair', { code: 12 }), 422)
+  const desk = await pair({ role: 'desk', counterId: 'cnt_1' })
+  const kiosk = await pair({ role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall' })
+  const screen = await pair({ role: 'display', workspaceId: 'ws_demo' })
+  await expectStatus(get('/api/devices/v1/device', { cookie: desk }), 200)
+  await expectStatus(get('/api/devices/v1/device'), 401)
+  await expectStatus(get('/api/devices/v1/boards', { cookie: screen }), 200)
+  await expectStatus(get('/api/devices/v1/desk', { cookie: desk }), 200)
+  await expectStatus(get('/api/devices/v1/desk', { cookie: kiosk }), 401)
+  await expectStatus(get('/api/devices/v1/kiosk', { cookie: kiosk }), 200)
+  const tapped = await data(post('/api/devices/v1/kiosk/tickets', { serviceId: 'svc_accounts' }, { cookie: kiosk, origin: ORIGIN, 'idempotency-key': 'tap-0001' }), 201)
+  await expectStatus(post('/api/devices/v1/kiosk/tickets', { serviceId: 'svc_accounts' }, { cookie: desk, origin: ORIGIN, 'idempotency-key': 'tap-0002' }), 401)
+  await expectStatus(post(`${OP}/counters/cnt_1/call-next`, undefined, { cookie: desk, origin: ORIGIN }), 200)
+  await expectStatus(get(`${state}`, { cookie: screen }), 200)
+
+  // The phone.
+  const code = String(tapped.ticket.trackingUrl).slice('/t/'.length)
+  await expectStatus(get(`/api/phone/v1/tickets/${code}`), 200)
+  await expectStatus(get(`/api/phone/v1/tickets/${code}x`), 404)
+
+  // Limits: a body over the route's bound (413), too many pairing attempts (429 with Retry-After).
+  await expectStatus(issue({ ...HALL_ACCOUNTS, padding: 'x'.repeat(20_000) }), 413)
+  await expectStatus(request(app, 'POST', '/api/devices/v1/pair', { headers: { 'content-type': 'application/json' }, raw: JSON.stringify({ code: '1'.repeat(2000) }) }), 413)
+  for (let i = 0; i < 10; i++) await post('/api/devices/v1/pair', { code: '000000' })
+  await expectStatus(post('/api/devices/v1/pair', { code: '000000' }), 429)
+
+  return { ctx, exchanges, unexpected }
+}
+
+describe('real responses match the OpenAPI document (contract §15)', () => {
+  test('every operation is driven, and every response is one its operation documents', async () => {
+    const { ctx, exchanges, unexpected } = await driveEveryOperation()
+    expect(unexpected).toEqual([])
+    const doc = await jsonOf(await request(ctx.app, 'GET', '/swagger/json'))
+    const checker = new ResponseChecker(doc)
+    const problems = exchanges.flatMap((e: Exchange) => checker.problems(e))
+    expect(problems).toEqual([])
+    // A route added to the document without a request here fails this line.
+    const covered = new Set(exchanges.map((e) => checker.operationOf(e.method, e.url)?.operation.operationId).filter((id) => id !== undefined))
+    expect([...covered].sort()).toEqual(checker.operationIds())
+    // Each operation's success, not just its errors.
+    const succeeded = new Set(exchanges.filter((e) => e.status < 300).map((e) => checker.operationOf(e.method, e.url)?.operation.operationId))
+    expect([...succeeded].sort()).toEqual(checker.operationIds())
+  }, 30_000)
+
+  test('the checker catches a response the document does not describe', async () => {
+    const doc = await jsonOf(await request(testContext().app, 'GET', '/swagger/json'))
+    const checker = new ResponseChecker(doc)
+    const base = { method: 'get', url: '/api/public/v1/queue/services', requestHeaders: new Headers(), headers: new Headers({ 'content-type': 'application/json' }) }
+    expect(checker.problems({ ...base, status: 200, body: '{"data":[{"unexpected":true}]}' }).length).toBeGreaterThan(0)
+    expect(checker.problems({ ...base, status: 418, body: '{}' })).toEqual([expect.stringContaining('status not documented')])
+    expect(checker.problems({ ...base, status: 200, headers: new Headers({ 'content-type': 'text/html' }), body: '<p>' })).toEqual([expect.stringContaining('media type text/html')])
+    // A display read with the token in the query, against a document that does not declare it.
+    const state = { ...base, url: '/api/display/v1/queue-units/qu_main/state?token=lbd_x', status: 304, headers: new Headers(), body: '' }
+    expect(checker.problems(state)).toEqual([])
+    const undeclared = structuredClone(doc)
+    delete undeclared.components.securitySchemes.displayTokenQuery
+    for (const item of Object.values<any>(undeclared.paths)) for (const op of Object.values<any>(item)) op.security = op.security?.filter((r: object) => !('displayTokenQuery' in r))
+    expect(new ResponseChecker(undeclared).problems(state)).toEqual([expect.stringContaining('?token= was accepted')])
+  }, 30_000)
+
+  test('every documented response example is valid against its own schema', async () => {
+    const doc = await jsonOf(await request(testContext().app, 'GET', '/swagger/json'))
+    const checker = new ResponseChecker(doc)
+    const problems: string[] = []
+    for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) {
+      for (const [status, response] of Object.entries<any>(op.responses)) for (const [mediaType, content] of Object.entries<any>(response.content ?? {})) {
+        if (content.schema.format === 'binary' || !mediaType.includes('json')) continue
+        const examples = [content.example, ...Object.values<any>(content.examples ?? {}).map((e) => e.value)].filter((e) => e !== undefined)
+        for (const example of examples) problems.push(...checker.errorsOf(content.schema, example).map((e) => `${op.operationId} ${status}: ${e}`))
+      }
+    }
+    expect(problems).toEqual([])
+  }, 30_000)
+})
