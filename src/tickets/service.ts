@@ -215,7 +215,7 @@ export class Tickets {
    * FIRST: a rank in front of every WAITING ticket of the location and the front lane (called
    * before priority tickets too, contract §8); LAST: a rank behind all of them, in its own lane.
    */
-  placeAt(locationId: string, position: LinePosition): { queueRank: number; front: boolean } {
+  private placeAt(locationId: string, position: LinePosition): { queueRank: number; front: boolean } {
     return position === 'FIRST'
       ? { queueRank: this.parts.store.firstQueueRank(locationId), front: true }
       : { queueRank: this.parts.store.nextQueueRank(locationId), front: false }
