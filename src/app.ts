@@ -32,7 +32,7 @@ export function createApp(input: DepsInput | AppDeps) {
   // One Queue service for the public and the operator routes (its statements are prepared once).
   const queue = new QueueService(deps)
   return new Elysia({ normalize: false })
-    .use(httpPlatform(deps.log))
+    .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now()))
     .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))

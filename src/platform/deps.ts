@@ -13,6 +13,7 @@ import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets/service'
 import { WidgetStore } from '../widgets/store'
 import { DEFAULT_LIMITS, type Limits } from './limits'
+import { ClientAddresses } from './client-address'
 
 /** Everything a feature needs from outside itself, injected so tests control time and IDs. */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   ids: IdGenerator
   log: Logger
   limiter: RateLimiter
+  /** Who is calling: the peer, or behind a `--trusted-proxy` the forwarded client (contract §23). */
+  clients: ClientAddresses
   nonces: NonceMemory
   credentials: CredentialStore
   idempotency: IdempotencyStore
@@ -79,6 +82,7 @@ export function createDeps(input: DepsInput): AppDeps {
     ids: randomIds,
     log,
     limiter: new RollingWindowLimiter(),
+    clients: new ClientAddresses(),
     nonces: new InMemoryNonces(),
     credentials: new CredentialStore(input.db, changes),
     idempotency: new IdempotencyStore(input.db),
