@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
@@ -104,12 +105,8 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
   /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
   function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {
     const limit = bucket === 'issue' ? KIOSK_ISSUE_PER_MINUTE : KIOSK_READ_PER_MINUTE
-    const decision = deps.limiter.attempt(`kiosk:${bucket}:${device.credentialId}`, limit, now)
-    if (!decision.allowed) {
-      throw new ApiError(429, KioskCodes.RATE_LIMITED, `over ${limit} tickets per minute at this kiosk; retry after ${decision.retryAfterSeconds} s`, undefined, {
-        'retry-after': String(decision.retryAfterSeconds),
-      })
-    }
+    admitBucket(deps.limiter, bucket === 'issue' ? RateBuckets.kioskIssue : RateBuckets.kioskRead, device.credentialId, limit, now,
+      (retry) => `over ${limit} tickets per minute at this kiosk; retry after ${retry} s`)
   }
 
   /** Content-Type application/json and a required Idempotency-Key (1–160 characters); every bad header is listed. */

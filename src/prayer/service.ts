@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm'
+import { admitRate, RateBuckets } from '../platform/admission'
 import type { Db } from '../db/open'
 import type { AppDeps } from '../platform/deps'
 import { ApiError } from '../platform/errors'
@@ -123,15 +124,8 @@ export function authorizePush(deps: Pick<AppDeps, 'db' | 'credentials'>, secret:
  * Every authenticated push to the source counts, whatever its outcome; a 429 does not.
  */
 export function assertPushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSource, now: number): void {
-  const decision = deps.limiter.attempt(`prayer-push:${source.id}`, source.pushRateLimitPerMinute, now)
-  if (decision.allowed) return
-  throw new ApiError(
-    429,
-    PrayerCodes.RATE_LIMITED,
-    `over ${source.pushRateLimitPerMinute} pushes per minute for this source; back off and retry with the same Idempotency-Key`,
-    undefined,
-    { 'retry-after': String(decision.retryAfterSeconds) },
-  )
+  admitRate(deps.limiter, RateBuckets.prayerPush, source.id, source.pushRateLimitPerMinute, now,
+    () => `over ${source.pushRateLimitPerMinute} pushes per minute for this source; back off and retry with the same Idempotency-Key`)
 }
 
 /** Contract §5: `Idempotency-Key` required, 12–160 characters (printable ASCII). */

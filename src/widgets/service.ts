@@ -1,4 +1,5 @@
 import type { Db } from '../db/open'
+import { admitRate, RateBuckets } from '../platform/admission'
 import { parseJsonBytes } from '../platform/body'
 import { isoTime } from '../platform/clock'
 import type { AppDeps } from '../platform/deps'
@@ -132,15 +133,8 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
  */
 export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
   const limit = widget.pushRateLimitPerMinute
-  const decision = deps.limiter.attempt(`widget-push:${widget.id}`, limit, now, RATE_WINDOW_MS)
-  if (decision.allowed) return
-  throw new ApiError(
-    429,
-    WidgetCodes.RATE_LIMITED,
-    `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`,
-    undefined,
-    { 'retry-after': String(decision.retryAfterSeconds) },
-  )
+  admitRate(deps.limiter, RateBuckets.widgetPush, widget.id, limit, now,
+    () => `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`)
 }
 
 /** public-api.md Limits: `Idempotency-Key` is optional; when sent, 8 to 180 characters. */
