@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
@@ -98,6 +99,13 @@ const issueErrors = {
  * `kiosk` device (cookie; state-changing requests from this server's Origin), and the print page
  * `/kiosk/tickets/{ticketId}/print` for 80 mm (or `?paper=58`) roll paper.
  */
+/** A kiosk's ticket: required, 1–160 characters, one per tap. */
+const KIOSK_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: true, min: 1, max: IDEMPOTENCY_KEY_MAX,
+  missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
+  invalid: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
+}
+
 export function kioskRoutes(deps: AppDeps, queue: QueueService) {
   const devices = new DeviceService(deps.db, deps.ids)
   const kiosk = new KioskService(deps, queue)
@@ -113,9 +121,8 @@ export function kioskRoutes(deps: AppDeps, queue: QueueService) {
   function readIssueHeaders(request: Request): string {
     const details: ErrorDetail[] = []
     if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
-    const key = request.headers.get('idempotency-key')
-    const n = key === null ? 0 : codePointLength(key)
-    if (n < 1 || n > IDEMPOTENCY_KEY_MAX) details.push({ path: 'Idempotency-Key', message: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap` })
+    const { key, problem } = readIdempotencyKeyHeader(request, KIOSK_IDEMPOTENCY_KEY)
+    if (problem !== null) details.push(problem)
     if (details.length > 0) throw new ApiError(400, KioskCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
     return key!
   }

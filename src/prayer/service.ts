@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { admitRate, RateBuckets } from '../platform/admission'
 import type { Db } from '../db/open'
 import type { AppDeps } from '../platform/deps'
@@ -129,16 +130,20 @@ export function assertPushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSou
 }
 
 /** Contract §5: `Idempotency-Key` required, 12–160 characters (printable ASCII). */
+/** A prayer month push: required, 12–160 printable ASCII characters. */
+const PRAYER_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: true, min: IDEMPOTENCY_KEY_MIN, max: IDEMPOTENCY_KEY_MAX, pattern: IDEMPOTENCY_KEY_PATTERN,
+  missing: 'missing', invalid: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`,
+}
+
 export function readIdempotencyKey(key: string | null): string {
-  if (key !== null && IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    const length = codePointLength(key)
-    if (length >= IDEMPOTENCY_KEY_MIN && length <= IDEMPOTENCY_KEY_MAX) return key
-  }
+  const { problem } = readIdempotencyKeyHeader(key, PRAYER_IDEMPOTENCY_KEY)
+  if (problem === null) return key!
   throw new ApiError(
     400,
     PrayerCodes.INVALID_IDEMPOTENCY_KEY,
     `Idempotency-Key is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`,
-    [{ path: 'Idempotency-Key', message: key === null ? 'missing' : `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters` }],
+    [problem],
   )
 }
 

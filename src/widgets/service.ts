@@ -1,4 +1,5 @@
 import type { Db } from '../db/open'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { parseJsonBytes } from '../platform/body'
 import { isoTime } from '../platform/clock'
@@ -138,14 +139,14 @@ export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): 
 }
 
 /** public-api.md Limits: `Idempotency-Key` is optional; when sent, 8 to 180 characters. */
+/** A widget push: optional, 8–180 characters. */
+const WIDGET_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: false, min: IDEMPOTENCY_KEY_MIN, max: IDEMPOTENCY_KEY_MAX, missing: '', invalid: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`,
+}
+
 export function readIdempotencyKey(key: string | null): string | null {
-  if (key === null) return null
-  const length = codePointLength(key)
-  if (length < IDEMPOTENCY_KEY_MIN || length > IDEMPOTENCY_KEY_MAX) {
-    throw new ApiError(400, WidgetCodes.INVALID_IDEMPOTENCY_KEY, `Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`, [
-      { path: 'Idempotency-Key', message: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters` },
-    ])
-  }
+  const { problem } = readIdempotencyKeyHeader(key, WIDGET_IDEMPOTENCY_KEY)
+  if (problem !== null) throw new ApiError(400, WidgetCodes.INVALID_IDEMPOTENCY_KEY, `Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`, [problem])
   return key
 }
 
