@@ -93,7 +93,7 @@ describe('client attribution (contract §23: behind a reverse proxy)', () => {
     const env = runCli(['serve', '--db', db, '--port', '0'], { LOBBY_TRUSTED_PROXIES: '127.0.0.1, fd00::/300' })
     expect(env.code).toBe(2)
     expect(env.stderr).toContain('fd00::/300')
-  })
+  }, 30_000)
 
   test("the README's proxy recipe sets X-Forwarded-For, X-Forwarded-Proto and Host, and passes --trusted-proxy and --public-origin", () => {
     const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8')
