@@ -186,8 +186,9 @@ export class ClientAddresses {
     let nearest = peerText
     for (let i = hops.length - 1; i >= 0; i--) {
       const bytes = parseIp(hops[i]!)
-      // A hop that is not an address cannot be attributed: stay with the nearest trusted hop.
-      if (bytes === null) return { address: nearest, forwardedUnattributed: false }
+      // A hop that is not an address cannot be attributed: the nearest trusted hop for rate
+      // limits and logs, and still "forwarded" (remote) for the /metrics rule.
+      if (bytes === null) return { address: nearest, forwardedUnattributed: true }
       const text = formatIp(bytes)
       if (!this.trusted(bytes)) return { address: text, forwardedUnattributed: false }
       nearest = text

@@ -37,7 +37,8 @@ describe('client attribution (contract §23: behind a reverse proxy)', () => {
     expect(clients.attribute(req('2001:db8::1, fd00::7'), 'fd00::1').address).toBe('2001:db8::1')
     // Every hop trusted: the nearest one; garbage: the nearest trusted hop.
     expect(clients.attribute(req('10.0.0.2'), '127.0.0.1').address).toBe('10.0.0.2')
-    expect(clients.attribute(req('not-an-ip, 10.0.0.2'), '127.0.0.1').address).toBe('10.0.0.2')
+    expect(clients.attribute(req('not-an-ip, 10.0.0.2'), '127.0.0.1')).toEqual({ address: '10.0.0.2', forwardedUnattributed: true })
+    expect(clients.attribute(req(''), '127.0.0.1')).toEqual({ address: '127.0.0.1', forwardedUnattributed: true })
     expect(clients.attribute(req(), '127.0.0.1')).toEqual({ address: '127.0.0.1', forwardedUnattributed: false })
     // Not from a trusted proxy: the header is ignored, and marks the request as forwarded.
     expect(clients.attribute(req('127.0.0.1'), '192.168.1.9')).toEqual({ address: '192.168.1.9', forwardedUnattributed: true })
