@@ -29,7 +29,7 @@ const pair = (base: string, forwardedFor?: string) => fetch(`${base}/api/devices
 describe('client attribution (contract §23: behind a reverse proxy)', () => {
   test('from a trusted proxy: the last X-Forwarded-For address that is not a trusted proxy; from anyone else: the peer', () => {
     const clients = new ClientAddresses(parseTrustedProxies(['127.0.0.1', '10.0.0.0/8', 'fd00::/8']))
-    const req = (xff?: string) => new Request('http://lobby/x', { headers: xff ? { 'x-forwarded-for': xff } : {} })
+    const req = (xff?: string) => new Request('http://lobby/x', { headers: xff !== undefined ? { 'x-forwarded-for': xff } : {} })
     expect(clients.attribute(req('192.168.1.50'), '127.0.0.1')).toEqual({ address: '192.168.1.50', forwardedUnattributed: false })
     expect(clients.attribute(req('192.168.1.50'), '::ffff:127.0.0.1')).toEqual({ address: '192.168.1.50', forwardedUnattributed: false })
     // A client's own X-Forwarded-For is left of what the proxies appended: never believed.
