@@ -6,7 +6,6 @@ import { isoTime } from '../platform/clock'
 import type { AppDeps } from '../platform/deps'
 import { ApiError, pointer } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
-import { codePointLength } from '../platform/validation'
 import { WidgetCodes } from './errors'
 import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
@@ -134,7 +133,7 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
  */
 export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
   const limit = widget.pushRateLimitPerMinute
-  admitRate(deps.limiter, RateBuckets.widgetPush, widget.id, limit, now,
+  admitRate(deps.limiter, { ...RateBuckets.widgetPush, windowMs: RATE_WINDOW_MS }, widget.id, limit, now,
     () => `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`)
 }
 
