@@ -29,6 +29,8 @@ const env = (name: string, fallback: number) => (process.env[name] === undefined
 const SEED = env('BENCH_SEED', 1_000_000)
 const DAYS = 365
 const REQUESTS = env('BENCH_REPORT_REQUESTS', 40)
+/** Range reads are limited to 30 a minute per credential: 2 × (REQUESTS + 5) requests over 8 keys. */
+const BENCH_REPORT_KEYS = Array.from({ length: 8 }, (_, i) => `bench-reports-${i}`)
 export const START = '<!-- reports:start -->'
 export const END = '<!-- reports:end -->'
 
@@ -51,18 +53,23 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 interface Timing { median: number; p90: number; max: number; rows: number; bytes: number }
 
-async function timeGets(url: string, secret: string): Promise<Timing> {
-  const headers = { authorization: `Bearer ${secret}` }
+/**
+ * Each request a range the server has not answered yet (`urlFor(i)`: one more day back), so the
+ * report cache (contract §23) never answers it, and the keys taken in turn, so no key passes the
+ * range reads' 30 a minute.
+ */
+async function timeGets(urlFor: (i: number) => string, secrets: string[]): Promise<Timing> {
+  const headers = (i: number) => ({ authorization: `Bearer ${secrets[i % secrets.length]}` })
   let rows = 0
   let bytes = 0
-  for (let i = 0; i < 5; i++) await (await fetch(url, { headers })).arrayBuffer()
+  for (let i = 0; i < 5; i++) await (await fetch(urlFor(REQUESTS + i), { headers: headers(i) })).arrayBuffer()
   const ms: number[] = []
   for (let i = 0; i < REQUESTS; i++) {
     const t0 = performance.now()
-    const response = await fetch(url, { headers })
+    const response = await fetch(urlFor(i), { headers: headers(i) })
     const text = await response.text()
     ms.push(performance.now() - t0)
-    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text.slice(0, 300)}`)
+    if (response.status !== 200) throw new Error(`${urlFor(i)}: ${response.status} ${text.slice(0, 300)}`)
     rows = (JSON.parse(text) as { data: unknown[] }).data.length
     bytes = text.length
   }
@@ -81,7 +88,7 @@ export async function reportsBench(): Promise<void> {
     chmodSync(BINARY, 0o755)
     // The bench provisioning with a reports key.
     const spec = JSON.parse(readFileSync(join(BENCH, 'provision.json'), 'utf8'))
-    spec.workspaces[0].queueUnits[0].apiKeys.push({ name: 'bench-reports', scopes: ['reports:read'], rateLimits: { readPerMinute: 1000000 } })
+    for (const name of BENCH_REPORT_KEYS) spec.workspaces[0].queueUnits[0].apiKeys.push({ name, scopes: ['reports:read'], rateLimits: { readPerMinute: 1000000 } })
     const specFile = join(tmp, 'provision.json')
     writeFileSync(specFile, JSON.stringify(spec))
 
@@ -106,8 +113,10 @@ export async function reportsBench(): Promise<void> {
       const today = new Date().toISOString().slice(0, 10)
       const from = new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)
       const loadReports = load()
-      const daily = await timeGets(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${today}`, secrets.get('bench-reports')!)
-      const counters = await timeGets(`${lobby.url}/api/operator/v1/reports/counters?from=${from}&to=${today}`, secrets.get('bench-reports')!)
+      const keys = BENCH_REPORT_KEYS.map((name) => secrets.get(name)!)
+      const fromBack = (i: number) => new Date(Date.now() - (DAYS + i) * 86_400_000).toISOString().slice(0, 10)
+      const daily = await timeGets((i) => `${lobby.url}/api/operator/v1/reports/daily?from=${fromBack(i)}&to=${today}`, keys)
+      const counters = await timeGets((i) => `${lobby.url}/api/operator/v1/reports/counters?from=${fromBack(i)}&to=${today}`, keys)
       await lobby.stop()
       say(`daily: median ${daily.median.toFixed(1)} ms over ${daily.rows} rows; counters: median ${counters.median.toFixed(1)} ms`)
       const f1 = (n: number) => n.toFixed(1)
@@ -122,7 +131,7 @@ machine: 1-minute load average ${loadStart.toFixed(2)} at the start, ${loadRepor
   \`rebuildReportRollups\` (what migration 0007 runs) in ${f1(rebuildMs / 1000)} s: ${rollupRows.toLocaleString('en')} daily rows and ${rebuilt.counters.toLocaleString('en')} counter rows.
 - \`dist/lobby serve\` pinned to core 1; ${REQUESTS} requests one at a time after 5 warm-ups, from this script on core 0.
 
-| request (from ${from} to ${today}) | rows | bytes | median ms | p90 ms | max ms | target |
+| request (from ${from}, or up to ${REQUESTS - 1} days earlier: each request a range not yet cached, to ${today}) | rows | bytes | median ms | p90 ms | max ms | target |
 |---|---|---|---|---|---|---|
 | \`GET /api/operator/v1/reports/daily\` | ${daily.rows} | ${daily.bytes.toLocaleString('en')} | ${f1(daily.median)} | ${f1(daily.p90)} | ${f1(daily.max)} | < 100 ms: ${daily.median < 100 ? 'met' : 'NOT met'} |
 | \`GET /api/operator/v1/reports/counters\` | ${counters.rows} | ${counters.bytes.toLocaleString('en')} | ${f1(counters.median)} | ${f1(counters.p90)} | ${f1(counters.max)} | < 100 ms: ${counters.median < 100 ? 'met' : 'NOT met'} |

@@ -34,7 +34,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const services = composeServices(deps)
   const { queue, devices } = services
   return new Elysia({ normalize: false })
-    .use(httpPlatform(deps.log))
+    .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now()))
     .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION))
@@ -51,6 +51,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone }))
-    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices, reportCache: services.reportCache }))
     .decorate('deps', deps)
 }

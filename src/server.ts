@@ -10,6 +10,7 @@ import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
 import type { ReplicationTarget } from './replication/target'
+import { ClientAddresses, type Cidr } from './platform/client-address'
 
 export interface ServeOptions {
   port: number
@@ -27,6 +28,8 @@ export interface ServeOptions {
   limits?: Partial<Limits>
   /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
   corsOrigins?: readonly string[]
+  /** `--trusted-proxy`: requests from these ranges are attributed by `X-Forwarded-For` (contract §23). */
+  trustedProxies?: readonly Cidr[]
   /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
   log?: Logger
@@ -134,6 +137,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     publicOrigin: options.publicOrigin ?? null,
     ...(options.limits ? { limits: options.limits } : {}),
     corsOrigins: options.corsOrigins ?? [],
+    clients: new ClientAddresses(options.trustedProxies ?? []),
   })
   bodyBudget.limit = deps.limits.bodyBytesInFlight
   const app = (options.buildApp ?? createApp)(deps)

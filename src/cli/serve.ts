@@ -4,8 +4,9 @@ import { retainDaysOption, metricsTokenOption } from '../ops/config'
 import { limitFlags, limitsFrom, limitsHelp } from './limits'
 import { parseReplicationTarget } from '../replication/target'
 import { parseOrigin } from '../platform/cors'
+import { parseTrustedProxies, type Cidr } from '../platform/client-address'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--replicate-to postgres://…]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--trusted-proxy CIDR]... [--replicate-to postgres://…]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
@@ -16,6 +17,10 @@ LOBBY_PUBLIC_ORIGIN, LOBBY_CORS_ORIGINS (comma-separated). Flags win over the en
 rewrites scheme or host; paired devices' changes must come from it.
 --cors-origin (repeatable): a browser page of that origin may call the public and operator
 APIs; none by default.
+--trusted-proxy CIDR (repeatable; LOBBY_TRUSTED_PROXIES, comma-separated): a reverse proxy's
+address or range (127.0.0.1, 10.0.0.0/8, fd00::/8). A request from it is attributed to the last
+address in X-Forwarded-For that is not a trusted proxy (rate limits, logs, the /metrics loopback
+rule); from any other address forwarding headers are ignored.
 A second serve of the same database exits 2 naming the process that serves it; so does a
 port in use.
 --replicate-to (LOBBY_REPLICATE_TO): copy tickets, their events and the report roll-ups to a
@@ -38,6 +43,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'public-origin': { type: 'string' },
     ...limitFlags,
     'cors-origin': { type: 'string', multiple: true },
+    'trusted-proxy': { type: 'string', multiple: true },
     'replicate-to': { type: 'string' },
   })
   if (flags.help) {
@@ -59,6 +65,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
 
   const corsOrigins = corsOriginsFrom(flags['cors-origin'] as string[] | string | undefined, process.env.LOBBY_CORS_ORIGINS)
+  const trustedProxies = trustedProxiesFrom(flags['trusted-proxy'] as string[] | string | undefined, process.env.LOBBY_TRUSTED_PROXIES)
   const limits = limitsFrom(flags)
   const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
   const replication = replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}
@@ -75,6 +82,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(cert && key ? { tls: { cert, key } } : {}),
       ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
       corsOrigins,
+      trustedProxies,
       ...replication,
     })
   } catch (error) {
@@ -94,6 +102,16 @@ export function corsOriginsFrom(flag: string[] | string | undefined, env: string
     if (origin === null) throw new UsageError(`--cors-origin must be an origin like https://kiosk.example.com (scheme, host, optional port; no path): ${value.slice(0, 100)}`)
     return origin
   })
+}
+
+/** `--trusted-proxy` (repeatable), else `LOBBY_TRUSTED_PROXIES` (comma-separated): each an IPv4 or IPv6 address or CIDR. */
+export function trustedProxiesFrom(flag: string[] | string | undefined, env: string | undefined): Cidr[] {
+  const values = flag === undefined ? (env ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '') : [flag].flat()
+  try {
+    return parseTrustedProxies(values)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
 }
 
 /** Resolves once SIGTERM or SIGINT has stopped the server gracefully. */

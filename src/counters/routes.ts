@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
@@ -6,7 +7,7 @@ import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { assertSchema, codePointLength, compile, type SchemaCheck } from '../platform/validation'
+import { assertSchema, compile, type SchemaCheck } from '../platform/validation'
 import type { RateBucket } from '../queue/access'
 import { admitOperatorCaller } from '../devices/access'
 import type { DeviceService } from '../devices/service'
@@ -45,6 +46,9 @@ function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: S
   return value
 }
 
+/** A walk-in: optional, 1–160 characters. */
+const WALK_IN_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = { required: false, min: 1, max: IDEMPOTENCY_KEY_MAX, missing: '', invalid: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }
+
 /**
  * The headers step of a walk-in: Content-Type application/json, and the optional
  * Idempotency-Key (1–160 characters). Every bad header is listed; 400 INVALID_REQUEST.
@@ -52,11 +56,8 @@ function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: S
 function readWalkInHeaders(request: Request): { idempotencyKey: string | null } {
   const details: ErrorDetail[] = []
   if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
-  const idempotencyKey = request.headers.get('idempotency-key')
-  if (idempotencyKey !== null) {
-    const n = codePointLength(idempotencyKey)
-    if (n < 1 || n > IDEMPOTENCY_KEY_MAX) details.push({ path: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` })
-  }
+  const { key: idempotencyKey, problem } = readIdempotencyKeyHeader(request, WALK_IN_IDEMPOTENCY_KEY)
+  if (problem !== null) details.push(problem)
   if (details.length > 0) {
     throw new ApiError(400, CounterCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
   }

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../root/deps'
+import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import type { Credential } from '../platform/credentials'
 import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
@@ -121,11 +122,7 @@ export function admitOperatorCaller(deps: AppDeps, service: DeviceService, reque
   if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request, deps.publicOrigin)
   const caller = deskCredential(device, service.counterServiceIds(device.counterId!))
   const limit = bucket === 'issue' ? DEFAULT_ISSUE_PER_MINUTE : DEFAULT_READ_PER_MINUTE
-  const decision = deps.limiter.attempt(`queue:${bucket}:${caller.ownerId}/${caller.name}`, limit, now)
-  if (!decision.allowed) {
-    throw new ApiError(429, QueueCodes.RATE_LIMITED, `over ${limit} requests per minute for this desk; retry after ${decision.retryAfterSeconds} s`, undefined, {
-      'retry-after': String(decision.retryAfterSeconds),
-    })
-  }
+  admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, `${caller.ownerId}/${caller.name}`, limit, now,
+    (retry) => `over ${limit} requests per minute for this desk; retry after ${retry} s`)
   return caller
 }

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
@@ -83,14 +84,9 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
 
   /** 10 a minute per address, then 30 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {
-    for (const [key, limit] of [[`pair:address:${address}`, PAIR_ATTEMPTS_PER_ADDRESS], ['pair:all', PAIR_ATTEMPTS_OVERALL]] as const) {
-      const decision = deps.limiter.attempt(key, limit, now)
-      if (!decision.allowed) {
-        throw new ApiError(429, DeviceCodes.RATE_LIMITED, `too many pairing attempts; retry after ${decision.retryAfterSeconds} s`, undefined, {
-          'retry-after': String(decision.retryAfterSeconds),
-        })
-      }
-    }
+    const message = (retry: number) => `too many pairing attempts; retry after ${retry} s`
+    admitRate(deps.limiter, RateBuckets.pairPerAddress, address, PAIR_ATTEMPTS_PER_ADDRESS, now, message)
+    admitRate(deps.limiter, RateBuckets.pairOverall, null, PAIR_ATTEMPTS_OVERALL, now, message)
   }
 
   return new Elysia({ name: 'lobby.devices' })
@@ -115,7 +111,7 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
         const now = deps.clock.now()
         // Contract §23: the body is read only after the address's rate limit (and the overall one).
         const { raw } = await readBodyAfterChecks(request, MAX_PAIR_BODY, () => {
-          admitPairAttempt(server?.requestIP(request)?.address ?? 'unknown', now)
+          admitPairAttempt(clientAddressOf(deps.clients, request, server), now)
           if (!isJsonContentType(request)) {
             throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
           }

@@ -1,10 +1,12 @@
 import { Elysia } from 'elysia'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
+import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
 import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { assertSchema, codePointLength, compile } from '../platform/validation'
+import { assertSchema, compile } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
 import type { DeviceService, Device } from '../devices/service'
@@ -94,26 +96,27 @@ const issueErrors = {
  * `kiosk` device (cookie; state-changing requests from this server's Origin), and the print page
  * `/kiosk/tickets/{ticketId}/print` for 80 mm (or `?paper=58`) roll paper.
  */
+/** A kiosk's ticket: required, 1–160 characters, one per tap. */
+const KIOSK_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: true, min: 1, max: IDEMPOTENCY_KEY_MAX,
+  missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
+  invalid: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
+}
 export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskService; devices: DeviceService }) {
 
   /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
   function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {
     const limit = bucket === 'issue' ? KIOSK_ISSUE_PER_MINUTE : KIOSK_READ_PER_MINUTE
-    const decision = deps.limiter.attempt(`kiosk:${bucket}:${device.credentialId}`, limit, now)
-    if (!decision.allowed) {
-      throw new ApiError(429, KioskCodes.RATE_LIMITED, `over ${limit} tickets per minute at this kiosk; retry after ${decision.retryAfterSeconds} s`, undefined, {
-        'retry-after': String(decision.retryAfterSeconds),
-      })
-    }
+    admitBucket(deps.limiter, bucket === 'issue' ? RateBuckets.kioskIssue : RateBuckets.kioskRead, device.credentialId, limit, now,
+      (retry) => `over ${limit} tickets per minute at this kiosk; retry after ${retry} s`)
   }
 
   /** Content-Type application/json and a required Idempotency-Key (1–160 characters); every bad header is listed. */
   function readIssueHeaders(request: Request): string {
     const details: ErrorDetail[] = []
     if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
-    const key = request.headers.get('idempotency-key')
-    const n = key === null ? 0 : codePointLength(key)
-    if (n < 1 || n > IDEMPOTENCY_KEY_MAX) details.push({ path: 'Idempotency-Key', message: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap` })
+    const { key, problem } = readIdempotencyKeyHeader(request, KIOSK_IDEMPOTENCY_KEY)
+    if (problem !== null) details.push(problem)
     if (details.length > 0) throw new ApiError(400, KioskCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
     return key!
   }

@@ -3,6 +3,7 @@ import type { Server } from 'bun'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { routeDetail, type ErrorExample } from '../platform/openapi'
+import { ClientAddresses, isLoopback, type Client, type PeerSource } from '../platform/client-address'
 
 export const OpsCodes = {
   METRICS_FORBIDDEN: 'METRICS_FORBIDDEN',
@@ -20,15 +21,6 @@ export const UNMATCHED_ROUTE = 'unmatched'
 
 const startedAt = new WeakMap<Request, number>()
 
-function isLoopback(address: string): boolean {
-  return address === '::1' || /^(::ffff:)?127\./.test(address)
-}
-
-/** A request a proxy forwarded: it arrives from loopback but comes from elsewhere. */
-function forwarded(request: Request): boolean {
-  const h = request.headers
-  return h.has('forwarded') || h.has('x-forwarded-for') || h.has('x-real-ip')
-}
 
 function sameSecret(presented: string, expected: string): boolean {
   const a = new Bun.CryptoHasher('sha256').update(presented).digest()
@@ -37,17 +29,20 @@ function sameSecret(presented: string, expected: string): boolean {
 }
 
 /**
- * Who may read `/metrics` (contract §13): a caller on loopback, not forwarded by a proxy; anyone
- * else only with `Authorization: Bearer <metrics token>` when the server has one. Without a
- * known peer address (a request handed to the app directly) only the token opens it.
+ * Who may read `/metrics` (contract §13, §23): a caller on loopback, not forwarded by a proxy
+ * Lobby does not trust; anyone else only with `Authorization: Bearer <metrics token>` when the
+ * server has one. Behind a `--trusted-proxy` the caller is the forwarded client, so through the
+ * proxy a LAN client is remote. Without a known address (a request handed to the app directly)
+ * only the token opens it. `client` as a bare peer address: no proxy is trusted.
  */
-export function authorizeMetrics(request: Request, peer: string | null, token: string | null | undefined): void {
+export function authorizeMetrics(request: Request, client: Client | string | null, token: string | null | undefined): void {
+  const caller = typeof client === 'string' || client === null ? new ClientAddresses().attribute(request, client) : client
   const presented = /^Bearer (\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
   if (token && presented !== undefined) {
     if (sameSecret(presented, token)) return
     throw new ApiError(401, OpsCodes.AUTHENTICATION_FAILED, 'wrong metrics token')
   }
-  if (peer !== null && isLoopback(peer) && !forwarded(request)) return
+  if (caller.address !== null && isLoopback(caller.address) && !caller.forwardedUnattributed) return
   throw new ApiError(
     token ? 401 : 403,
     token ? OpsCodes.AUTHENTICATION_FAILED : OpsCodes.METRICS_FORBIDDEN,
@@ -78,7 +73,7 @@ export function opsRoutes(deps: AppDeps) {
       '/metrics',
       async ({ request, server }) => {
         const live = server as Server<unknown> | null
-        authorizeMetrics(request, live?.requestIP(request)?.address ?? null, deps.metricsToken)
+        authorizeMetrics(request, deps.clients.of(request, live as PeerSource | null), deps.metricsToken)
         if (live) sink.websocketConnections = () => live.pendingWebSockets
         const metrics = await sink.load()
         return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })

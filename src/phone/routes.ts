@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
@@ -50,11 +51,7 @@ function versionOf(status: PhoneStatus): string {
 export function phoneRoutes(deps: AppDeps, { phone }: { phone: PhoneService }) {
 
   function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
-    const address = server?.requestIP(request)?.address ?? 'unknown'
-    const decision = deps.limiter.attempt(`phone:read:${address}`, PHONE_READS_PER_ADDRESS, deps.clock.now())
-    if (!decision.allowed) {
-      throw new ApiError(429, PhoneCodes.RATE_LIMITED, `too many requests; retry after ${decision.retryAfterSeconds} s`, undefined, { 'retry-after': String(decision.retryAfterSeconds) })
-    }
+    admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), PHONE_READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
   }
 
   const notFound = () => new ApiError(404, PhoneCodes.TICKET_NOT_FOUND, 'no ticket has this code')

@@ -10,6 +10,7 @@ import { Lifecycle } from './lifecycle'
 import { WriteBatcher } from './write-batch'
 import { DatabaseChanges, DEFAULT_CHANGE_POLL_MS } from './db-changes'
 import { DEFAULT_LIMITS, type Limits } from './limits'
+import { ClientAddresses } from './client-address'
 
 /**
  * What the platform gives every feature, injected so tests control time and IDs. It names no
@@ -22,6 +23,8 @@ export interface PlatformDeps {
   ids: IdGenerator
   log: Logger
   limiter: RateLimiter
+  /** Who is calling: the peer, or behind a `--trusted-proxy` the forwarded client (contract §23). */
+  clients: ClientAddresses
   nonces: NonceMemory
   credentials: CredentialStore
   idempotency: IdempotencyStore
@@ -69,6 +72,7 @@ export function createPlatformDeps(input: PlatformInput): PlatformDeps {
     ids: randomIds,
     log,
     limiter: new RollingWindowLimiter(),
+    clients: new ClientAddresses(),
     nonces: new InMemoryNonces(),
     credentials: new CredentialStore(input.db, changes),
     idempotency: new IdempotencyStore(input.db),

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { ApiError, CommonCodes, envelope, type ErrorDetail } from './errors'
 import { correlationIdFor } from './correlation'
 import type { Logger } from './log'
+import { ClientAddresses, type PeerSource } from './client-address'
 
 /** The largest body any route accepts (widget push, 1 MiB); routes enforce their own, lower limits. */
 export const MAX_ANY_BODY = 1024 * 1024
@@ -44,7 +45,8 @@ export function json(status: number, body: unknown, headers?: Record<string, str
  * its hooks cover them all: correlation ID on every response and log line, the error
  * envelope for every failure, one JSON log line per request.
  */
-export function httpPlatform(log: Logger) {
+export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now) {
+  const accessLog = new AccessLog(log, ACCESS_SUMMARY_EVERY_MS, now)
   return new Elysia({ name: 'lobby.http-platform' })
     .onRequest(({ request, set }) => {
       const correlationId = correlationIdFor(request.headers.get('x-correlation-id'))
@@ -98,17 +100,73 @@ export function httpPlatform(log: Logger) {
         }
       }
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set, response }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, set, response, route, server }) => {
       const meta = metaByRequest.get(request)
       const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200
-      log({
+      accessLog.request(request, route, status, meta, () => clients.of(request, server as PeerSource | null).address)
+    })
+}
+
+/** How often the count of the requests not logged one by one is written. */
+export const ACCESS_SUMMARY_EVERY_MS = 60_000
+
+/**
+ * The path as the log shows it (contract §23): the route's template (`/t/:code`), never the
+ * requested path, so tracking, booking, setup and pairing codes never appear in clear. A path no
+ * route matched keeps its first segment only (`/t/…`): a mistyped capability URL stays hidden too.
+ */
+export function loggedPath(route: string | undefined, request: Request): string {
+  if (route) return route
+  const path = pathOf(request)
+  const second = path.indexOf('/', 1)
+  const first = second < 0 ? path : path.slice(0, second)
+  return (first.length > 64 ? first.slice(0, 64) + '…' : first) + (second < 0 || second === path.length - 1 ? (second < 0 ? '' : '/') : '/…')
+}
+
+/**
+ * The access log (docs/decisions.md "Access log"): a request that changes state (not GET or HEAD)
+ * or failed (status ≥ 400) is one line in full; the rest are counted per method and route
+ * template, and the counts are one `requests` line a minute (written by the first request after
+ * the minute is over: no timer).
+ */
+export class AccessLog {
+  private counts = new Map<string, number>()
+  private since: number
+
+  constructor(private readonly log: Logger, private readonly everyMs = ACCESS_SUMMARY_EVERY_MS, private readonly now: () => number = Date.now) {
+    this.since = now()
+  }
+
+  request(request: Request, route: string | undefined, status: number, meta: { correlationId: string; startedAt: number } | undefined, client: () => string | null): void {
+    const path = loggedPath(route, request)
+    const method = request.method
+    if ((method === 'GET' || method === 'HEAD') && status < 400) {
+      const key = `${method} ${path}`
+      this.counts.set(key, (this.counts.get(key) ?? 0) + 1)
+    } else {
+      this.log({
         level: 'info',
         msg: 'request',
         correlationId: meta?.correlationId,
-        method: request.method,
-        path: pathOf(request),
+        method,
+        path,
         status,
+        client: client(),
         ms: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
       })
-    })
+    }
+    if (this.now() - this.since >= this.everyMs) this.flush()
+  }
+
+  /** Writes the counts so far as one line (nothing when there are none). */
+  flush(): void {
+    const at = this.now()
+    if (this.counts.size > 0) {
+      let total = 0
+      for (const n of this.counts.values()) total += n
+      this.log({ level: 'info', msg: 'requests', seconds: Math.round((at - this.since) / 1000), total, counts: Object.fromEntries(this.counts) })
+    }
+    this.counts = new Map()
+    this.since = at
+  }
 }

@@ -1,3 +1,4 @@
+import { codePointLength } from './validation'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import { idempotencyRecords } from './tables'
@@ -91,4 +92,37 @@ export class IdempotencyStore {
   prune(now: number): number {
     return this.db.$client.query('DELETE FROM idempotency_records WHERE expires_at <= ?').run(now).changes
   }
+}
+
+/**
+ * How one API reads `Idempotency-Key` (docs/api-differences.md: the APIs differ, by contract).
+ * `required`: a missing key is a problem; `min`/`max` count code points; `pattern` (when set)
+ * must match; `missing` and `invalid` are the detail messages the API has always given.
+ */
+export interface IdempotencyKeyPolicy {
+  readonly required: boolean
+  readonly min: number
+  readonly max: number
+  readonly pattern?: RegExp
+  readonly missing: string
+  readonly invalid: string
+}
+
+/** The key (null when absent) and, when it breaks the policy, the `Idempotency-Key` detail to report. */
+export interface IdempotencyKeyReading {
+  key: string | null
+  problem: { path: 'Idempotency-Key'; message: string } | null
+}
+
+/**
+ * The one reader of `Idempotency-Key` (the admission kit): the header of `request` (or a value
+ * already taken from it) checked against the API's policy. The caller reports `problem` in its
+ * own envelope (its code, and with its other header details where it lists them together).
+ */
+export function readIdempotencyKeyHeader(source: Request | string | null, policy: IdempotencyKeyPolicy): IdempotencyKeyReading {
+  const key = source instanceof Request ? source.headers.get('idempotency-key') : source
+  if (key === null) return { key, problem: policy.required ? { path: 'Idempotency-Key', message: policy.missing } : null }
+  const length = codePointLength(key)
+  const fits = length >= policy.min && length <= policy.max && (policy.pattern === undefined || policy.pattern.test(key))
+  return { key, problem: fits ? null : { path: 'Idempotency-Key', message: policy.invalid } }
 }

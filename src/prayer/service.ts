@@ -1,10 +1,12 @@
 import { and, eq } from 'drizzle-orm'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
+import { admitRate, RateBuckets } from '../platform/admission'
 import type { Db } from '../db/open'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { parseJsonBytes } from '../platform/body'
 import { sha256Hex, type StoredResponse } from '../platform/idempotency'
-import { compile, assertSchema, codePointLength } from '../platform/validation'
+import { compile, assertSchema } from '../platform/validation'
 import { isoTime } from '../platform/clock'
 import { prayerMonths, prayerSources } from './tables'
 import { Month, PRAYERS, type Day, type PrayerName } from './model'
@@ -123,28 +125,25 @@ export function authorizePush(deps: Pick<AppDeps, 'db' | 'credentials'>, secret:
  * Every authenticated push to the source counts, whatever its outcome; a 429 does not.
  */
 export function assertPushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSource, now: number): void {
-  const decision = deps.limiter.attempt(`prayer-push:${source.id}`, source.pushRateLimitPerMinute, now)
-  if (decision.allowed) return
-  throw new ApiError(
-    429,
-    PrayerCodes.RATE_LIMITED,
-    `over ${source.pushRateLimitPerMinute} pushes per minute for this source; back off and retry with the same Idempotency-Key`,
-    undefined,
-    { 'retry-after': String(decision.retryAfterSeconds) },
-  )
+  admitRate(deps.limiter, RateBuckets.prayerPush, source.id, source.pushRateLimitPerMinute, now,
+    () => `over ${source.pushRateLimitPerMinute} pushes per minute for this source; back off and retry with the same Idempotency-Key`)
 }
 
 /** Contract §5: `Idempotency-Key` required, 12–160 characters (printable ASCII). */
+/** A prayer month push: required, 12–160 printable ASCII characters. */
+const PRAYER_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: true, min: IDEMPOTENCY_KEY_MIN, max: IDEMPOTENCY_KEY_MAX, pattern: IDEMPOTENCY_KEY_PATTERN,
+  missing: 'missing', invalid: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`,
+}
+
 export function readIdempotencyKey(key: string | null): string {
-  if (key !== null && IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    const length = codePointLength(key)
-    if (length >= IDEMPOTENCY_KEY_MIN && length <= IDEMPOTENCY_KEY_MAX) return key
-  }
+  const { problem } = readIdempotencyKeyHeader(key, PRAYER_IDEMPOTENCY_KEY)
+  if (problem === null) return key!
   throw new ApiError(
     400,
     PrayerCodes.INVALID_IDEMPOTENCY_KEY,
     `Idempotency-Key is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`,
-    [{ path: 'Idempotency-Key', message: key === null ? 'missing' : `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters` }],
+    [problem],
   )
 }
 

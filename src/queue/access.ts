@@ -1,4 +1,5 @@
 import type { AppDeps } from '../root/deps'
+import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
 import { QueueCodes } from './errors'
@@ -59,15 +60,7 @@ export function admitQueueCaller(deps: AppDeps, request: Request, scope: Scope, 
   const limit = bucket === 'issue'
     ? caller.issuePerMinute ?? DEFAULT_ISSUE_PER_MINUTE
     : caller.readPerMinute ?? DEFAULT_READ_PER_MINUTE
-  const decision = deps.limiter.attempt(`queue:${bucket}:${credentialScope(caller)}`, limit, now)
-  if (!decision.allowed) {
-    throw new ApiError(
-      429,
-      QueueCodes.RATE_LIMITED,
-      `over ${limit} ${BUCKET_NOUN[bucket]} per minute for this key; retry after ${decision.retryAfterSeconds} s`,
-      undefined,
-      { 'retry-after': String(decision.retryAfterSeconds) },
-    )
-  }
+  admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, credentialScope(caller), limit, now,
+    (retry) => `over ${limit} ${BUCKET_NOUN[bucket]} per minute for this key; retry after ${retry} s`)
   return caller
 }

@@ -1,4 +1,5 @@
 import { ApiError, type ErrorDetail } from '../platform/errors'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { isJsonContentType } from '../platform/body'
 import { codePointLength } from '../platform/validation'
 import type { NonceMemory } from '../platform/nonces'
@@ -10,6 +11,13 @@ export const TIMESTAMP_SKEW_MS = 5 * 60_000
 export const NONCE_MIN = 12
 export const NONCE_MAX = 160
 export const IDEMPOTENCY_KEY_MAX = 160
+
+/** The public ticket issue: required, 1–160 characters (counted as code points). */
+export const ISSUE_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: true, min: 1, max: IDEMPOTENCY_KEY_MAX,
+  missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters`,
+  invalid: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`,
+}
 
 export interface IssueHeaders {
   /** `X-Request-Timestamp` as milliseconds since the epoch. */
@@ -46,9 +54,8 @@ export function readIssueHeaders(request: Request): IssueHeaders {
   if (nonce === null) details.push({ path: 'X-Request-Nonce', message: `required: ${NONCE_MIN} to ${NONCE_MAX} characters, new for every request` })
   else if (!within(nonce, NONCE_MIN, NONCE_MAX)) details.push({ path: 'X-Request-Nonce', message: `must be ${NONCE_MIN} to ${NONCE_MAX} characters` })
 
-  const idempotencyKey = request.headers.get('idempotency-key')
-  if (idempotencyKey === null) details.push({ path: 'Idempotency-Key', message: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters` })
-  else if (!within(idempotencyKey, 1, IDEMPOTENCY_KEY_MAX)) details.push({ path: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` })
+  const { key: idempotencyKey, problem } = readIdempotencyKeyHeader(request, ISSUE_IDEMPOTENCY_KEY)
+  if (problem !== null) details.push(problem)
 
   if (details.length > 0) {
     throw new ApiError(400, QueueCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)

@@ -5,6 +5,7 @@ import { Scopes } from '../queue/model'
 import { deviceSecretOf } from '../devices/access'
 import type { DeviceService } from '../devices/service'
 import { ReportCodes } from './errors'
+import { admitRate, RateBuckets } from '../platform/admission'
 import type { ReportScope } from './service'
 
 /**
@@ -15,22 +16,27 @@ import type { ReportScope } from './service'
  * looked at (a bearer key is never read from a cookie). The report routes only read, so a
  * device needs no Origin check.
  */
-export function admitReportsReader(deps: AppDeps, devices: DeviceService, request: Request, now: number): ReportScope {
+export function admitReportsReader(deps: AppDeps, devices: DeviceService, request: Request, now: number): ReportScope & { credentialId: string } {
   const secret = request.headers.has('authorization') ? null : deviceSecretOf(request)
   if (secret === null) {
     const caller = admitQueueCaller(deps, request, Scopes.REPORTS_READ, 'read', now)
-    return { queueUnitId: caller.ownerId, locations: caller.locations, services: caller.services }
+    return { queueUnitId: caller.ownerId, locations: caller.locations, services: caller.services, credentialId: caller.id }
   }
   const device = devices.authenticate(deps.credentials, secret, now)
   if (device === null || device.role !== 'reports' || device.queueUnitId === null) {
     throw new ApiError(401, ReportCodes.AUTHENTICATION_FAILED, 'this device is not a paired reports device (or no longer): pair it again at /pair, or send a Queue key with reports:read')
   }
   // The device's own window (a `/` no key name has), at the Queue keys' default read limit.
-  const decision = deps.limiter.attempt(`queue:read:${device.queueUnitId}/device/${device.name}`, DEFAULT_READ_PER_MINUTE, now)
-  if (!decision.allowed) {
-    throw new ApiError(429, ReportCodes.RATE_LIMITED, `over ${DEFAULT_READ_PER_MINUTE} reads per minute for this device; retry after ${decision.retryAfterSeconds} s`, undefined, {
-      'retry-after': String(decision.retryAfterSeconds),
-    })
-  }
-  return { queueUnitId: device.queueUnitId, locations: null, services: null }
+  admitRate(deps.limiter, RateBuckets.queueRead, `${device.queueUnitId}/device/${device.name}`, DEFAULT_READ_PER_MINUTE, now,
+    (retry) => `over ${DEFAULT_READ_PER_MINUTE} reads per minute for this device; retry after ${retry} s`)
+  return { queueUnitId: device.queueUnitId, locations: null, services: null, credentialId: device.credentialId }
+}
+
+/** Contract §23: range reads (summary, daily, counters) cost a computation each: 30 a minute per credential. */
+export const REPORT_RANGE_READS_PER_MINUTE = 30
+
+/** The range-read limit, after the caller's own read limit (`admitReportsReader`). */
+export function admitRangeRead(deps: AppDeps, credentialId: string, now: number): void {
+  admitRate(deps.limiter, RateBuckets.reportRange, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
+    (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} report range reads per minute for this credential; retry after ${retry} s`)
 }

@@ -3,7 +3,9 @@ import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { inReadTransaction } from '../platform/transactions'
-import { admitReportsReader } from './access'
+import { admitRangeRead, admitReportsReader, REPORT_RANGE_READS_PER_MINUTE } from './access'
+import { ReportCache } from './cache'
+import type { ReportScope } from './service'
 import { ReportCodes, ReportErrorExamples } from './errors'
 import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
 import { MAX_REPORT_DAYS, type ReportService, type ReportSummaryReader } from './service'
@@ -64,7 +66,7 @@ const SUMMARY_EXAMPLE = {
   }],
 }
 
-const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope), or a paired \`reports\` device by its cookie (its whole unit). Rows exist for the days something happened.`
+const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope), or a paired \`reports\` device by its cookie (its whole unit). Rows exist for the days something happened. Range reads (summary, daily, counters together) are limited to ${REPORT_RANGE_READS_PER_MINUTE} a minute per credential (429 RATE_LIMITED with Retry-After); answers are kept until a ticket changes.`
 
 /**
  * Contract §12 report routes: the daily roll-ups per location and service, and per counter.
@@ -72,8 +74,18 @@ const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYY
  */
 export function reportRoutes(
   deps: AppDeps,
-  { reports: service, summaries: summary, devices }: { reports: () => ReportService; summaries: () => ReportSummaryReader; devices: DeviceService },
+  { reports: service, summaries: summary, devices, reportCache: cache }: { reports: () => ReportService; summaries: () => ReportSummaryReader; devices: DeviceService; reportCache: ReportCache },
 ) {
+  /** Admission (the reader, its read limit, then the range-read limit), then the answer per roll-up revision. */
+  function rangeRead(request: Request, name: string, compute: (scope: ReportScope, url: URL) => unknown): Response {
+    const now = deps.clock.now()
+    const { credentialId, ...scope } = admitReportsReader(deps, devices, request, now)
+    admitRangeRead(deps, credentialId, now)
+    const url = new URL(request.url)
+    const query = ['from', 'to', 'locationId', 'serviceId'].map((name) => param(url, name) ?? null)
+    const key = JSON.stringify([name, scope.queueUnitId, scope.locations, scope.services, query])
+    return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: compute(scope, url) }))))
+  }
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
     .get(`${REPORTS_ASSET_PREFIX}/:file`, ({ params, request }) => {
@@ -87,14 +99,8 @@ export function reportRoutes(
     }, { detail: { hide: true } })
     .get(
       `${BASE}/summary`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        const scope = admitReportsReader(deps, devices, request, now)
-        const url = new URL(request.url)
-        return inReadTransaction(deps.db, () => json(200, {
-          data: summary().summary(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),
-        }))
-      },
+      ({ request }) => rangeRead(request, 'summary', (scope, url) =>
+        summary().summary(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') })),
       {
         parse: 'none',
         detail: routeDetail({
@@ -112,14 +118,8 @@ export function reportRoutes(
     )
     .get(
       `${BASE}/daily`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        const scope = admitReportsReader(deps, devices, request, now)
-        const url = new URL(request.url)
-        return inReadTransaction(deps.db, () => json(200, {
-          data: service().daily(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') }),
-        }))
-      },
+      ({ request }) => rangeRead(request, 'daily', (scope, url) =>
+        service().daily(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') })),
       {
         parse: 'none',
         detail: routeDetail({
@@ -137,14 +137,8 @@ export function reportRoutes(
     )
     .get(
       `${BASE}/counters`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        const scope = admitReportsReader(deps, devices, request, now)
-        const url = new URL(request.url)
-        return inReadTransaction(deps.db, () => json(200, {
-          data: service().counters(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') }),
-        }))
-      },
+      ({ request }) => rangeRead(request, 'counters', (scope, url) =>
+        service().counters(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') })),
       {
         parse: 'none',
         detail: routeDetail({

@@ -8,6 +8,7 @@ import { DeviceService } from '../devices/service'
 import { KioskService } from '../kiosk/service'
 import { PhoneService } from '../phone/service'
 import { ReportService, ReportSummaryReader } from '../reports/service'
+import { ReportCache } from '../reports/cache'
 import type { LiveHub } from '../display/hub'
 import { createLiveHub, liveHubTask } from '../display/live'
 import { onWidgetSnapshot } from '../widgets/service'
@@ -29,6 +30,8 @@ export interface AppServices {
   /** Built on the first report request (their statements are off the cold-start path), then kept. */
   reports: () => ReportService
   reportSummaries: () => ReportSummaryReader
+  /** Range reads' answers per roll-up revision (contract §23). */
+  reportCache: ReportCache
 }
 
 /**
@@ -65,5 +68,6 @@ export function composeServices(deps: AppDeps): AppServices {
     liveHub,
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
+    reportCache: new ReportCache(deps.changes),
   }
 }

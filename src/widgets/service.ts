@@ -1,10 +1,11 @@
 import type { Db } from '../db/open'
+import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
+import { admitRate, RateBuckets } from '../platform/admission'
 import { parseJsonBytes } from '../platform/body'
 import { isoTime } from '../platform/clock'
 import type { AppDeps } from '../root/deps'
 import { ApiError, pointer } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
-import { codePointLength } from '../platform/validation'
 import { WidgetCodes } from './errors'
 import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
@@ -132,26 +133,19 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
  */
 export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
   const limit = widget.pushRateLimitPerMinute
-  const decision = deps.limiter.attempt(`widget-push:${widget.id}`, limit, now, RATE_WINDOW_MS)
-  if (decision.allowed) return
-  throw new ApiError(
-    429,
-    WidgetCodes.RATE_LIMITED,
-    `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`,
-    undefined,
-    { 'retry-after': String(decision.retryAfterSeconds) },
-  )
+  admitRate(deps.limiter, { ...RateBuckets.widgetPush, windowMs: RATE_WINDOW_MS }, widget.id, limit, now,
+    () => `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`)
 }
 
 /** public-api.md Limits: `Idempotency-Key` is optional; when sent, 8 to 180 characters. */
+/** A widget push: optional, 8–180 characters. */
+const WIDGET_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
+  required: false, min: IDEMPOTENCY_KEY_MIN, max: IDEMPOTENCY_KEY_MAX, missing: '', invalid: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`,
+}
+
 export function readIdempotencyKey(key: string | null): string | null {
-  if (key === null) return null
-  const length = codePointLength(key)
-  if (length < IDEMPOTENCY_KEY_MIN || length > IDEMPOTENCY_KEY_MAX) {
-    throw new ApiError(400, WidgetCodes.INVALID_IDEMPOTENCY_KEY, `Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`, [
-      { path: 'Idempotency-Key', message: `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters` },
-    ])
-  }
+  const { problem } = readIdempotencyKeyHeader(key, WIDGET_IDEMPOTENCY_KEY)
+  if (problem !== null) throw new ApiError(400, WidgetCodes.INVALID_IDEMPOTENCY_KEY, `Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters`, [problem])
   return key
 }
 

@@ -14,9 +14,9 @@ describe('rolling-window rate limiter', () => {
     expect(limiter.attempt('other', 3, t0 + 60_001)).toEqual({ allowed: true })
   })
 
-  test('stays bounded in keys', () => {
+  test('stays bounded in per-address keys', () => {
     const limiter = new RollingWindowLimiter(100)
-    for (let i = 0; i < 1000; i++) limiter.attempt(`k${i}`, 5, i)
+    for (let i = 0; i < 1000; i++) limiter.attempt(`k${i}`, 5, i, 60_000, 'address')
     expect(limiter.size).toBe(100)
   })
 })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import type { RunningBinary } from '../support/binary'
@@ -392,4 +392,53 @@ describe('hostile clients: the server keeps answering', () => {
     const health = await fetch(`${server.url}/health`)
     expect(health.status).toBe(200)
   }, 30_000)
+})
+
+// ---- §23: addresses behind a trusted proxy (admission kit) ----
+describe('hostile clients behind a trusted proxy: attribution, the overall limit, /metrics', () => {
+  const servers: { stop(): Promise<void> }[] = []
+  afterAll(async () => {
+    for (const server of servers) await server.stop()
+  })
+
+  test('an address flood through the proxy never resets the overall pairing limit, and never opens /metrics', async () => {
+    const { startServer } = await import('../../src/server')
+    const { parseTrustedProxies } = await import('../../src/platform/client-address')
+    const { PAIR_ATTEMPTS_OVERALL } = await import('../../src/devices/routes')
+    const { silentLogger } = await import('../../src/platform/log')
+    const { tempDir } = await import('../support/cli')
+    const { join } = await import('node:path')
+    const server = await startServer({
+      port: 0, host: '127.0.0.1', dbPath: join(tempDir(), 'lobby.db'), durability: 'normal', log: silentLogger,
+      trustedProxies: parseTrustedProxies(['127.0.0.1', '::1']),
+    })
+    servers.push(server)
+    const attempts = PAIR_ATTEMPTS_OVERALL + 400
+    const statuses: number[] = []
+    const problems: string[] = []
+    for (let i = 0; i < attempts; i += 50) {
+      const batch = await Promise.all(Array.from({ length: Math.min(50, attempts - i) }, (_, j) => {
+        const n = i + j
+        return fetch(`${server.url}/api/devices/v1/pair`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+          body: JSON.stringify({ code: '000000' }),
+        }).then(async (r) => {
+          const body = await r.text()
+          if (r.status === 429 && r.headers.get('retry-after') === null) problems.push('429 without Retry-After')
+          if (!/^\{"error":\{"code":"[A-Z_]+"/.test(body)) problems.push(`not the envelope: ${r.status} ${body.slice(0, 80)}`)
+          return r.status
+        })
+      }))
+      statuses.push(...batch)
+    }
+    expect(problems).toEqual([])
+    // Every address is new, so only the overall window refuses: exactly its limit got through.
+    expect(statuses.filter((s) => s === 400)).toHaveLength(PAIR_ATTEMPTS_OVERALL)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(attempts - PAIR_ATTEMPTS_OVERALL)
+    // A forwarded LAN client is remote for /metrics, whatever it claims further left.
+    for (const xff of ['192.168.1.50', '127.0.0.1, 192.168.1.50', '::1, 2001:db8::9']) {
+      expect((await fetch(`${server.url}/metrics`, { headers: { 'x-forwarded-for': xff } })).status).toBe(403)
+    }
+  }, 60_000)
 })

@@ -1,0 +1,62 @@
+/**
+ * The admission kit: what every route asks before it does work, in one place each.
+ * - `admitRate`: a named rate-limit bucket, a key within it and a limit; over the limit it throws
+ *   the standard 429 envelope (`RATE_LIMITED`, `Retry-After`).
+ * - `clientAddressOf`: the caller's address as contract §23 attributes it (trusted proxies).
+ * - `idempotencyKeyOf` (src/platform/idempotency.ts): the Idempotency-Key header by each API's policy.
+ */
+import { ApiError, CommonCodes } from './errors'
+import type { RateLimiter } from './rate-limit'
+import type { ClientAddresses, PeerSource } from './client-address'
+
+/**
+ * A named window. Two routes that share a bucket share its counts (a Queue key's reads are one
+ * window whether they come from the public or the operator API). `perAddress` buckets are keyed
+ * by a caller's address, a key space strangers choose: they live in the bounded store; every
+ * other bucket (credentials, widgets, sources, overall limits) is never evicted.
+ */
+export interface RateBucket {
+  readonly name: string
+  readonly perAddress?: boolean
+  readonly windowMs?: number
+}
+
+export const RateBuckets = {
+  /** Queue keys, paired desks and reports devices: ticket issues (and operator writes). */
+  queueIssue: { name: 'queue:issue' },
+  /** Queue keys, paired desks and reports devices: reads. */
+  queueRead: { name: 'queue:read' },
+  kioskIssue: { name: 'kiosk:issue' },
+  kioskRead: { name: 'kiosk:read' },
+  widgetPush: { name: 'widget-push' },
+  prayerPush: { name: 'prayer-push' },
+  pairPerAddress: { name: 'pair:address', perAddress: true },
+  pairOverall: { name: 'pair:all' },
+  phonePerAddress: { name: 'phone:read', perAddress: true },
+  /** Range reads of reports (summary, daily, counters): contract §23, per credential. */
+  reportRange: { name: 'reports:range' },
+} as const satisfies Record<string, RateBucket>
+
+/**
+ * Counts one attempt in `bucket` for `key` (null: the bucket's one overall window) and throws
+ * 429 `RATE_LIMITED` with `Retry-After` when it is over `limit`. A refused attempt is not counted.
+ */
+export function admitRate(
+  limiter: RateLimiter,
+  bucket: RateBucket,
+  key: string | null,
+  limit: number,
+  now: number,
+  message: (retryAfterSeconds: number) => string,
+): void {
+  const decision = limiter.attempt(key === null ? bucket.name : `${bucket.name}:${key}`, limit, now, bucket.windowMs ?? 60_000, bucket.perAddress ? 'address' : 'fixed')
+  if (decision.allowed) return
+  throw new ApiError(429, CommonCodes.RATE_LIMITED, message(decision.retryAfterSeconds), undefined, {
+    'retry-after': String(decision.retryAfterSeconds),
+  })
+}
+
+/** The caller's address for rate limits and logs ('unknown' when the app was handed the request directly). */
+export function clientAddressOf(clients: ClientAddresses, request: Request, server: PeerSource | null | undefined): string {
+  return clients.of(request, server).address ?? 'unknown'
+}
