@@ -213,3 +213,48 @@ describe('live hub', () => {
     expect(hub.clientCount).toBe(1)
   })
 })
+
+describe('live hub under a hostile subscribe (contract §23)', () => {
+  test('more than 50 topics in one message is INVALID_MESSAGE, and nothing is read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    for (let i = 0; i < 51; i++) set(`t${i}`, 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(Array.from({ length: 51 }, (_, i) => ({ kind: 'widget', id: `t${i}` }))))
+    expect(socket.sent.map((m) => [m.type, m.code])).toEqual([['error', 'INVALID_MESSAGE']])
+    expect(reads()).toBe(0)
+  })
+
+  test('one topic twice in one message (1,900 times, or with another sinceRevision) is INVALID_MESSAGE, and nothing is read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    set('w1', 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(Array.from({ length: 1900 }, () => ({ kind: 'widget', id: 'w1' }))))
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }, { kind: 'widget', id: 'w1', sinceRevision: 1 }]))
+    expect(socket.sent.map((m) => [m.type, m.code])).toEqual([['error', 'INVALID_MESSAGE'], ['error', 'INVALID_MESSAGE']])
+    expect(reads()).toBe(0)
+    // The same id under another kind is another topic.
+    expect(parseSubscribe(subscribe([{ kind: 'widget', id: 'x' }, { kind: 'queue', id: 'x' }]))).toHaveLength(2)
+  })
+
+  test('re-subscribing to topics held at their current revision reads no state', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    const fifty = Array.from({ length: 50 }, (_, i) => ({ kind: 'widget', id: `t${i}` }))
+    for (let i = 0; i < 50; i++) set(`t${i}`, 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(fifty))
+    expect(reads()).toBe(50)
+    for (let i = 0; i < 10; i++) hub.message(socket, subscribe(fifty))
+    hub.message(socket, subscribe(fifty.map((t) => ({ ...t, sinceRevision: 1 }))))
+    expect(reads()).toBe(50)
+    expect(socket.sent).toHaveLength(50)
+    // A change is read once for its publish; the client then holds it at the new revision.
+    set('t0', 2, { v: 2 })
+    hub.publish('widget', 't0', 'ws_a')
+    hub.message(socket, subscribe(fifty))
+    expect(reads()).toBe(51)
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'update', id: 't0', revision: 2 })
+  })
+})
