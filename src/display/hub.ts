@@ -150,20 +150,24 @@ export class LiveHub {
     const client = this.clients.get(socket)
     if (!client) return
     if (!this.withinMessageRate(client)) return
-    const request = parseSubscribe(text)
+    const request = parseSubscribe(text, this.maxTopics)
     if (typeof request === 'string') return this.sendError(client, 'INVALID_MESSAGE', request)
-    const added = new Set(request.map((topic) => topicKey(topic.kind, topic.id)).filter((key) => !client.sent.has(key)))
-    if (client.sent.size + added.size > this.maxTopics) {
+    const added = request.filter((topic) => !client.sent.has(topicKey(topic.kind, topic.id))).length
+    if (client.sent.size + added > this.maxTopics) {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
     }
     for (const topic of request) {
+      const key = topicKey(topic.kind, topic.id)
+      // Held already (contract §23): every change of a held topic is published to this client,
+      // so what it was sent is the current revision as far as this server knows; nothing to
+      // read, nothing to send. Only a topic whose last send failed (-1) is read again.
+      if ((client.sent.get(key) ?? -1) >= 0) continue
       const readable = client.mayRead === undefined || client.mayRead(topic.kind, topic.id)
       const state = readable ? this.readers.get(topic.kind)?.(topic.id, client.workspaceId) ?? null : null
       if (state === null) {
         this.sendError(client, 'TOPIC_NOT_FOUND', `no ${topic.kind} "${topic.id}" for this display token`)
         continue
       }
-      const key = topicKey(topic.kind, topic.id)
       let set = this.subscribers.get(key)
       if (!set) this.subscribers.set(key, (set = new Set()))
       set.add(client)
@@ -284,8 +288,12 @@ interface TopicRequest {
   sinceRevision?: number
 }
 
-/** Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error. */
-export function parseSubscribe(text: string): TopicRequest[] | string {
+/**
+ * Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error.
+ * More than `maxTopics` topics, or one topic (kind and id) twice, is an error (contract §23):
+ * a message costs at most `maxTopics` reads, never one per repetition.
+ */
+export function parseSubscribe(text: string, maxTopics = 50): TopicRequest[] | string {
   let message: unknown
   try {
     message = JSON.parse(text)
@@ -297,7 +305,9 @@ export function parseSubscribe(text: string): TopicRequest[] | string {
   if (type !== 'subscribe') return 'type must be "subscribe"'
   if (Object.keys(rest).length > 0) return `unknown field: ${Object.keys(rest)[0]}`
   if (!Array.isArray(topics) || topics.length === 0) return 'topics must be a non-empty array'
+  if (topics.length > maxTopics) return `at most ${maxTopics} topics in one message`
   const out: TopicRequest[] = []
+  const seen = new Set<string>()
   for (const [i, topic] of topics.entries()) {
     if (typeof topic !== 'object' || topic === null) return `topics/${i} must be an object`
     const { kind, id, sinceRevision, ...extra } = topic as Record<string, unknown>
@@ -307,6 +317,9 @@ export function parseSubscribe(text: string): TopicRequest[] | string {
     if (sinceRevision !== undefined && (!Number.isSafeInteger(sinceRevision) || (sinceRevision as number) < 0)) {
       return `topics/${i}/sinceRevision must be a non-negative integer`
     }
+    const key = topicKey(kind as TopicKind, id)
+    if (seen.has(key)) return `topics/${i}: ${kind as string} "${id}" is listed twice`
+    seen.add(key)
     out.push({ kind: kind as TopicKind, id, ...(sinceRevision !== undefined ? { sinceRevision: sinceRevision as number } : {}) })
   }
   return out

@@ -160,7 +160,9 @@ describe('live hub', () => {
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }]))
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 1 }]))
     expect(socket.sent).toHaveLength(1)
+    // A change reaches it as an update; re-subscribing after it (with the revision before) repeats nothing.
     set('w1', 4, { v: 4 })
+    hub.publish('widget', 'w1', 'ws_a')
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 3 }]))
     expect(socket.sent.map((m) => m.revision)).toEqual([3, 4])
     // 50 topics fit, and re-subscribing the same 50 again is not "too many".
