@@ -10,7 +10,9 @@ import { onQueueChange } from '../tickets/changes'
 import { trackingPath } from '../tickets/tracking'
 import type { Asset } from '../screens/assets'
 import { PhoneCodes, PhoneErrorExamples } from './errors'
-import { PhoneService, type PhoneStatus } from './service'
+import { PhoneService, type PhoneStatus, type UnitView } from './service'
+import { PhoneWaits } from './waits'
+import type { TicketRow } from '../tickets/store'
 import { phonePage } from './page'
 import { PHONE_ASSET_PREFIX, PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
 
@@ -20,6 +22,8 @@ export const PHONE_API = '/api/phone/v1'
 export const LONG_POLL_MS = 20_000
 /** Reads a minute from one address: a phone long-polls (about 3 a minute); a burst is someone guessing. */
 export const PHONE_READS_PER_ADDRESS = 600
+/** Polls that may wait on one tracking code at once (contract §23); the next is answered at once. */
+export const POLLS_PER_CODE = 4
 
 const closed = { additionalProperties: false } as const
 const PhoneStatusSchema = Type.Union([
@@ -61,45 +65,29 @@ export function phoneRoutes(deps: AppDeps) {
 
   const notFound = () => new ApiError(404, PhoneCodes.TICKET_NOT_FOUND, 'no ticket has this code')
 
+  /** The code's answer now; 404 when no ticket has it. */
+  const answer = (code: string, unit?: UnitView): { row: TicketRow; status: PhoneStatus; version: string } => {
+    const row = phone.ticketOf(code)
+    if (row === null) throw notFound()
+    const status = phone.status(row, deps.clock.now(), unit?.queueUnitId === row.queueUnitId ? unit : undefined)
+    return { row, status, version: versionOf(status) }
+  }
+  // Contract §23: one listener for every waiting poll; a change of a unit costs one unit view
+  // and one status per distinct code waiting on it, and at most 4 polls wait per code.
+  const waits = new PhoneWaits<PhoneStatus, UnitView>(
+    { unit: (queueUnitId) => phone.unitView(queueUnitId), answer: (code, unit) => answer(code, unit) },
+    { timeoutMs: LONG_POLL_MS, maxPerCode: POLLS_PER_CODE },
+  )
+  onQueueChange(deps.db, (change) => waits.changed(change.queueUnitId))
+  // Stopping answers every waiting poll with its current status at once (contract §23): the
+  // server never waits out a long poll, and the phone asks again once the server is back.
+  deps.lifecycle.register({ beforeStop: () => waits.answerAll() })
+
   /** The status now, or the first different one after a queue change of its unit, or the same after LONG_POLL_MS. */
   async function statusAfter(code: string, since: string | undefined, signal: AbortSignal): Promise<{ status: PhoneStatus; version: string }> {
-    const read = () => {
-      const row = phone.ticketOf(code)
-      if (row === null) throw notFound()
-      const status = phone.status(row, deps.clock.now())
-      return { row, status, version: versionOf(status) }
-    }
-    const first = read()
+    const first = answer(code)
     if (since === undefined || since !== first.version) return first
-    return await new Promise((resolve, reject) => {
-      let done = false
-      const finish = (outcome: () => { status: PhoneStatus; version: string }) => {
-        if (done) return
-        try {
-          const value = outcome()
-          done = true
-          cleanup()
-          resolve(value)
-        } catch (error) {
-          done = true
-          cleanup()
-          reject(error)
-        }
-      }
-      const unsubscribe = onQueueChange(deps.db, (change) => {
-        if (change.queueUnitId !== first.row.queueUnitId) return
-        const next = read()
-        if (next.version !== since) finish(() => next)
-      })
-      const timer = setTimeout(() => finish(read), LONG_POLL_MS)
-      const abort = () => finish(read)
-      signal.addEventListener('abort', abort)
-      function cleanup() {
-        unsubscribe()
-        clearTimeout(timer)
-        signal.removeEventListener('abort', abort)
-      }
-    })
+    return await waits.wait(code, first.row.queueUnitId, first, signal)
   }
 
   const serve = (asset: Asset, request: Request) => new Response(asset.body, {
