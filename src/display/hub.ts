@@ -79,6 +79,7 @@ export class LiveHub {
   private readonly burst: number
   private readonly refillMs: number
   private readonly now: () => number
+  private stopping = false
 
   constructor(private readonly options: HubOptions) {
     this.maxBuffered = options.maxBufferedBytes ?? 1024 * 1024
@@ -110,6 +111,10 @@ export class LiveHub {
   ): boolean {
     const existing = credentialKey === null ? undefined : this.groups.get(credentialKey)
     let refusal: string | null = null
+    if (this.stopping) {
+      this.closeSocket(socket, 1012, 'server restarting')
+      return false
+    }
     if (this.clients.size >= this.maxSockets) refusal = `the server has its maximum of ${this.maxSockets} live connections; try again later`
     else if (existing && existing.clients.size >= this.maxPerCredential) refusal = `this credential has its maximum of ${this.maxPerCredential} live connections; close one or try again later`
     if (refusal !== null) {
@@ -199,9 +204,10 @@ export class LiveHub {
     }
   }
 
-  /** Shutdown: every client is told to go away (1001) and will reconnect to the next server. */
+  /** Shutdown: every client is closed with 1012 (service restart) and reconnects to the next server. */
   closeAll(): void {
-    for (const client of [...this.clients.values()]) this.drop(client, 1001, 'server shutting down')
+    this.stopping = true
+    for (const client of [...this.clients.values()]) this.drop(client, 1012, 'server restarting')
   }
 
   /** Heartbeat: a ping to every client, and a re-check of every credential. */

@@ -170,7 +170,7 @@ const liveDetail = websocketDetail({
     },
   },
   closeCodes: {
-    [CloseCodes.GOING_AWAY]: 'the server is shutting down: reconnect',
+    [CloseCodes.SERVICE_RESTART]: 'the server is stopping (a restart or an upgrade): reconnect, it is back within seconds',
     1013: 'the client read too slowly: reconnect and catch up with sinceRevision',
     [CloseCodes.TOKEN_INVALID]: 'the display token is not, or no longer, valid',
   },

@@ -68,4 +68,6 @@ test('SIGTERM with phone polls and a websocket open: exit 0 within 2 s, polls an
   const answers = await Promise.all(polls)
   expect(answers.map((a) => [a.status, a.body.version])).toEqual([[200, current.version], [200, current.version]])
   expect(server.lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true)
+  // Answered, not cut at the end of the grace.
+  expect(server.lines.filter((l) => l.includes('requests still open at shutdown'))).toEqual([])
 }, 30_000)

@@ -36,3 +36,28 @@ test('stopping finishes a slow in-flight request, refuses new connections, and c
   await stopping
   expect(() => server.deps.db.$client.query('SELECT 1').get()).toThrow()
 })
+
+test('a request still working at the end of the grace is cut: stopping never waits on it (contract §23)', async () => {
+  let arrived!: () => void
+  const reached = new Promise<void>((resolve) => (arrived = resolve))
+  const logs: Record<string, unknown>[] = []
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: join(tempDir(), 'lobby.db'),
+    durability: 'normal',
+    log: (entry) => logs.push(entry),
+    stopGraceMs: 100,
+    buildApp: (deps) => createApp(deps).get('/forever', async () => {
+      arrived()
+      await new Promise(() => {})
+      return 'never'
+    }),
+  })
+  const stuck = fetch(`${server.url}/forever`).then(() => 'answered', () => 'cut')
+  await reached
+  await server.stop()
+  expect(await stuck).toBe('cut')
+  expect(logs.some((l) => l.msg === 'requests still open at shutdown were closed')).toBe(true)
+  expect(logs.at(-1)?.msg).toBe('stopped')
+})
