@@ -150,13 +150,15 @@ export class LiveHub {
     return this.clients.size
   }
 
-  /** Handles one client message: only `subscribe` exists. */
+  /** Handles one client message: `subscribe`, or a page's `heartbeat`. */
   message(socket: LiveSocket, text: string): void {
     const client = this.clients.get(socket)
     if (!client) return
     if (!this.withinMessageRate(client)) return
-    const request = parseSubscribe(text, this.maxTopics)
-    if (typeof request === 'string') return this.sendError(client, 'INVALID_MESSAGE', request)
+    const message = parseClientMessage(text, this.maxTopics)
+    if (typeof message === 'string') return this.sendError(client, 'INVALID_MESSAGE', message)
+    if (message.type === 'heartbeat') return this.heartbeatOf(client)
+    const request = message.topics
     const added = request.filter((topic) => !client.sent.has(topicKey(topic.kind, topic.id))).length
     if (client.sent.size + added > this.maxTopics) {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
@@ -230,6 +232,20 @@ export class LiveHub {
     }
   }
 
+  /**
+   * A page's heartbeat (the desk's and the kiosk's, every few seconds): its credential is
+   * checked now (a revoked device is closed with 4401 at once; a valid one has its "last used"
+   * kept, as every authenticated request does), and the heartbeat is echoed so the page knows
+   * the connection is alive. This replaces the pages' HTTP device check once a second.
+   */
+  private heartbeatOf(client: Client): void {
+    if (!client.group.stillAuthorized()) {
+      for (const member of [...client.group.clients]) this.drop(member, 4401, 'credential no longer valid')
+      return
+    }
+    this.sendRaw(client, HEARTBEAT)
+  }
+
   /** Token bucket per socket; a flood is answered once with RATE_LIMITED, then closed (1008). */
   private withinMessageRate(client: Client): boolean {
     const now = this.now()
@@ -284,6 +300,8 @@ export class LiveHub {
   }
 }
 
+const HEARTBEAT = '{"type":"heartbeat"}'
+
 function encode(type: 'snapshot' | 'update', kind: TopicKind, id: string, state: TopicState): string {
   return `{"type":"${type}","kind":"${kind}","id":${JSON.stringify(id)},"revision":${state.revision},"data":${state.dataJson}}`
 }
@@ -294,12 +312,12 @@ interface TopicRequest {
   sinceRevision?: number
 }
 
-/**
- * Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error.
- * More than `maxTopics` topics, or one topic (kind and id) twice, is an error (contract §23):
- * a message costs at most `maxTopics` reads, never one per repetition.
- */
-export function parseSubscribe(text: string, maxTopics = 50): TopicRequest[] | string {
+/** A client message: a subscribe, or a page's heartbeat. */
+export type ClientMessage = { type: 'subscribe'; topics: TopicRequest[] } | { type: 'heartbeat' }
+
+/** Parses a client message (`subscribe` or `{"type":"heartbeat"}`); a string is the error. */
+export function parseClientMessage(text: string, maxTopics = 50): ClientMessage | string {
+  if (text === HEARTBEAT) return { type: 'heartbeat' }
   let message: unknown
   try {
     message = JSON.parse(text)
@@ -307,8 +325,28 @@ export function parseSubscribe(text: string, maxTopics = 50): TopicRequest[] | s
     return 'message is not JSON'
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'message must be an object'
-  const { type, topics, ...rest } = message as Record<string, unknown>
-  if (type !== 'subscribe') return 'type must be "subscribe"'
+  if ((message as { type?: unknown }).type === 'heartbeat') {
+    const extra = Object.keys(message).filter((k) => k !== 'type')
+    return extra.length > 0 ? `unknown field: ${extra[0]}` : { type: 'heartbeat' }
+  }
+  const topics = subscribeTopics(message as Record<string, unknown>, maxTopics)
+  return typeof topics === 'string' ? topics : { type: 'subscribe', topics }
+}
+
+/**
+ * Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error.
+ * More than `maxTopics` topics, or one topic (kind and id) twice, is an error (contract §23):
+ * a message costs at most `maxTopics` reads, never one per repetition.
+ */
+export function parseSubscribe(text: string, maxTopics = 50): TopicRequest[] | string {
+  const message = parseClientMessage(text, maxTopics)
+  if (typeof message === 'string') return message
+  return message.type === 'subscribe' ? message.topics : 'type must be "subscribe"'
+}
+
+function subscribeTopics(message: Record<string, unknown>, maxTopics: number): TopicRequest[] | string {
+  const { type, topics, ...rest } = message
+  if (type !== 'subscribe') return 'type must be "subscribe" or "heartbeat"'
   if (Object.keys(rest).length > 0) return `unknown field: ${Object.keys(rest)[0]}`
   if (!Array.isArray(topics) || topics.length === 0) return 'topics must be a non-empty array'
   if (topics.length > maxTopics) return `at most ${maxTopics} topics in one message`

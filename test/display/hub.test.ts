@@ -260,3 +260,36 @@ describe('live hub under a hostile subscribe (contract §23)', () => {
     expect(socket.sent.at(-1)).toMatchObject({ type: 'update', id: 't0', revision: 2 })
   })
 })
+
+describe('page heartbeats on the socket', () => {
+  test('a heartbeat re-checks the credential now and is echoed; nothing else is sent or read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    set('w1', 1, {})
+    let checks = 0
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => (checks++, true), 'dev_1')
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 1 }]))
+    hub.message(socket, '{"type":"heartbeat"}')
+    hub.message(socket, JSON.stringify({ type: 'heartbeat' }))
+    expect(socket.sent).toEqual([{ type: 'heartbeat' }, { type: 'heartbeat' }])
+    expect(checks).toBe(2)
+    expect(reads()).toBe(1)
+    hub.message(socket, JSON.stringify({ type: 'heartbeat', extra: 1 }))
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 'INVALID_MESSAGE' })
+    expect(socket.closed).toBeNull()
+  })
+
+  test('a heartbeat of a revoked device closes every socket of that device with 4401 at once', () => {
+    const { hub } = hubWithWidgets()
+    let revoked = false
+    const pages = [new FakeSocket(), new FakeSocket()]
+    for (const s of pages) hub.connect(s, 'ws_a', () => !revoked, 'dev_1')
+    const other = new FakeSocket()
+    hub.connect(other, 'ws_a', () => true, 'dev_2')
+    revoked = true
+    hub.message(pages[0]!, '{"type":"heartbeat"}')
+    expect(pages.map((s) => s.closed?.code)).toEqual([4401, 4401])
+    expect(other.closed).toBeNull()
+    expect(hub.clientCount).toBe(1)
+  })
+})
