@@ -46,6 +46,9 @@ const SILENCE_MS = 60_000
 /** Close codes of docs/display.md: 4401 token revoked or rotated out. */
 const CLOSE_TOKEN_INVALID = 4401
 
+/** A page's heartbeat on the socket (docs/display.md); the server echoes it. */
+const HEARTBEAT = '{"type":"heartbeat"}'
+
 /** A display token as a header value: printable ASCII without spaces. */
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/
 
@@ -57,6 +60,14 @@ export interface LiveTopicOptions {
    * snapshot or update makes it read again (the desk's view holds more than the board's topic).
    */
   rereadOnChange?: boolean
+  /**
+   * Send `{"type":"heartbeat"}` on the socket this often (the desk and the kiosk): the server
+   * re-checks the device at each one (a revoked device's socket is closed with 4401, which
+   * the page turns into "no longer paired") and echoes it, so a dead connection is noticed
+   * within three heartbeats instead of the 60 s of ping silence. Replaces an HTTP device check
+   * once a second.
+   */
+  heartbeatMs?: number
 }
 
 /**
@@ -71,6 +82,7 @@ export class LiveTopic<T> {
   private attempt = 0
   private retryTimer: ReturnType<typeof setTimeout> | undefined
   private silenceTimer: ReturnType<typeof setTimeout> | undefined
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined
   private offlineSince: number | null = null
   private live = false
   private connecting = false
@@ -196,6 +208,7 @@ export class LiveTopic<T> {
       if (this.socket !== socket) return
       const topic = { kind: this.kind, id: this.id, ...(this.revision !== undefined ? { sinceRevision: this.revision } : {}) }
       socket.send(JSON.stringify({ type: 'subscribe', topics: [topic] }))
+      this.startHeartbeat(socket)
       // Back after a drop: the server may have restarted with another clock.
       if (this.offlineSince !== null) void syncClock()
       this.attempt = 0
@@ -211,6 +224,7 @@ export class LiveTopic<T> {
       if (this.socket !== socket) return
       this.socket = null
       clearTimeout(this.silenceTimer)
+      clearInterval(this.heartbeatTimer)
       if (event.code === CLOSE_TOKEN_INVALID) {
         this.on.problem('token')
         this.markOffline()
@@ -245,6 +259,16 @@ export class LiveTopic<T> {
     }
   }
 
+  private startHeartbeat(socket: WebSocket): void {
+    clearInterval(this.heartbeatTimer)
+    const every = this.options.heartbeatMs
+    if (every === undefined) return
+    this.heartbeatTimer = setInterval(() => {
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return clearInterval(this.heartbeatTimer)
+      socket.send(HEARTBEAT)
+    }, every)
+  }
+
   private watchSilence(): void {
     clearTimeout(this.silenceTimer)
     this.silenceTimer = setTimeout(() => {
@@ -252,13 +276,14 @@ export class LiveTopic<T> {
       this.closeSocket()
       this.markOffline()
       this.retry(this.backoff())
-    }, SILENCE_MS)
+    }, this.options.heartbeatMs === undefined ? SILENCE_MS : Math.min(SILENCE_MS, 3 * this.options.heartbeatMs))
   }
 
   private closeSocket(): void {
     const socket = this.socket
     this.socket = null
     clearTimeout(this.silenceTimer)
+    clearInterval(this.heartbeatTimer)
     if (socket !== null) {
       try {
         socket.close()
