@@ -50,7 +50,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(deskRoutes(deps, { desk: services.desk, devices }))
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
-    .use(phoneRoutes(deps, { phone: services.phone }))
+    .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices, reportCache: services.reportCache }))
     .decorate('deps', deps)
 }

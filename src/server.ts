@@ -33,6 +33,8 @@ export interface ServeOptions {
   /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
   log?: Logger
+  /** How long `stop()` waits for in-flight requests before closing them (default STOP_GRACE_MS). */
+  stopGraceMs?: number
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
 }
@@ -44,6 +46,12 @@ export interface ServeOptions {
  * routes their own limits while streaming).
  */
 const BACKSTOP_MAX_BODY = 1024 * 1024 * 1024
+/**
+ * How long stopping waits for in-flight requests before closing their connections (contract
+ * §23: SIGTERM ends the process within 2 seconds). Phone polls are answered and websockets
+ * closed at once (`beforeStop`), so only a request still working after this is cut.
+ */
+export const STOP_GRACE_MS = 1_500
 
 /**
  * TLS 1.2 cipher suites: forward-secret (ECDHE) with an AEAD only, the modern list of
@@ -188,8 +196,17 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     async stop() {
       // Websockets first: Bun's stop waits for them too, and screens simply reconnect.
       deps.lifecycle.beforeStop()
-      // Without `true`, Bun stops accepting and resolves once in-flight requests are done.
-      await server.stop()
+      // Without `true`, Bun stops accepting and resolves once in-flight requests are done;
+      // past the grace, what is still open is closed (the process must end within 2 s).
+      const graceMs = options.stopGraceMs ?? STOP_GRACE_MS
+      let graceTimer: ReturnType<typeof setTimeout> | undefined
+      const graceful = server.stop().then(() => true)
+      const inTime = await Promise.race([graceful, new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), graceMs)))])
+      clearTimeout(graceTimer)
+      if (!inTime) {
+        log({ level: 'warn', msg: 'requests still open at shutdown were closed', graceMs })
+        await server.stop(true)
+      }
       // Elysia runs each request's after-response hooks (the access log line) on a later turn
       // than its answer: let the last ones run before the process ends.
       await new Promise<void>((resolve) => setImmediate(resolve))

@@ -8,11 +8,12 @@ export const DisplayCodes = {
 } as const
 
 /**
- * Websocket close codes of the display feed (docs/display.md): 1001 when the server shuts
- * down (screens reconnect), 4401 when the display token is not, or no longer, valid.
+ * Websocket close codes of the display feed (docs/display.md): 1012 (service restart) when the
+ * server stops (screens reconnect at once and keep retrying every few seconds, contract §23),
+ * 4401 when the display token is not, or no longer, valid.
  */
 export const CloseCodes = {
-  GOING_AWAY: 1001,
+  SERVICE_RESTART: 1012,
   TOKEN_INVALID: 4401,
 } as const
 

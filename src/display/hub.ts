@@ -79,6 +79,7 @@ export class LiveHub {
   private readonly burst: number
   private readonly refillMs: number
   private readonly now: () => number
+  private stopping = false
 
   constructor(private readonly options: HubOptions) {
     this.maxBuffered = options.maxBufferedBytes ?? 1024 * 1024
@@ -110,6 +111,10 @@ export class LiveHub {
   ): boolean {
     const existing = credentialKey === null ? undefined : this.groups.get(credentialKey)
     let refusal: string | null = null
+    if (this.stopping) {
+      this.closeSocket(socket, 1012, 'server restarting')
+      return false
+    }
     if (this.clients.size >= this.maxSockets) refusal = `the server has its maximum of ${this.maxSockets} live connections; try again later`
     else if (existing && existing.clients.size >= this.maxPerCredential) refusal = `this credential has its maximum of ${this.maxPerCredential} live connections; close one or try again later`
     if (refusal !== null) {
@@ -145,25 +150,31 @@ export class LiveHub {
     return this.clients.size
   }
 
-  /** Handles one client message: only `subscribe` exists. */
+  /** Handles one client message: `subscribe`, or a page's `heartbeat`. */
   message(socket: LiveSocket, text: string): void {
     const client = this.clients.get(socket)
     if (!client) return
     if (!this.withinMessageRate(client)) return
-    const request = parseSubscribe(text)
-    if (typeof request === 'string') return this.sendError(client, 'INVALID_MESSAGE', request)
-    const added = new Set(request.map((topic) => topicKey(topic.kind, topic.id)).filter((key) => !client.sent.has(key)))
-    if (client.sent.size + added.size > this.maxTopics) {
+    const message = parseClientMessage(text, this.maxTopics)
+    if (typeof message === 'string') return this.sendError(client, 'INVALID_MESSAGE', message)
+    if (message.type === 'heartbeat') return this.heartbeatOf(client)
+    const request = message.topics
+    const added = request.filter((topic) => !client.sent.has(topicKey(topic.kind, topic.id))).length
+    if (client.sent.size + added > this.maxTopics) {
       return this.sendError(client, 'TOO_MANY_TOPICS', `at most ${this.maxTopics} topics per connection`)
     }
     for (const topic of request) {
+      const key = topicKey(topic.kind, topic.id)
+      // Held already (contract §23): every change of a held topic is published to this client,
+      // so what it was sent is the current revision as far as this server knows; nothing to
+      // read, nothing to send. Only a topic whose last send failed (-1) is read again.
+      if ((client.sent.get(key) ?? -1) >= 0) continue
       const readable = client.mayRead === undefined || client.mayRead(topic.kind, topic.id)
       const state = readable ? this.readers.get(topic.kind)?.(topic.id, client.workspaceId) ?? null : null
       if (state === null) {
         this.sendError(client, 'TOPIC_NOT_FOUND', `no ${topic.kind} "${topic.id}" for this display token`)
         continue
       }
-      const key = topicKey(topic.kind, topic.id)
       let set = this.subscribers.get(key)
       if (!set) this.subscribers.set(key, (set = new Set()))
       set.add(client)
@@ -195,9 +206,10 @@ export class LiveHub {
     }
   }
 
-  /** Shutdown: every client is told to go away (1001) and will reconnect to the next server. */
+  /** Shutdown: every client is closed with 1012 (service restart) and reconnects to the next server. */
   closeAll(): void {
-    for (const client of [...this.clients.values()]) this.drop(client, 1001, 'server shutting down')
+    this.stopping = true
+    for (const client of [...this.clients.values()]) this.drop(client, 1012, 'server restarting')
   }
 
   /** Heartbeat: a ping to every client, and a re-check of every credential. */
@@ -218,6 +230,20 @@ export class LiveHub {
       if (group.stillAuthorized()) continue
       for (const client of [...group.clients]) this.drop(client, 4401, 'credential no longer valid')
     }
+  }
+
+  /**
+   * A page's heartbeat (the desk's and the kiosk's, every few seconds): its credential is
+   * checked now (a revoked device is closed with 4401 at once; a valid one has its "last used"
+   * kept, as every authenticated request does), and the heartbeat is echoed so the page knows
+   * the connection is alive. This replaces the pages' HTTP device check once a second.
+   */
+  private heartbeatOf(client: Client): void {
+    if (!client.group.stillAuthorized()) {
+      for (const member of [...client.group.clients]) this.drop(member, 4401, 'credential no longer valid')
+      return
+    }
+    this.sendRaw(client, HEARTBEAT)
   }
 
   /** Token bucket per socket; a flood is answered once with RATE_LIMITED, then closed (1008). */
@@ -274,6 +300,8 @@ export class LiveHub {
   }
 }
 
+const HEARTBEAT = '{"type":"heartbeat"}'
+
 function encode(type: 'snapshot' | 'update', kind: TopicKind, id: string, state: TopicState): string {
   return `{"type":"${type}","kind":"${kind}","id":${JSON.stringify(id)},"revision":${state.revision},"data":${state.dataJson}}`
 }
@@ -284,8 +312,12 @@ interface TopicRequest {
   sinceRevision?: number
 }
 
-/** Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error. */
-export function parseSubscribe(text: string): TopicRequest[] | string {
+/** A client message: a subscribe, or a page's heartbeat. */
+export type ClientMessage = { type: 'subscribe'; topics: TopicRequest[] } | { type: 'heartbeat' }
+
+/** Parses a client message (`subscribe` or `{"type":"heartbeat"}`); a string is the error. */
+export function parseClientMessage(text: string, maxTopics = 50): ClientMessage | string {
+  if (text === HEARTBEAT) return { type: 'heartbeat' }
   let message: unknown
   try {
     message = JSON.parse(text)
@@ -293,11 +325,33 @@ export function parseSubscribe(text: string): TopicRequest[] | string {
     return 'message is not JSON'
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'message must be an object'
-  const { type, topics, ...rest } = message as Record<string, unknown>
-  if (type !== 'subscribe') return 'type must be "subscribe"'
+  if ((message as { type?: unknown }).type === 'heartbeat') {
+    const extra = Object.keys(message).filter((k) => k !== 'type')
+    return extra.length > 0 ? `unknown field: ${extra[0]}` : { type: 'heartbeat' }
+  }
+  const topics = subscribeTopics(message as Record<string, unknown>, maxTopics)
+  return typeof topics === 'string' ? topics : { type: 'subscribe', topics }
+}
+
+/**
+ * Parses `{"type":"subscribe","topics":[{kind, id, sinceRevision?}]}`; a string is the error.
+ * More than `maxTopics` topics, or one topic (kind and id) twice, is an error (contract §23):
+ * a message costs at most `maxTopics` reads, never one per repetition.
+ */
+export function parseSubscribe(text: string, maxTopics = 50): TopicRequest[] | string {
+  const message = parseClientMessage(text, maxTopics)
+  if (typeof message === 'string') return message
+  return message.type === 'subscribe' ? message.topics : 'type must be "subscribe"'
+}
+
+function subscribeTopics(message: Record<string, unknown>, maxTopics: number): TopicRequest[] | string {
+  const { type, topics, ...rest } = message
+  if (type !== 'subscribe') return 'type must be "subscribe" or "heartbeat"'
   if (Object.keys(rest).length > 0) return `unknown field: ${Object.keys(rest)[0]}`
   if (!Array.isArray(topics) || topics.length === 0) return 'topics must be a non-empty array'
+  if (topics.length > maxTopics) return `at most ${maxTopics} topics in one message`
   const out: TopicRequest[] = []
+  const seen = new Set<string>()
   for (const [i, topic] of topics.entries()) {
     if (typeof topic !== 'object' || topic === null) return `topics/${i} must be an object`
     const { kind, id, sinceRevision, ...extra } = topic as Record<string, unknown>
@@ -307,6 +361,9 @@ export function parseSubscribe(text: string): TopicRequest[] | string {
     if (sinceRevision !== undefined && (!Number.isSafeInteger(sinceRevision) || (sinceRevision as number) < 0)) {
       return `topics/${i}/sinceRevision must be a non-negative integer`
     }
+    const key = topicKey(kind as TopicKind, id)
+    if (seen.has(key)) return `topics/${i}: ${kind as string} "${id}" is listed twice`
+    seen.add(key)
     out.push({ kind: kind as TopicKind, id, ...(sinceRevision !== undefined ? { sinceRevision: sinceRevision as number } : {}) })
   }
   return out

@@ -111,7 +111,9 @@ const liveDetail = websocketDetail({
   description:
     'Upgrade GET /api/display/v1/live?token=lbd_… (a bad token is refused before the upgrade: 401 AUTHENTICATION_FAILED in the envelope). ' +
     'Send one `subscribe` message; the server answers a `snapshot` per topic (none when `sinceRevision` is current), then an `update` for every ' +
-    'accepted change in order, each carrying the whole body, and a `ping` every 25 seconds. A bad message gets an `error` and the connection stays open.',
+    'accepted change in order, each carrying the whole body, and a `ping` every 25 seconds. A bad message gets an `error` and the connection stays open. ' +
+    'At most 50 topics per message, each once (else INVALID_MESSAGE); re-subscribing to a held topic sends and reads nothing. ' +
+    'A page may send `{"type":"heartbeat"}`: its credential is re-checked at once and the heartbeat echoed.',
   tags: ['Display feeds'],
   security: 'display',
   query: { token: { description: 'the display token (browsers cannot set headers on a websocket)', example: TOKEN, required: true } },
@@ -120,22 +122,27 @@ const liveDetail = websocketDetail({
       schema: Type.Object({ type: Type.Literal('subscribe'), topics: Type.Array(topic, { minItems: 1 }) }),
       example: { type: 'subscribe', topics: [{ kind: 'widget', id: 'wdg_schedule_lobby', sinceRevision: 3 }, { kind: 'queue', id: 'qu_main' }, { kind: 'prayer', id: SOURCE_ID }] },
     },
+    heartbeat: {
+      schema: Type.Object({ type: Type.Literal('heartbeat') }, { description: 'a page\'s heartbeat: the credential is re-checked now (4401 when revoked) and the heartbeat echoed' }),
+      example: { type: 'heartbeat' },
+    },
   },
   serverMessages: {
     snapshot: { schema: change('snapshot'), example: { type: 'snapshot', kind: 'queue', id: 'qu_main', revision: 412, data: QUEUE_EXAMPLE } },
     update: { schema: change('update'), example: { type: 'update', kind: 'widget', id: 'wdg_schedule_lobby', revision: 17, data: WIDGET_EXAMPLE } },
     ping: { schema: Type.Object({ type: Type.Literal('ping') }), example: { type: 'ping' } },
+    heartbeat: { schema: Type.Object({ type: Type.Literal('heartbeat') }), example: { type: 'heartbeat' } },
     error: {
       schema: Type.Object({
         type: Type.Literal('error'),
-        code: Type.Union([Type.Literal('INVALID_MESSAGE'), Type.Literal('TOPIC_NOT_FOUND'), Type.Literal('TOO_MANY_TOPICS')]),
+        code: Type.Union([Type.Literal('INVALID_MESSAGE'), Type.Literal('TOPIC_NOT_FOUND'), Type.Literal('TOO_MANY_TOPICS'), Type.Literal('RATE_LIMITED')]),
         message: Type.String(),
       }),
       example: { type: 'error', code: 'TOPIC_NOT_FOUND', message: 'no widget "wdg_lobby" for this display token' },
     },
   },
   closeCodes: {
-    [CloseCodes.GOING_AWAY]: 'the server is shutting down: reconnect',
+    [CloseCodes.SERVICE_RESTART]: 'the server is stopping (a restart or an upgrade): reconnect, it is back within seconds',
     1013: 'the client read too slowly: reconnect and catch up with sinceRevision',
     [CloseCodes.TOKEN_INVALID]: 'the display token is not, or no longer, valid',
   },

@@ -7,20 +7,19 @@ import { json, pathOf } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { qrSvg } from '../platform/qr'
 import { serverOrigin } from '../devices/access'
-import { onQueueChange, trackingPath } from '../tickets'
+import { trackingPath } from '../tickets'
 import type { Asset } from '../screens/assets'
 import { PhoneCodes, PhoneErrorExamples } from './errors'
-import type { PhoneService, PhoneStatus } from './service'
+import type { PhoneService, PhoneStatus, UnitView } from './service'
+import type { PhoneWaits } from './waits'
+import { phoneAnswer, ticketNotFound, LONG_POLL_MS } from './live'
 import { phonePage } from './page'
 import { PHONE_ASSET_PREFIX, PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
 
 export const PHONE_API = '/api/phone/v1'
 
-/** How long a status read with `since` waits for a change before answering the same status. */
-export const LONG_POLL_MS = 20_000
 /** Reads a minute from one address: a phone long-polls (about 3 a minute); a burst is someone guessing. */
 export const PHONE_READS_PER_ADDRESS = 600
-
 const closed = { additionalProperties: false } as const
 const PhoneStatusSchema = Type.Union([
   Type.Object({
@@ -39,62 +38,25 @@ const PhoneStatusSchema = Type.Union([
 ])
 const PhoneStatusResponse = Type.Object({ data: PhoneStatusSchema, version: Type.String({ description: 'changes whenever `data` does; pass it as `since` to wait for the next change' }) }, closed)
 
-function versionOf(status: PhoneStatus): string {
-  return Bun.hash(JSON.stringify(status)).toString(36)
-}
-
 /**
  * The ticket on a phone (contract §10): `/t/{code}` (no login: the code is the capability), its
  * status read `GET /api/phone/v1/tickets/{code}` (a long poll with `?since=`), and the QR code of
  * the page as SVG for the kiosk's ticket screen.
  */
-export function phoneRoutes(deps: AppDeps, { phone }: { phone: PhoneService }) {
+export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone: PhoneService; phoneWaits: PhoneWaits<PhoneStatus, UnitView> }) {
 
   function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
     admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), PHONE_READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
   }
 
-  const notFound = () => new ApiError(404, PhoneCodes.TICKET_NOT_FOUND, 'no ticket has this code')
+  const notFound = ticketNotFound
+  const answer = (code: string) => phoneAnswer(deps, phone, code)
 
   /** The status now, or the first different one after a queue change of its unit, or the same after LONG_POLL_MS. */
   async function statusAfter(code: string, since: string | undefined, signal: AbortSignal): Promise<{ status: PhoneStatus; version: string }> {
-    const read = () => {
-      const row = phone.ticketOf(code)
-      if (row === null) throw notFound()
-      const status = phone.status(row, deps.clock.now())
-      return { row, status, version: versionOf(status) }
-    }
-    const first = read()
+    const first = answer(code)
     if (since === undefined || since !== first.version) return first
-    return await new Promise((resolve, reject) => {
-      let done = false
-      const finish = (outcome: () => { status: PhoneStatus; version: string }) => {
-        if (done) return
-        try {
-          const value = outcome()
-          done = true
-          cleanup()
-          resolve(value)
-        } catch (error) {
-          done = true
-          cleanup()
-          reject(error)
-        }
-      }
-      const unsubscribe = onQueueChange(deps.db, (change) => {
-        if (change.queueUnitId !== first.row.queueUnitId) return
-        const next = read()
-        if (next.version !== since) finish(() => next)
-      })
-      const timer = setTimeout(() => finish(read), LONG_POLL_MS)
-      const abort = () => finish(read)
-      signal.addEventListener('abort', abort)
-      function cleanup() {
-        unsubscribe()
-        clearTimeout(timer)
-        signal.removeEventListener('abort', abort)
-      }
-    })
+    return await waits.wait(code, first.row.queueUnitId, first, signal)
   }
 
   const serve = (asset: Asset, request: Request) => new Response(asset.body, {

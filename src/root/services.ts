@@ -9,6 +9,9 @@ import { KioskService } from '../kiosk/service'
 import { PhoneService } from '../phone/service'
 import { ReportService, ReportSummaryReader } from '../reports/service'
 import { ReportCache } from '../reports/cache'
+import { createPhoneWaits, phoneWaitsTask } from '../phone/live'
+import type { PhoneWaits } from '../phone/waits'
+import type { PhoneStatus, UnitView } from '../phone/service'
 import type { LiveHub } from '../display/hub'
 import { createLiveHub, liveHubTask } from '../display/live'
 import { onWidgetSnapshot } from '../widgets/service'
@@ -25,6 +28,8 @@ export interface AppServices {
   devices: DeviceService
   kiosk: KioskService
   phone: PhoneService
+  /** The phone's long polls waiting for a change (src/phone/live.ts). */
+  phoneWaits: PhoneWaits<PhoneStatus, UnitView>
   /** The display feeds' websocket hub. */
   liveHub: LiveHub
   /** Built on the first report request (their statements are off the cold-start path), then kept. */
@@ -54,6 +59,11 @@ export function composeServices(deps: AppDeps): AppServices {
   // One Queue service for the public, operator, desk and kiosk routes (its statements are prepared once).
   const queue = new QueueService(deps)
   const counters = new CounterService(deps, queue)
+  // The phone's waiting polls: told of every committed queue change, all answered when stopping.
+  const phone = new PhoneService(deps)
+  const phoneWaits = createPhoneWaits(deps, phone)
+  onQueueChange(deps.db, (change) => phoneWaits.changed(change.queueUnitId))
+  deps.lifecycle.register(phoneWaitsTask(phoneWaits))
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
@@ -64,7 +74,8 @@ export function composeServices(deps: AppDeps): AppServices {
     desk: new DeskService(deps, counters),
     devices: new DeviceService(deps.db, deps.ids),
     kiosk: new KioskService(deps, queue),
-    phone: new PhoneService(deps),
+    phone,
+    phoneWaits,
     liveHub,
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),

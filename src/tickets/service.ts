@@ -17,7 +17,7 @@ import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type QueueDisplayState } from './display-state'
 import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
-import { callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
+import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
 import { RollupReads } from './rollup-reads'
 
@@ -276,6 +276,25 @@ export class Tickets {
   placeInLine(ticket: TicketRow): PlaceInLine | null {
     if (ticket.status !== 'WAITING') return null
     return this.place(ticket.queueUnitId, ticket.serviceId, ticket.locationId, toPlaceOf(ticket))
+  }
+
+  /**
+   * Every waiting ticket's place in one (service, location) line, by ticket ID: the line read
+   * and put in call order once, so N tickets of a line cost one read, not N (the phone polls,
+   * contract §23). Each entry is what `placeInLine` answers for that ticket.
+   */
+  placesInLine(queueUnitId: string, serviceId: string, locationId: string): Map<string, PlaceInLine> {
+    return inReadTransaction(this.deps.db, () => {
+      const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
+      const line = this.parts.lineFactsStmt.get(serviceId, locationId)
+      const open = line?.open ?? 0
+      const average = averageServiceSeconds(line?.avg, line?.defaultSeconds)
+      const places = new Map<string, PlaceInLine>()
+      callOrder(waiting, this.priorityPolicy(queueUnitId)).forEach((ticket, ahead) => {
+        places.set(ticket.id, { ahead, estimatedWaitSeconds: estimatedWaitSeconds(ahead, open, average) })
+      })
+      return places
+    })
   }
 
   /** The place a ticket issued now would get (`priority` or not): for a kiosk's choice. */

@@ -94,3 +94,52 @@ describe('the live websocket for paired devices', () => {
     expect((await upgrade(server.url, desk)).status).toBe(401)
   })
 })
+
+describe('device heartbeats on the live websocket', () => {
+  let server: RunningServer
+  const path = join(tempDir(), 'lobby.db')
+
+  beforeAll(async () => {
+    const db = openDatabase(path)
+    migrateDatabase(db.$client)
+    applyProvisioning(db, exampleDocument(), Date.now())
+    db.$client.close()
+    server = await startServer({ port: 0, host: '127.0.0.1', dbPath: path, durability: 'normal', log: () => {} })
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  test("a desk page's heartbeat on its socket is answered and keeps the device's last use, with no HTTP request; revoked, the socket closes 4401", async () => {
+    const { code } = new DeviceService(server.deps.db).createPairingCode({ role: 'desk', counterId: 'cnt_1', name: 'beating-desk' }, Date.now())
+    const paired = await fetch(`${server.url}/api/devices/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
+    const cookie = /^(lobby_device=lbv_[a-z2-7]+);/.exec(paired.headers.get('set-cookie')!)![1]!
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/display/v1/live`, { headers: { cookie, origin: server.url } } as never)
+    const messages: any[] = []
+    const waiters: { until: (m: any[]) => boolean; resolve: () => void }[] = []
+    socket.addEventListener('message', (event) => {
+      messages.push(JSON.parse(String(event.data)))
+      for (const w of waiters.splice(0)) if (w.until(messages)) w.resolve(); else waiters.push(w)
+    })
+    const closed = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)))
+    const until = (f: (m: any[]) => boolean) => (f(messages) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ until: f, resolve })))
+    await new Promise((resolve) => socket.addEventListener('open', resolve))
+    socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: 'qu_main' }] }))
+    await until((m) => m.some((x) => x.type === 'snapshot'))
+
+    // Its last use is an hour ago (as if it had been idle): the heartbeat on the socket brings it to now.
+    const hourAgo = Date.now() - 3_600_000
+    server.deps.db.$client.query("UPDATE credentials SET last_used_at = ?1 WHERE kind = 'device' AND revoked_at IS NULL").run(hourAgo)
+    server.deps.changes.noteWrite()
+    const before = Date.now()
+    socket.send('{"type":"heartbeat"}')
+    await until((m) => m.some((x) => x.type === 'heartbeat'))
+    const listed = new DeviceService(server.deps.db).list().find((d) => d.name === 'beating-desk')!
+    expect(Date.parse(listed.lastUsedAt!)).toBeGreaterThanOrEqual(before - 1)
+
+    new DeviceService(server.deps.db).revoke('beating-desk', Date.now())
+    server.deps.changes.noteWrite()
+    socket.send('{"type":"heartbeat"}')
+    expect(await closed).toBe(4401)
+  })
+})

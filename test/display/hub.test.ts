@@ -160,7 +160,9 @@ describe('live hub', () => {
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }]))
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 1 }]))
     expect(socket.sent).toHaveLength(1)
+    // A change reaches it as an update; re-subscribing after it (with the revision before) repeats nothing.
     set('w1', 4, { v: 4 })
+    hub.publish('widget', 'w1', 'ws_a')
     hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 3 }]))
     expect(socket.sent.map((m) => m.revision)).toEqual([3, 4])
     // 50 topics fit, and re-subscribing the same 50 again is not "too many".
@@ -209,6 +211,84 @@ describe('live hub', () => {
     revoked = true
     hub.recheckCredentials()
     expect(sockets.every((s) => s.closed?.code === 4401)).toBe(true)
+    expect(other.closed).toBeNull()
+    expect(hub.clientCount).toBe(1)
+  })
+})
+
+describe('live hub under a hostile subscribe (contract §23)', () => {
+  test('more than 50 topics in one message is INVALID_MESSAGE, and nothing is read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    for (let i = 0; i < 51; i++) set(`t${i}`, 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(Array.from({ length: 51 }, (_, i) => ({ kind: 'widget', id: `t${i}` }))))
+    expect(socket.sent.map((m) => [m.type, m.code])).toEqual([['error', 'INVALID_MESSAGE']])
+    expect(reads()).toBe(0)
+  })
+
+  test('one topic twice in one message (1,900 times, or with another sinceRevision) is INVALID_MESSAGE, and nothing is read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    set('w1', 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(Array.from({ length: 1900 }, () => ({ kind: 'widget', id: 'w1' }))))
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1' }, { kind: 'widget', id: 'w1', sinceRevision: 1 }]))
+    expect(socket.sent.map((m) => [m.type, m.code])).toEqual([['error', 'INVALID_MESSAGE'], ['error', 'INVALID_MESSAGE']])
+    expect(reads()).toBe(0)
+    // The same id under another kind is another topic.
+    expect(parseSubscribe(subscribe([{ kind: 'widget', id: 'x' }, { kind: 'queue', id: 'x' }]))).toHaveLength(2)
+  })
+
+  test('re-subscribing to topics held at their current revision reads no state', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    const fifty = Array.from({ length: 50 }, (_, i) => ({ kind: 'widget', id: `t${i}` }))
+    for (let i = 0; i < 50; i++) set(`t${i}`, 1, {})
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => true)
+    hub.message(socket, subscribe(fifty))
+    expect(reads()).toBe(50)
+    for (let i = 0; i < 10; i++) hub.message(socket, subscribe(fifty))
+    hub.message(socket, subscribe(fifty.map((t) => ({ ...t, sinceRevision: 1 }))))
+    expect(reads()).toBe(50)
+    expect(socket.sent).toHaveLength(50)
+    // A change is read once for its publish; the client then holds it at the new revision.
+    set('t0', 2, { v: 2 })
+    hub.publish('widget', 't0', 'ws_a')
+    hub.message(socket, subscribe(fifty))
+    expect(reads()).toBe(51)
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'update', id: 't0', revision: 2 })
+  })
+})
+
+describe('page heartbeats on the socket', () => {
+  test('a heartbeat re-checks the credential now and is echoed; nothing else is sent or read', () => {
+    const { hub, set, reads } = hubWithWidgets()
+    set('w1', 1, {})
+    let checks = 0
+    const socket = new FakeSocket()
+    hub.connect(socket, 'ws_a', () => (checks++, true), 'dev_1')
+    hub.message(socket, subscribe([{ kind: 'widget', id: 'w1', sinceRevision: 1 }]))
+    hub.message(socket, '{"type":"heartbeat"}')
+    hub.message(socket, JSON.stringify({ type: 'heartbeat' }))
+    expect(socket.sent).toEqual([{ type: 'heartbeat' }, { type: 'heartbeat' }])
+    expect(checks).toBe(2)
+    expect(reads()).toBe(1)
+    hub.message(socket, JSON.stringify({ type: 'heartbeat', extra: 1 }))
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'error', code: 'INVALID_MESSAGE' })
+    expect(socket.closed).toBeNull()
+  })
+
+  test('a heartbeat of a revoked device closes every socket of that device with 4401 at once', () => {
+    const { hub } = hubWithWidgets()
+    let revoked = false
+    const pages = [new FakeSocket(), new FakeSocket()]
+    for (const s of pages) hub.connect(s, 'ws_a', () => !revoked, 'dev_1')
+    const other = new FakeSocket()
+    hub.connect(other, 'ws_a', () => true, 'dev_2')
+    revoked = true
+    hub.message(pages[0]!, '{"type":"heartbeat"}')
+    expect(pages.map((s) => s.closed?.code)).toEqual([4401, 4401])
     expect(other.closed).toBeNull()
     expect(hub.clientCount).toBe(1)
   })

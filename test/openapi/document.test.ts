@@ -102,9 +102,9 @@ describe('the OpenAPI document (contract §15)', () => {
     for (const item of Object.values(doc.paths)) expect(Object.keys(item as object)).not.toContain('ws')
     const live = doc['x-websockets']['/api/display/v1/live']
     expect(live.security).toEqual([{ displayToken: [] }, { displayTokenQuery: [] }, { deviceCookie: [] }])
-    expect(Object.keys(live.clientMessages)).toEqual(['subscribe'])
-    expect(Object.keys(live.serverMessages).sort()).toEqual(['error', 'ping', 'snapshot', 'update'])
-    expect(Object.keys(live.closeCodes).sort()).toEqual(['1001', '1013', '4401'])
+    expect(Object.keys(live.clientMessages).sort()).toEqual(['heartbeat', 'subscribe'])
+    expect(Object.keys(live.serverMessages).sort()).toEqual(['error', 'heartbeat', 'ping', 'snapshot', 'update'])
+    expect(Object.keys(live.closeCodes).sort()).toEqual(['1012', '1013', '4401'])
   })
 
   test('every body is a named component with an example; every response has one too', async () => {

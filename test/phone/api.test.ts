@@ -125,3 +125,77 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     expect((await request(ctx.app, 'GET', `/t/${newTrackingCode()}/qr.svg`)).status).toBe(404)
   })
 })
+
+describe('waiting phone polls (contract §23)', () => {
+  /** Lets the app take in requests already sent (their handlers run up to their wait). */
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  /** Counts the ticket reads behind a phone status: the unit's lines, a ticket by code, a place in line. */
+  function countReads(ctx: { deps: { tickets: object } }) {
+    const tickets = ctx.deps.tickets as Record<string, (...args: unknown[]) => unknown>
+    const counts: Record<string, number> = {}
+    for (const name of ['lines', 'byTrackingCode', 'placeInLine', 'placesInLine']) {
+      const original = tickets[name]
+      if (typeof original !== 'function') continue
+      counts[name] = 0
+      tickets[name] = (...args: unknown[]) => {
+        counts[name]! += 1
+        return original.apply(tickets, args)
+      }
+    }
+    return () => ({ ...counts })
+  }
+  const delta = (after: Record<string, number>, before: Record<string, number>) =>
+    Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]))
+
+  test('a change costs one unit computation and one per distinct tracking code, however many polls wait', async () => {
+    const ctx = await kioskContext()
+    const tickets = [await issuedAtKiosk(ctx), await issuedAtKiosk(ctx), await issuedAtKiosk(ctx)]
+    const codes = tickets.map((t) => codeOf(t.ticket.trackingUrl))
+    const versions = await Promise.all(codes.map(async (c) => (await status(ctx, c)).body.version as string))
+    const reads = countReads(ctx)
+    // The same change with no poll waiting: what the change costs by itself.
+    const quiet0 = reads()
+    await issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_loans' })
+    await settle()
+    const quiet = delta(reads(), quiet0)
+    // Four polls on the first code, two on the second, one on the third: 7 polls, 3 codes.
+    let answered = 0
+    const polls = [0, 0, 0, 0, 1, 1, 2].map((i) => status(ctx, codes[i]!, versions[i]).then((r) => (answered++, { i, ...r })))
+    await settle()
+    expect(answered).toBe(0)
+    const busy0 = reads()
+    await issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_loans' })
+    await settle()
+    const busy = delta(reads(), busy0)
+    expect(answered).toBe(0) // another line's ticket: no status changed
+    const cost = delta(busy, quiet)
+    expect(cost.lines).toBeLessThanOrEqual(1)
+    expect(cost.byTrackingCode).toBeLessThanOrEqual(3)
+    expect((cost.placeInLine ?? 0) + (cost.placesInLine ?? 0)).toBeLessThanOrEqual(3)
+    // A call changes every status: all seven are answered, each with its own ticket's news.
+    await ok(callNext(ctx, 'cnt_1'))
+    const answers = await Promise.all(polls)
+    expect(answers.map((a) => [a.i, a.body.data.state, a.body.data.peopleAhead ?? null])).toEqual([
+      [0, 'CALLED', 0], [0, 'CALLED', 0], [0, 'CALLED', 0], [0, 'CALLED', 0], [1, 'WAITING', 0], [1, 'WAITING', 0], [2, 'WAITING', 1],
+    ])
+  })
+
+  test('at most 4 polls wait per tracking code: a fifth is answered at once with the current state', async () => {
+    const ctx = await kioskContext()
+    const mine = await issuedAtKiosk(ctx)
+    const code = codeOf(mine.ticket.trackingUrl)
+    const first = await status(ctx, code)
+    const answered: number[] = []
+    const polls = Array.from({ length: 5 }, (_, i) => status(ctx, code, first.body.version).then((r) => (answered.push(i), r)))
+    await settle()
+    const fifth = await polls[4]!
+    expect(answered).toEqual([4])
+    expect(fifth.status).toBe(200)
+    expect(fifth.body).toEqual(first.body)
+    await ok(callNext(ctx, 'cnt_1'))
+    const rest = await Promise.all(polls.slice(0, 4))
+    expect(rest.map((r) => r.body.data.state)).toEqual(['CALLED', 'CALLED', 'CALLED', 'CALLED'])
+  })
+})

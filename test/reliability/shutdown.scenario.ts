@@ -11,7 +11,9 @@ const s = scenario(
     'gets a complete 201, none is reset (a request still unread on an idle keep-alive connection may meet that connection\'s ' +
     'close: it is neither logged nor committed, and its Idempotency-Key makes the retry safe). Every answer anyone received is complete (its JSON body parses) and none is 5xx; requests ' +
     'started after the signal may be refused at the connection, never answered halfway. New connections are ' +
-    'refused within a second of the signal. The process exits 0, every acknowledged ticket is in the database, and `PRAGMA integrity_check` says ok.',
+    'refused within a second of the signal. The process exits 0, every acknowledged ticket is in the database, and `PRAGMA integrity_check` says ok. ' +
+    'A phone page\'s long poll and a display board\'s websocket open at the signal hold nothing (contract §23): the poll is answered, the socket ' +
+    'closed with 1012, and the process is gone within 2 s of the signal.',
 )
 
 const LOOPS = 6
@@ -73,9 +75,23 @@ describe('shutdown: SIGTERM under load', () => {
     }))
 
     await Bun.sleep(LOAD_MS)
+    // A phone page (long poll, up to 20 s) and a display board (websocket) open at the signal.
+    const tracked = attempts.find((a) => a.ticketId !== undefined)!
+    const trackingCode = withDb(branch.db, (db) => (db.query('SELECT tracking_code AS code FROM tickets WHERE id = ?').get(tracked.ticketId!) as { code: string }).code)
+    const statusUrl = `${server.url}/api/phone/v1/tickets/${trackingCode}`
+    const phoneVersion = ((await (await fetch(statusUrl)).json()) as { version: string }).version
+    const phonePoll = fetch(`${statusUrl}?since=${phoneVersion}`).then((r) => r.status, (error) => String(error))
+    const board = new WebSocket(`${server.url.replace('http', 'ws')}/api/display/v1/live?token=${branch.secrets.display.screens}`)
+    const boardClosed = new Promise<number>((resolve) => board.addEventListener('close', (event) => resolve(event.code)))
+    await new Promise<void>((resolve) => {
+      board.addEventListener('open', () => board.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: IDS.unit }] })))
+      board.addEventListener('message', () => resolve(), { once: true })
+    })
     for (const u of slow) expect(await u.conn.write(u.head + u.body.slice(0, u.half))).toBe(true)
     await Bun.sleep(50) // let the server read the headers and the first half
     const signalAt = performance.now()
+    let exitedAfter = -1
+    void server.proc.exited.then(() => (exitedAfter = performance.now() - signalAt))
     server.proc.kill('SIGTERM')
 
     // While the server drains it stops accepting: new connections are refused within a second of the signal.
@@ -99,6 +115,12 @@ describe('shutdown: SIGTERM under load', () => {
     await Promise.all(loops)
     expect(code).toBe(0)
     expect(server.lines.some((l) => l.includes('"msg":"stopped"'))).toBe(true)
+    s.set('process gone after SIGTERM (ms)', Math.round(exitedAfter))
+    expect(exitedAfter).toBeLessThan(2_000)
+    s.set('phone poll open at the signal answered', await phonePoll)
+    expect(await phonePoll).toBe(200)
+    s.set('display websocket closed with', await boardClosed)
+    expect(await boardClosed).toBe(1012)
 
     const slowAnswers = slow.map((u) => u.conn.responses()[0])
     const slowIds = slowAnswers.map((r) => (r?.status === 201 ? JSON.parse(r.body).data?.id as string | undefined : undefined))

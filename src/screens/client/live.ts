@@ -1,5 +1,6 @@
 import { serverNow, syncClock } from './clock'
 import type { LiveMessage, TopicKind } from './types'
+import { reconnectDelayMs } from './reconnect'
 
 /** Why a screen cannot show its data; null once the data is back. */
 /** `forbidden`: the credential is good but may not read now (a desk whose queue unit is inactive). */
@@ -19,15 +20,18 @@ export interface TopicHandlers<T> {
   connection(state: ConnectionState): void
 }
 
-/** Reconnect delays: 1 s doubling to 15 s, each scaled by a random 0.5–1 so screens spread out. */
-const FIRST_RETRY_MS = 1000
-const MAX_RETRY_MS = 15_000
+/** Close code of a server that refuses for load (docs/display.md). */
+const CLOSE_TRY_LATER = 1013
+
 /** After a token or ID problem: the URL is wrong, so only a slow re-check (a restored database may fix it). */
 const PROBLEM_RETRY_MS = 60_000
 /** The server pings every 25 s; a socket silent for this long is dead even if no close arrived. */
 const SILENCE_MS = 60_000
 /** Close codes of docs/display.md: 4401 token revoked or rotated out. */
 const CLOSE_TOKEN_INVALID = 4401
+
+/** A page's heartbeat on the socket (docs/display.md); the server echoes it. */
+const HEARTBEAT = '{"type":"heartbeat"}'
 
 /** A display token as a header value: printable ASCII without spaces. */
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/
@@ -40,6 +44,14 @@ export interface LiveTopicOptions {
    * snapshot or update makes it read again (the desk's view holds more than the board's topic).
    */
   rereadOnChange?: boolean
+  /**
+   * Send `{"type":"heartbeat"}` on the socket this often (the desk and the kiosk): the server
+   * re-checks the device at each one (a revoked device's socket is closed with 4401, which
+   * the page turns into "no longer paired") and echoes it, so a dead connection is noticed
+   * within three heartbeats instead of the 60 s of ping silence. Replaces an HTTP device check
+   * once a second.
+   */
+  heartbeatMs?: number
 }
 
 /**
@@ -54,10 +66,13 @@ export class LiveTopic<T> {
   private attempt = 0
   private retryTimer: ReturnType<typeof setTimeout> | undefined
   private silenceTimer: ReturnType<typeof setTimeout> | undefined
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined
   private offlineSince: number | null = null
   private live = false
   private connecting = false
   private reading: Promise<ReadOutcome> | null = null
+  /** The server refused for load (1013) since the page was last live: back off further. */
+  private busy = false
   private rereadPending = false
 
   /** `token` null: no display token, the page's paired-device cookie authenticates (contract §7). */
@@ -177,6 +192,7 @@ export class LiveTopic<T> {
       if (this.socket !== socket) return
       const topic = { kind: this.kind, id: this.id, ...(this.revision !== undefined ? { sinceRevision: this.revision } : {}) }
       socket.send(JSON.stringify({ type: 'subscribe', topics: [topic] }))
+      this.startHeartbeat(socket)
       // Back after a drop: the server may have restarted with another clock.
       if (this.offlineSince !== null) void syncClock()
       this.attempt = 0
@@ -192,12 +208,14 @@ export class LiveTopic<T> {
       if (this.socket !== socket) return
       this.socket = null
       clearTimeout(this.silenceTimer)
+      clearInterval(this.heartbeatTimer)
       if (event.code === CLOSE_TOKEN_INVALID) {
         this.on.problem('token')
         this.markOffline()
         this.retry(PROBLEM_RETRY_MS)
         return
       }
+      if (event.code === CLOSE_TRY_LATER) this.busy = true
       this.markOffline()
       this.retry(this.backoff())
     })
@@ -225,6 +243,16 @@ export class LiveTopic<T> {
     }
   }
 
+  private startHeartbeat(socket: WebSocket): void {
+    clearInterval(this.heartbeatTimer)
+    const every = this.options.heartbeatMs
+    if (every === undefined) return
+    this.heartbeatTimer = setInterval(() => {
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return clearInterval(this.heartbeatTimer)
+      socket.send(HEARTBEAT)
+    }, every)
+  }
+
   private watchSilence(): void {
     clearTimeout(this.silenceTimer)
     this.silenceTimer = setTimeout(() => {
@@ -232,13 +260,14 @@ export class LiveTopic<T> {
       this.closeSocket()
       this.markOffline()
       this.retry(this.backoff())
-    }, SILENCE_MS)
+    }, this.options.heartbeatMs === undefined ? SILENCE_MS : Math.min(SILENCE_MS, 3 * this.options.heartbeatMs))
   }
 
   private closeSocket(): void {
     const socket = this.socket
     this.socket = null
     clearTimeout(this.silenceTimer)
+    clearInterval(this.heartbeatTimer)
     if (socket !== null) {
       try {
         socket.close()
@@ -249,9 +278,9 @@ export class LiveTopic<T> {
   }
 
   private backoff(): number {
-    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt)
+    const delay = reconnectDelayMs(this.attempt, Math.random(), this.busy)
     this.attempt += 1
-    return Math.round(base * (0.5 + Math.random() / 2))
+    return delay
   }
 
   private retry(delayMs: number): void {
@@ -260,6 +289,7 @@ export class LiveTopic<T> {
   }
 
   private markLive(): void {
+    this.busy = false
     this.live = true
     this.offlineSince = null
     this.on.connection({ live: true, offlineSince: null })

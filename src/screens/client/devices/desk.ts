@@ -29,10 +29,13 @@ interface DeskView {
 }
 
 const OPERATOR = '/api/operator/v1'
-/** Revocation reaches an open desk within 2 s (contract §7): the desk asks who it is this often. */
-const DEVICE_CHECK_MS = 1000
-// (The live hub also closes a revoked device's socket, code 4401, which makes the desk check at
-// once; once it does so within 2 s everywhere, this check can become a slow fallback.)
+/**
+ * The desk's heartbeat on its live socket (docs/display.md). Revocation reaches an open desk
+ * within 2 s (contract §7) without an HTTP check: the live hub re-checks open sockets every
+ * second and closes a revoked device's with 4401 (at a heartbeat, at once), and the desk then
+ * asks who it is once and says "no longer paired".
+ */
+const HEARTBEAT_MS = 5000
 
 type ActionKey = 'callNext' | 'recall' | 'startServing' | 'complete' | 'noShow' | 'requeue'
 
@@ -105,15 +108,14 @@ export class DeskPage {
       },
       problem: (problem) => this.problem(problem),
       connection: (state) => this.connection(state),
-    }, { rereadOnChange: true })
+    }, { rereadOnChange: true, heartbeatMs: HEARTBEAT_MS })
     this.topic.start()
-    setInterval(() => void this.checkDevice(), DEVICE_CHECK_MS)
     setInterval(() => this.tick(), 1000)
     document.addEventListener('keydown', (event) => this.shortcut(event))
   }
 
   private async whoAmIUntilReachable(): Promise<DeviceInfo | null> {
-    for (let delay = 1000; ; delay = Math.min(delay * 2, 15_000)) {
+    for (let delay = 1000; ; delay = 2000) {
       const device = await whoAmI()
       if (device !== 'offline') return device
       this.page.showMessage(this.page.labels.connecting, this.page.labels.pairOffline)
@@ -298,7 +300,7 @@ export class DeskPage {
     this.el.banner.textContent = text
   }
 
-  /** Revocation: the device check answers 401, and the page says so and stops. */
+  /** Revocation (a 401 read or the socket closed 4401): the device check answers 401, and the page says so and stops. */
   private async checkDevice(): Promise<void> {
     if (this.ended) return
     const device = await whoAmI()
