@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ROOT } from '../support/binary'
 import { announcementsData, eventsData, PRAYER_SOURCE, prayerMonth, prayerPeriods, scheduleData, transportData } from './data'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
 
@@ -22,10 +21,10 @@ declare function getComputedStyle(element: unknown): { opacity: string; backgrou
 
 /**
  * The built-in screens in headless Chromium against dist/lobby, provisioned from the demo file
- * by the CLI. Screenshots go to .test-tmp/screenshots, or to SCREENSHOTS_DIR (the docs' images
+ * by the CLI. Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or to SCREENSHOTS_DIR (the docs' images
  * are made with SCREENSHOTS_DIR=docs/images).
  */
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+import { SHOTS } from '../support/shots'
 /** "Shows on screen within one second" of the change's HTTP response. */
 const LIVE_MS = 1000
 /** A browser test's own limit: a page load, a few waits, a screenshot. */

@@ -3,11 +3,13 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
+import { SHOTS } from '../support/shots'
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const HAVE_CHROMIUM = existsSync(CHROMIUM)
-export const IMAGES = join(ROOT, 'docs', 'images')
+/** Where screenshots go: a temp directory unless SCREENSHOTS_DIR says otherwise (test/support/shots.ts); never docs/images by default. */
+export const IMAGES = SHOTS
 
 export const LANDSCAPE = { width: 1920, height: 1080 }
 export const PORTRAIT = { width: 1080, height: 1920 }
