@@ -24,7 +24,13 @@ export const DisplayWidget = Type.Object(
 )
 
 export const DisplayNowServing = Type.Object(
-  { number: Type.String(), counterName: Type.String(), status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]), calledAt: DateTime },
+  {
+    number: Type.String(),
+    counterName: Type.String(),
+    status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]),
+    calledAt: DateTime,
+    priority: Type.Boolean({ description: 'the ticket served is a priority ticket (contract §8)' }),
+  },
   closed,
 )
 
@@ -51,6 +57,7 @@ export const DisplayQueueState = Type.Object(
       counterName: Type.String(),
       calledAt: DateTime,
       status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s)), { description: 'the ticket\'s status now' }),
+      priority: Type.Boolean({ description: 'a priority ticket (contract §8)' }),
     }, closed), { description: 'the last 10 calls and recalls, newest first' }),
   },
   closed,

@@ -1,4 +1,5 @@
 import { serverNow, syncClock } from './clock'
+import { WireCloseCodes } from '../../contract/close-codes'
 import type { LiveMessage, TopicKind } from './types'
 
 /** Why a screen cannot show its data; null once the data is back. */
@@ -26,8 +27,8 @@ const MAX_RETRY_MS = 15_000
 const PROBLEM_RETRY_MS = 60_000
 /** The server pings every 25 s; a socket silent for this long is dead even if no close arrived. */
 const SILENCE_MS = 60_000
-/** Close codes of docs/display.md: 4401 token revoked or rotated out. */
-const CLOSE_TOKEN_INVALID = 4401
+/** Close codes of docs/display.md (src/contract/close-codes.ts): 4401 token revoked or rotated out. */
+const CLOSE_TOKEN_INVALID = WireCloseCodes.TOKEN_INVALID
 
 /** A display token as a header value: printable ASCII without spaces. */
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,512}$/

@@ -4,29 +4,9 @@ import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import { DESK_LANGUAGES, type DeviceLabelKey } from './strings'
+import type { DeskView, QueueTicket as Ticket } from '../../../contract/wire'
 
-/** The wire format of `GET /api/devices/v1/desk` (src/desk/model.ts). */
-interface Ticket {
-  id: string
-  ticketNumber: string
-  status: 'WAITING' | 'CALLED' | 'SERVING' | 'COMPLETED' | 'NO_SHOW' | 'CANCELLED'
-  serviceId: string
-  locationId: string
-  createdAt: string
-  calledAt: string | null
-  servingAt: string | null
-  /** Contract §8: called by the unit's priority rule, ahead of (or interleaved with) the others. */
-  priority: boolean
-}
-interface DeskView {
-  queueUnit: { id: string; name: string; active: boolean }
-  counter: { id: string; name: string; open: boolean; locationId: string; locationName: string; timezone: string }
-  services: { id: string; name: string; prefix: string; active: boolean; waiting: number; estimatedWaitSeconds: number; tickets: Ticket[] }[]
-  ticket: Ticket | null
-  servedToday: number
-  transferTargets: { id: string; name: string }[]
-  serviceNames: Record<string, string>
-}
+// The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
 
 const OPERATOR = '/api/operator/v1'
 /** Revocation reaches an open desk within 2 s (contract §7): the desk asks who it is this often. */

@@ -3,24 +3,11 @@ import { fill } from '../i18n'
 import { formatMinutes, formatNumber } from '../format'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
+import type { KioskTicket, KioskView } from '../../../contract/wire'
 import { KIOSK_LANGUAGES, kioskWordsFor, type KioskWordKey, type KioskWords } from './kiosk-strings'
 
-/** The wire format of `GET /api/devices/v1/kiosk` and of an issued ticket (src/kiosk/model.ts). */
-interface KioskView {
-  branchName: string
-  queueUnit: { id: string; name: string; active: boolean }
-  location: { id: string; name: string; timezone: string; active: boolean }
-  priorityChoice: boolean
-  services: { id: string; name: string; prefix: string; waiting: number; estimatedWaitSeconds: number; priorityEstimatedWaitSeconds: number | null }[]
-}
-interface KioskTicket {
-  ticket: { id: string; ticketNumber: string; trackingUrl: string | null; priority?: boolean }
-  serviceName: string
-  locationName: string
-  peopleAhead: number
-  estimatedWaitSeconds: number
-  printPath: string
-}
+// The wire format of `GET /api/devices/v1/kiosk` and of an issued ticket: KioskView and
+// KioskTicket (src/kiosk/model.ts, through src/contract/wire.ts).
 
 const API = '/api/devices/v1/kiosk'
 /** Contract §9: the ticket screen goes back to the start after 15 s, or at a touch. */
