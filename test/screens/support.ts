@@ -18,7 +18,7 @@ export const PORTRAIT = { width: 1080, height: 1920 }
  * Headless Chromium with a fresh profile, and the flags that keep it off the network: no
  * background services, no component updates, no sync (this machine has no internet).
  */
-export async function launchBrowser(): Promise<BrowserContext> {
+export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core')
   const profile = tempDir('lobby-chromium-')
   return chromium.launchPersistentContext(profile, {
@@ -27,6 +27,8 @@ export async function launchBrowser(): Promise<BrowserContext> {
     viewport: LANDSCAPE,
     locale: 'en-GB',
     timezoneId: 'Europe/Berlin',
+    // Only for tests that inject a script of their own (axe-core): the pages' CSP forbids inline scripts.
+    ...(options.bypassCSP ? { bypassCSP: true } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -9,6 +9,7 @@ import type { DeskView, QueueTicket as Ticket } from '../../../contract/wire'
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
 
 const OPERATOR = '/api/operator/v1'
+const NBSP = '\u00a0'
 /** Revocation reaches an open desk within 2 s (contract §7): the desk asks who it is this often. */
 const DEVICE_CHECK_MS = 1000
 // (The live hub also closes a revoked device's socket, code 4401, which makes the desk check at
@@ -50,11 +51,13 @@ export class DeskPage {
   // The parts that stay (so keyboard focus stays where it is when the data changes).
   private readonly buttons = {} as Record<ActionKey | 'transfer' | 'walkIn' | 'open' | 'close', HTMLButtonElement>
   private readonly el = {
-    title: h('h1', { class: 'desk-title', dir: 'auto' }),
-    location: h('p', { class: 'desk-location', dir: 'auto' }),
-    state: h('span', { class: 'desk-state' }),
-    served: h('b', { class: 'desk-served-count' }),
-    clock: h('span', { class: 'desk-clock' }),
+    // A no-break space until the data comes: each holds its line from the first paint, so
+    // filling them in moves nothing (layout shift, CLS under 0.05).
+    title: h('h1', { class: 'desk-title', dir: 'auto' }, NBSP),
+    location: h('p', { class: 'desk-location', dir: 'auto' }, NBSP),
+    state: h('span', { class: 'desk-state' }, NBSP),
+    served: h('b', { class: 'desk-served-count' }, NBSP),
+    clock: h('span', { class: 'desk-clock' }, NBSP),
     banner: h('div', { class: 'desk-banner', role: 'alert', hidden: true }),
     outcome: h('p', { class: 'desk-outcome', role: 'status', 'aria-live': 'polite' }),
     problem: h('p', { class: 'desk-problem', role: 'alert' }),

@@ -38,6 +38,8 @@ export class KioskPage {
   private view: KioskView | null = null
   private topic: LiveTopic<{ data: KioskView }> | null = null
   private online = false
+  /** The live feed has reported its state at least once. */
+  private connectionKnown = false
   private busy = false
   private ended = false
   private screen: 'start' | 'ticket' | 'error' = 'start'
@@ -49,10 +51,12 @@ export class KioskPage {
   private readonly printing: boolean
   private readonly paper: '80' | '58'
   private readonly el = {
-    branch: h('h1', { class: 'kiosk-branch', dir: 'auto' }),
-    location: h('p', { class: 'kiosk-location', dir: 'auto' }),
+    // A no-break space until the data comes: the header has its height from the first paint,
+    // so filling it in moves nothing below (layout shift, CLS under 0.05).
+    branch: h('h1', { class: 'kiosk-branch', dir: 'auto' }, '\u00a0'),
+    location: h('p', { class: 'kiosk-location', dir: 'auto' }, '\u00a0'),
     banner: h('div', { class: 'kiosk-banner', role: 'alert', hidden: true }),
-    main: h('main', { class: 'kiosk-main' }),
+    main: h('div', { class: 'kiosk-main' }),
   }
 
   constructor(private readonly page: DevicePage) {
@@ -129,6 +133,7 @@ export class KioskPage {
   }
 
   private connection(state: ConnectionState): void {
+    this.connectionKnown = true
     this.online = state.live
     this.page.root.classList.toggle('is-offline', !state.live)
     this.paintBanner()
@@ -136,7 +141,9 @@ export class KioskPage {
   }
 
   private paintBanner(): void {
-    const offline = !this.online && this.view !== null
+    // Not before the feed has said how it is: the first read comes before the websocket opens,
+    // and a banner shown for that moment would push the services down and back (layout shift).
+    const offline = this.connectionKnown && !this.online && this.view !== null
     this.el.banner.hidden = !offline
     this.el.banner.textContent = offline ? `${this.words.offline}. ${this.words.offlineHint}` : ''
   }
