@@ -139,6 +139,18 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
       const measured = await cls(`${lobby.url}/desk?lang=${lang}`, '.desk-title')
       if (measured.value >= 0.05) shifts.push(`desk ${lang}: CLS ${measured.value.toFixed(3)} ${JSON.stringify(measured.shifts)}`)
     }
+    // Offline (the server gone): the banner and the dimmed desk still read well.
+    const board = await browser.newPage()
+    await board.goto(lobby.screen('/screens/queue/qu_main', { lang: 'en' }))
+    await board.locator('.svc').first().waitFor()
+    await lobby.kill()
+    await page.locator('.desk-banner:not([hidden])').waitFor({ timeout: 15_000 })
+    problems.push(...(await axeProblems(page, 'desk offline')))
+    await board.locator('.is-offline').first().waitFor({ state: 'attached', timeout: 15_000 })
+    await board.waitForTimeout(600)
+    problems.push(...(await axeProblems(board, 'board offline')))
+    await board.close()
+    await lobby.serve()
     expect(problems).toEqual([])
     expect(shifts).toEqual([])
   }, TEST_MS)

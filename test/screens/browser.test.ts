@@ -17,7 +17,7 @@ declare const document: {
   getElementById(id: string): PageElement | null
   documentElement: { lang: string; dir: string; dataset: Record<string, string | undefined> }
 }
-declare function getComputedStyle(element: unknown): { opacity: string; backgroundColor: string }
+declare function getComputedStyle(element: unknown): { opacity: string; backgroundColor: string; filter: string }
 
 /**
  * The built-in screens in headless Chromium against dist/lobby, provisioned from the demo file
@@ -296,8 +296,9 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
     await shows(board, '#screen-status', 'Offline since', 5_000)
     await shows(queue, '#screen-status', 'Offline since', 5_000)
     expect(await board.evaluate(() => document.getElementById('screen')!.classList.contains('is-offline'))).toBe(true)
-    // Dimmed (after its fade), not posing as live.
-    await board.waitForFunction(() => Number(getComputedStyle(document.getElementById('screen-content')!).opacity) < 0.6, null, { timeout: 2000 })
+    // Greyed (after its transition), not posing as live; not faded, so its text keeps its contrast (test/screens/a11y.test.ts).
+    await board.waitForFunction(() => getComputedStyle(document.getElementById('screen-content')!).filter.includes('grayscale'), null, { timeout: 2000 })
+    expect(await board.evaluate(() => Number(getComputedStyle(document.getElementById('screen-content')!).opacity))).toBe(1)
     await shot(board, 'offline')
 
     await lobby.serve()
