@@ -33,7 +33,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
 ]
 /** Every file the bundle is built from. */
-const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts']
+const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']
 
 /** SHA-256 over the bundle's sources (paths and contents, in path order): what the bundle was built from. */
 export function sourceHash(): string {

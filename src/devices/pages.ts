@@ -1,7 +1,7 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
+import { ASSETS } from '../screens/assets'
 
 /** The pages a paired browser opens: pairing, the counter desk, the display's list of boards. */
 export type DevicePageKind = 'pair' | 'desk' | 'boards' | 'kiosk'
@@ -20,8 +20,8 @@ export function devicePage(kind: DevicePageKind, query: Record<string, string | 
     lang: lang ?? 'en',
     dir: lang ? directionOf(lang) : 'ltr',
     title: TITLES[kind],
-    stylesheet: DEVICE_STYLESHEET.path,
-    script: DEVICE_SCRIPT.path,
+    stylesheet: ASSETS['devices.css'].path,
+    script: ASSETS['devices.js'].path,
     body: `<div id="page" data-kind="${kind}"${attrs}>
 <main id="page-content"><p class="page-starting">Lobby · ${TITLES[kind]}…</p><noscript><p class="page-error">This page needs JavaScript.</p></noscript></main>
 </div>`,

@@ -3,9 +3,9 @@ import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
-import { ApiError, CommonCodes } from '../platform/errors'
+import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
-import { json, pathOf } from '../platform/http'
+import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { queueUnits, locations } from '../queue/tables'
@@ -14,9 +14,7 @@ import { prayerSources } from '../prayer/tables'
 import { DeviceCodes, DeviceErrorExamples } from './errors'
 import { DEVICES_API, deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
-import { DEVICE_ASSET_PREFIX, DEVICE_SCRIPT, DEVICE_STYLESHEET } from './assets'
 import { devicePage } from './pages'
-import type { Asset } from '../screens/assets'
 
 /**
  * Contract §7 as amended by §23: at most 10 tries a minute from one address and 30 overall
@@ -92,19 +90,6 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
   return new Elysia({ name: 'lobby.devices' })
     .get('/pair', ({ query }) => devicePage('pair', query), { detail: { hide: true } })
     .get('/screens', ({ query }) => devicePage('boards', query), { detail: { hide: true } })
-    .get(`${DEVICE_ASSET_PREFIX}/:file`, ({ params, request }) => {
-      const path = pathOf(request)
-      const serve = (asset: Asset) => new Response(asset.body, {
-        headers: {
-          'content-type': asset.contentType,
-          'cache-control': path === asset.path ? 'public, max-age=31536000, immutable' : 'no-cache',
-          'x-content-type-options': 'nosniff',
-        },
-      })
-      if (/^devices\.[0-9a-f]+\.js$/.test(params.file)) return serve(DEVICE_SCRIPT)
-      if (/^devices\.[0-9a-f]+\.css$/.test(params.file)) return serve(DEVICE_STYLESHEET)
-      throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
-    }, { detail: { hide: true } })
     .post(
       `${DEVICES_API}/pair`,
       async ({ request, server }) => {

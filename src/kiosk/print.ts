@@ -113,7 +113,7 @@ export function printPage(view: KioskTicket, phoneUrl: string, langTag: string |
 <p class="branch" dir="auto">${escapeHtml(view.branchName)}</p>
 <p class="location" dir="auto">${escapeHtml(view.locationName)}</p>
 <p class="label">${escapeHtml(words.yourNumber)}</p>
-<p class="number" dir="ltr">${number}</p>
+<h1 class="number" dir="ltr">${number}</h1>
 <p class="service" dir="auto">${escapeHtml(view.serviceName)}</p>
 <dl class="facts">
 <div><dt>${escapeHtml(words.ahead)}</dt><dd class="ahead">${escapeHtml(count)}</dd></div>

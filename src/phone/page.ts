@@ -1,7 +1,7 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
+import { ASSETS } from '../screens/assets'
 
 // The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.
 const headers = { ...pageHeaders(`${SCREEN_CSP}; frame-ancestors 'none'`), 'x-robots-tag': 'noindex' }
@@ -17,8 +17,8 @@ export function phonePage(code: string, query: Record<string, string | undefined
     lang: lang ?? 'en',
     dir: lang ? directionOf(lang) : 'ltr',
     title: 'Your ticket',
-    stylesheet: PHONE_STYLESHEET.path,
-    script: PHONE_SCRIPT.path,
+    stylesheet: ASSETS['phone.css'].path,
+    script: ASSETS['phone.js'].path,
     body: `<main id="phone" data-code="${escapeHtml(code)}"><p class="phone-hint">Loading your ticket…</p><noscript><p>This page needs JavaScript to follow your ticket.</p></noscript></main>`,
   })
   return new Response(html, { status: 200, headers })

@@ -3,18 +3,16 @@ import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { json, pathOf } from '../platform/http'
+import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { qrSvg } from '../platform/qr'
 import { serverOrigin } from '../devices/access'
 import { trackingPath } from '../tickets'
-import type { Asset } from '../screens/assets'
 import { PhoneCodes, PhoneErrorExamples } from './errors'
 import type { PhoneService, PhoneStatus, UnitView } from './service'
 import type { PhoneWaits } from './waits'
 import { phoneAnswer, ticketNotFound, LONG_POLL_MS } from './live'
 import { phonePage } from './page'
-import { PHONE_ASSET_PREFIX, PHONE_SCRIPT, PHONE_STYLESHEET } from './assets'
 
 export const PHONE_API = '/api/phone/v1'
 
@@ -59,14 +57,6 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
     return await waits.wait(code, first.row.queueUnitId, first, signal)
   }
 
-  const serve = (asset: Asset, request: Request) => new Response(asset.body, {
-    headers: {
-      'content-type': asset.contentType,
-      'cache-control': pathOf(request) === asset.path ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
-    },
-  })
-
   return new Elysia({ name: 'lobby.phone' })
     .get('/t/:code', ({ params, query }) => phonePage(params.code, query), { detail: { hide: true } })
     .get('/t/:code/qr.svg', ({ params, request, server }) => {
@@ -74,11 +64,6 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
       if (phone.ticketOf(params.code) === null) throw notFound()
       const svg = qrSvg(`${serverOrigin(request, deps.publicOrigin)}${trackingPath(params.code)}`)
       return new Response(svg, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } })
-    }, { detail: { hide: true } })
-    .get(`${PHONE_ASSET_PREFIX}/:file`, ({ params, request }) => {
-      if (/^phone\.[0-9a-f]+\.js$/.test(params.file)) return serve(PHONE_SCRIPT, request)
-      if (/^phone\.[0-9a-f]+\.css$/.test(params.file)) return serve(PHONE_STYLESHEET, request)
-      throw new ApiError(404, PhoneCodes.NOT_FOUND, 'no such asset')
     }, { detail: { hide: true } })
     .get(
       `${PHONE_API}/tickets/:code`,

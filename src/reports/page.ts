@@ -1,7 +1,7 @@
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
+import { ASSETS } from '../screens/assets'
 
 /**
  * The /reports page (contract §12) for a paired `reports` device: the frame its bundle fills in
@@ -15,8 +15,8 @@ export function reportsPage(query: Record<string, string | undefined>): Response
     lang: lang ?? 'en',
     dir: lang ? directionOf(lang) : 'ltr',
     title: 'Reports',
-    stylesheet: REPORTS_STYLESHEET.path,
-    script: REPORTS_SCRIPT.path,
+    stylesheet: ASSETS['reports.css'].path,
+    script: ASSETS['reports.js'].path,
     body: `<div id="page" data-kind="reports">
 <main id="page-content"><p class="page-starting">Lobby · Reports…</p><noscript><p class="page-error">This page needs JavaScript.</p></noscript></main>
 </div>`,

@@ -10,9 +10,6 @@ import { ReportCodes, ReportErrorExamples } from './errors'
 import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
 import { MAX_REPORT_DAYS, type ReportService, type ReportSummaryReader } from './service'
 import type { DeviceService } from '../devices/service'
-import { ApiError, CommonCodes } from '../platform/errors'
-import { pathOf } from '../platform/http'
-import { REPORTS_ASSET_PREFIX, REPORTS_SCRIPT, REPORTS_STYLESHEET } from './assets'
 import { reportsPage } from './page'
 
 const BASE = '/api/operator/v1/reports'
@@ -88,15 +85,6 @@ export function reportRoutes(
   }
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
-    .get(`${REPORTS_ASSET_PREFIX}/:file`, ({ params, request }) => {
-      const asset = /^reports\.[0-9a-f]+\.js$/.test(params.file) ? REPORTS_SCRIPT : /^reports\.[0-9a-f]+\.css$/.test(params.file) ? REPORTS_STYLESHEET : null
-      if (asset === null) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such reports asset')
-      // An older name (a page from before an upgrade) still gets the current file, not cached.
-      const current = pathOf(request) === asset.path
-      return new Response(asset.body, {
-        headers: { 'content-type': asset.contentType, 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache', 'x-content-type-options': 'nosniff' },
-      })
-    }, { detail: { hide: true } })
     .get(
       `${BASE}/summary`,
       ({ request }) => rangeRead(request, 'summary', (scope, url) =>

@@ -1,22 +1,99 @@
-import script from './generated/screens.js' with { type: 'text' }
-import stylesheet from './client/screens.css' with { type: 'text' }
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import screensScript from './generated/screens.js' with { type: 'text' }
+import screensStylesheet from './client/screens.css' with { type: 'text' }
+import devicesScript from './generated/devices.js' with { type: 'text' }
+import devicesStylesheet from './client/devices/devices.css' with { type: 'text' }
+import phoneScript from './generated/phone.js' with { type: 'text' }
+import phoneStylesheet from './client/phone/phone.css' with { type: 'text' }
+import reportsScript from './generated/reports.js' with { type: 'text' }
+import reportsStylesheet from './client/reports/reports.css' with { type: 'text' }
+import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
+import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
+
+/*
+ * The one registry of the pages' embedded files (bundles and stylesheets): name → bytes,
+ * content type, cache policy, and their gzip and brotli forms made at build time (the
+ * `precompress` macro). One route serves them all (`assetRoutes`, ./asset-route.ts); every page
+ * names its files through `ASSETS`.
+ */
+
+export type Encoding = 'br' | 'gzip'
 
 /** One embedded file, served under a name that carries its content hash. */
 export interface Asset {
-  /** URL path, e.g. `/screens/assets/screens.3f2a9c1b.js`. */
+  /** `screens.js`: the name the registry knows it by. */
+  name: string
+  /** URL path, e.g. `/screens/assets/screens.3f2a9c1b0d4e.js`. */
   path: string
+  /** The folder of URLs it is served under (`/screens/assets`). */
+  prefix: string
+  /** Any hashed name of this asset under its prefix (a page from before an upgrade still gets the current file). */
+  pattern: RegExp
   body: string
   contentType: string
+  /** Under its current hashed path: cached for good; under an older name: revalidated. */
+  cache: { current: string; other: string }
+  /** The body compressed, made at build time. */
+  encoded: Record<Encoding, Uint8Array>
 }
 
-export const ASSET_PREFIX = '/screens/assets'
+const JS = 'text/javascript; charset=utf-8'
+const CSS = 'text/css; charset=utf-8'
+const HASHED_CACHE = { current: 'public, max-age=31536000, immutable', other: 'no-cache' }
 
-function asset(name: string, extension: string, body: string, contentType: string): Asset {
-  // The hash in the name changes with the content, so a browser may keep a file for good and
-  // still gets the new one after Lobby is upgraded (the page itself is never cached).
+function decode(base64: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(base64, 'base64'))
+}
+
+/**
+ * An asset of `prefix`, named `stem.<hash>.extension`. The hash in the name changes with the
+ * content, so a browser may keep a file for good and still gets the new one after Lobby is
+ * upgraded (the pages themselves are never cached).
+ */
+function asset(prefix: string, stem: string, extension: 'js' | 'css', body: string, built: Precompressed): Asset {
   const hash = Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)
-  return { path: `${ASSET_PREFIX}/${name}.${hash}.${extension}`, body, contentType }
+  // The macro compressed the files on disk when the code was bundled; should they differ from
+  // what was embedded (a transpiler cache), compress the embedded text now instead.
+  const fresh = built.hash === Bun.hash(body).toString(16)
+  const encoded = fresh
+    ? { br: decode(built.br), gzip: decode(built.gzip) }
+    : { br: Uint8Array.from(brotliCompressSync(body)), gzip: Uint8Array.from(gzipSync(body, { level: 9 })) }
+  return {
+    name: `${stem}.${extension}`,
+    path: `${prefix}/${stem}.${hash}.${extension}`,
+    prefix,
+    pattern: new RegExp(`^${stem}\\.[0-9a-f]+\\.${extension}$`),
+    body,
+    contentType: extension === 'js' ? JS : CSS,
+    cache: HASHED_CACHE,
+    encoded,
+  }
 }
 
-export const SCRIPT = asset('screens', 'js', script, 'text/javascript; charset=utf-8')
-export const STYLESHEET = asset('screens', 'css', stylesheet, 'text/css; charset=utf-8')
+const reportsCss = `${chartStylesheet}\n${reportsStylesheet}`
+
+/** Every page asset, by name. */
+export const ASSETS = {
+  /** The screens' bundle (src/screens/client/main.ts) and stylesheet: the TV boards. */
+  'screens.js': asset('/screens/assets', 'screens', 'js', screensScript, precompress('src/screens/generated/screens.js')),
+  'screens.css': asset('/screens/assets', 'screens', 'css', screensStylesheet, precompress('src/screens/client/screens.css')),
+  /** The device pages' bundle (/pair, /desk, /kiosk, /screens), on the screens' toolkit. */
+  'devices.js': asset('/devices/assets', 'devices', 'js', devicesScript, precompress('src/screens/generated/devices.js')),
+  'devices.css': asset('/devices/assets', 'devices', 'css', devicesStylesheet, precompress('src/screens/client/devices/devices.css')),
+  /** The phone page's own small bundle: under 60 KB together (contract §10). */
+  'phone.js': asset('/phone/assets', 'phone', 'js', phoneScript, precompress('src/screens/generated/phone.js')),
+  'phone.css': asset('/phone/assets', 'phone', 'css', phoneStylesheet, precompress('src/screens/client/phone/phone.css')),
+  /** /reports: its bundle (uPlot bundled in) and uPlot's stylesheet then its own; never from a CDN. */
+  'reports.js': asset('/reports/assets', 'reports', 'js', reportsScript, precompress('src/screens/generated/reports.js')),
+  'reports.css': asset('/reports/assets', 'reports', 'css', reportsCss, precompress('node_modules/uplot/dist/uPlot.min.css', 'src/screens/client/reports/reports.css')),
+} as const satisfies Record<string, Asset>
+
+export type AssetName = keyof typeof ASSETS
+
+/** The URL prefixes the registry's files are served under. */
+export const ASSET_PREFIXES: readonly string[] = [...new Set(Object.values(ASSETS).map((a) => a.prefix))]
+
+// The names the pages and older tests use.
+export const ASSET_PREFIX = '/screens/assets'
+export const SCRIPT = ASSETS['screens.js']
+export const STYLESHEET = ASSETS['screens.css']

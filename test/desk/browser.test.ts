@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page, Route } from 'playwright-core'
-import { ensureBinary, ROOT } from '../support/binary'
+import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 
 /**
  * The counter desk (contract §7, §8) in headless Chromium against dist/lobby: pairing by
  * typing the code, every action with the mouse and with the keyboard, changes made elsewhere
  * within a second, two desks racing, revocation, going offline. Screenshots go to
- * .test-tmp/screenshots, or SCREENSHOTS_DIR (docs/images for the docs).
+ * $TMPDIR/lobby-screenshots, or SCREENSHOTS_DIR (docs/images for the docs).
  */
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+import { SHOTS } from '../support/shots'
 /** Contract §8: everything the desk shows updates within 1 second of a change made anywhere. */
 const LIVE_MS = 1000
 /** Contract §7: a revoked device's open pages say so within 2 seconds. */

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import jsQR from 'jsqr'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ensureBinary, ROOT } from '../support/binary'
+import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from '../screens/support'
 
 /**
@@ -11,9 +11,9 @@ import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby,
  * dist/lobby: pairing, a tap that shows the number while the board's count moves, a double tap
  * and a dropped answer that make one ticket, the print page as an 80 mm PDF with a QR code that
  * decodes to the phone page, and the phone page following its ticket until "Please go to
- * Counter N". Screenshots go to .test-tmp/screenshots, or SCREENSHOTS_DIR (docs/images).
+ * Counter N". Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or SCREENSHOTS_DIR (docs/images).
  */
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+import { SHOTS } from '../support/shots'
 const LIVE_MS = 1000
 const TEST_MS = 40_000
 const PHONE = { width: 360, height: 740 }

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ensureBinary, ROOT } from '../support/binary'
+import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { seedTicketHistory } from '../../bench/seed'
 import { rebuildReportRollups } from '../../src/tickets'
@@ -14,9 +14,9 @@ import { DAILY_CSV_HEADER } from '../../src/reports/csv'
  * pairs by typing its code, the page shows a week of history (seeded while the server is
  * stopped, roll-ups rebuilt as the migration does) and today's live tickets, its charts, its
  * tables, a CSV download with the header of `lobby report`, the keyboard, Arabic, print.
- * Screenshots go to .test-tmp/screenshots, or SCREENSHOTS_DIR (docs/images for the docs).
+ * Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or SCREENSHOTS_DIR (docs/images for the docs).
  */
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+import { SHOTS } from '../support/shots'
 const TEST_MS = 60_000
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED reports browser tests: no Chromium at ${CHROMIUM}`)

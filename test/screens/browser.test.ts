@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ROOT } from '../support/binary'
 import { announcementsData, eventsData, PRAYER_SOURCE, prayerMonth, prayerPeriods, scheduleData, transportData } from './data'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
 
@@ -18,14 +17,14 @@ declare const document: {
   getElementById(id: string): PageElement | null
   documentElement: { lang: string; dir: string; dataset: Record<string, string | undefined> }
 }
-declare function getComputedStyle(element: unknown): { opacity: string; backgroundColor: string }
+declare function getComputedStyle(element: unknown): { opacity: string; backgroundColor: string; filter: string }
 
 /**
  * The built-in screens in headless Chromium against dist/lobby, provisioned from the demo file
- * by the CLI. Screenshots go to .test-tmp/screenshots, or to SCREENSHOTS_DIR (the docs' images
+ * by the CLI. Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or to SCREENSHOTS_DIR (the docs' images
  * are made with SCREENSHOTS_DIR=docs/images).
  */
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : join(ROOT, '.test-tmp', 'screenshots')
+import { SHOTS } from '../support/shots'
 /** "Shows on screen within one second" of the change's HTTP response. */
 const LIVE_MS = 1000
 /** A browser test's own limit: a page load, a few waits, a screenshot. */
@@ -297,8 +296,9 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
     await shows(board, '#screen-status', 'Offline since', 5_000)
     await shows(queue, '#screen-status', 'Offline since', 5_000)
     expect(await board.evaluate(() => document.getElementById('screen')!.classList.contains('is-offline'))).toBe(true)
-    // Dimmed (after its fade), not posing as live.
-    await board.waitForFunction(() => Number(getComputedStyle(document.getElementById('screen-content')!).opacity) < 0.6, null, { timeout: 2000 })
+    // Greyed (after its transition), not posing as live; not faded, so its text keeps its contrast (test/screens/a11y.test.ts).
+    await board.waitForFunction(() => getComputedStyle(document.getElementById('screen-content')!).filter.includes('grayscale'), null, { timeout: 2000 })
+    expect(await board.evaluate(() => Number(getComputedStyle(document.getElementById('screen-content')!).opacity))).toBe(1)
     await shot(board, 'offline')
 
     await lobby.serve()

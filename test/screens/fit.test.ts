@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ROOT } from '../support/binary'
+import { scratchShots, SHOTS } from '../support/shots'
 import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
 import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
@@ -22,9 +22,9 @@ declare function getComputedStyle(element: unknown): any
 
 const LANGS = ['en-US', 'en-GB', 'ar'] as const
 /** A picture of every screen that cuts something, to see what the list of problems means. */
-const FAILED_SHOTS = join(ROOT, '.test-tmp', 'fit-failures')
+const FAILED_SHOTS = scratchShots('fit-failures')
 /** With SCREENSHOTS_DIR (docs/images for the docs), en-US and Arabic pictures of every screen, landscape and portrait. */
-const DOC_SHOTS = process.env.SCREENSHOTS_DIR ? join(ROOT, process.env.SCREENSHOTS_DIR) : null
+const DOC_SHOTS = process.env.SCREENSHOTS_DIR ? SHOTS : null
 const SIZES = { '1920x1080': LANDSCAPE, '1280x720': { width: 1280, height: 720 }, '1080x1920': PORTRAIT } as const
 
 /** Prose the page deliberately clamps to a few lines (an event's description): never a number, time or name. */

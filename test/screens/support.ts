@@ -3,11 +3,13 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
+import { SHOTS } from '../support/shots'
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const HAVE_CHROMIUM = existsSync(CHROMIUM)
-export const IMAGES = join(ROOT, 'docs', 'images')
+/** Where screenshots go: a temp directory unless SCREENSHOTS_DIR says otherwise (test/support/shots.ts); never docs/images by default. */
+export const IMAGES = SHOTS
 
 export const LANDSCAPE = { width: 1920, height: 1080 }
 export const PORTRAIT = { width: 1080, height: 1920 }
@@ -16,7 +18,7 @@ export const PORTRAIT = { width: 1080, height: 1920 }
  * Headless Chromium with a fresh profile, and the flags that keep it off the network: no
  * background services, no component updates, no sync (this machine has no internet).
  */
-export async function launchBrowser(): Promise<BrowserContext> {
+export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core')
   const profile = tempDir('lobby-chromium-')
   return chromium.launchPersistentContext(profile, {
@@ -25,6 +27,8 @@ export async function launchBrowser(): Promise<BrowserContext> {
     viewport: LANDSCAPE,
     locale: 'en-GB',
     timezoneId: 'Europe/Berlin',
+    // Only for tests that inject a script of their own (axe-core): the pages' CSP forbids inline scripts.
+    ...(options.bypassCSP ? { bypassCSP: true } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -87,8 +87,10 @@ class PhonePage {
     const lang = this.lang
     const counter = status.counterName ?? ''
     const head = [
-      h('p', { class: 'phone-label' }, w.yourNumber),
-      h('p', { class: 'phone-number', dir: 'ltr' }, status.ticketNumber),
+      // The page's one heading: "Your number A012".
+      h('h1', { class: 'phone-heading' },
+        h('span', { class: 'phone-label' }, w.yourNumber),
+        h('span', { class: 'phone-number', dir: 'ltr' }, status.ticketNumber)),
       h('p', { class: 'phone-service', dir: 'auto' }, status.serviceName),
       h('p', { class: 'phone-place', dir: 'auto' }, `${status.locationName} · ${status.branchName}`),
     ]

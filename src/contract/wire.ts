@@ -1,0 +1,116 @@
+/**
+ * The wire: what the server sends and the browser pages read, as TYPES derived from the
+ * servers' own TypeBox schemas (`Static<typeof Schema>`), so the two cannot drift apart.
+ *
+ * Browser code (src/screens/client/**) imports this module with `import type` only: every
+ * import here is `import type` too, so the bundler erases all of it and no server code
+ * reaches a bundle (test/screens/contract.test.ts checks the bundles and the imports). The
+ * values the browser needs at run time (close codes) are in ./close-codes.ts, which imports
+ * nothing.
+ *
+ * The browser's tsconfig (src/screens/client/tsconfig.json) typechecks the server files these
+ * types come from, with bun-types.
+ */
+import type { Static } from '@sinclair/typebox'
+import type { DisplayNowServing, DisplayPrayerToday, DisplayQueueState, DisplayWidget } from '../display/model'
+import type { DisplayCodes } from '../display/errors'
+import type { ANNOUNCEMENT_PRIORITIES, AnnouncementsPayload } from '../widgets/payloads/announcements'
+import type { EVENT_STATUSES, EventsPayload } from '../widgets/payloads/events'
+import type { SCHEDULE_STATUSES, TodaysSchedulePayload } from '../widgets/payloads/todays-schedule'
+import type { DIRECTIONS, TRANSPORT_STATUSES, TransportBoardPayload } from '../widgets/payloads/transport-board'
+import type { WidgetType as ServerWidgetType } from '../widgets/payloads/common'
+import type { Day, PrayerName as ServerPrayerName, ADHAN_ORDER } from '../prayer/model'
+import type { KioskTicket as KioskTicketSchema, KioskView as KioskViewSchema } from '../kiosk/model'
+import type { DeskView as DeskViewSchema } from '../desk/model'
+import type { QueueTicket as QueueTicketSchema, TicketStatus as ServerTicketStatus } from '../tickets'
+import type { VoiceManifest as VoiceManifestSchema } from '../voice/model'
+import type { CounterCodes } from '../counters/errors'
+import type { DeviceCodes } from '../devices/errors'
+import type { KioskCodes } from '../kiosk/errors'
+import type { PhoneCodes } from '../phone/errors'
+import type { CommonCodes } from '../platform/errors'
+
+export type { WireCloseCode } from './close-codes'
+
+type ValueOf<T> = T[keyof T]
+type ElementOf<T> = T extends readonly (infer E)[] ? E : never
+/**
+ * `T` with the fields of `F` replaced (kept optional where `T` has them optional). The
+ * payload schemas build their enums with `OneOf(values)`, a union over a mapped array, whose
+ * `Static` is plain `string`: the contract narrows those fields to the server's own lists.
+ */
+type Narrow<T, F> = Omit<T, keyof F> &
+  { [K in keyof F as K extends keyof T ? (undefined extends T[K] ? never : K) : never]: F[K] } &
+  { [K in keyof F as K extends keyof T ? (undefined extends T[K] ? K : never) : never]?: F[K] }
+type Items<D, I> = Narrow<D, { items: I[] }>
+
+// ---- tickets ----
+
+export type TicketStatus = ServerTicketStatus
+/** The ticket of the operator API, desk and kiosk (contract §8: with `priority`). */
+export type QueueTicket = Static<typeof QueueTicketSchema>
+
+// ---- display feeds: queue (docs/display.md) ----
+
+export type QueueState = Static<typeof DisplayQueueState>
+export type QueueLocation = ElementOf<QueueState['locations']>
+export type QueueServiceState = ElementOf<QueueState['services']>
+export type NowServing = Static<typeof DisplayNowServing>
+export type RecentCall = ElementOf<QueueState['recentCalls']>
+
+// ---- display feeds: widgets (contract §4) ----
+
+export type WidgetType = ServerWidgetType
+type SchedulePayload = Static<typeof TodaysSchedulePayload>
+type AnnouncementsStatic = Static<typeof AnnouncementsPayload>
+type EventsStatic = Static<typeof EventsPayload>
+type TransportStatic = Static<typeof TransportBoardPayload>
+
+export type ScheduleItem = Narrow<ElementOf<SchedulePayload['items']>, { status: (typeof SCHEDULE_STATUSES)[number] }>
+export type Announcement = Narrow<ElementOf<AnnouncementsStatic['items']>, { priority: (typeof ANNOUNCEMENT_PRIORITIES)[number] }>
+export type EventItem = Narrow<ElementOf<EventsStatic['items']>, { status: (typeof EVENT_STATUSES)[number] }>
+export type TransportStatus = (typeof TRANSPORT_STATUSES)[number]
+export type TransportItem = Narrow<ElementOf<TransportStatic['items']>, { status: TransportStatus; direction: (typeof DIRECTIONS)[number] }>
+export type ScheduleData = Items<SchedulePayload, ScheduleItem>
+export type AnnouncementsData = Items<AnnouncementsStatic, Announcement>
+export type EventsData = Items<EventsStatic, EventItem>
+export type TransportData = Items<TransportStatic, TransportItem>
+export type WidgetData = ScheduleData | AnnouncementsData | EventsData | TransportData
+/** A widget read: the payload typed by the four payload schemas (the server's union is of `TSchema`s). */
+export type WidgetRead = Omit<Static<typeof DisplayWidget>, 'data' | 'widgetType'> & { widgetType: WidgetType; data: WidgetData | null }
+
+// ---- display feeds: prayer (contract §5) ----
+
+export type PrayerName = ServerPrayerName
+export type AdhanName = (typeof ADHAN_ORDER)[number]
+export type PrayerDay = Static<typeof Day>
+type PrayerTodayStatic = Static<typeof DisplayPrayerToday>
+export type PrayerToday = Narrow<PrayerTodayStatic, { next: (Narrow<NonNullable<PrayerTodayStatic['next']>, { prayer: PrayerName }>) | null }>
+
+// ---- the live feed (websocket, docs/display.md) ----
+
+export type TopicKind = 'widget' | 'queue' | 'prayer'
+/** The codes of the feed's `error` message. */
+export type LiveErrorCode = 'INVALID_MESSAGE' | 'TOPIC_NOT_FOUND' | 'TOO_MANY_TOPICS'
+export type LiveMessage =
+  | { type: 'snapshot' | 'update'; kind: TopicKind; id: string; revision: number; data: unknown }
+  | { type: 'ping' }
+  | { type: 'error'; code: LiveErrorCode; message: string }
+
+// ---- device pages: desk and kiosk (contract §8, §9) ----
+
+export type DeskView = Static<typeof DeskViewSchema>
+export type KioskView = Static<typeof KioskViewSchema>
+export type KioskTicket = Static<typeof KioskTicketSchema>
+export type VoiceManifest = Static<typeof VoiceManifestSchema>
+
+// ---- error codes (the `error.code` of an API answer) ----
+
+export type DisplayErrorCode = ValueOf<typeof DisplayCodes>
+export type CounterErrorCode = ValueOf<typeof CounterCodes>
+export type DeviceErrorCode = ValueOf<typeof DeviceCodes>
+export type KioskErrorCode = ValueOf<typeof KioskCodes>
+export type PhoneErrorCode = ValueOf<typeof PhoneCodes>
+/** Every code an API answer a page reads may carry. */
+export type WireErrorCode =
+  | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode
