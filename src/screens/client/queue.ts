@@ -81,14 +81,17 @@ export class QueueBoard extends Board<QueueState> {
     this.scheduleRedraw(now)
   }
 
-  /** Shrinks what does not fit (cards, then the recent calls) and leaves out calls that do not fit whole. */
+  /** Shrinks what does not fit (the recent calls, then the cards) and leaves out calls that do not fit whole. */
   private fit(): void {
     const content = this.shell.content
     const cards = [...content.querySelectorAll<HTMLElement>('.svc')]
     const rows = [...content.querySelectorAll<HTMLElement>('.recent-call')]
-    fitBoxes(cards, 0.25)
-    // Every call row gets the scale its widest content needs; the list shows as many as fit whole.
+    // Every call row gets the scale its widest content needs. The rows first: in portrait the
+    // recent calls take the height they need under the cards, so the cards' height is known
+    // only once the rows are scaled (fitted before, a card fitted a taller box than it got).
     fitBoxes(rows, 0.6)
+    fitBoxes(cards, 0.25)
+    // The list shows as many calls as fit whole.
     const list = content.querySelector<HTMLElement>('.recent-list')
     if (list !== null) hidePartialRows(list, rows)
   }
