@@ -5,7 +5,6 @@ import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
-import { routeDetail } from '../platform/openapi'
 import { assertSchema, compile } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
@@ -13,10 +12,11 @@ import type { DeviceService, Device } from '../devices/service'
 import { devicePage } from '../devices/pages'
 import { SCREEN_CSP } from '../screens/page'
 import { escapeHtml } from '../screens/page'
-import { trackingPath, TrackedQueueTicket } from '../tickets'
-import { KioskCodes, KioskErrorExamples } from './errors'
-import { KioskIssueRequest, KioskService as KioskServiceSchema, KioskTicket, KioskTicketResponse, KioskView, KioskViewResponse } from './model'
+import { trackingPath } from '../tickets'
+import { KioskCodes } from './errors'
+import { KioskIssueRequest } from './model'
 import type { KioskService } from './service'
+import { issueKioskTicketDocs, readKioskViewDocs } from './docs'
 import { PAPER_WIDTHS_MM, PRINT_SCRIPT, paperWidthOf, printPage, printStylesheet, type PaperWidth } from './print'
 
 /** Contract §9: tickets a minute per kiosk (the public issue's default per key), and reads. */
@@ -49,46 +49,6 @@ function printProblem(status: number, heading: string, hint: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(heading)}</title><link rel="stylesheet" href="${PRINT_CSS[80].path}"></head>` +
     `<body><main class="ticket"><p class="branch">${escapeHtml(heading)}</p><p>${escapeHtml(hint)}</p></main></body></html>`
   return new Response(html, { status, headers: printHeaders })
-}
-
-const VIEW_EXAMPLE = {
-  data: {
-    generatedAt: '2026-11-25T09:42:00.000Z',
-    branchName: 'Main branch',
-    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
-    location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin', active: true },
-    priorityChoice: true,
-    services: [
-      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
-      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
-    ],
-  },
-}
-const TICKET_EXAMPLE = {
-  data: {
-    ticket: {
-      id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A003', status: 'WAITING', source: 'KIOSK',
-      queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
-      createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
-    },
-    branchName: 'Main branch',
-    serviceName: 'Accounts',
-    locationName: 'Main hall',
-    timezone: 'Europe/Berlin',
-    peopleAhead: 2,
-    estimatedWaitSeconds: 900,
-    printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
-  },
-}
-
-const issueErrors = {
-  400: [KioskCodes.INVALID_REQUEST, KioskCodes.INVALID_JSON],
-  401: [KioskCodes.AUTHENTICATION_FAILED],
-  403: [KioskCodes.ORIGIN_FORBIDDEN, KioskCodes.LOCATION_FORBIDDEN, KioskCodes.SERVICE_FORBIDDEN, KioskCodes.QUEUE_UNIT_INACTIVE],
-  409: [KioskCodes.IDEMPOTENCY_KEY_REUSED, KioskCodes.QUEUE_UNIT_EDGE_MANAGED],
-  413: [KioskCodes.PAYLOAD_TOO_LARGE],
-  422: [KioskCodes.VALIDATION_FAILED],
-  429: [KioskCodes.RATE_LIMITED],
 }
 
 /**
@@ -138,20 +98,7 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
         return json(200, { data: kiosk.view(device, now) }, { 'cache-control': 'no-store' })
       },
       {
-        detail: routeDetail({
-          operationId: 'readKioskView',
-          summary: 'What a paired kiosk offers',
-          description:
-            'For a paired kiosk (device cookie): the branch (queue unit) and its location, and every active service of that location within the kiosk\'s ' +
-            'service list with the people waiting and the estimate for a ticket taken now. An inactive unit or location lists no service (`active: false` says why). ' +
-            'Checks: credential → rate limit (600 a minute per kiosk).',
-          tags: ['Kiosk'],
-          security: 'deviceCookie',
-          responses: { 200: { description: 'the start screen\'s data', name: 'KioskViewResponse', schema: KioskViewResponse, example: VIEW_EXAMPLE } },
-          errors: { 401: [KioskCodes.AUTHENTICATION_FAILED], 403: [KioskCodes.QUEUE_UNIT_INACTIVE], 429: [KioskCodes.RATE_LIMITED] },
-          errorExamples: KioskErrorExamples,
-          schemas: { KioskView, KioskService: KioskServiceSchema },
-        }),
+        detail: readKioskViewDocs,
       },
     )
     .post(
@@ -178,51 +125,7 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
         parse: 'none',
         // The header is documented, not validated by Elysia: the route checks it after the
         // credential and the rate limit, in the public issue's order.
-        detail: routeDetail({
-          operationId: 'issueKioskTicket',
-          summary: 'Take a ticket at a kiosk',
-          description:
-            'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
-            'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
-            'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
-            'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
-            'an inactive or unknown one 422 on /serviceId. Checks, in order: declared body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
-            'headers (Content-Type, Idempotency-Key) → body (read only now, declared or chunked; 1 KB) → JSON → schema → idempotency lookup → Edge authority → ' +
-            'Queue Unit active → service → write. A request refused before its body is read is answered with `Connection: close`.',
-          tags: ['Kiosk'],
-          security: 'deviceCookie',
-          headers: {
-            'Idempotency-Key': {
-              description: 'one per tap, reused on a retry: the same key returns the same ticket',
-              example: '6f1c2e9a-4b7d-4c1e-9a53-2f0d8b7c6e11',
-              required: true,
-              schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
-            },
-          },
-          body: {
-            name: 'KioskIssueRequest',
-            schema: KioskIssueRequest,
-            examples: {
-              normal: { summary: 'a tap on a service', value: { serviceId: 'svc_accounts' } },
-              priority: { summary: 'with "Priority" chosen (units with kioskPriority)', value: { serviceId: 'svc_accounts', priority: true } },
-            },
-          },
-          responses: {
-            201: {
-              description: 'the ticket, its place in line and its phone page',
-              name: 'KioskTicketResponse',
-              schema: KioskTicketResponse,
-              example: TICKET_EXAMPLE,
-              headers: {
-                Location: { description: 'this ticket in the kiosk API', required: true, schema: { type: 'string' } },
-                'Idempotent-Replayed': { description: '`true` when this repeats an earlier tap', schema: { type: 'string', enum: ['true'] } },
-              },
-            },
-          },
-          errors: issueErrors,
-          errorExamples: KioskErrorExamples,
-          schemas: { KioskTicket, TrackedQueueTicket },
-        }),
+        detail: issueKioskTicketDocs,
       },
     )
     .get(

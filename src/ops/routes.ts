@@ -2,19 +2,12 @@ import { Elysia } from 'elysia'
 import type { Server } from 'bun'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { routeDetail, type ErrorExample } from '../platform/openapi'
 import { ClientAddresses, isLoopback, type Client, type PeerSource } from '../platform/client-address'
+import { OpsCodes } from './errors'
+import { readMetricsDocs } from './docs'
 
-export const OpsCodes = {
-  METRICS_FORBIDDEN: 'METRICS_FORBIDDEN',
-  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
-} as const
-
-/** An example of each code for the OpenAPI document. */
-const OpsErrorExamples = {
-  METRICS_FORBIDDEN: '/metrics is answered on loopback only; start the server with --metrics-token to open it to others',
-  AUTHENTICATION_FAILED: 'wrong metrics token',
-} as const satisfies Record<keyof typeof OpsCodes, ErrorExample>
+/** The codes of `/metrics` stay importable from here (test/openapi/document.test.ts reads them so). */
+export { OpsCodes }
 
 /** Requests answered by no route are counted under this one label value. */
 export const UNMATCHED_ROUTE = 'unmatched'
@@ -79,24 +72,7 @@ export function opsRoutes(deps: AppDeps) {
         return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
       },
       {
-        detail: routeDetail({
-          operationId: 'readMetrics',
-          summary: 'Prometheus metrics (loopback, or Bearer metrics token)',
-          description: 'Contract §13: answered to loopback callers, and to others only with `Authorization: Bearer <--metrics-token>`.',
-          tags: ['Platform'],
-          security: 'metrics',
-          responses: {
-            200: {
-              description: 'Prometheus text format 0.0.4',
-              mediaType: 'text/plain',
-              name: 'MetricsText',
-              schema: { type: 'string', description: 'Prometheus text exposition format 0.0.4' },
-              example: '# HELP lobby_http_requests_total HTTP requests by route, method and status\n# TYPE lobby_http_requests_total counter\nlobby_http_requests_total{route="/health",method="GET",status="200"} 42\n',
-            },
-          },
-          errors: { 401: [OpsCodes.AUTHENTICATION_FAILED], 403: [OpsCodes.METRICS_FORBIDDEN] },
-          errorExamples: OpsErrorExamples,
-        }),
+        detail: readMetricsDocs,
       },
     )
 }

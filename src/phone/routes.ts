@@ -4,37 +4,19 @@ import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
-import { routeDetail } from '../platform/openapi'
 import { qrSvg } from '../platform/qr'
 import { serverOrigin } from '../devices/access'
 import { trackingPath } from '../tickets'
-import { PhoneCodes, PhoneErrorExamples } from './errors'
 import type { PhoneService, PhoneStatus, UnitView } from './service'
 import type { PhoneWaits } from './waits'
 import { phoneAnswer, ticketNotFound, LONG_POLL_MS } from './live'
 import { phonePage } from './page'
+import { readTicketByTrackingCodeDocs } from './docs'
 
 export const PHONE_API = '/api/phone/v1'
 
 /** Reads a minute from one address: a phone long-polls (about 3 a minute); a burst is someone guessing. */
 export const PHONE_READS_PER_ADDRESS = 600
-const closed = { additionalProperties: false } as const
-const PhoneStatusSchema = Type.Union([
-  Type.Object({
-    state: Type.Union([Type.Literal('WAITING'), Type.Literal('CALLED'), Type.Literal('SERVING')]),
-    ticketNumber: Type.String(),
-    serviceName: Type.String(),
-    locationName: Type.String(),
-    branchName: Type.String(),
-    peopleAhead: Type.Integer({ minimum: 0 }),
-    estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
-    counterName: Type.Union([Type.String(), Type.Null()]),
-    callCount: Type.Integer({ minimum: 0 }),
-  }, closed),
-  Type.Object({ state: Type.Literal('ENDED') }, closed),
-  Type.Object({ state: Type.Literal('EXPIRED') }, closed),
-])
-const PhoneStatusResponse = Type.Object({ data: PhoneStatusSchema, version: Type.String({ description: 'changes whenever `data` does; pass it as `since` to wait for the next change' }) }, closed)
 
 /**
  * The ticket on a phone (contract §10): `/t/{code}` (no login: the code is the capability), its
@@ -75,32 +57,7 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
       },
       {
         query: Type.Object({ since: Type.Optional(Type.String({ maxLength: 32, description: 'the `version` last seen: the answer waits (up to 20 s) until the status differs' })) }),
-        detail: routeDetail({
-          operationId: 'readTicketByTrackingCode',
-          summary: 'A ticket\'s status by its tracking code',
-          description:
-            'For the phone page `/t/{code}` (contract §10); no credential: the code (120 random bits) is the capability. While the ticket is open: its number, ' +
-            'service, location, branch, status, the counter it is called to, the people ahead (a count) and the approximate wait; nothing about any other ticket. ' +
-            'Once it is COMPLETED, NO_SHOW or CANCELLED: `{"state":"ENDED"}`; once its business day is over: `{"state":"EXPIRED"}`, and nothing more. ' +
-            'With `since` equal to the current `version` the answer waits for the next change (a long poll, at most 20 s). 600 reads a minute per address.',
-          tags: ['Phone'],
-          public: true,
-          params: { code: { description: 'the tracking code of the ticket\'s phone page (24 characters of a-z2-7)', example: 'k3v9q2m7x4c8h6b5n2r7t3w4' } },
-          query: { since: { description: 'the `version` last seen: the answer waits (up to 20 s) until the status differs', example: '1a2b3c4d5e6f', required: false } },
-          responses: {
-            200: {
-              description: 'the status',
-              name: 'PhoneStatusResponse',
-              schema: PhoneStatusResponse,
-              example: {
-                data: { state: 'WAITING', ticketNumber: 'A003', serviceName: 'Accounts', locationName: 'Main hall', branchName: 'Main branch', peopleAhead: 2, estimatedWaitSeconds: 900, counterName: null, callCount: 0 },
-                version: '1a2b3c4d5e6f',
-              },
-            },
-          },
-          errors: { 404: [PhoneCodes.TICKET_NOT_FOUND], 429: [PhoneCodes.RATE_LIMITED] },
-          errorExamples: PhoneErrorExamples,
-        }),
+        detail: readTicketByTrackingCodeDocs,
       },
     )
 }

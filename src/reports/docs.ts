@@ -1,0 +1,91 @@
+import { routeDetail } from '../platform/openapi'
+import { REPORT_RANGE_READS_PER_MINUTE } from './access'
+import { ReportCodes, ReportErrorExamples } from './errors'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
+import { MAX_REPORT_DAYS } from './service'
+
+/*
+ * The OpenAPI details of the report routes (src/reports/routes.ts): their queries, examples of
+ * the rows, and the error codes they answer with.
+ */
+
+const errors = {
+  401: [ReportCodes.AUTHENTICATION_FAILED],
+  403: [ReportCodes.SCOPE_FORBIDDEN],
+  422: [ReportCodes.VALIDATION_FAILED],
+  429: [ReportCodes.RATE_LIMITED],
+}
+
+const range = {
+  from: { description: 'first business day, YYYY-MM-DD', example: '2026-11-01', required: true, schema: { type: 'string', format: 'date' } },
+  to: { description: 'last business day (inclusive), YYYY-MM-DD', example: '2026-11-30', required: true, schema: { type: 'string', format: 'date' } },
+}
+const DAILY_QUERY = {
+  ...range,
+  locationId: { description: 'only this location', example: 'loc_hall' },
+  serviceId: { description: 'only this service', example: 'svc_accounts' },
+}
+const COUNTER_QUERY = { ...range, locationId: { description: 'only this location', example: 'loc_hall' } }
+
+const DAILY_EXAMPLE = {
+  date: '2026-11-25', locationId: 'loc_hall', serviceId: 'svc_accounts',
+  issued: 4, served: 1, noShow: 1, cancelled: 1, transferredOut: 1,
+  waitSeconds: { avg: 540, p50: 600, p90: 900, max: 900 },
+  serviceSeconds: { avg: 300, p50: 300, p90: 300 },
+  withinTarget: 0.667,
+  issuedByHour: [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+}
+const COUNTER_EXAMPLE = {
+  date: '2026-11-25', counterId: 'cnt_1', locationId: 'loc_hall', served: 3, noShow: 0,
+  serviceSeconds: { avg: 393.3, p50: 300, p90: 640 }, busySeconds: 1650,
+}
+const SUMMARY_EXAMPLE = {
+  from: '2026-11-25', to: '2026-11-25',
+  locations: [{ id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' }],
+  services: [{ id: 'svc_accounts', name: 'Accounts', waitTargetSeconds: 600 }],
+  counters: [{ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall' }],
+  lines: [{
+    locationId: 'loc_hall', serviceId: 'svc_accounts', issued: 4, served: 1, called: 3, withinTarget: 2,
+    issuedByHour: DAILY_EXAMPLE.issuedByHour,
+    servedByHour: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    waitBins: [1, 0, 1, 1, 0, 0, 0, 0],
+  }],
+}
+
+const RANGE_RULES = `\`from\` and \`to\` are business days of the locations (YYYY-MM-DD, inclusive, at most ${MAX_REPORT_DAYS} days); a bad date, from after to, or a filter naming a location or service the key cannot see is 422 VALIDATION_FAILED. Scope \`reports:read\` (not a default scope), or a paired \`reports\` device by its cookie (its whole unit). Rows exist for the days something happened. Range reads (summary, daily, counters together) are limited to ${REPORT_RANGE_READS_PER_MINUTE} a minute per credential (429 RATE_LIMITED with Retry-After); answers are kept until a ticket changes.`
+
+export const readReportSummaryDocs = routeDetail({
+  operationId: 'readReportSummary',
+  query: COUNTER_QUERY,
+  summary: 'Range summary for the /reports page',
+  description: `What the /reports page draws besides the rows: the names of the reader's locations, services (with their waitTargetSeconds) and counters, and per location and service over the whole range: issued, served, called, within target (counts), issued and served by local hour, and the called tickets' waits in bins from 0, 5, 10, 15, 20, 30, 45 and 60 minutes (merged from the days' distributions). ${RANGE_RULES}`,
+  tags: ['Reports'],
+  security: 'operator',
+  responses: { 200: { description: 'the summary', name: 'ReportSummaryResponse', schema: ReportSummaryResponse, example: { data: SUMMARY_EXAMPLE } } },
+  errors,
+  errorExamples: ReportErrorExamples,
+})
+
+export const readDailyReportDocs = routeDetail({
+  operationId: 'readDailyReport',
+  query: DAILY_QUERY,
+  summary: 'Daily report per location and service',
+  description: `Per location, service and business day: tickets issued (by local hour), served, no-show, cancelled, transferred out; waits (first call − createdAt) and service times (completedAt − servingAt) as average and nearest-rank percentiles; the share of called tickets within the service's waitTargetSeconds. ${RANGE_RULES}`,
+  tags: ['Reports'],
+  security: 'operator',
+  responses: { 200: { description: 'the rows, by date, location and service', name: 'DailyReportResponse', schema: DailyReportResponse, example: { data: [DAILY_EXAMPLE] } } },
+  errors,
+  errorExamples: ReportErrorExamples,
+})
+
+export const readCounterReportDocs = routeDetail({
+  operationId: 'readCounterReport',
+  query: COUNTER_QUERY,
+  summary: 'Daily report per counter',
+  description: `Per counter and business day: tickets served and no-shows, service times, and the seconds the counter held a ticket (busySeconds). ${RANGE_RULES}`,
+  tags: ['Reports'],
+  security: 'operator',
+  responses: { 200: { description: 'the rows, by date, location and counter', name: 'CounterReportResponse', schema: CounterReportResponse, example: { data: [COUNTER_EXAMPLE] } } },
+  errors,
+  errorExamples: ReportErrorExamples,
+})
