@@ -51,3 +51,11 @@ export const SetupResponse = Type.Object(
   },
   closed,
 )
+
+export const SignOutResponse = Type.Object(
+  {
+    username: Type.String(),
+    sessionsEnded: Type.Integer({ minimum: 0, description: 'how many sessions of this person ended (every one, in every browser)' }),
+  },
+  closed,
+)

@@ -10,7 +10,7 @@ import { assertSchema, compile } from '../platform/validation'
 import { isSecureRequest } from '../devices/access'
 import { PeopleCodes, PeopleErrorExamples } from './errors'
 import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'
-import { CurrentSessionResponse, SessionResponse, SetupRequest, SetupResponse, SignInRequest } from './model'
+import { CurrentSessionResponse, SessionResponse, SetupRequest, SetupResponse, SignInRequest, SignOutResponse } from './model'
 import {
   PasswordRejected, PeopleService, PinRejected, SESSION_ABSOLUTE_MS, SetupCodeInvalid, SignInFailed, SignInLocked, USER_HOME,
 } from './service'
@@ -168,9 +168,9 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
       `${AUTH_API}/sessions/current`,
       async ({ request }) => {
         const { user } = await requireSession(deps, people, request)
-        await people.signOutEverywhere(user.id)
-        deps.log({ level: 'info', msg: 'signed out', username: user.username })
-        return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(isSecureRequest(request, deps.publicOrigin)), ...noStore } })
+        const ended = await people.signOutEverywhere(user.id)
+        deps.log({ level: 'info', msg: 'signed out', username: user.username, sessionsEnded: ended })
+        return json(200, { username: user.username, sessionsEnded: ended }, { 'set-cookie': clearedSessionCookie(isSecureRequest(request, deps.publicOrigin)), ...noStore })
       },
       {
         detail: routeDetail({
@@ -180,9 +180,12 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
           tags: ['Auth'],
           security: 'sessionCookie',
           responses: {
-            204: {
+            200: {
               description: 'signed out everywhere; the cookie is cleared',
               headers: { 'Set-Cookie': { description: 'lobby_session=; Max-Age=0', required: true, schema: { type: 'string' } } },
+              name: 'SignOutResponse',
+              schema: SignOutResponse,
+              example: { username: 'amira.h', sessionsEnded: 2 },
             },
           },
           errors: { 401: [PeopleCodes.AUTHENTICATION_FAILED], 403: [PeopleCodes.ORIGIN_FORBIDDEN] },
