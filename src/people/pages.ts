@@ -171,7 +171,7 @@ export function loginPage(query: Record<string, string | undefined>): Response {
 /**
  * `GET /login/setup?code=…`: a new password (and a clerk's PIN). `account` is who the code opens,
  * or null for a wrong, expired or used code: the page says so in words, with no form. The code
- * stays in the URL (the script reads it there); it is never written into the page.
+ * stays in the URL (the script reads it there); the page repeats it only in its language link.
  */
 export function setupPage(query: Record<string, string | undefined>, account: { username: string; role: UserRole } | null): Response {
   const lang = langOf(query)
