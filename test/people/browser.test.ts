@@ -7,6 +7,9 @@ import { cli, GOOD_PASSWORD, peopleContext } from './helpers'
  * setup link, a wrong password is said in words, the right one goes to the role's home; the
  * cookie is HttpOnly (the page's script cannot read it). Nothing leaves 127.0.0.1.
  */
+// page.evaluate runs in the page: its global, declared for this file (the project's types are Bun's, without the DOM).
+declare const document: { cookie: string }
+
 const ctx = peopleContext()
 ctx.app.listen({ port: 0, hostname: '127.0.0.1' })
 const base = `http://127.0.0.1:${ctx.app.server!.port}`
