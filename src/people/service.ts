@@ -279,19 +279,21 @@ export class PeopleService {
    * the browser carried until now, ends.
    */
   async signIn(username: string, password: string, now: number, replacing: string | null = null): Promise<{ user: User; sessionId: string }> {
-    const name = username.trim().toLowerCase()
-    const lockedFor = this.lockedFor(name, now)
-    if (lockedFor > 0) throw new SignInLocked(lockedFor)
+    const name = username.trim().toLowerCase().slice(0, 64)
+    // The attempt is counted as a failure before the password is verified, in the same write as
+    // the lock check: parallel guesses cannot all pass the check while the first is verified.
+    const attempt = await this.write(() => {
+      const lockedFor = this.lockedFor(name, now)
+      if (lockedFor > 0) return { lockedFor, id: 0 }
+      this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
+      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, at) VALUES (?1, ?2)').run(name, now).lastInsertRowid)
+      return { lockedFor: 0, id }
+    })
+    if (attempt.lockedFor > 0) throw new SignInLocked(attempt.lockedFor)
     const row = USERNAME_PATTERN.test(name) ? this.userByName(name) : null
     const usable = row !== null && row.state === 'active' && row.passwordHash !== null
     const ok = await verifyPassword(password, usable ? row.passwordHash! : await this.dummy())
-    if (!usable || !ok) {
-      await this.write(() => {
-        this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
-        this.sql.query('INSERT INTO sign_in_failures (username, at) VALUES (?1, ?2)').run(name.slice(0, 64), now)
-      })
-      throw new SignInFailed()
-    }
+    if (!usable || !ok) throw new SignInFailed()
     const sessionId = SESSION_PREFIX + randomToken(SECRET_BYTES)
     const user = userOf(row)
     const started = await this.write(() => {
@@ -299,6 +301,7 @@ export class PeopleService {
       const current = this.sql.query<{ state: string; passwordHash: string | null }, [string]>('SELECT state, password_hash AS passwordHash FROM users WHERE id = ?1').get(user.id)
       if (current === null || current.state !== 'active' || current.passwordHash !== row.passwordHash) return false
       if (replacing !== null) this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(hashSecret(replacing))
+      // A success clears the username's failures, this attempt's with them.
       this.sql.query('DELETE FROM sign_in_failures WHERE username = ?1').run(name)
       this.sql.query('INSERT INTO user_sessions (id_hash, user_id, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?3)').run(hashSecret(sessionId), user.id, now)
       return true

@@ -140,3 +140,15 @@ describe('sign-in (contract §16)', () => {
     expect(logged).toContain('signed in')
   })
 })
+
+describe('sign-in under parallel guessing', () => {
+  test('guesses sent all at once still lock after 5: the lock check and the count are one write', async () => {
+    const ctx = peopleContext({ limiter: unlimited })
+    await withPassword(ctx, { username: 'root', role: 'admin' })
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(ctx, 'root', `parallel guess ${i}`)))
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 401).length).toBe(5)
+    expect(statuses.filter((s) => s === 429).length).toBe(7)
+    expect((await signIn(ctx, 'root')).status).toBe(429)
+  })
+})
