@@ -301,8 +301,9 @@ export class PeopleService {
       const current = this.sql.query<{ state: string; passwordHash: string | null }, [string]>('SELECT state, password_hash AS passwordHash FROM users WHERE id = ?1').get(user.id)
       if (current === null || current.state !== 'active' || current.passwordHash !== row.passwordHash) return false
       if (replacing !== null) this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(hashSecret(replacing))
-      // A success clears the username's failures, this attempt's with them.
+      // A success clears the username's failures, this attempt's with them; sessions past their 12 hours go too.
       this.sql.query('DELETE FROM sign_in_failures WHERE username = ?1').run(name)
+      this.sql.query('DELETE FROM user_sessions WHERE created_at <= ?1').run(now - SESSION_ABSOLUTE_MS)
       this.sql.query('INSERT INTO user_sessions (id_hash, user_id, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?3)').run(hashSecret(sessionId), user.id, now)
       return true
     })

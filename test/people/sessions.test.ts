@@ -133,3 +133,15 @@ describe('sessions (contract §16)', () => {
     expect((await request(ctx.app, 'DELETE', CURRENT, { headers: { cookie, origin: 'https://lobby.branch.example' } })).status).toBe(200)
   })
 })
+
+describe('stored sessions', () => {
+  test('sessions past their 12 hours are deleted at the next sign-in, presented or not', async () => {
+    const ctx = peopleContext()
+    await withPassword(ctx, { username: 'root', role: 'admin' })
+    await signedIn(ctx, 'root')
+    await signedIn(ctx, 'root')
+    ctx.clock.advance(SESSION_ABSOLUTE_MS)
+    await signedIn(ctx, 'root')
+    expect((ctx.db.$client.query('SELECT COUNT(*) AS n FROM user_sessions').get() as { n: number }).n).toBe(1)
+  })
+})
