@@ -1,10 +1,12 @@
 CREATE TABLE `sign_in_failures` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`username` text NOT NULL,
+	`address` text DEFAULT 'unknown' NOT NULL,
 	`at` integer NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX `sign_in_failures_username_at` ON `sign_in_failures` (`username`,`at`);--> statement-breakpoint
+CREATE INDEX `sign_in_failures_address_at` ON `sign_in_failures` (`address`,`at`);--> statement-breakpoint
 CREATE INDEX `sign_in_failures_at` ON `sign_in_failures` (`at`);--> statement-breakpoint
 CREATE TABLE `user_sessions` (
 	`id_hash` text PRIMARY KEY NOT NULL,

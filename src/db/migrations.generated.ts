@@ -24,5 +24,5 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 8, tag: '0008_replication_state', when: 1795676529410, sql: m8 },
   { idx: 9, tag: '0009_ticket_tracking_codes', when: 1795678118358, sql: m9 },
   { idx: 10, tag: '0010_waiting_rank_seek', when: 1795681461982, sql: m10 },
-  { idx: 11, tag: '0011_people_sessions', when: 1795700230527, sql: m11 },
+  { idx: 11, tag: '0011_people_sessions', when: 1795701454889, sql: m11 },
 ]

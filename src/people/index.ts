@@ -4,7 +4,7 @@
  */
 export {
   PeopleService, USER_ROLES, USER_HOME, USERNAME_PATTERN, UserSetupError, UserNotFoundError,
-  SETUP_CODE_TTL_MS, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, LOCK_FAILURES, LOCK_WINDOW_MS,
+  SETUP_CODE_TTL_MS, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, LOCK_FAILURES, LOCK_WINDOW_MS, ADDRESS_FAILURES, ADDRESS_WINDOW_MS,
   type User, type UserRole, type UserListing, type SetupLink, type NewUser,
 } from './service'
 export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, passwordProblem, type PasswordCost } from './passwords'

@@ -16,8 +16,12 @@ import {
 } from './service'
 import { LOGIN_SCRIPT, LOGIN_STYLESHEET, loginPage, setupPage } from './pages'
 
-/** Contract §16: 20 sign-in attempts a minute from one address (counted before the body is read). */
-export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 20
+/**
+ * Contract §16: 20 failed sign-ins a minute from one address, then 429 (`ADDRESS_FAILURES`,
+ * counted in the database). Beneath it, the admission kit bounds every attempt, failed or not,
+ * at 60 a minute per address. Both are checked before the body is read (§23).
+ */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 60
 /** A setup costs two Argon2 hashes: 10 a minute from one address. */
 export const SETUP_ATTEMPTS_PER_ADDRESS = 10
 /** A username and a password, or a code, a password and a PIN: 4 KB is plenty. */
@@ -62,9 +66,12 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
       async ({ request, server }) => {
         const now = deps.clock.now()
         // Contract §23: the body is read only after the address's rate limit.
+        const address = clientAddressOf(deps.clients, request, server)
         const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
-          admitRate(deps.limiter, RateBuckets.signInPerAddress, clientAddressOf(deps.clients, request, server), SIGN_IN_ATTEMPTS_PER_ADDRESS, now,
-            (retry) => `too many sign-in attempts from this address; retry after ${retry} s`)
+          const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
+          admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
+          const refusedFor = people.addressRefusedFor(address, now)
+          if (refusedFor > 0) throw new ApiError(429, PeopleCodes.RATE_LIMITED, message(refusedFor), undefined, { 'retry-after': String(refusedFor) })
           // A browser always sends Origin on this POST: another site's form may not sign anyone in here.
           if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
           if (!isJsonContentType(request)) jsonOnly()
@@ -72,7 +79,7 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
         const body = parseJsonBytes(raw)
         assertSchema(checkSignIn, body, PeopleCodes.VALIDATION_FAILED)
         try {
-          const { user, sessionId } = await people.signIn(body.username, body.password, now, sessionIdOf(request))
+          const { user, sessionId } = await people.signIn(body.username, body.password, now, sessionIdOf(request), address)
           deps.log({ level: 'info', msg: 'signed in', username: user.username, role: user.role })
           return json(200, { username: user.username, role: user.role, home: USER_HOME[user.role] }, {
             'set-cookie': sessionCookie(sessionId, isSecureRequest(request, deps.publicOrigin)),
@@ -101,8 +108,8 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
             'Checks a username and password and starts a session: the cookie `lobby_session=lbs_…; HttpOnly; SameSite=Strict; Path=/` (`Secure` under TLS), a new ID at every sign-in ' +
             '(a session the browser carried ends). Wrong username or password: 401 SIGN_IN_FAILED, the same answer and about the same time for an unknown user. ' +
             '5 failures for one username in 15 minutes lock it for 15 minutes (429 SIGN_IN_LOCKED with Retry-After; the right password is refused too). ' +
-            'More than 20 attempts a minute from one address: 429 RATE_LIMITED. A session ends after 30 minutes idle (admin, manager) or 12 hours in all. ' +
-            'Checks, in order: declared body size (4 KB) → attempts per address → Origin (when sent) → Content-Type → body (read only now) → JSON → schema → lock → password.',
+            '20 failures a minute from one address (or 60 attempts of any outcome): 429 RATE_LIMITED. A session ends after 30 minutes idle (admin, manager) or 12 hours in all. ' +
+            'Checks, in order: declared body size (4 KB) → attempts and failures per address → Origin (when sent) → Content-Type → body (read only now) → JSON → schema → lock → password.',
           tags: ['Auth'],
           public: true,
           body: { name: 'SignInRequest', schema: SignInRequest, examples: { manager: { summary: 'a manager signs in', value: { username: 'amira.h', password: 'correct horse battery' } } } },

@@ -25,6 +25,9 @@ export const SESSION_IDLE_MS = 30 * 60_000
 export const SESSION_ABSOLUTE_MS = 12 * 3_600_000
 export const LOCK_FAILURES = 5
 export const LOCK_WINDOW_MS = 15 * 60_000
+/** Contract §16: 20 failed sign-ins a minute from one address, then 429. */
+export const ADDRESS_FAILURES = 20
+export const ADDRESS_WINDOW_MS = 60_000
 /** A session's `lastSeenAt` is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = 60_000
 /** Setup codes and session IDs: 32 random bytes (256 bits), base32. */
@@ -266,6 +269,18 @@ export class PeopleService {
     return Math.max(1, Math.ceil((until - now) / 1000))
   }
 
+  /**
+   * Seconds until `address` may try to sign in again, or 0: refused after 20 failures in a
+   * minute (until the oldest of the last 20 is a minute old). Asked before the body is read.
+   */
+  addressRefusedFor(address: string, now: number): number {
+    const recent = this.sql.query<{ at: number }, [string, number, number]>(
+      'SELECT at FROM sign_in_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC LIMIT ?3',
+    ).all(address, now - ADDRESS_WINDOW_MS, ADDRESS_FAILURES)
+    if (recent.length < ADDRESS_FAILURES) return 0
+    return Math.max(1, Math.ceil((recent[ADDRESS_FAILURES - 1]!.at + ADDRESS_WINDOW_MS - now) / 1000))
+  }
+
   /** A hash of nothing, with the same cost as real ones: an unknown user costs the same verification. */
   private dummy(): Promise<string> {
     return (this.dummyHash ??= hashPassword(randomToken(16), this.cost))
@@ -278,7 +293,7 @@ export class PeopleService {
    * Success: a new session (its ID returned once, only its hash kept); `replacing`, the session
    * the browser carried until now, ends.
    */
-  async signIn(username: string, password: string, now: number, replacing: string | null = null): Promise<{ user: User; sessionId: string }> {
+  async signIn(username: string, password: string, now: number, replacing: string | null = null, address = 'unknown'): Promise<{ user: User; sessionId: string }> {
     const name = username.trim().toLowerCase().slice(0, 64)
     // The attempt is counted as a failure before the password is verified, in the same write as
     // the lock check: parallel guesses cannot all pass the check while the first is verified.
@@ -286,7 +301,7 @@ export class PeopleService {
       const lockedFor = this.lockedFor(name, now)
       if (lockedFor > 0) return { lockedFor, id: 0 }
       this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
-      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, at) VALUES (?1, ?2)').run(name, now).lastInsertRowid)
+      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, address, at) VALUES (?1, ?2, ?3)').run(name, address.slice(0, 64), now).lastInsertRowid)
       return { lockedFor: 0, id }
     })
     if (attempt.lockedFor > 0) throw new SignInLocked(attempt.lockedFor)
@@ -301,8 +316,9 @@ export class PeopleService {
       const current = this.sql.query<{ state: string; passwordHash: string | null }, [string]>('SELECT state, password_hash AS passwordHash FROM users WHERE id = ?1').get(user.id)
       if (current === null || current.state !== 'active' || current.passwordHash !== row.passwordHash) return false
       if (replacing !== null) this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(hashSecret(replacing))
-      // A success clears the username's failures, this attempt's with them; sessions past their 12 hours go too.
-      this.sql.query('DELETE FROM sign_in_failures WHERE username = ?1').run(name)
+      // A success is no failure: this attempt's row goes, and the username's earlier failures with
+      // it (the lock starts over); sessions past their 12 hours go too.
+      this.sql.query('DELETE FROM sign_in_failures WHERE id = ?1 OR username = ?2').run(attempt.id, name)
       this.sql.query('DELETE FROM user_sessions WHERE created_at <= ?1').run(now - SESSION_ABSOLUTE_MS)
       this.sql.query('INSERT INTO user_sessions (id_hash, user_id, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?3)').run(hashSecret(sessionId), user.id, now)
       return true

@@ -55,16 +55,22 @@ export const userSessions = sqliteTable(
 )
 
 /**
- * Failed sign-ins by username (known or not, so a lockout says nothing about which exist): 5 in
- * 15 minutes lock the username for 15 minutes. Rows older than the window are deleted as new
- * ones come.
+ * Failed sign-ins by username (known or not, so a lockout says nothing about which exist) and
+ * address: 5 in 15 minutes lock the username for 15 minutes; 20 in a minute from one address
+ * refuse that address. Rows older than the window are deleted as new ones come.
  */
 export const signInFailures = sqliteTable(
   'sign_in_failures',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     username: text('username').notNull(),
+    /** The caller's address (contract §16: 20 failures a minute from one address are refused). */
+    address: text('address').notNull().default('unknown'),
     at: integer('at').notNull(),
   },
-  (t) => [index('sign_in_failures_username_at').on(t.username, t.at), index('sign_in_failures_at').on(t.at)],
+  (t) => [
+    index('sign_in_failures_username_at').on(t.username, t.at),
+    index('sign_in_failures_address_at').on(t.address, t.at),
+    index('sign_in_failures_at').on(t.at),
+  ],
 )

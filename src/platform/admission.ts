@@ -33,7 +33,7 @@ export const RateBuckets = {
   pairPerAddress: { name: 'pair:address', perAddress: true },
   pairOverall: { name: 'pair:all' },
   phonePerAddress: { name: 'phone:read', perAddress: true },
-  /** Sign-in attempts (contract §16: 20 a minute from one address), counted before the body is read. */
+  /** Sign-in attempts per address, any outcome (60 a minute; the 20 failures of contract §16 are counted by src/people), before the body is read. */
   signInPerAddress: { name: 'sign-in:address', perAddress: true },
   /** Setup-link uses (each costs two Argon2 hashes), per address. */
   setupPerAddress: { name: 'setup:address', perAddress: true },

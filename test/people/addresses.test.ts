@@ -28,7 +28,7 @@ describe('sign-in attempts per address (contract §16, §23), over real connecti
     listening = null
   })
 
-  test('one address is stopped after 20 attempts (429 with Retry-After, even with the right password); another address still signs in', async () => {
+  test('one address is stopped after 20 failures (429 with Retry-After, even with the right password); another address still signs in', async () => {
     const ctx = peopleContext()
     await withPassword(ctx, { username: 'root', role: 'admin' })
     ctx.app.listen({ port: 0, hostname: '127.0.0.1' })
