@@ -19,6 +19,7 @@ import { voiceRoutes } from './voice/routes'
 import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
+import { peopleRoutes } from './people/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -52,5 +53,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices, reportCache: services.reportCache }))
+    .use(peopleRoutes(deps, { people: services.people }))
     .decorate('deps', deps)
 }

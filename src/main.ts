@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => { const m = await import('./cli/status'); return { run: m.statusCommand, help: m.statusHelp } },
   'service-unit': async () => { const m = await import('./cli/service-unit'); return { run: m.serviceUnitCommand, help: m.serviceUnitHelp } },
   devices: async () => { const m = await import('./cli/devices'); return { run: m.devicesCommand, help: m.devicesHelp } },
+  users: async () => { const m = await import('./cli/users'); return { run: m.usersCommand, help: m.usersHelp } },
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
   report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
   'replicate-migrate': async () => { const m = await import('./cli/replicate-migrate'); return { run: m.replicateMigrateCommand, help: m.replicateMigrateHelp } },

@@ -11,6 +11,8 @@ import { localDate } from '../platform/time'
 import { startServer, ServeError } from '../server'
 import { waitForStopSignal } from './serve'
 import { DeviceService } from '../devices/service'
+import { PeopleService, type NewUser, type SetupLink } from '../people'
+import { systemClock } from '../platform/clock'
 
 export const demoHelp = `lobby demo [--port N] [--host H] [--db PATH]
 
@@ -94,6 +96,19 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const kioskPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', ttlSeconds: 3600 }, now)
   // And one for the reports page (a browser is one device: pair it in another browser or profile).
   const reportsPairing = new DeviceService(db, randomIds).createPairingCode({ role: 'reports', queueUnitId: 'qu_main', ttlSeconds: 3600 }, now)
+  // Staff (contract §16): an admin, a manager and a clerk of the main unit, each with a setup
+  // link (made anew at every start, like the keys: a reset ends their sessions and passwords).
+  const people = new PeopleService({ db, clock: systemClock, ids: randomIds })
+  const staff: NewUser[] = [
+    { username: 'admin', role: 'admin', displayName: 'Demo Admin' },
+    { username: 'manager', role: 'manager', displayName: 'Demo Manager', queueUnits: ['qu_main'] },
+    { username: 'clerk', role: 'clerk', displayName: 'Demo Clerk', queueUnits: ['qu_main'] },
+  ]
+  const known = new Set(people.listUsers().map((u) => u.username))
+  const setupLinks: (SetupLink & { role: string })[] = staff.map((user) => ({
+    ...(known.has(user.username) ? people.resetUser(user.username, now) : people.addUser(user, now)),
+    role: user.role,
+  }))
   db.$client.close()
 
   const dir = resolve(DEMO_DIR)
@@ -190,6 +205,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
     '# Kiosk: open this once in another browser to pair it as the main hall\'s kiosk (code ' + kioskPairing.code + ', valid 1 hour);',
     '# it then opens /kiosk (add ?printing=on to print each ticket, &paper=58 for 58 mm rolls).',
     `#   ${base}${kioskPairing.pairPath}`,
+    '',
+    '# Staff: each link sets that person\'s password (and the clerk\'s 6-digit PIN) once, within 24 hours;',
+    `# then sign in at ${base}/login. More: lobby users add --db ${dbPath} --username NAME --role admin|manager|clerk`,
+    ...setupLinks.map((link) => `#   ${link.role.padEnd(8)} ${link.username.padEnd(8)} ${base}${link.setupPath}`),
     '',
     'Stop with Ctrl-C.',
     '',

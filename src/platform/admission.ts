@@ -33,6 +33,10 @@ export const RateBuckets = {
   pairPerAddress: { name: 'pair:address', perAddress: true },
   pairOverall: { name: 'pair:all' },
   phonePerAddress: { name: 'phone:read', perAddress: true },
+  /** Sign-in attempts per address, any outcome (60 a minute; the 20 failures of contract §16 are counted by src/people), before the body is read. */
+  signInPerAddress: { name: 'sign-in:address', perAddress: true },
+  /** Setup-link uses (each costs two Argon2 hashes), per address. */
+  setupPerAddress: { name: 'setup:address', perAddress: true },
   /** Range reads of reports (summary, daily, counters): contract §23, per credential. */
   reportRange: { name: 'reports:range' },
 } as const satisfies Record<string, RateBucket>

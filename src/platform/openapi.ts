@@ -17,7 +17,7 @@ const ASSETS = '/swagger/assets'
 const LOBBY = 'x-lobby'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'metrics', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'metrics', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   /** The operator API: a Queue key, or a paired desk's cookie (contract §7). */
   operator: [{ queueBearer: [] }, { deviceCookie: [] }],
@@ -29,6 +29,8 @@ export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displa
    */
   display: [{ displayToken: [] }, { displayTokenQuery: [] }, { deviceCookie: [] }],
   deviceCookie: [{ deviceCookie: [] }],
+  /** A signed-in person's browser (contract §16). */
+  sessionCookie: [{ sessionCookie: [] }],
   /** `/metrics`: loopback callers need nothing, others the metrics token. */
   metrics: [{}, { metricsToken: [] }],
 }
@@ -351,6 +353,7 @@ const TAGS = [
   { name: 'Kiosk', description: 'A paired kiosk: its services and ticket issue (device cookie `lobby_device`, contract §9).' },
   { name: 'Phone', description: 'A ticket followed on a phone by its tracking code (no credential: the code is the capability, contract §10).' },
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
+  { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Platform', description: 'Liveness and metrics.' },
 ]
 
@@ -425,6 +428,7 @@ export function buildDocument(app: AnyElysia, version: string): Json {
         displayToken: { type: 'http', scheme: 'bearer', description: 'Read-only display token (lbd_…) as Authorization: Bearer' },
         displayTokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'Read-only display token (lbd_…) as `?token=`, for screens and websockets that cannot set a header' },
         deviceCookie: { type: 'apiKey', in: 'cookie', name: 'lobby_device', description: 'A paired device (lbv_…), set by POST /api/devices/v1/pair; state-changing requests need this server\'s Origin' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lobby_session', description: 'A signed-in person (lbs_…), set by POST /api/auth/v1/sessions; state-changing requests need this server\'s Origin' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'The `--metrics-token` (only for callers other than loopback)' },
       },
       schemas: sortKeys({ ErrorDetail: errorDetailSchema, ...namer.components, ...errorSchemas }),

@@ -2,6 +2,7 @@ import { createPlatformDeps, type PlatformDeps, type PlatformInput } from '../pl
 import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets'
 import { WidgetStore } from '../widgets/store'
+import type { PasswordCost } from '../people'
 
 /**
  * What the features are handed: the platform's objects and the per-app stores that own
@@ -18,15 +19,17 @@ export interface AppDeps extends PlatformDeps {
   metricsToken?: string | null
   /** Contract §10: makes a new ticket's tracking code at `now` (absent: its minute and 100 random bits); tests inject their own. */
   trackingCodes?: (now: number) => string
+  /** Contract §16: the Argon2id cost of password and PIN hashes (absent: 19 MiB, 2 passes); tests pass a cheap one. */
+  passwordCost?: PasswordCost
 }
 
-type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes'
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost'
 
 export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
 
 /** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
 export function createDeps(input: DepsInput): AppDeps {
-  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, ...platformInput } = input
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, ...platformInput } = input
   const platform = createPlatformDeps(platformInput)
   const metrics = givenMetrics ?? new MetricsSink(input.db)
   const base = {
@@ -34,6 +37,7 @@ export function createDeps(input: DepsInput): AppDeps {
     metrics,
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(trackingCodes !== undefined ? { trackingCodes } : {}),
+    ...(passwordCost !== undefined ? { passwordCost } : {}),
   }
   return {
     ...base,

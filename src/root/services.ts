@@ -17,6 +17,7 @@ import { createLiveHub, liveHubTask } from '../display/live'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets'
+import { PeopleService } from '../people'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -37,6 +38,8 @@ export interface AppServices {
   reportSummaries: () => ReportSummaryReader
   /** Range reads' answers per roll-up revision (contract §23). */
   reportCache: ReportCache
+  /** Staff accounts, sign-in and sessions (contract §16). */
+  people: PeopleService
 }
 
 /**
@@ -80,5 +83,6 @@ export function composeServices(deps: AppDeps): AppServices {
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
     reportCache: new ReportCache(deps.changes),
+    people: new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost }),
   }
 }

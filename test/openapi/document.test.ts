@@ -11,6 +11,7 @@ import { OpsCodes } from '../../src/ops/routes'
 import { VoiceCodes } from '../../src/voice/errors'
 import { KioskCodes } from '../../src/kiosk/errors'
 import { PhoneCodes } from '../../src/phone/errors'
+import { PeopleCodes } from '../../src/people/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -53,6 +54,10 @@ const OPERATIONS: Record<string, string> = {
   'get /api/operator/v1/reports/daily': 'readDailyReport',
   'get /api/operator/v1/reports/counters': 'readCounterReport',
   'get /api/operator/v1/reports/summary': 'readReportSummary',
+  'post /api/auth/v1/sessions': 'signIn',
+  'get /api/auth/v1/sessions/current': 'readCurrentSession',
+  'delete /api/auth/v1/sessions/current': 'signOut',
+  'post /api/auth/v1/setup': 'completeSetup',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
@@ -69,6 +74,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/phone/v1/', Object.values(PhoneCodes)],
   ['/api/devices/v1/', Object.values(DeviceCodes)],
   ['/metrics', Object.values(OpsCodes)],
+  ['/api/auth/v1/', Object.values(PeopleCodes)],
   ['/health', []],
 ]
 

@@ -8,6 +8,7 @@ import { envelope, scheduleData } from '../widgets/support'
 import { makeMonth } from '../prayer/support'
 import { storeClips } from '../../src/voice/service'
 import { wav, FULL_SET } from '../voice/support'
+import { PeopleService } from '../../src/people'
 
 /*
  * Contract §15: the document says what the server sends. Every operation of /swagger/json is
@@ -158,6 +159,24 @@ async function driveEveryOperation() {
   const code = String(tapped.ticket.trackingUrl).slice('/t/'.length)
   await expectStatus(get(`/api/phone/v1/tickets/${code}`), 200)
   await expectStatus(get(`/api/phone/v1/tickets/${code}x`), 404)
+
+  // People (contract §16): a setup link, sign-in (and its lock), who is signed in, sign-out.
+  const people = new PeopleService({ db: ctx.db, clock: ctx.clock, ids: ctx.deps.ids })
+  const setupCode = people.addUser({ username: 'amira.h', role: 'manager', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath.split('=')[1]!
+  const passphrase = 'quiet lantern 42 orchard'
+  await expectStatus(post('/api/auth/v1/setup', { code: setupCode, password: 'short' }), 422)
+  await expectStatus(post('/api/auth/v1/setup', { code: setupCode, password: passphrase }, { origin: ORIGIN }), 200)
+  await expectStatus(post('/api/auth/v1/setup', { code: setupCode, password: passphrase }), 400)
+  await expectStatus(post('/api/auth/v1/sessions', { username: 'amira.h', password: 'wrong password here' }), 401)
+  await expectStatus(post('/api/auth/v1/sessions', { username: 'amira.h' }), 422)
+  const signedIn = await expectStatus(post('/api/auth/v1/sessions', { username: 'amira.h', password: passphrase }, { origin: ORIGIN }), 200)
+  const session = signedIn.headers.get('set-cookie')!.split(';')[0]!
+  await expectStatus(get('/api/auth/v1/sessions/current', { cookie: session }), 200)
+  await expectStatus(get('/api/auth/v1/sessions/current'), 401)
+  await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session } }), 403)
+  await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session, origin: ORIGIN } }), 200)
+  for (let i = 0; i < 5; i++) await post('/api/auth/v1/sessions', { username: 'nobody', password: 'wrong password here' })
+  await expectStatus(post('/api/auth/v1/sessions', { username: 'nobody', password: 'wrong password here' }), 429)
 
   // Limits: a body over the route's bound (413), too many pairing attempts (429 with Retry-After).
   await expectStatus(issue({ ...HALL_ACCOUNTS, padding: 'x'.repeat(20_000) }), 413)

@@ -1,0 +1,12 @@
+/*
+ * The people feature's door (contract §16): what another folder of src/ uses of accounts and
+ * sessions. The root builds `PeopleService` once; the CLI uses it with its own connection.
+ */
+export {
+  PeopleService, USER_ROLES, USER_HOME, USERNAME_PATTERN, UserSetupError, UserNotFoundError,
+  SETUP_CODE_TTL_MS, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, LOCK_FAILURES, LOCK_WINDOW_MS, ADDRESS_FAILURES, ADDRESS_WINDOW_MS,
+  type User, type UserRole, type UserListing, type SetupLink, type NewUser,
+} from './service'
+export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, passwordProblem, type PasswordCost } from './passwords'
+export { PeopleCodes, type PeopleCode } from './errors'
+export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'

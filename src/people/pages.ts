@@ -1,0 +1,200 @@
+import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
+import type { UserRole } from './service'
+
+/**
+ * The sign-in and setup pages (contract §16): small server-rendered HTML on the shared page
+ * frame, English or Arabic (`?lang=ar`, right to left), every control labelled, errors in words.
+ * The one script is a form POST through fetch; it is served by this feature (no CDN, no inline
+ * script: the pages keep the screens' CSP, whose `form-action 'none'` also stops a form from
+ * ever being sent without it, so a password never lands in a URL).
+ */
+
+type Lang = 'en' | 'ar'
+
+const TEXT = {
+  en: {
+    signInTitle: 'Sign in',
+    setupTitle: 'Set your password',
+    username: 'Username',
+    password: 'Password',
+    newPassword: 'New password (at least 10 characters)',
+    confirm: 'New password again',
+    pin: 'Desk PIN (6 digits)',
+    signIn: 'Sign in',
+    save: 'Save',
+    working: 'Please wait…',
+    other: 'العربية',
+    needsScript: 'This page needs JavaScript.',
+    setupFor: 'Account',
+    done: 'Your password is set. You can sign in now.',
+    toSignIn: 'Go to sign-in',
+    SIGN_IN_FAILED: 'Wrong username or password.',
+    SIGN_IN_LOCKED: 'Too many failed sign-ins for this username. Try again in {minutes} minutes.',
+    RATE_LIMITED: 'Too many attempts from this computer. Try again in a minute.',
+    SETUP_CODE_INVALID: 'This setup link is wrong, expired or already used. Ask an administrator for a new one.',
+    PASSWORD_TOO_SHORT: 'The password must have at least 10 characters.',
+    PASSWORD_TOO_COMMON: 'This password is among the most common ones. Choose another.',
+    PIN_INVALID: 'The PIN must be exactly 6 digits.',
+    MISMATCH: 'The two passwords are not the same.',
+    OTHER: 'Something went wrong. Try again.',
+  },
+  ar: {
+    signInTitle: 'تسجيل الدخول',
+    setupTitle: 'تعيين كلمة المرور',
+    username: 'اسم المستخدم',
+    password: 'كلمة المرور',
+    newPassword: 'كلمة المرور الجديدة (10 أحرف على الأقل)',
+    confirm: 'أعد كتابة كلمة المرور الجديدة',
+    pin: 'رمز المكتب (6 أرقام)',
+    signIn: 'دخول',
+    save: 'حفظ',
+    working: 'يرجى الانتظار…',
+    other: 'English',
+    needsScript: 'تحتاج هذه الصفحة إلى JavaScript.',
+    setupFor: 'الحساب',
+    done: 'تم تعيين كلمة المرور. يمكنك تسجيل الدخول الآن.',
+    toSignIn: 'الذهاب إلى تسجيل الدخول',
+    SIGN_IN_FAILED: 'اسم المستخدم أو كلمة المرور غير صحيحة.',
+    SIGN_IN_LOCKED: 'محاولات فاشلة كثيرة لهذا الاسم. حاول مرة أخرى بعد {minutes} دقيقة.',
+    RATE_LIMITED: 'محاولات كثيرة من هذا الجهاز. حاول مرة أخرى بعد دقيقة.',
+    SETUP_CODE_INVALID: 'رابط الإعداد هذا غير صحيح أو منتهي الصلاحية أو مستخدم. اطلب رابطًا جديدًا من المسؤول.',
+    PASSWORD_TOO_SHORT: 'يجب أن تتكون كلمة المرور من 10 أحرف على الأقل.',
+    PASSWORD_TOO_COMMON: 'كلمة المرور هذه من أكثر الكلمات شيوعًا. اختر غيرها.',
+    PIN_INVALID: 'يجب أن يتكون الرمز من 6 أرقام بالضبط.',
+    MISMATCH: 'كلمتا المرور غير متطابقتين.',
+    OTHER: 'حدث خطأ. حاول مرة أخرى.',
+  },
+} as const
+
+const MESSAGE_KEYS = ['SIGN_IN_FAILED', 'SIGN_IN_LOCKED', 'RATE_LIMITED', 'SETUP_CODE_INVALID', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_COMMON', 'PIN_INVALID', 'MISMATCH', 'OTHER', 'working', 'done'] as const
+
+function langOf(query: Record<string, string | undefined>): Lang {
+  return (query.lang ?? '').toLowerCase().startsWith('ar') ? 'ar' : 'en'
+}
+
+const SCRIPT_TEXT = `(() => {
+  const form = document.querySelector('form[data-api]')
+  if (!form) return
+  const status = document.getElementById('status')
+  const button = form.querySelector('button[type=submit]')
+  const say = (key, minutes) => {
+    status.textContent = (form.dataset['msg' + key.toLowerCase().replace(/_/g, '')] || form.dataset.msgother || '').replace('{minutes}', String(minutes || 15))
+  }
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const data = Object.fromEntries(new FormData(form))
+    if ('confirm' in data) {
+      if (data.confirm !== data.password) { say('MISMATCH'); form.elements.confirm.focus(); return }
+      delete data.confirm
+    }
+    if (form.dataset.api.endsWith('/setup')) {
+      delete data.username
+      data.code = new URLSearchParams(location.search).get('code') || ''
+    }
+    if (data.pin === undefined) delete data.pin
+    button.disabled = true
+    status.textContent = form.dataset.msgworking || ''
+    try {
+      const response = await fetch(form.dataset.api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data), credentials: 'same-origin' })
+      const body = await response.json().catch(() => ({}))
+      if (response.ok) {
+        if (body.home) { location.assign(body.home); return }
+        status.textContent = form.dataset.msgdone || ''
+        form.hidden = true
+        document.getElementById('next').hidden = false
+        return
+      }
+      const retry = Number(response.headers.get('retry-after') || 0)
+      say((body.error && body.error.code) || 'OTHER', Math.max(1, Math.ceil(retry / 60)))
+    } catch {
+      say('OTHER')
+    } finally {
+      button.disabled = false
+    }
+  })
+})()
+`
+
+const STYLE_TEXT = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#111}
+main{max-width:26rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:.5rem;box-shadow:0 1px 4px #0002}
+h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.9rem 0 .3rem;font-weight:600}
+input{width:100%;box-sizing:border-box;padding:.55rem;font-size:1rem;border:1px solid #888;border-radius:.3rem}
+input:focus,button:focus,a:focus{outline:3px solid #1a5fb4;outline-offset:2px}
+button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem;background:#1a5fb4;color:#fff;border:0;border-radius:.3rem;cursor:pointer}
+button:disabled{opacity:.6}#status{min-height:1.5em;margin-top:1rem;color:#a51d2d}
+.lang{float:inline-end;font-size:.9rem}.who{color:#444}
+`
+
+function asset(text: string, extension: 'js' | 'css') {
+  const hash = Bun.hash(text).toString(16).slice(0, 12)
+  return { path: `/login/assets/login.${hash}.${extension}`, body: text, contentType: extension === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8' }
+}
+export const LOGIN_SCRIPT = asset(SCRIPT_TEXT, 'js')
+export const LOGIN_STYLESHEET = asset(STYLE_TEXT, 'css')
+
+function messages(lang: Lang): string {
+  return MESSAGE_KEYS.map((key) => ` data-msg${key.toLowerCase().replace(/_/g, '')}="${escapeHtml(TEXT[lang][key])}"`).join('')
+}
+
+function page(lang: Lang, title: string, otherHref: string, main: string): Response {
+  const t = TEXT[lang]
+  const html = pageShell({
+    lang,
+    dir: lang === 'ar' ? 'rtl' : 'ltr',
+    title,
+    stylesheet: LOGIN_STYLESHEET.path,
+    script: LOGIN_SCRIPT.path,
+    body: `<main>
+<a class="lang" href="${escapeHtml(otherHref)}" lang="${lang === 'ar' ? 'en' : 'ar'}">${escapeHtml(t.other)}</a>
+<h1>${escapeHtml(title)}</h1>
+${main}
+<noscript><p>${escapeHtml(t.needsScript)}</p></noscript>
+</main>`,
+  })
+  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+}
+
+/** `GET /login`: username and password. */
+export function loginPage(query: Record<string, string | undefined>): Response {
+  const lang = langOf(query)
+  const t = TEXT[lang]
+  return page(lang, t.signInTitle, lang === 'ar' ? '/login' : '/login?lang=ar', `<form method="post" data-api="/api/auth/v1/sessions"${messages(lang)}>
+<label for="username">${escapeHtml(t.username)}</label>
+<input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="64">
+<label for="password">${escapeHtml(t.password)}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
+<button type="submit">${escapeHtml(t.signIn)}</button>
+</form>
+<p id="status" role="alert" aria-live="assertive"></p>`)
+}
+
+/**
+ * `GET /login/setup?code=…`: a new password (and a clerk's PIN). `account` is who the code opens,
+ * or null for a wrong, expired or used code: the page says so in words, with no form. The code
+ * stays in the URL (the script reads it there); the page repeats it only in its language link.
+ */
+export function setupPage(query: Record<string, string | undefined>, account: { username: string; role: UserRole } | null): Response {
+  const lang = langOf(query)
+  const t = TEXT[lang]
+  const code = query.code ?? ''
+  const other = `/login/setup?code=${encodeURIComponent(code)}${lang === 'ar' ? '' : '&lang=ar'}`
+  if (account === null) {
+    return page(lang, t.setupTitle, other, `<p id="status" role="alert">${escapeHtml(t.SETUP_CODE_INVALID)}</p>`)
+  }
+  const pin = account.role === 'clerk'
+    ? `<label for="pin">${escapeHtml(t.pin)}</label>
+<input id="pin" name="pin" inputmode="numeric" pattern="[0-9]{6}" autocomplete="off" required minlength="6" maxlength="6">`
+    : ''
+  return page(lang, t.setupTitle, other, `<p class="who">${escapeHtml(t.setupFor)}: <strong>${escapeHtml(account.username)}</strong></p>
+<form method="post" data-api="/api/auth/v1/setup"${messages(lang)}>
+<input type="text" name="username" autocomplete="username" value="${escapeHtml(account.username)}" hidden readonly>
+<label for="password">${escapeHtml(t.newPassword)}</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="10" maxlength="256">
+<label for="confirm">${escapeHtml(t.confirm)}</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="10" maxlength="256">
+${pin}
+<button type="submit">${escapeHtml(t.save)}</button>
+</form>
+<p id="status" role="alert" aria-live="assertive"></p>
+<p id="next" hidden><a href="${lang === 'ar' ? '/login?lang=ar' : '/login'}">${escapeHtml(t.toSignIn)}</a></p>`)
+}

@@ -1,0 +1,258 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
+import { ApiError, CommonCodes } from '../platform/errors'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { json } from '../platform/http'
+import { isoTime } from '../platform/clock'
+import { routeDetail } from '../platform/openapi'
+import { assertSchema, compile } from '../platform/validation'
+import { isSecureRequest } from '../devices/access'
+import { PeopleCodes, PeopleErrorExamples } from './errors'
+import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'
+import { CurrentSessionResponse, SessionResponse, SetupRequest, SetupResponse, SignInRequest, SignOutResponse } from './model'
+import {
+  PasswordRejected, PeopleService, PinRejected, SESSION_ABSOLUTE_MS, SetupCodeInvalid, SignInFailed, SignInLocked, USER_HOME,
+} from './service'
+import { LOGIN_SCRIPT, LOGIN_STYLESHEET, loginPage, setupPage } from './pages'
+
+/**
+ * Contract §16: 20 failed sign-ins a minute from one address, then 429 (`ADDRESS_FAILURES`,
+ * counted in the database). Beneath it, the admission kit bounds every attempt, failed or not,
+ * at 60 a minute per address. Both are checked before the body is read (§23).
+ */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 60
+/** A setup costs two Argon2 hashes: 10 a minute from one address. */
+export const SETUP_ATTEMPTS_PER_ADDRESS = 10
+/** A username and a password, or a code, a password and a PIN: 4 KB is plenty. */
+const MAX_BODY = 4096
+
+const checkSignIn = compile(SignInRequest)
+const checkSetup = compile(SetupRequest)
+
+const jsonOnly = () => {
+  throw new ApiError(400, PeopleCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+}
+
+const PASSWORD_ERRORS = {
+  'too-short': () => new ApiError(422, PeopleCodes.PASSWORD_TOO_SHORT, 'the password must have at least 10 characters', [{ path: '/password', message: 'at least 10 characters' }]),
+  'too-long': () => new ApiError(422, PeopleCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/password', message: 'must be at most 256 characters' }]),
+  'too-common': () => new ApiError(422, PeopleCodes.PASSWORD_TOO_COMMON, 'this password is among the 10,000 most common: choose another', [{ path: '/password', message: 'too common' }]),
+} as const
+
+/**
+ * People (contract §16): the `/login` and `/login/setup` pages, sessions under
+ * `/api/auth/v1/sessions` (the `lobby_session` cookie) and `POST /api/auth/v1/setup`. Nothing
+ * here logs a password, a session ID or a setup code; the access log shows `/login/setup`.
+ */
+export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+  const noStore = { 'cache-control': 'no-store' }
+
+  return new Elysia({ name: 'lobby.people' })
+    .get('/login', ({ query }) => loginPage(query), { detail: { hide: true } })
+    .get('/login/setup', ({ query }) => {
+      const target = people.setupTarget(query.code ?? '', deps.clock.now())
+      return setupPage(query, target === null ? null : { username: target.username, role: target.role })
+    }, { detail: { hide: true } })
+    .get('/login/assets/:file', ({ params }) => {
+      const asset = [LOGIN_SCRIPT, LOGIN_STYLESHEET].find((a) => a.path === `/login/assets/${params.file}`)
+      if (asset === undefined) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
+      return new Response(asset.body, {
+        headers: { 'content-type': asset.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' },
+      })
+    }, { detail: { hide: true } })
+    .post(
+      `${AUTH_API}/sessions`,
+      async ({ request, server }) => {
+        const now = deps.clock.now()
+        // Contract §23: the body is read only after the address's rate limit.
+        const address = clientAddressOf(deps.clients, request, server)
+        const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
+          const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
+          admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
+          const refusedFor = people.addressRefusedFor(address, now)
+          if (refusedFor > 0) throw new ApiError(429, PeopleCodes.RATE_LIMITED, message(refusedFor), undefined, { 'retry-after': String(refusedFor) })
+          // A browser always sends Origin on this POST: another site's form may not sign anyone in here.
+          if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
+          if (!isJsonContentType(request)) jsonOnly()
+        })
+        const body = parseJsonBytes(raw)
+        assertSchema(checkSignIn, body, PeopleCodes.VALIDATION_FAILED)
+        try {
+          const { user, sessionId } = await people.signIn(body.username, body.password, now, sessionIdOf(request), address)
+          deps.log({ level: 'info', msg: 'signed in', username: user.username, role: user.role })
+          return json(200, { username: user.username, role: user.role, home: USER_HOME[user.role] }, {
+            'set-cookie': sessionCookie(sessionId, isSecureRequest(request, deps.publicOrigin)),
+            ...noStore,
+          })
+        } catch (error) {
+          if (error instanceof SignInLocked) {
+            deps.log({ level: 'warn', msg: 'sign-in refused: username locked' })
+            throw new ApiError(429, PeopleCodes.SIGN_IN_LOCKED, `too many failed sign-ins for this username; try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes`, undefined, {
+              'retry-after': String(error.retryAfterSeconds),
+            })
+          }
+          if (error instanceof SignInFailed) {
+            deps.log({ level: 'info', msg: 'sign-in failed' })
+            throw new ApiError(401, PeopleCodes.SIGN_IN_FAILED, 'wrong username or password')
+          }
+          throw error
+        }
+      },
+      {
+        parse: 'none',
+        detail: routeDetail({
+          operationId: 'signIn',
+          summary: 'Sign in',
+          description:
+            'Checks a username and password and starts a session: the cookie `lobby_session=lbs_…; HttpOnly; SameSite=Strict; Path=/` (`Secure` under TLS), a new ID at every sign-in ' +
+            '(a session the browser carried ends). Wrong username or password: 401 SIGN_IN_FAILED, the same answer and about the same time for an unknown user. ' +
+            '5 failures for one username in 15 minutes lock it for 15 minutes (429 SIGN_IN_LOCKED with Retry-After; the right password is refused too). ' +
+            '20 failures a minute from one address (or 60 attempts of any outcome): 429 RATE_LIMITED. A session ends after 30 minutes idle (admin, manager) or 12 hours in all. ' +
+            'Checks, in order: declared body size (4 KB) → attempts and failures per address → Origin (when sent) → Content-Type → body (read only now) → JSON → schema → lock → password.',
+          tags: ['Auth'],
+          public: true,
+          body: { name: 'SignInRequest', schema: SignInRequest, examples: { manager: { summary: 'a manager signs in', value: { username: 'amira.h', password: 'correct horse battery' } } } },
+          responses: {
+            200: {
+              description: 'signed in; the cookie is set',
+              headers: { 'Set-Cookie': { description: 'lobby_session=lbs_…; HttpOnly; SameSite=Strict; Path=/ (+ Secure under TLS)', required: true, schema: { type: 'string' } } },
+              name: 'SessionResponse',
+              schema: SessionResponse,
+              example: { username: 'amira.h', role: 'manager', home: '/manage' },
+            },
+          },
+          errors: {
+            400: [PeopleCodes.INVALID_REQUEST, PeopleCodes.INVALID_JSON],
+            401: [PeopleCodes.SIGN_IN_FAILED],
+            403: [PeopleCodes.ORIGIN_FORBIDDEN],
+            413: [PeopleCodes.PAYLOAD_TOO_LARGE],
+            422: [PeopleCodes.VALIDATION_FAILED],
+            429: [PeopleCodes.SIGN_IN_LOCKED, PeopleCodes.RATE_LIMITED],
+          },
+          errorExamples: PeopleErrorExamples,
+        }),
+      },
+    )
+    .get(
+      `${AUTH_API}/sessions/current`,
+      async ({ request }) => {
+        const { user, startedAt } = await requireSession(deps, people, request)
+        return json(200, {
+          username: user.username,
+          displayName: user.displayName,
+          role: user.role,
+          home: USER_HOME[user.role],
+          queueUnits: user.queueUnits,
+          signedInAt: isoTime(startedAt),
+          expiresAt: isoTime(startedAt + SESSION_ABSOLUTE_MS),
+        }, noStore)
+      },
+      {
+        detail: routeDetail({
+          operationId: 'readCurrentSession',
+          summary: 'Who is signed in',
+          description: 'The person of the session cookie. 401 once the session ended (signed out, 30 minutes idle for an admin or manager, 12 hours, the account disabled or reset).',
+          tags: ['Auth'],
+          security: 'sessionCookie',
+          responses: {
+            200: {
+              description: 'the signed-in person',
+              name: 'CurrentSessionResponse',
+              schema: CurrentSessionResponse,
+              example: {
+                username: 'amira.h', displayName: 'Amira Haddad', role: 'manager', home: '/manage', queueUnits: ['qu_main'],
+                signedInAt: '2026-11-25T09:30:00.000Z', expiresAt: '2026-11-25T21:30:00.000Z',
+              },
+            },
+          },
+          errors: { 401: [PeopleCodes.AUTHENTICATION_FAILED] },
+          errorExamples: PeopleErrorExamples,
+        }),
+      },
+    )
+    .delete(
+      `${AUTH_API}/sessions/current`,
+      async ({ request }) => {
+        const { user } = await requireSession(deps, people, request)
+        const ended = await people.signOutEverywhere(user.id)
+        deps.log({ level: 'info', msg: 'signed out', username: user.username, sessionsEnded: ended })
+        return json(200, { username: user.username, sessionsEnded: ended }, { 'set-cookie': clearedSessionCookie(isSecureRequest(request, deps.publicOrigin)), ...noStore })
+      },
+      {
+        detail: routeDetail({
+          operationId: 'signOut',
+          summary: 'Sign out',
+          description: 'Ends every session of the signed-in person at once and clears the cookie. Needs this server\'s Origin (403 ORIGIN_FORBIDDEN).',
+          tags: ['Auth'],
+          security: 'sessionCookie',
+          responses: {
+            200: {
+              description: 'signed out everywhere; the cookie is cleared',
+              headers: { 'Set-Cookie': { description: 'lobby_session=; Max-Age=0', required: true, schema: { type: 'string' } } },
+              name: 'SignOutResponse',
+              schema: SignOutResponse,
+              example: { username: 'amira.h', sessionsEnded: 2 },
+            },
+          },
+          errors: { 401: [PeopleCodes.AUTHENTICATION_FAILED], 403: [PeopleCodes.ORIGIN_FORBIDDEN] },
+          errorExamples: PeopleErrorExamples,
+        }),
+      },
+    )
+    .post(
+      `${AUTH_API}/setup`,
+      async ({ request, server }) => {
+        const now = deps.clock.now()
+        const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
+          admitRate(deps.limiter, RateBuckets.setupPerAddress, clientAddressOf(deps.clients, request, server), SETUP_ATTEMPTS_PER_ADDRESS, now,
+            (retry) => `too many setup attempts from this address; retry after ${retry} s`)
+          if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
+          if (!isJsonContentType(request)) jsonOnly()
+        })
+        const body = parseJsonBytes(raw)
+        assertSchema(checkSetup, body, PeopleCodes.VALIDATION_FAILED)
+        try {
+          const user = await people.completeSetup(body.code.trim(), body.password, body.pin, now)
+          deps.log({ level: 'info', msg: 'password set with a setup link', username: user.username })
+          return json(200, { username: user.username, role: user.role, next: '/login' }, noStore)
+        } catch (error) {
+          if (error instanceof SetupCodeInvalid) throw new ApiError(400, PeopleCodes.SETUP_CODE_INVALID, 'this setup link is wrong, expired or already used: ask an administrator for a new one')
+          if (error instanceof PasswordRejected) throw PASSWORD_ERRORS[error.problem]()
+          if (error instanceof PinRejected) throw new ApiError(422, PeopleCodes.PIN_INVALID, 'a clerk\'s PIN is exactly 6 digits (and only a clerk has one)', [{ path: '/pin', message: 'exactly 6 digits, for a clerk only' }])
+          throw error
+        }
+      },
+      {
+        parse: 'none',
+        detail: routeDetail({
+          operationId: 'completeSetup',
+          summary: 'Set a password with a setup link',
+          description:
+            'Sets the password (and a clerk\'s six-digit PIN) of the account a setup link opens; the link is used up, and every session of the account ends. ' +
+            'A password has at least 10 characters and is not among the 10,000 most common. The code is 256 random bits, valid 24 hours. ' +
+            'More than 10 attempts a minute from one address: 429.',
+          tags: ['Auth'],
+          public: true,
+          body: {
+            name: 'SetupRequest',
+            schema: SetupRequest,
+            examples: {
+              clerk: { summary: 'a clerk sets a password and a PIN', value: { code: 'k3v7q2x9m4c8w5n6b2z7h3j8r4t6y2p9d5f3g7s2a4e6u8i2o3l5', password: 'correct horse battery', pin: '482913' } },
+            },
+          },
+          responses: {
+            200: { description: 'the password is set; sign in now', name: 'SetupResponse', schema: SetupResponse, example: { username: 'omar.k', role: 'clerk', next: '/login' } },
+          },
+          errors: {
+            400: [PeopleCodes.INVALID_REQUEST, PeopleCodes.INVALID_JSON, PeopleCodes.SETUP_CODE_INVALID],
+            403: [PeopleCodes.ORIGIN_FORBIDDEN],
+            413: [PeopleCodes.PAYLOAD_TOO_LARGE],
+            422: [PeopleCodes.VALIDATION_FAILED, PeopleCodes.PASSWORD_TOO_SHORT, PeopleCodes.PASSWORD_TOO_COMMON, PeopleCodes.PIN_INVALID],
+            429: [PeopleCodes.RATE_LIMITED],
+          },
+          errorExamples: PeopleErrorExamples,
+        }),
+      },
+    )
+}

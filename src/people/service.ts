@@ -1,0 +1,360 @@
+import type { Db } from '../db/open'
+import type { Clock } from '../platform/clock'
+import { isoTime } from '../platform/clock'
+import { hashSecret } from '../platform/credentials'
+import { randomToken, type IdGenerator } from '../platform/ids'
+import type { WriteBatcher } from '../platform/write-batch'
+import {
+  DEFAULT_PASSWORD_COST, hashPassword, passwordProblem, PIN_PATTERN, verifyPassword,
+  type PasswordCost, type PasswordProblem,
+} from './passwords'
+
+export const USER_ROLES = ['admin', 'manager', 'clerk'] as const
+export type UserRole = (typeof USER_ROLES)[number]
+export type UserState = 'active' | 'disabled'
+
+export const USERNAME_PATTERN = /^[a-z0-9._-]{1,64}$/
+const QUEUE_UNIT_PATTERN = /^[A-Za-z0-9_.:-]{1,80}$/
+
+/** Where each role's pages start once signed in. */
+export const USER_HOME: Record<UserRole, string> = { admin: '/admin', manager: '/manage', clerk: '/desk' }
+
+/** Contract §16's numbers. */
+export const SETUP_CODE_TTL_MS = 24 * 3_600_000
+export const SESSION_IDLE_MS = 30 * 60_000
+export const SESSION_ABSOLUTE_MS = 12 * 3_600_000
+export const LOCK_FAILURES = 5
+export const LOCK_WINDOW_MS = 15 * 60_000
+/** Contract §16: 20 failed sign-ins a minute from one address, then 429. */
+export const ADDRESS_FAILURES = 20
+export const ADDRESS_WINDOW_MS = 60_000
+/** A session's `lastSeenAt` is written at most this often (not on every request). */
+const TOUCH_EVERY_MS = 60_000
+/** Setup codes and session IDs: 32 random bytes (256 bits), base32. */
+const SECRET_BYTES = 32
+export const SESSION_PREFIX = 'lbs_'
+export const SESSION_PATTERN = /^lbs_[a-z2-7]{52}$/
+export const SETUP_CODE_PATTERN = /^[a-z2-7]{52}$/
+
+export interface User {
+  id: string
+  username: string
+  displayName: string
+  role: UserRole
+  queueUnits: string[]
+  state: UserState
+}
+
+export interface UserListing {
+  username: string
+  displayName: string
+  role: UserRole
+  queueUnits: string[]
+  state: UserState
+  passwordSet: boolean
+  createdAt: string
+}
+
+export interface SetupLink {
+  username: string
+  setupPath: string
+  expiresAt: string
+}
+
+export interface NewUser {
+  username: string
+  role: UserRole
+  displayName?: string
+  queueUnits?: string[]
+}
+
+/** A bad `lobby users` request (username taken or malformed, unknown queue unit, …). */
+export class UserSetupError extends Error {}
+/** `lobby users disable|reset --username` for a username no account has. */
+export class UserNotFoundError extends Error {}
+
+/** Why a sign-in, setup or session check failed; the routes turn each into its answer. */
+export class SignInFailed extends Error {
+  constructor() {
+    super('wrong username or password')
+  }
+}
+export class SignInLocked extends Error {
+  constructor(public readonly retryAfterSeconds: number) {
+    super('too many failed sign-ins for this username')
+  }
+}
+export class SetupCodeInvalid extends Error {}
+export class PasswordRejected extends Error {
+  constructor(public readonly problem: PasswordProblem) {
+    super(problem)
+  }
+}
+export class PinRejected extends Error {}
+
+export interface PeopleDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  /** Request writes go through the one write path; the CLI (no batcher) writes in its own transaction. */
+  writes?: WriteBatcher
+}
+
+interface UserRow {
+  id: string
+  username: string
+  displayName: string
+  role: UserRole
+  queueUnits: string
+  state: UserState
+  passwordHash: string | null
+  pinHash: string | null
+}
+
+const USER_COLUMNS = 'id, username, display_name AS displayName, role, queue_units AS queueUnits, state, password_hash AS passwordHash, pin_hash AS pinHash'
+
+function userOf(row: UserRow): User {
+  return { id: row.id, username: row.username, displayName: row.displayName, role: row.role, queueUnits: JSON.parse(row.queueUnits) as string[], state: row.state }
+}
+
+/**
+ * People of contract §16: accounts and their setup links (the CLI), passwords and PINs, sign-in
+ * with its lockout, and sessions. Free of HTTP. Hashing (Argon2id) runs before a write, never
+ * inside one; request writes go through `deps.writes.run`.
+ */
+export class PeopleService {
+  private readonly cost: PasswordCost
+  private dummyHash: Promise<string> | null = null
+
+  constructor(private readonly deps: PeopleDeps, options: { passwordCost?: PasswordCost } = {}) {
+    this.cost = options.passwordCost ?? DEFAULT_PASSWORD_COST
+  }
+
+  private get sql() {
+    return this.deps.db.$client
+  }
+
+  /** A write: through the one write path when there is one (the server), else its own immediate transaction (the CLI). */
+  private write<T>(work: () => T): Promise<T> {
+    if (this.deps.writes !== undefined) return this.deps.writes.run(work)
+    return Promise.resolve(this.deps.db.$client.transaction(work).immediate())
+  }
+
+  private userByName(username: string): UserRow | null {
+    return this.sql.query<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?1`).get(username)
+  }
+
+  // ---- accounts (CLI) -------------------------------------------------------------------
+
+  /** A new account and its first setup link. */
+  addUser(request: NewUser, now: number): SetupLink {
+    if (!USERNAME_PATTERN.test(request.username)) throw new UserSetupError('--username must be 1 to 64 of a-z 0-9 . _ -')
+    if (!(USER_ROLES as readonly string[]).includes(request.role)) throw new UserSetupError(`--role must be one of ${USER_ROLES.join(', ')}`)
+    const displayName = (request.displayName ?? request.username).trim()
+    if (displayName === '' || [...displayName].length > 120 || /[\u0000-\u001f\u007f]/.test(displayName)) {
+      throw new UserSetupError('--name must be 1 to 120 characters, without control characters')
+    }
+    const units = [...new Set(request.queueUnits ?? [])]
+    if (request.role === 'admin' && units.length > 0) throw new UserSetupError('an admin works in every queue unit: --queue-units is for a manager or a clerk')
+    for (const unit of units) if (!QUEUE_UNIT_PATTERN.test(unit)) throw new UserSetupError(`--queue-units: "${unit}" is not a queue-unit ID`)
+    return this.sql.transaction(() => {
+      const known = new Set(this.sql.query<{ id: string }, []>('SELECT id FROM queue_units').all().map((r) => r.id))
+      const unknown = units.filter((u) => !known.has(u))
+      if (unknown.length > 0) throw new UserSetupError(`no queue unit ${unknown.map((u) => `"${u}"`).join(', ')}`)
+      if (this.userByName(request.username) !== null) throw new UserSetupError(`a user is already named "${request.username}" (see lobby users list)`)
+      const id = this.deps.ids.next('usr_')
+      this.sql.query(`INSERT INTO users (id, username, display_name, role, queue_units, state, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'active', ?6)`)
+        .run(id, request.username, displayName, request.role, JSON.stringify(units), now)
+      return this.newSetupCode(id, request.username, now)
+    }).immediate()
+  }
+
+  /** Every account, oldest first; never a hash or a code. */
+  listUsers(): UserListing[] {
+    return this.sql.query<UserRow & { createdAt: number }, []>(`SELECT ${USER_COLUMNS}, created_at AS createdAt FROM users ORDER BY created_at, username`).all()
+      .map((row) => ({
+        username: row.username,
+        displayName: row.displayName,
+        role: row.role,
+        queueUnits: JSON.parse(row.queueUnits) as string[],
+        state: row.state,
+        passwordSet: row.passwordHash !== null,
+        createdAt: isoTime(row.createdAt),
+      }))
+  }
+
+  /** The account can no longer sign in; every session of it ends now, its setup links too. */
+  disableUser(username: string): { username: string; state: 'disabled'; sessionsEnded: number } {
+    return this.sql.transaction(() => {
+      const user = this.userByName(username)
+      if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
+      this.sql.query(`UPDATE users SET state = 'disabled' WHERE id = ?1`).run(user.id)
+      this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
+      const ended = this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id).changes
+      return { username, state: 'disabled' as const, sessionsEnded: ended }
+    }).immediate()
+  }
+
+  /**
+   * A password reset: the password and PIN are cleared, every session ends now, earlier setup
+   * links stop working, and a new link is made. A disabled account is made active again (the
+   * administrator who resets it wants the person back).
+   */
+  resetUser(username: string, now: number): SetupLink {
+    return this.sql.transaction(() => {
+      const user = this.userByName(username)
+      if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
+      this.sql.query(`UPDATE users SET password_hash = NULL, pin_hash = NULL, password_set_at = NULL, state = 'active' WHERE id = ?1`).run(user.id)
+      this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id)
+      this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
+      return this.newSetupCode(user.id, username, now)
+    }).immediate()
+  }
+
+  private newSetupCode(userId: string, username: string, now: number): SetupLink {
+    this.sql.query('DELETE FROM user_setup_codes WHERE expires_at <= ?1').run(now)
+    const code = randomToken(SECRET_BYTES)
+    const expiresAt = now + SETUP_CODE_TTL_MS
+    this.sql.query('INSERT INTO user_setup_codes (code_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)').run(hashSecret(code), userId, now, expiresAt)
+    return { username, setupPath: `/login/setup?code=${code}`, expiresAt: isoTime(expiresAt) }
+  }
+
+  // ---- setup (the browser) --------------------------------------------------------------
+
+  /** The account a setup code opens, or null (wrong, expired, used, or the account disabled). */
+  setupTarget(code: string, now: number): User | null {
+    if (!SETUP_CODE_PATTERN.test(code)) return null
+    const row = this.sql.query<UserRow & { expiresAt: number }, [string]>(
+      `SELECT ${USER_COLUMNS.split(', ').map((c) => 'u.' + c).join(', ')}, c.expires_at AS expiresAt FROM user_setup_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?1`,
+    ).get(hashSecret(code))
+    if (row === null || row.expiresAt <= now || row.state !== 'active') return null
+    return userOf(row)
+  }
+
+  /**
+   * Sets the password (and a clerk's PIN) with a setup code, which is used up. Throws
+   * SetupCodeInvalid, PasswordRejected or PinRejected; nothing is written then. Every session
+   * of the account ends (a setup is a reset).
+   */
+  async completeSetup(code: string, password: string, pin: string | undefined, now: number): Promise<User> {
+    const user = this.setupTarget(code, now)
+    if (user === null) throw new SetupCodeInvalid('this setup link is wrong, expired or already used')
+    const problem = passwordProblem(password)
+    if (problem !== null) throw new PasswordRejected(problem)
+    if (user.role === 'clerk' ? pin === undefined || !PIN_PATTERN.test(pin) : pin !== undefined) throw new PinRejected()
+    const passwordHash = await hashPassword(password, this.cost)
+    const pinHash = pin === undefined ? null : await hashPassword(pin, this.cost)
+    const used = await this.write(() => {
+      // Single use: the first of two racing requests deletes the code; the second finds nothing.
+      const deleted = this.sql.query('DELETE FROM user_setup_codes WHERE code_hash = ?1 AND expires_at > ?2').run(hashSecret(code), now).changes
+      if (deleted !== 1) return false
+      this.sql.query('UPDATE users SET password_hash = ?2, pin_hash = ?3, password_set_at = ?4 WHERE id = ?1').run(user.id, passwordHash, pinHash, now)
+      this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id)
+      return true
+    })
+    if (!used) throw new SetupCodeInvalid('this setup link is wrong, expired or already used')
+    return user
+  }
+
+  // ---- sign-in --------------------------------------------------------------------------
+
+  /** Seconds until `username` may try again, or 0 when it is not locked. */
+  lockedFor(username: string, now: number): number {
+    const recent = this.sql.query<{ at: number }, [string, number, number]>(
+      'SELECT at FROM sign_in_failures WHERE username = ?1 AND at > ?2 ORDER BY at DESC LIMIT ?3',
+    ).all(username, now - LOCK_WINDOW_MS, LOCK_FAILURES)
+    if (recent.length < LOCK_FAILURES) return 0
+    // Locked until the oldest of the last five failures leaves the window.
+    const until = recent[LOCK_FAILURES - 1]!.at + LOCK_WINDOW_MS
+    return Math.max(1, Math.ceil((until - now) / 1000))
+  }
+
+  /**
+   * Seconds until `address` may try to sign in again, or 0: refused after 20 failures in a
+   * minute (until the oldest of the last 20 is a minute old). Asked before the body is read.
+   */
+  addressRefusedFor(address: string, now: number): number {
+    const recent = this.sql.query<{ at: number }, [string, number, number]>(
+      'SELECT at FROM sign_in_failures WHERE address = ?1 AND at > ?2 ORDER BY at DESC LIMIT ?3',
+    ).all(address, now - ADDRESS_WINDOW_MS, ADDRESS_FAILURES)
+    if (recent.length < ADDRESS_FAILURES) return 0
+    return Math.max(1, Math.ceil((recent[ADDRESS_FAILURES - 1]!.at + ADDRESS_WINDOW_MS - now) / 1000))
+  }
+
+  /** A hash of nothing, with the same cost as real ones: an unknown user costs the same verification. */
+  private dummy(): Promise<string> {
+    return (this.dummyHash ??= hashPassword(randomToken(16), this.cost))
+  }
+
+  /**
+   * Checks a username and password. Locked (5 failures in 15 minutes): SignInLocked, even for the
+   * right password. Unknown user, disabled user, no password yet or wrong password: one failure
+   * counted and SignInFailed, after one Argon2 verification in every case (the same time).
+   * Success: a new session (its ID returned once, only its hash kept); `replacing`, the session
+   * the browser carried until now, ends.
+   */
+  async signIn(username: string, password: string, now: number, replacing: string | null = null, address = 'unknown'): Promise<{ user: User; sessionId: string }> {
+    const name = username.trim().toLowerCase().slice(0, 64)
+    // The attempt is counted as a failure before the password is verified, in the same write as
+    // the lock check: parallel guesses cannot all pass the check while the first is verified.
+    const attempt = await this.write(() => {
+      const lockedFor = this.lockedFor(name, now)
+      if (lockedFor > 0) return { lockedFor, id: 0 }
+      this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
+      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, address, at) VALUES (?1, ?2, ?3)').run(name, address.slice(0, 64), now).lastInsertRowid)
+      return { lockedFor: 0, id }
+    })
+    if (attempt.lockedFor > 0) throw new SignInLocked(attempt.lockedFor)
+    const row = USERNAME_PATTERN.test(name) ? this.userByName(name) : null
+    const usable = row !== null && row.state === 'active' && row.passwordHash !== null
+    const ok = await verifyPassword(password, usable ? row.passwordHash! : await this.dummy())
+    if (!usable || !ok) throw new SignInFailed()
+    const sessionId = SESSION_PREFIX + randomToken(SECRET_BYTES)
+    const user = userOf(row)
+    const started = await this.write(() => {
+      // The account may have changed while the password was verified (disabled, reset): check again.
+      const current = this.sql.query<{ state: string; passwordHash: string | null }, [string]>('SELECT state, password_hash AS passwordHash FROM users WHERE id = ?1').get(user.id)
+      if (current === null || current.state !== 'active' || current.passwordHash !== row.passwordHash) return false
+      if (replacing !== null) this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(hashSecret(replacing))
+      // A success is no failure: this attempt's row goes, and the username's earlier failures with
+      // it (the lock starts over); sessions past their 12 hours go too.
+      this.sql.query('DELETE FROM sign_in_failures WHERE id = ?1 OR username = ?2').run(attempt.id, name)
+      this.sql.query('DELETE FROM user_sessions WHERE created_at <= ?1').run(now - SESSION_ABSOLUTE_MS)
+      this.sql.query('INSERT INTO user_sessions (id_hash, user_id, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?3)').run(hashSecret(sessionId), user.id, now)
+      return true
+    })
+    if (!started) throw new SignInFailed()
+    return { user, sessionId }
+  }
+
+  // ---- sessions -------------------------------------------------------------------------
+
+  /**
+   * The signed-in user of a session ID, or null: unknown, over 12 hours old, idle over 30
+   * minutes (admin, manager), or its account disabled. Using a session moves its idle clock
+   * (written at most once a minute).
+   */
+  async authenticate(sessionId: string | null, now: number): Promise<{ user: User; startedAt: number } | null> {
+    if (sessionId === null || !SESSION_PATTERN.test(sessionId)) return null
+    const idHash = hashSecret(sessionId)
+    const row = this.sql.query<UserRow & { createdAt: number; lastSeenAt: number }, [string]>(
+      `SELECT ${USER_COLUMNS.split(', ').map((c) => 'u.' + c).join(', ')}, s.created_at AS createdAt, s.last_seen_at AS lastSeenAt
+       FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ?1`,
+    ).get(idHash)
+    if (row === null) return null
+    const idleLimit = row.role === 'clerk' ? Number.POSITIVE_INFINITY : SESSION_IDLE_MS
+    if (row.state !== 'active' || now - row.createdAt >= SESSION_ABSOLUTE_MS || now - row.lastSeenAt >= idleLimit) {
+      await this.write(() => this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(idHash))
+      return null
+    }
+    if (now - row.lastSeenAt >= TOUCH_EVERY_MS) {
+      await this.write(() => this.sql.query('UPDATE user_sessions SET last_seen_at = ?2 WHERE id_hash = ?1 AND last_seen_at < ?2').run(idHash, now))
+    }
+    return { user: userOf(row), startedAt: row.createdAt }
+  }
+
+  /** Signing out ends every session of the user at once (contract §16). */
+  async signOutEverywhere(userId: string): Promise<number> {
+    return this.write(() => this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(userId).changes)
+  }
+}
