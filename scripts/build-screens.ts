@@ -25,12 +25,16 @@ export const PHONE_OUTPUT = join(ROOT, 'src/screens/generated/phone.js')
 /** The /reports page's bundle: the same toolkit, with uPlot (npm `uplot`) bundled in. */
 export const REPORTS_ENTRY = join(ROOT, 'src/screens/client/reports/main.ts')
 export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
+/** The sign-in and setup pages' bundle (/login, /login/setup): a form posted with `fetch`. */
+export const LOGIN_ENTRY = join(ROOT, 'src/screens/client/login/main.ts')
+export const LOGIN_OUTPUT = join(ROOT, 'src/screens/generated/login.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
   { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
   { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
+  { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']

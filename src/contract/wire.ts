@@ -29,6 +29,11 @@ import type { DeviceCodes } from '../devices/errors'
 import type { KioskCodes } from '../kiosk/errors'
 import type { PhoneCodes } from '../phone/errors'
 import type { CommonCodes } from '../platform/errors'
+import type {
+  CurrentSessionResponse as CurrentSessionResponseSchema, SessionResponse as SessionResponseSchema, SetupRequest as SetupRequestSchema,
+  SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
+} from '../people/model'
+import type { PeopleCodes } from '../people/errors'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -104,6 +109,15 @@ export type KioskView = Static<typeof KioskViewSchema>
 export type KioskTicket = Static<typeof KioskTicketSchema>
 export type VoiceManifest = Static<typeof VoiceManifestSchema>
 
+// ---- sign-in pages: the auth API (contract §16) ----
+
+export type SignInRequest = Static<typeof SignInRequestSchema>
+export type SessionResponse = Static<typeof SessionResponseSchema>
+export type CurrentSessionResponse = Static<typeof CurrentSessionResponseSchema>
+export type SetupRequest = Static<typeof SetupRequestSchema>
+export type SetupResponse = Static<typeof SetupResponseSchema>
+export type SignOutResponse = Static<typeof SignOutResponseSchema>
+
 // ---- error codes (the `error.code` of an API answer) ----
 
 export type DisplayErrorCode = ValueOf<typeof DisplayCodes>
@@ -111,6 +125,7 @@ export type CounterErrorCode = ValueOf<typeof CounterCodes>
 export type DeviceErrorCode = ValueOf<typeof DeviceCodes>
 export type KioskErrorCode = ValueOf<typeof KioskCodes>
 export type PhoneErrorCode = ValueOf<typeof PhoneCodes>
+export type PeopleErrorCode = ValueOf<typeof PeopleCodes>
 /** Every code an API answer a page reads may carry. */
 export type WireErrorCode =
-  | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode
+  | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode

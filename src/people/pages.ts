@@ -1,12 +1,15 @@
+import { ASSETS } from '../screens/assets'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 import type { UserRole } from './service'
 
 /**
  * The sign-in and setup pages (contract §16): small server-rendered HTML on the shared page
  * frame, English or Arabic (`?lang=ar`, right to left), every control labelled, errors in words.
- * The one script is a form POST through fetch; it is served by this feature (no CDN, no inline
- * script: the pages keep the screens' CSP, whose `form-action 'none'` also stops a form from
- * ever being sent without it, so a password never lands in a URL).
+ * The one script (src/screens/client/login/main.ts) posts the form with fetch; it and the
+ * stylesheet are the asset registry's `login.js` and `login.css` (no CDN, no inline script: the
+ * pages keep the screens' CSP, whose `form-action 'none'` also stops a form from ever being
+ * sent without it, so a password never lands in a URL). The words are here, in the page's
+ * language; the script reads its messages from the form's `data-msg…`.
  */
 
 type Lang = 'en' | 'ar'
@@ -72,66 +75,6 @@ function langOf(query: Record<string, string | undefined>): Lang {
   return (query.lang ?? '').toLowerCase().startsWith('ar') ? 'ar' : 'en'
 }
 
-const SCRIPT_TEXT = `(() => {
-  const form = document.querySelector('form[data-api]')
-  if (!form) return
-  const status = document.getElementById('status')
-  const button = form.querySelector('button[type=submit]')
-  const say = (key, minutes) => {
-    status.textContent = (form.dataset['msg' + key.toLowerCase().replace(/_/g, '')] || form.dataset.msgother || '').replace('{minutes}', String(minutes || 15))
-  }
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const data = Object.fromEntries(new FormData(form))
-    if ('confirm' in data) {
-      if (data.confirm !== data.password) { say('MISMATCH'); form.elements.confirm.focus(); return }
-      delete data.confirm
-    }
-    if (form.dataset.api.endsWith('/setup')) {
-      delete data.username
-      data.code = new URLSearchParams(location.search).get('code') || ''
-    }
-    if (data.pin === undefined) delete data.pin
-    button.disabled = true
-    status.textContent = form.dataset.msgworking || ''
-    try {
-      const response = await fetch(form.dataset.api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data), credentials: 'same-origin' })
-      const body = await response.json().catch(() => ({}))
-      if (response.ok) {
-        if (body.home) { location.assign(body.home); return }
-        status.textContent = form.dataset.msgdone || ''
-        form.hidden = true
-        document.getElementById('next').hidden = false
-        return
-      }
-      const retry = Number(response.headers.get('retry-after') || 0)
-      say((body.error && body.error.code) || 'OTHER', Math.max(1, Math.ceil(retry / 60)))
-    } catch {
-      say('OTHER')
-    } finally {
-      button.disabled = false
-    }
-  })
-})()
-`
-
-const STYLE_TEXT = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#111}
-main{max-width:26rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:.5rem;box-shadow:0 1px 4px #0002}
-h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.9rem 0 .3rem;font-weight:600}
-input{width:100%;box-sizing:border-box;padding:.55rem;font-size:1rem;border:1px solid #888;border-radius:.3rem}
-input:focus,button:focus,a:focus{outline:3px solid #1a5fb4;outline-offset:2px}
-button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem;background:#1a5fb4;color:#fff;border:0;border-radius:.3rem;cursor:pointer}
-button:disabled{opacity:.6}#status{min-height:1.5em;margin-top:1rem;color:#a51d2d}
-.lang{float:inline-end;font-size:.9rem}.who{color:#444}
-`
-
-function asset(text: string, extension: 'js' | 'css') {
-  const hash = Bun.hash(text).toString(16).slice(0, 12)
-  return { path: `/login/assets/login.${hash}.${extension}`, body: text, contentType: extension === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8' }
-}
-export const LOGIN_SCRIPT = asset(SCRIPT_TEXT, 'js')
-export const LOGIN_STYLESHEET = asset(STYLE_TEXT, 'css')
-
 function messages(lang: Lang): string {
   return MESSAGE_KEYS.map((key) => ` data-msg${key.toLowerCase().replace(/_/g, '')}="${escapeHtml(TEXT[lang][key])}"`).join('')
 }
@@ -142,8 +85,8 @@ function page(lang: Lang, title: string, otherHref: string, main: string): Respo
     lang,
     dir: lang === 'ar' ? 'rtl' : 'ltr',
     title,
-    stylesheet: LOGIN_STYLESHEET.path,
-    script: LOGIN_SCRIPT.path,
+    stylesheet: ASSETS['login.css'].path,
+    script: ASSETS['login.js'].path,
     body: `<main>
 <a class="lang" href="${escapeHtml(otherHref)}" lang="${lang === 'ar' ? 'en' : 'ar'}">${escapeHtml(t.other)}</a>
 <h1>${escapeHtml(title)}</h1>

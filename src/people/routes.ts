@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
-import { ApiError, CommonCodes } from '../platform/errors'
+import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { isoTime } from '../platform/clock'
@@ -14,7 +14,7 @@ import { SetupRequest, SignInRequest } from './model'
 import {
   PasswordRejected, PeopleService, PinRejected, SESSION_ABSOLUTE_MS, SetupCodeInvalid, SignInFailed, SignInLocked, USER_HOME,
 } from './service'
-import { LOGIN_SCRIPT, LOGIN_STYLESHEET, loginPage, setupPage } from './pages'
+import { loginPage, setupPage } from './pages'
 
 /**
  * Contract §16: 20 failed sign-ins a minute from one address, then 429 (`ADDRESS_FAILURES`,
@@ -53,13 +53,6 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
     .get('/login/setup', ({ query }) => {
       const target = people.setupTarget(query.code ?? '', deps.clock.now())
       return setupPage(query, target === null ? null : { username: target.username, role: target.role })
-    }, { detail: { hide: true } })
-    .get('/login/assets/:file', ({ params }) => {
-      const asset = [LOGIN_SCRIPT, LOGIN_STYLESHEET].find((a) => a.path === `/login/assets/${params.file}`)
-      if (asset === undefined) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
-      return new Response(asset.body, {
-        headers: { 'content-type': asset.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' },
-      })
     }, { detail: { hide: true } })
     .post(
       `${AUTH_API}/sessions`,

@@ -7,6 +7,8 @@ import phoneScript from './generated/phone.js' with { type: 'text' }
 import phoneStylesheet from './client/phone/phone.css' with { type: 'text' }
 import reportsScript from './generated/reports.js' with { type: 'text' }
 import reportsStylesheet from './client/reports/reports.css' with { type: 'text' }
+import loginScript from './generated/login.js' with { type: 'text' }
+import loginStylesheet from './client/login/login.css' with { type: 'text' }
 import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
 
@@ -86,6 +88,9 @@ export const ASSETS = {
   /** /reports: its bundle (uPlot bundled in) and uPlot's stylesheet then its own; never from a CDN. */
   'reports.js': asset('/reports/assets', 'reports', 'js', reportsScript, precompress('src/screens/generated/reports.js')),
   'reports.css': asset('/reports/assets', 'reports', 'css', reportsCss, precompress('node_modules/uplot/dist/uPlot.min.css', 'src/screens/client/reports/reports.css')),
+  /** The sign-in and setup pages (/login, /login/setup; contract §16). */
+  'login.js': asset('/login/assets', 'login', 'js', loginScript, precompress('src/screens/generated/login.js')),
+  'login.css': asset('/login/assets', 'login', 'css', loginStylesheet, precompress('src/screens/client/login/login.css')),
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS

@@ -36,3 +36,11 @@ declare module '*/phone.css' {
   const text: string
   export default text
 }
+declare module '*/generated/login.js' {
+  const text: string
+  export default text
+}
+declare module '*/login.css' {
+  const text: string
+  export default text
+}

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { cli, codeOf, peopleContext, request } from './helpers'
-import { LOGIN_SCRIPT, LOGIN_STYLESHEET } from '../../src/people/pages'
+import { ASSETS } from '../../src/screens/assets'
+
+const LOGIN_SCRIPT = ASSETS['login.js']
+const LOGIN_STYLESHEET = ASSETS['login.css']
 
 /** Every visible control has a label pointing at it. */
 function unlabelled(html: string): string[] {
@@ -24,7 +27,9 @@ describe('the sign-in and setup pages (contract §16)', () => {
     expect(html).toContain('role="alert"')
     expect(unlabelled(html)).toEqual([])
     expect(html).not.toMatch(/(src|href)="https?:/)
-    expect(html).toContain(LOGIN_SCRIPT.path)
+    expect(html).toContain(`<script defer src="${LOGIN_SCRIPT.path}"></script>`)
+    expect(html).toContain(`<link rel="stylesheet" href="${LOGIN_STYLESHEET.path}">`)
+    expect(html).not.toMatch(/<script>|<style|style="/)
   })
 
   test('Arabic: lang and dir from ?lang=ar, right to left, words in Arabic', async () => {
@@ -52,13 +57,19 @@ describe('the sign-in and setup pages (contract §16)', () => {
     expect(wrong).not.toContain('<script>')
   })
 
-  test('the page script and stylesheet are served here, immutable; anything else under /login/assets is 404', async () => {
+  test('the page script and stylesheet come from the asset registry\'s one route, immutable; anything else under /login/assets is 404', async () => {
     const ctx = peopleContext()
     const script = await request(ctx.app, 'GET', LOGIN_SCRIPT.path)
     expect(script.status).toBe(200)
     expect(script.headers.get('content-type')).toContain('javascript')
-    expect(await script.text()).toContain("fetch(form.dataset.api")
-    expect((await request(ctx.app, 'GET', LOGIN_STYLESHEET.path)).headers.get('content-type')).toContain('text/css')
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    // The bundle of src/screens/client/login/main.ts: reads the form's endpoint and messages, words a Retry-After.
+    const text = await script.text()
+    expect(text).toBe(LOGIN_SCRIPT.body)
+    for (const part of ['form[data-api]', 'retry-after', '{minutes}', 'MISMATCH']) expect(text).toContain(part)
+    const css = await request(ctx.app, 'GET', LOGIN_STYLESHEET.path)
+    expect(css.headers.get('content-type')).toContain('text/css')
+    expect(await css.text()).toBe(LOGIN_STYLESHEET.body)
     expect((await request(ctx.app, 'GET', '/login/assets/other.js')).status).toBe(404)
   })
 })

@@ -2,6 +2,7 @@ import { canonicalLang, directionOf } from '../../shared/options'
 import { fill } from '../i18n'
 import { byId, h } from '../dom'
 import { deviceLabelsFor, type DeviceLabels, type DeviceLabelKey } from './strings'
+import { api } from '../api'
 
 const LANG_KEY = 'lobby.device.lang'
 
@@ -56,40 +57,8 @@ export class DevicePage {
   }
 }
 
-/** An answer of the Lobby API: status, the parsed body, and the envelope's code and message. */
-export interface ApiAnswer<T = unknown> {
-  status: number
-  body: T | null
-  code: string | null
-  message: string
-  headers: Headers
-}
-
-/**
- * One request to this server with the device cookie (same origin; the browser adds `Origin`
- * to a POST, which the server checks). `null`: no answer (offline); the caller never retries
- * on its own, so nothing is sent twice.
- */
-export async function api<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T> | null> {
-  let response: Response
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-  } catch {
-    return null
-  }
-  let parsed: unknown = null
-  try {
-    parsed = await response.json()
-  } catch {}
-  const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error
-  return { status: response.status, body: parsed as T, code: error?.code ?? null, message: error?.message ?? '', headers: response.headers }
-}
+// The toolkit's request helper (../api.ts): the device pages import it from here too.
+export { api, type ApiAnswer } from '../api'
 
 export interface DeviceInfo {
   name: string
