@@ -4,11 +4,13 @@ import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
+import { announcementsData, eventsData, PRAYER_SOURCE, prayerMonth, prayerPeriods, scheduleData, transportData } from './data'
 
 /*
  * Accessibility of every page in headless Chromium against dist/lobby: axe-core (Deque's
- * engine, injected with `addScriptTag`) on the board (dark and light), the desk,
- * the kiosk, its print page, the phone page, /reports and /pair, in English and Arabic, with
+ * engine, injected with `addScriptTag`) on the board (dark and light), the prayer and widget
+ * screens, the desk, the kiosk, its print page, the phone page, /reports, /pair, /login and
+ * /login/setup, in English and Arabic, with
  * no `serious` or `critical` violation (nor a missing h1 or a nested main); and the layout shift (CLS, 'layout-shift' entries) of
  * the kiosk and the desk while they load, under 0.05.
  */
@@ -86,6 +88,11 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
     page = await browser.newPage()
     await lobby.issueTicket('loc_hall', 'svc_accounts')
     await lobby.callNext('cnt_1')
+    for (const period of prayerPeriods()) await lobby.pushMonth(PRAYER_SOURCE, prayerMonth(period))
+    await lobby.pushWidget('wdg_schedule_lobby', 'TODAYS_SCHEDULE', scheduleData())
+    await lobby.pushWidget('wdg_announcements', 'ANNOUNCEMENTS', announcementsData())
+    await lobby.pushWidget('wdg_events', 'EVENTS', eventsData())
+    await lobby.pushWidget('wdg_departures', 'TRANSPORT_BOARD', transportData())
   }, 60_000)
 
   afterAll(async () => {
@@ -109,6 +116,27 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
     const tracking = walkIn.data?.trackingUrl
     expect(tracking ?? `walk-in ${response.status}`).toStartWith('/t/')
     for (const lang of LANGS) await check(`${lobby.url}${tracking}?lang=${lang}`, '#phone .phone-number, #phone .phone-message', `phone ${lang}`)
+    expect(problems).toEqual([])
+  }, TEST_MS)
+
+  test('the prayer and widget screens and the sign-in pages: no serious or critical axe violation, English and Arabic', async () => {
+    problems.length = 0
+    const screens = [
+      [`/screens/prayer/${PRAYER_SOURCE}`, '.prayer-row .p-time', 'prayer'],
+      ['/screens/widgets/wdg_schedule_lobby', '.sched-item', 'schedule'],
+      ['/screens/widgets/wdg_announcements', '.ann-title', 'announcements'],
+      ['/screens/widgets/wdg_events', '.event-title', 'events'],
+      ['/screens/widgets/wdg_departures', '.trip', 'departures'],
+    ] as const
+    for (const lang of LANGS) {
+      for (const [path, ready, name] of screens) {
+        await check(lobby.screen(path, { lang }), ready, `${name} ${lang}`)
+        await check(lobby.screen(path, { lang, theme: 'light' }), ready, `${name} light ${lang}`)
+      }
+      await check(`${lobby.url}/login?lang=${lang}`, 'input', `login ${lang}`)
+      const { setupPath } = cli(lobby, 'users', 'add', '--username', `a11y-${lang}`, '--role', 'clerk')
+      await check(`${lobby.url}${setupPath}&lang=${lang}`, 'input', `login setup ${lang}`)
+    }
     expect(problems).toEqual([])
   }, TEST_MS)
 
