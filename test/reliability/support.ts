@@ -8,6 +8,7 @@ import { Database } from 'bun:sqlite'
 import { afterAll, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import { ROOT, ensureBinary, startBinary, type RunningBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
@@ -15,7 +16,11 @@ import { tempDir } from '../support/cli'
 export const HOST = '127.0.0.1'
 export const HERE = join(ROOT, 'test', 'reliability')
 export const PROVISIONING_FILE = join(HERE, 'provisioning.json')
-export const LAST_RUN_FILE = join(HERE, 'LAST_RUN.md')
+/**
+ * Where a run writes its figures: a temporary file, so a run (CI's too) never rewrites a file of
+ * the checkout; `RELIABILITY_REPORT=test/reliability/LAST_RUN.md` refreshes the committed one.
+ */
+export const LAST_RUN_FILE = process.env.RELIABILITY_REPORT ?? join(tmpdir(), 'lobby-reliability-LAST_RUN.md')
 
 /** IDs of the reliability provisioning file. */
 export const IDS = {
@@ -598,4 +603,5 @@ export function writeLastRun(): void {
   }
   // The secrets of a run's throwaway database are still secrets in form: never write one into the repository.
   writeFileSync(LAST_RUN_FILE, lines.join('\n').replace(/\b(lb[qwdh]_)[A-Za-z0-9_-]{8,}/g, '$1…') + '\n')
+  console.log(`reliability figures: ${LAST_RUN_FILE}`)
 }
