@@ -625,7 +625,7 @@ function againstBefore(scenarios: Scenario[], facts: Facts): string {
   if (rows.length === 0) return ''
   return `## Against the code before (${facts.before}, side by side)
 
-The code before part two (commit ${facts.before}, built from git by this run with its own
+The code before (commit ${facts.before}, \`BENCH_BEFORE\`, built from git by this run with its own
 locked dependencies) served the same scenarios from its own copy of the provisioned database,
 on the same core, in the same rounds: each round ran a scenario here and then its twin
 there. "now ÷ before" is the median of the per-round ratios. The noise band is, for ticket
