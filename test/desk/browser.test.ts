@@ -392,7 +392,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.locator('.desk-number').waitFor()
   }, TEST_MS * 2)
 
-  test('offline: a banner, every button disabled; back online, it works again', async () => {
+  test('offline: a banner, every button disabled; back online within 3 s of the server, it works again', async () => {
     await lobby.kill()
     await desk1.locator('.desk-banner', { hasText: 'Offline' }).waitFor({ timeout: 5000 })
     for (const name of ['Call next', 'Recall', 'Start serving', 'New walk-in ticket', 'Open counter', 'Close counter']) {
@@ -400,7 +400,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     }
     await desk1.screenshot({ path: join(SHOTS, 'desk-offline-en.png') })
     await lobby.serve()
+    const serving = performance.now()
     await desk1.locator('.desk-banner').waitFor({ state: 'hidden', timeout: 20_000 })
+    // Contract §23: a page is back within 3 seconds of the server (its retries are 2 s apart at most).
+    expect(performance.now() - serving).toBeLessThan(3000)
     expect(await button(desk1, 'Recall').isEnabled()).toBe(true)
     expect(pageErrors).toEqual([])
   }, 40_000)
