@@ -1,6 +1,7 @@
 import type { AppDeps } from '../root/deps'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
+import { cookieValue } from '../platform/http'
 import type { Credential } from '../platform/credentials'
 import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
 import { QueueCodes } from '../queue/errors'
@@ -22,15 +23,7 @@ const COOKIE_MAX_AGE_SECONDS = 400 * 86_400
  * taken: a bearer key (`lbq_`, `lbd_`, …) is never read from a cookie.
  */
 export function deviceSecretOf(request: Request): string | null {
-  const header = request.headers.get('cookie')
-  if (header === null) return null
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0 || part.slice(0, eq).trim() !== DEVICE_COOKIE) continue
-    const value = part.slice(eq + 1).trim()
-    if (/^lbv_[a-z2-7]{16,128}$/.test(value)) return value
-  }
-  return null
+  return cookieValue(request, DEVICE_COOKIE, /^lbv_[a-z2-7]{16,128}$/)
 }
 
 /** `Set-Cookie` for a newly paired device; `Secure` when the page is served over TLS. */

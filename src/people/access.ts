@@ -1,5 +1,6 @@
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
+import { cookieValue } from '../platform/http'
 import { serverOrigin } from '../devices/access'
 import { PeopleCodes } from './errors'
 import { SESSION_PATTERN, type PeopleService, type User } from './service'
@@ -12,15 +13,7 @@ export const SESSION_COOKIE = 'lobby_session'
 
 /** The session ID in the request's `lobby_session` cookie, or null. Only a `lbs_` value is taken. */
 export function sessionIdOf(request: Request): string | null {
-  const header = request.headers.get('cookie')
-  if (header === null) return null
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue
-    const value = part.slice(eq + 1).trim()
-    if (SESSION_PATTERN.test(value)) return value
-  }
-  return null
+  return cookieValue(request, SESSION_COOKIE, SESSION_PATTERN)
 }
 
 /**

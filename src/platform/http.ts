@@ -28,6 +28,19 @@ export function pathOf(request: Request): string {
   return url.slice(start, query < 0 ? undefined : query)
 }
 
+/** The value of cookie `name` in the request when it matches `pattern` (a credential's shape), else null. */
+export function cookieValue(request: Request, name: string, pattern: RegExp): string | null {
+  const header = request.headers.get('cookie')
+  if (header === null) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue
+    const value = part.slice(eq + 1).trim()
+    if (pattern.test(value)) return value
+  }
+  return null
+}
+
 export function correlationIdOf(request: Request): string {
   return metaByRequest.get(request)?.correlationId ?? correlationIdFor(null)
 }

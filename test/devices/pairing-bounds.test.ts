@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import net from 'node:net'
+import { postFrom } from '../support/raw-post'
 import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
 import { counterContext } from '../counters/helpers'
@@ -53,22 +53,8 @@ describe('pairing code lifetime', () => {
   })
 })
 
-/** POST /api/devices/v1/pair over a raw connection from `localAddress`; the status and headers of the answer. */
 function pairFrom(port: number, localAddress: string, code: string): Promise<{ status: number; headers: string }> {
-  const body = JSON.stringify({ code })
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port, localAddress }, () => {
-      socket.write(`POST ${PAIR} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-    })
-    let text = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (d) => (text += d))
-    socket.on('close', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? NaN)
-      resolve({ status, headers: text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase() })
-    })
-    socket.on('error', reject)
-  })
+  return postFrom(port, localAddress, PAIR, { code })
 }
 
 describe('wrong pairing codes: at most 10 a minute per address, 30 overall', () => {

@@ -1,24 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import net from 'node:net'
+import { postFrom } from '../support/raw-post'
 import { GOOD_PASSWORD, peopleContext, SESSIONS, withPassword } from './helpers'
 import type { TestContext } from '../support/app'
 
-/** POST /api/auth/v1/sessions over a raw connection from `localAddress`; the status and headers of the answer. */
 function signInFrom(port: number, localAddress: string, username: string, password: string): Promise<{ status: number; headers: string }> {
-  const body = JSON.stringify({ username, password })
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port, localAddress }, () => {
-      socket.write(`POST ${SESSIONS} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-    })
-    let text = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (d) => (text += d))
-    socket.on('close', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? NaN)
-      resolve({ status, headers: text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase() })
-    })
-    socket.on('error', reject)
-  })
+  return postFrom(port, localAddress, SESSIONS, { username, password })
 }
 
 describe('sign-in attempts per address (contract §16, §23), over real connections', () => {
