@@ -1,22 +1,10 @@
 import { describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { runCli, tempDir } from '../support/cli'
+import { runCli } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
-import { applyProvisioning } from '../../src/provisioning/service'
 import { createApp } from '../../src/app'
 import { createDeps } from '../../src/root/deps'
-import { exampleDocument } from '../support/fixtures'
+import { provisionedDatabaseFile } from '../support/fixtures'
 
-/** A provisioned database file, as `lobby provision` leaves it. */
-function provisionedDb(): string {
-  const path = join(tempDir(), 'lobby.db')
-  const db = openDatabase(path)
-  migrateDatabase(db.$client)
-  applyProvisioning(db, exampleDocument(), Date.now())
-  db.$client.close()
-  return path
-}
 
 /** Pairs a browser against the database file with the printed code; returns the response. */
 async function pairWith(path: string, code: string, deviceName?: string) {
@@ -33,7 +21,7 @@ async function pairWith(path: string, code: string, deviceName?: string) {
 
 describe('lobby devices', () => {
   test('pair prints a six-digit code, its pair path, the role and the expiry (--ttl, default 600 s)', () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const before = Date.now()
     const run = runCli(['devices', 'pair', '--db', path, '--role', 'desk', '--counter', 'cnt_1'])
     expect(run.code).toBe(0)
@@ -50,7 +38,7 @@ describe('lobby devices', () => {
   })
 
   test('every role pairs with its binding; list shows them, never a secret; revoke --name stops one', async () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const pairings = [
       ['--role', 'desk', '--counter', 'cnt_1', '--name', 'counter-1-pc'],
       ['--role', 'kiosk', '--queue-unit', 'qu_main', '--location', 'loc_hall', '--services', 'svc_accounts,svc_loans', '--name', 'hall-kiosk'],
@@ -88,7 +76,7 @@ describe('lobby devices', () => {
   })
 
   test('mistakes are one line on stderr and exit 2, with nothing written', () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const cases: [string[], string][] = [
       [['devices', 'pair', '--db', path, '--role', 'desk'], 'needs --counter'],
       [['devices', 'pair', '--db', path, '--role', 'desk', '--counter', 'cnt_9'], 'no counter "cnt_9"'],
@@ -113,7 +101,7 @@ describe('lobby devices', () => {
   })
 
   test('a name in use by a paired device is refused until that device is revoked', async () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const first = JSON.parse(runCli(['devices', 'pair', '--db', path, '--role', 'desk', '--counter', 'cnt_1', '--name', 'pc-1']).stdout)
     expect((await pairWith(path, first.code)).status).toBe(200)
     const taken = runCli(['devices', 'pair', '--db', path, '--role', 'desk', '--counter', 'cnt_2', '--name', 'pc-1'])

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { tempDir } from '../support/cli'
 import { startServer, type RunningServer } from '../../src/server'
-import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
-import { applyProvisioning } from '../../src/provisioning/service'
 import { DeviceService, type PairingRequest } from '../../src/devices/service'
-import { exampleDocument } from '../support/fixtures'
+import { provisionedDatabaseFile } from '../support/fixtures'
 
 /**
  * The display websocket by device cookie, on a real listener (the upgrade needs one): a desk
@@ -15,13 +10,9 @@ import { exampleDocument } from '../support/fixtures'
  */
 describe('the live websocket for paired devices', () => {
   let server: RunningServer
-  const path = join(tempDir(), 'lobby.db')
+  const path = provisionedDatabaseFile()
 
   beforeAll(async () => {
-    const db = openDatabase(path)
-    migrateDatabase(db.$client)
-    applyProvisioning(db, exampleDocument(), Date.now())
-    db.$client.close()
     server = await startServer({ port: 0, host: '127.0.0.1', dbPath: path, durability: 'normal', log: () => {} })
   })
   afterAll(async () => {
@@ -97,13 +88,9 @@ describe('the live websocket for paired devices', () => {
 
 describe('device heartbeats on the live websocket', () => {
   let server: RunningServer
-  const path = join(tempDir(), 'lobby.db')
+  const path = provisionedDatabaseFile()
 
   beforeAll(async () => {
-    const db = openDatabase(path)
-    migrateDatabase(db.$client)
-    applyProvisioning(db, exampleDocument(), Date.now())
-    db.$client.close()
     server = await startServer({ port: 0, host: '127.0.0.1', dbPath: path, durability: 'normal', log: () => {} })
   })
   afterAll(async () => {

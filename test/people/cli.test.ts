@@ -2,22 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
-import { applyProvisioning } from '../../src/provisioning/service'
 import { createApp } from '../../src/app'
 import { createDeps } from '../../src/root/deps'
-import { exampleDocument } from '../support/fixtures'
+import { provisionedDatabaseFile } from '../support/fixtures'
 import { CHEAP, GOOD_PASSWORD } from './helpers'
 
-/** A provisioned database file, as `lobby provision` leaves it. */
-function provisionedDb(): string {
-  const path = join(tempDir(), 'lobby.db')
-  const db = openDatabase(path)
-  migrateDatabase(db.$client)
-  applyProvisioning(db, exampleDocument(), Date.now())
-  db.$client.close()
-  return path
-}
 
 /** One request through an app over the database file (a server would be running there). */
 async function through(path: string, method: string, url: string, body?: unknown) {
@@ -40,7 +29,7 @@ const ok = (args: string[]) => {
 
 describe('lobby users (contract §16)', () => {
   test('add prints a setup link (24 h, ≥ 128 bits) that sets the password once; list shows the user, never a secret', async () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const before = Date.now()
     const added = ok(['users', 'add', '--db', path, '--username', 'omar.k', '--role', 'clerk', '--name', 'Omar Khalil', '--queue-units', 'qu_main'])
     expect(Object.keys(added).sort()).toEqual(['expiresAt', 'setupPath', 'username'])
@@ -63,7 +52,7 @@ describe('lobby users (contract §16)', () => {
   }, 30_000)
 
   test('reset prints a new link, ends the old one and the password; disable stops sign-in', async () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     const first = ok(['users', 'add', '--db', path, '--username', 'root', '--role', 'admin'])
     const unused = ok(['users', 'reset', '--db', path, '--username', 'root'])
     expect(unused.setupPath).not.toBe(first.setupPath)
@@ -79,7 +68,7 @@ describe('lobby users (contract §16)', () => {
   }, 30_000)
 
   test('bad input: one line on stderr, exit 2; no command takes a password', () => {
-    const path = provisionedDb()
+    const path = provisionedDatabaseFile()
     ok(['users', 'add', '--db', path, '--username', 'root', '--role', 'admin'])
     for (const [args, message] of [
       [['users', 'add', '--db', path, '--username', 'Root', '--role', 'admin'], '--username must be'],

@@ -1,3 +1,7 @@
+import { join } from 'node:path'
+import { openDatabase } from '../../src/db/open'
+import { migrateDatabase } from '../../src/db/migrate'
+import { tempDir } from './cli'
 import { applyProvisioning, type ProvisionResult } from '../../src/provisioning/service'
 import type { ProvisioningFile } from '../../src/provisioning/model'
 import type { TestContext } from './app'
@@ -62,4 +66,14 @@ export function exampleDocument(): ProvisioningFile {
       }],
     }],
   }
+}
+
+/** A database file provisioned with the example document, as `lobby provision` leaves it (closed again). */
+export function provisionedDatabaseFile(): string {
+  const path = join(tempDir(), 'lobby.db')
+  const db = openDatabase(path)
+  migrateDatabase(db.$client)
+  applyProvisioning(db, exampleDocument(), Date.now())
+  db.$client.close()
+  return path
 }
