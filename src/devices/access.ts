@@ -55,14 +55,19 @@ export function isSecureRequest(request: Request, publicOrigin: string | null | 
  * already keeps the cookie off other sites' requests; this also refuses a sibling site on the
  * same registrable domain and a browser that ignores SameSite.
  */
-export function assertSameOrigin(request: Request, publicOrigin: string | null | undefined): void {
+export function assertSameOrigin(
+  request: Request,
+  publicOrigin: string | null | undefined,
+  message = 'a device may change things only from a page of this server (Origin does not match)',
+): void {
   const origin = request.headers.get('origin')
   if (origin === null || origin !== serverOrigin(request, publicOrigin)) {
-    throw new ApiError(403, DeviceCodes.ORIGIN_FORBIDDEN, 'a device may change things only from a page of this server (Origin does not match)')
+    throw new ApiError(403, DeviceCodes.ORIGIN_FORBIDDEN, message)
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Methods that change nothing: the Origin rule leaves them alone (the session cookie's too). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export function deviceNotPaired(): ApiError {
   return new ApiError(401, DeviceCodes.AUTHENTICATION_FAILED, 'this device is not paired (or no longer): pair it again at /pair')

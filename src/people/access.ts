@@ -1,7 +1,7 @@
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { cookieValue } from '../platform/http'
-import { serverOrigin } from '../devices/access'
+import { assertSameOrigin, SAFE_METHODS } from '../devices/access'
 import { PeopleCodes } from './errors'
 import { SESSION_PATTERN, type PeopleService, type User } from './service'
 
@@ -29,14 +29,9 @@ export function clearedSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${secure ? '; Secure' : ''}`
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
 /** Contract §7's rule for the session cookie: a state-changing request must come from this server's origin. */
 export function assertSessionOrigin(request: Request, publicOrigin: string | null | undefined): void {
-  const origin = request.headers.get('origin')
-  if (origin === null || origin !== serverOrigin(request, publicOrigin)) {
-    throw new ApiError(403, PeopleCodes.ORIGIN_FORBIDDEN, 'a signed-in browser may change things only from a page of this server (Origin does not match)')
-  }
+  assertSameOrigin(request, publicOrigin, 'a signed-in browser may change things only from a page of this server (Origin does not match)')
 }
 
 export function notSignedIn(): ApiError {

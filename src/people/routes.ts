@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
-import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
+import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
@@ -64,7 +64,7 @@ export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService 
           const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
           admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
           const refusedFor = people.addressRefusedFor(address, now)
-          if (refusedFor > 0) throw new ApiError(429, PeopleCodes.RATE_LIMITED, message(refusedFor), undefined, { 'retry-after': String(refusedFor) })
+          if (refusedFor > 0) throw rateLimited(refusedFor, message)
           // A browser always sends Origin on this POST: another site's form may not sign anyone in here.
           if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
           if (!isJsonContentType(request)) jsonOnly()

@@ -112,6 +112,8 @@ interface UserRow {
 }
 
 const USER_COLUMNS = 'id, username, display_name AS displayName, role, queue_units AS queueUnits, state, password_hash AS passwordHash, pin_hash AS pinHash'
+/** The same columns of `users` aliased `u` (the joins with setup codes and sessions). */
+const U_USER_COLUMNS = USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')
 
 function userOf(row: UserRow): User {
   return { id: row.id, username: row.username, displayName: row.displayName, role: row.role, queueUnits: JSON.parse(row.queueUnits) as string[], state: row.state }
@@ -225,7 +227,7 @@ export class PeopleService {
   setupTarget(code: string, now: number): User | null {
     if (!SETUP_CODE_PATTERN.test(code)) return null
     const row = this.sql.query<UserRow & { expiresAt: number }, [string]>(
-      `SELECT ${USER_COLUMNS.split(', ').map((c) => 'u.' + c).join(', ')}, c.expires_at AS expiresAt FROM user_setup_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?1`,
+      `SELECT ${U_USER_COLUMNS}, c.expires_at AS expiresAt FROM user_setup_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?1`,
     ).get(hashSecret(code))
     if (row === null || row.expiresAt <= now || row.state !== 'active') return null
     return userOf(row)
@@ -338,7 +340,7 @@ export class PeopleService {
     if (sessionId === null || !SESSION_PATTERN.test(sessionId)) return null
     const idHash = hashSecret(sessionId)
     const row = this.sql.query<UserRow & { createdAt: number; lastSeenAt: number }, [string]>(
-      `SELECT ${USER_COLUMNS.split(', ').map((c) => 'u.' + c).join(', ')}, s.created_at AS createdAt, s.last_seen_at AS lastSeenAt
+      `SELECT ${U_USER_COLUMNS}, s.created_at AS createdAt, s.last_seen_at AS lastSeenAt
        FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ?1`,
     ).get(idHash)
     if (row === null) return null

@@ -55,9 +55,12 @@ export function admitRate(
 ): void {
   const decision = limiter.attempt(key === null ? bucket.name : `${bucket.name}:${key}`, limit, now, bucket.windowMs ?? 60_000, bucket.perAddress ? 'address' : 'fixed')
   if (decision.allowed) return
-  throw new ApiError(429, CommonCodes.RATE_LIMITED, message(decision.retryAfterSeconds), undefined, {
-    'retry-after': String(decision.retryAfterSeconds),
-  })
+  throw rateLimited(decision.retryAfterSeconds, message)
+}
+
+/** The one 429 `RATE_LIMITED` with `Retry-After`, for a limit counted elsewhere too (sign-in failures are counted in the database). */
+export function rateLimited(retryAfterSeconds: number, message: (retryAfterSeconds: number) => string): ApiError {
+  return new ApiError(429, CommonCodes.RATE_LIMITED, message(retryAfterSeconds), undefined, { 'retry-after': String(retryAfterSeconds) })
 }
 
 /** The caller's address for rate limits and logs ('unknown' when the app was handed the request directly). */
