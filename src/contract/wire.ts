@@ -96,10 +96,11 @@ export type PrayerToday = Narrow<PrayerTodayStatic, { next: (Narrow<NonNullable<
 
 export type TopicKind = 'widget' | 'queue' | 'prayer'
 /** The codes of the feed's `error` message. */
-export type LiveErrorCode = 'INVALID_MESSAGE' | 'TOPIC_NOT_FOUND' | 'TOO_MANY_TOPICS'
+export type LiveErrorCode = 'INVALID_MESSAGE' | 'TOPIC_NOT_FOUND' | 'TOO_MANY_TOPICS' | 'RATE_LIMITED'
 export type LiveMessage =
   | { type: 'snapshot' | 'update'; kind: TopicKind; id: string; revision: number; data: unknown }
   | { type: 'ping' }
+  | { type: 'heartbeat' }
   | { type: 'error'; code: LiveErrorCode; message: string }
 
 // ---- device pages: desk and kiosk (contract §8, §9) ----

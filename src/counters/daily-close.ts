@@ -98,9 +98,9 @@ export class DailyClose {
       const open = tickets.openBefore(location.id, today)
       for (const ticket of open) {
         // WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by `system` (no service time).
-        tickets.closeDay(ticket, now)
-        if (ticket.status === 'WAITING') report.cancelled += 1
-        else if (ticket.status === 'CALLED') report.noShows += 1
+        const closed = tickets.closeDay(ticket, now)
+        if (closed.status === 'CANCELLED') report.cancelled += 1
+        else if (closed.status === 'NO_SHOW') report.noShows += 1
         else report.completed += 1
       }
       report.countersClosed = db

@@ -1,3 +1,4 @@
+import { WireCloseCodes } from '../contract/close-codes'
 import { CommonCodes, CommonErrorExamples } from '../platform/errors'
 import type { ErrorExample } from '../platform/openapi'
 
@@ -13,8 +14,8 @@ export const DisplayCodes = {
  * 4401 when the display token is not, or no longer, valid.
  */
 export const CloseCodes = {
-  SERVICE_RESTART: 1012,
-  TOKEN_INVALID: 4401,
+  SERVICE_RESTART: WireCloseCodes.SERVICE_RESTART,
+  TOKEN_INVALID: WireCloseCodes.TOKEN_INVALID,
 } as const
 
 /** An example of each code for the OpenAPI document (the messages the routes answer with). */

@@ -1,4 +1,5 @@
 import type { Logger } from '../platform/log'
+import { CloseCodes } from './errors'
 
 export const TOPIC_KINDS = ['widget', 'queue', 'prayer'] as const
 export type TopicKind = (typeof TOPIC_KINDS)[number]
@@ -112,7 +113,7 @@ export class LiveHub {
     const existing = credentialKey === null ? undefined : this.groups.get(credentialKey)
     let refusal: string | null = null
     if (this.stopping) {
-      this.closeSocket(socket, 1012, 'server restarting')
+      this.closeSocket(socket, CloseCodes.SERVICE_RESTART, 'server restarting')
       return false
     }
     if (this.clients.size >= this.maxSockets) refusal = `the server has its maximum of ${this.maxSockets} live connections; try again later`
@@ -209,7 +210,7 @@ export class LiveHub {
   /** Shutdown: every client is closed with 1012 (service restart) and reconnects to the next server. */
   closeAll(): void {
     this.stopping = true
-    for (const client of [...this.clients.values()]) this.drop(client, 1012, 'server restarting')
+    for (const client of [...this.clients.values()]) this.drop(client, CloseCodes.SERVICE_RESTART, 'server restarting')
   }
 
   /** Heartbeat: a ping to every client, and a re-check of every credential. */
@@ -228,7 +229,7 @@ export class LiveHub {
     for (const client of this.clients.values()) groups.add(client.group)
     for (const group of groups) {
       if (group.stillAuthorized()) continue
-      for (const client of [...group.clients]) this.drop(client, 4401, 'credential no longer valid')
+      for (const client of [...group.clients]) this.drop(client, CloseCodes.TOKEN_INVALID, 'credential no longer valid')
     }
   }
 
@@ -240,7 +241,7 @@ export class LiveHub {
    */
   private heartbeatOf(client: Client): void {
     if (!client.group.stillAuthorized()) {
-      for (const member of [...client.group.clients]) this.drop(member, 4401, 'credential no longer valid')
+      for (const member of [...client.group.clients]) this.drop(member, CloseCodes.TOKEN_INVALID, 'credential no longer valid')
       return
     }
     this.sendRaw(client, HEARTBEAT)

@@ -3,7 +3,7 @@
  * - `admitRate`: a named rate-limit bucket, a key within it and a limit; over the limit it throws
  *   the standard 429 envelope (`RATE_LIMITED`, `Retry-After`).
  * - `clientAddressOf`: the caller's address as contract §23 attributes it (trusted proxies).
- * - `idempotencyKeyOf` (src/platform/idempotency.ts): the Idempotency-Key header by each API's policy.
+ * - `readIdempotencyKeyHeader` (src/platform/idempotency.ts): the Idempotency-Key header by each API's policy.
  */
 import { ApiError, CommonCodes } from './errors'
 import type { RateLimiter } from './rate-limit'

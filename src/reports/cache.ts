@@ -8,8 +8,6 @@
 export class ReportCache {
   private revision = Number.NaN
   private readonly entries = new Map<string, { text: string; at: number }>()
-  /** How many answers were computed (tests read it). */
-  computed = 0
 
   constructor(
     private readonly changes: { current(): number },
@@ -27,7 +25,6 @@ export class ReportCache {
     const kept = this.entries.get(key)
     if (kept !== undefined && now - kept.at < this.maxAgeMs && now >= kept.at) return kept.text
     const text = compute()
-    this.computed++
     this.entries.delete(key)
     this.entries.set(key, { text, at: now })
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
