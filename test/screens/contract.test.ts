@@ -4,10 +4,8 @@ import { join, relative } from 'node:path'
 import { Glob } from 'bun'
 import type { Static } from '@sinclair/typebox'
 import { BUNDLES } from '../../scripts/build-screens'
-import { WireCloseCodes } from '../../src/contract/close-codes'
 import type { QueueState } from '../../src/contract/wire'
 import type { DisplayQueueState } from '../../src/display/model'
-import { CloseCodes } from '../../src/display/errors'
 import type { QueueDisplayState } from '../../src/tickets/display-state'
 import { ROOT } from '../support/binary'
 
@@ -29,11 +27,6 @@ describe('wire contract', () => {
   test('the type assertions above hold (recent calls and now serving carry priority)', () => {
     expect(schemaMatchesReader).toBe(true)
     expect(clientIsSchema).toBe(true)
-  })
-
-  test('the close codes the browser uses are the ones the server sends', () => {
-    expect(WireCloseCodes.SERVICE_RESTART).toBe(CloseCodes.SERVICE_RESTART)
-    expect(WireCloseCodes.TOKEN_INVALID).toBe(CloseCodes.TOKEN_INVALID)
   })
 
   test('browser code imports the server only through the contract, and the wire types only as types', () => {
