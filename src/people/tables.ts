@@ -74,3 +74,37 @@ export const signInFailures = sqliteTable(
     index('sign_in_failures_at').on(t.at),
   ],
 )
+
+/**
+ * A clerk's time at a desk (contract §16): `signed_in` from the desk sign-in to "Sign out",
+ * the counter's close, the end of the business day or another sign-in; `break` from "Close
+ * counter" with a reason to the counter's next opening or the clerk's next sign-in. An open
+ * interval has no `endedAt`; at most one open `signed_in` per counter and per clerk. The staff
+ * report (§16) sums them per clerk and the business day (`businessDay`, local to the counter's
+ * location) they started in; the end of the day ends them, so none spans two days.
+ */
+export const staffIntervals = sqliteTable(
+  'staff_intervals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id').notNull().references(() => users.id),
+    /** Kept beside the ID: the report names the clerk as the ticket events do. */
+    username: text('username').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    locationId: text('location_id').notNull(),
+    counterId: text('counter_id').notNull(),
+    /** The desk device the clerk signed in at (null for a break). */
+    deviceId: text('device_id'),
+    kind: text('kind', { enum: ['signed_in', 'break'] }).notNull(),
+    /** A break's reason, one of the unit's `breakReasons`; null for `signed_in`. */
+    reason: text('reason'),
+    businessDay: text('business_day').notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (t) => [
+    index('staff_intervals_open_counter').on(t.counterId, t.endedAt),
+    index('staff_intervals_open_user').on(t.userId, t.endedAt),
+    index('staff_intervals_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)

@@ -27,6 +27,12 @@ export interface Credential {
    * services allow. Set for a paired desk (contract §7: bound to one counter).
    */
   counters?: string[] | null
+  /**
+   * The clerk signed in at this desk (contract §16), or absent: what the desk does is theirs
+   * (`actorOf`, src/platform/actor.ts), and a unit with `deskSignIn: required` refuses a desk
+   * without one.
+   */
+  clerk?: { userId: string; username: string; displayName: string } | null
 }
 
 /**

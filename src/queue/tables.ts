@@ -13,6 +13,9 @@ export const DEFAULT_SERVICE_SECONDS = 300
 /** Contract §12: a service's wait target when provisioning names none (15 minutes). */
 export const DEFAULT_WAIT_TARGET_SECONDS = 900
 
+/** Contract §16: the reasons "Close counter" offers when provisioning names none. */
+export const DEFAULT_BREAK_REASONS: readonly string[] = ['Break', 'Lunch', 'Admin work', 'Other']
+
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {
   id: text('id').primaryKey(),
@@ -33,6 +36,10 @@ export const queueUnits = sqliteTable('queue_units', {
   normalPerPriority: integer('normal_per_priority'),
   /** Contract §9: the kiosk offers a "Priority" choice. */
   kioskPriority: integer('kiosk_priority', { mode: 'boolean' }).notNull().default(false),
+  /** Contract §16: `required`: a desk's operator calls wait for a clerk to sign in there; `optional` (Part two's desks). */
+  deskSignIn: text('desk_sign_in', { enum: ['optional', 'required'] }).notNull().default('optional'),
+  /** Contract §16: JSON array of the reasons "Close counter" offers. */
+  breakReasons: text('break_reasons').notNull().default(JSON.stringify(DEFAULT_BREAK_REASONS)),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

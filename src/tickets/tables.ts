@@ -257,3 +257,40 @@ export const reportCounterDistributions = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.counterId, t.businessDay] })],
 )
+
+/**
+ * Contract §16 roll-up per clerk, queue unit and business day (the ticket's business day): the
+ * tickets a signed-in clerk completed or marked no-show and the service times of those
+ * completions, written with every such change (actor type `clerk`) as `reportCounterDaily` is.
+ * Signed-in and break time come from the people feature's `staff_intervals`.
+ */
+export const reportStaffDaily = sqliteTable(
+  'report_staff_daily',
+  {
+    username: text('username').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    served: integer('served').notNull().default(0),
+    noShow: integer('no_show').notNull().default(0),
+    serviceCount: integer('service_count').notNull().default(0),
+    serviceSum: integer('service_sum').notNull().default(0),
+    serviceP50: integer('service_p50'),
+    serviceP90: integer('service_p90'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.username, t.queueUnitId, t.businessDay] }),
+    index('report_staff_daily_unit_day').on(t.queueUnitId, t.businessDay),
+  ],
+)
+
+/** The service-time distribution behind `report_staff_daily`'s percentiles. */
+export const reportStaffDistributions = sqliteTable(
+  'report_staff_distributions',
+  {
+    username: text('username').notNull(),
+    businessDay: text('business_day').notNull(),
+    queueUnitId: text('queue_unit_id').notNull(),
+    serviceHist: blob('service_hist'),
+  },
+  (t) => [primaryKey({ columns: [t.username, t.queueUnitId, t.businessDay] })],
+)
