@@ -4,6 +4,7 @@ import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../queue/tables'
 import { activeEdgeLease } from '../queue/edge'
+import { StaffIntervals } from '../people'
 import { counters } from './tables'
 
 /** How often the server looks for locations whose business day has ended. */
@@ -20,6 +21,8 @@ export interface LocationClose {
   completed: number
   countersClosed: number
   callsCleared: number
+  /** Clerks' sign-ins and breaks of earlier days ended at their day's end (contract §16). */
+  staffIntervalsEnded: number
 }
 
 /**
@@ -27,7 +30,8 @@ export interface LocationClose {
  * ticket still open from an earlier business day: WAITING→CANCELLED, CALLED→NO_SHOW,
  * SERVING→COMPLETED, each with its event (actor `system`) and webhook event. The same run
  * closes the location's counters opened on an earlier day and clears its recent-calls list of
- * earlier days. Each location closes in its own write (`writes.now`), with the unit's
+ * earlier days, and ends its clerks' sign-ins and breaks of earlier days (contract §16) at
+ * their day's end. Each location closes in its own write (`writes.now`), with the unit's
  * `stateRevision` told to the listeners once, after commit.
  *
  * `runDue(now)` is idempotent: it finds what is due from three grouped reads (open tickets,
@@ -39,9 +43,11 @@ export class DailyClose {
   private readonly locationsStmt
   private readonly dueCountersStmt
   private readonly unitStmt
+  private readonly staff: StaffIntervals
 
   constructor(private readonly deps: AppDeps) {
     const db = deps.db
+    this.staff = new StaffIntervals(db)
     this.locationsStmt = db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })
       .from(locations)
@@ -72,6 +78,7 @@ export class DailyClose {
     }
     note(this.deps.tickets.openDays())
     note(this.dueCountersStmt.all())
+    note(this.staff.openDays())
     const closed: LocationClose[] = []
     for (const location of this.locationsStmt.all()) {
       const day = earliest.get(location.id)
@@ -93,7 +100,7 @@ export class DailyClose {
       if (unit === undefined || activeEdgeLease(unit, now) !== null) return null
       const report: LocationClose = {
         queueUnitId: location.queueUnitId, locationId: location.id, businessDay: today,
-        cancelled: 0, noShows: 0, completed: 0, countersClosed: 0, callsCleared: 0,
+        cancelled: 0, noShows: 0, completed: 0, countersClosed: 0, callsCleared: 0, staffIntervalsEnded: 0,
       }
       const open = tickets.openBefore(location.id, today)
       for (const ticket of open) {
@@ -110,9 +117,11 @@ export class DailyClose {
         .returning({ id: counters.id })
         .all().length
       report.callsCleared = tickets.clearCallsBefore(location.id, today)
-      const changed = open.length + report.countersClosed + report.callsCleared > 0
+      // The end of the business day signs clerks out and ends their breaks, at the local midnight.
+      report.staffIntervalsEnded = this.staff.closeDay(location.id, location.timezone, today, now)
+      const changed = open.length + report.countersClosed + report.callsCleared + report.staffIntervalsEnded > 0
       if (!changed) return null
-      // Transitions bumped the revision already; counters and calls alone need one bump.
+      // Transitions bumped the revision already; counters, calls and sign-outs alone need one bump.
       if (open.length === 0) tickets.touch(location.queueUnitId)
       return report
     })

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
 import { QueueTicket, TICKET_EXAMPLE } from '../queue/model'
 import { CounterCodes, CounterErrorExamples } from './errors'
-import { CallTicketRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
+import { CallTicketRequest, CloseCounterRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
 import type { SimpleAction } from './routes'
 
 /*
@@ -11,13 +11,14 @@ import type { SimpleAction } from './routes'
  */
 
 const ORDER_OF_CHECKS =
-  'Checks, in order: declared body size (16 KB; a chunked body is measured while read, after the rate limit) → credential → scope `counter:operate` → rate limit → Content-Type (when a body is sent or required) → JSON → schema → ' +
+  'Checks, in order: declared body size (16 KB; a chunked body is measured while read, after the rate limit) → credential → scope `counter:operate` → rate limit → ' +
+  'a desk of a unit with `deskSignIn: required` and no clerk signed in: 403 CLERK_SIGN_IN_REQUIRED → Content-Type (when a body is sent or required) → JSON → schema → ' +
   'Edge authority → Queue Unit active → counter / ticket lookup (404 also outside the key\'s locations and services) → transition → write.'
 
 const commonMutationErrors = {
   400: [CounterCodes.INVALID_REQUEST, CounterCodes.INVALID_JSON],
   401: [CounterCodes.AUTHENTICATION_FAILED],
-  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+  403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.CLERK_SIGN_IN_REQUIRED, CounterCodes.QUEUE_UNIT_INACTIVE],
   409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
   413: [CounterCodes.PAYLOAD_TOO_LARGE],
   422: [CounterCodes.VALIDATION_FAILED],
@@ -36,10 +37,17 @@ interface Success { status: number; description: string; name: string; schema: T
 /** The request bodies of operator routes, by schema: component name and example. */
 const BODIES = new Map<TSchema, { name: string; examples: Record<string, { summary: string; value: unknown }> }>([
   [NoBody, { name: 'EmptyBody', examples: { empty: { summary: 'no parameters (the body may also be left out)', value: {} } } }],
+  [CloseCounterRequest, { name: 'CloseCounterRequest', examples: {
+    lunch: { summary: 'closed for lunch: the clerk signs out and starts a break', value: { reason: 'Lunch' } },
+    empty: { summary: 'no reason (the body may also be left out): the clerk signs out', value: {} },
+  } }],
   [CallTicketRequest, { name: 'CallTicketRequest', examples: { counter: { summary: 'call to Counter 1', value: { counterId: 'cnt_1' } } } }],
   [RequeueRequest, { name: 'RequeueRequest', examples: { first: { summary: 'back to the front of the line', value: { position: 'FIRST' } } } }],
   [TransferRequest, { name: 'TransferRequest', examples: { loans: { summary: 'to Loans, at the end of its line', value: { serviceId: 'svc_loans', position: 'LAST' } } } }],
 ])
+
+/** Bodies that may be left out: the actions without parameters, and close's optional reason. */
+const OPTIONAL_BODIES = new Set<TSchema>([NoBody, CloseCounterRequest])
 
 const counterParam = { counterId: { description: 'the counter ID', example: 'cnt_1' } }
 const ticketParam = { ticketId: { description: 'the ticket ID (tkt_…)', example: TICKET_EXAMPLE.id } }
@@ -59,7 +67,7 @@ function docs(operationId: string, summary: string, description: string, success
     tags: ['Operator'],
     security: 'operator',
     ...(params === undefined ? {} : { params }),
-    ...(body === undefined ? {} : { body: { name: named!.name, schema: body, required: body !== NoBody, examples: named!.examples } }),
+    ...(body === undefined ? {} : { body: { name: named!.name, schema: body, required: !OPTIONAL_BODIES.has(body), examples: named!.examples } }),
     responses: { [success.status]: { description: success.description, name: success.name, schema: success.schema, example: success.example } },
     errors,
     errorExamples: CounterErrorExamples,
@@ -109,10 +117,12 @@ export const openCounterDocs = docs(
 export const closeCounterDocs = docs(
   'closeCounter',
   'Close a counter',
-  `Marks the counter closed; 409 COUNTER_BUSY while it holds a CALLED or SERVING ticket. Closing a closed counter changes nothing. ${ORDER_OF_CHECKS}`,
+  'Marks the counter closed; 409 COUNTER_BUSY while it holds a CALLED or SERVING ticket. The clerk signed in at its desk signs out (contract §16); with the optional ' +
+    '`reason`, which must be one of the queue unit\'s `breakReasons` (else 422 on /reason), that clerk starts a break, which ends when the counter opens again or the clerk ' +
+    `signs in anywhere. Closing a closed counter changes nothing but that sign-out. ${ORDER_OF_CHECKS}`,
   { ...counterResult, example: { data: { ...COUNTER_EXAMPLE, open: false } } },
   { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_BUSY] },
-  NoBody,
+  CloseCounterRequest,
 )
 
 export const callNextTicketDocs = docs(
@@ -167,7 +177,7 @@ export const issueWalkInTicketDocs = routeDetail({
   },
   errors: {
     ...commonMutationErrors,
-    403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+    403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.CLERK_SIGN_IN_REQUIRED, CounterCodes.LOCATION_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
     409: [CounterCodes.IDEMPOTENCY_KEY_REUSED, CounterCodes.QUEUE_UNIT_EDGE_MANAGED],
   },
   errorExamples: CounterErrorExamples,
@@ -208,7 +218,7 @@ export const transferTicketDocs = docs(
   ticketResult(),
   {
     ...commonMutationErrors,
-    403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
+    403: [CounterCodes.SCOPE_FORBIDDEN, CounterCodes.ORIGIN_FORBIDDEN, CounterCodes.CLERK_SIGN_IN_REQUIRED, CounterCodes.SERVICE_FORBIDDEN, CounterCodes.QUEUE_UNIT_INACTIVE],
     404: [CounterCodes.TICKET_NOT_FOUND],
     409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION],
   },

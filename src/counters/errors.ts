@@ -26,6 +26,8 @@ export const CounterCodes = {
   PAYLOAD_TOO_LARGE: QueueCodes.PAYLOAD_TOO_LARGE,
   VALIDATION_FAILED: QueueCodes.VALIDATION_FAILED,
   RATE_LIMITED: QueueCodes.RATE_LIMITED,
+  /** Contract §16: a desk of a unit with `deskSignIn: required` acts only while a clerk is signed in there. */
+  CLERK_SIGN_IN_REQUIRED: 'CLERK_SIGN_IN_REQUIRED',
 } as const
 
 export type CounterCode = (typeof CounterCodes)[keyof typeof CounterCodes]
@@ -46,6 +48,7 @@ export const CounterErrorExamples = {
   COUNTER_NOT_FOUND: 'no such counter for this key',
   NO_TICKET_WAITING: 'no ticket is waiting for counter cnt_1',
   COUNTER_BUSY: 'counter cnt_1 holds A007 (CALLED); complete, no-show, requeue or transfer it first',
+  CLERK_SIGN_IN_REQUIRED: 'this queue unit requires a clerk signed in at the desk: sign in first',
   INVALID_TRANSITION: {
     message: 'cannot start a WAITING ticket: WAITING → SERVING is not a transition (start needs CALLED)',
     details: [{ path: '/from', message: 'WAITING' }, { path: '/to', message: 'SERVING' }],

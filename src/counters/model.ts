@@ -31,6 +31,11 @@ export const TicketResponse = Type.Object({ data: QueueTicket }, closed)
 /** Actions without parameters take no body, or an empty JSON object. */
 export const NoBody = Type.Object({}, { ...closed, description: 'no body, or {}' })
 
+/** `POST counters/{id}/close` (contract §16): optionally why, one of the unit's `breakReasons`; no body closes as before. */
+export const CloseCounterRequest = Type.Object({
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'one of the queue unit\'s breakReasons: the signed-in clerk starts a break with it' })),
+}, { ...closed, description: 'no body, {}, or {"reason"}' })
+
 /** `POST tickets/{ticketId}/call`. */
 export const CallTicketRequest = Type.Object({ counterId: Id('the counter that calls the ticket (at the ticket\'s location, serving its service)') }, closed)
 export type CallTicketRequest = Static<typeof CallTicketRequest>

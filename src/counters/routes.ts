@@ -14,7 +14,7 @@ import { Scopes } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { trackedTicketJson } from '../tickets'
 import { CounterCodes } from './errors'
-import { CallTicketRequest, NoBody, RequeueRequest, TransferRequest, WalkInRequest } from './model'
+import { CallTicketRequest, CloseCounterRequest, NoBody, RequeueRequest, TransferRequest, WalkInRequest } from './model'
 import type { CounterService } from './service'
 import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs } from './docs'
 
@@ -24,6 +24,7 @@ const BASE = '/api/operator/v1'
 export const MAX_OPERATOR_BODY = 16 * KiB
 
 const checkNoBody = compile(NoBody)
+const checkClose = compile(CloseCounterRequest)
 const checkCall = compile(CallTicketRequest)
 const checkRequeue = compile(RequeueRequest)
 const checkTransfer = compile(TransferRequest)
@@ -120,8 +121,8 @@ export function counterRoutes(deps: AppDeps, { counters: service, devices }: { c
       `${BASE}/counters/:counterId/close`,
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
-        readBody(request, raw, checkNoBody, true)
-        return json(200, { data: await deps.writes.run(() => service.closeCounter(caller, params.counterId, now)) })
+        const body = readBody(request, raw, checkClose, true)
+        return json(200, { data: await deps.writes.run(() => service.closeCounter(caller, params.counterId, now, body.reason ?? null)) })
       },
       {
         parse: 'none',

@@ -9,6 +9,8 @@ import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/ser
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
 import { ticketJson, type TicketRow, ticketEventJson, assertTransition, type TicketAction, callOrder } from '../tickets'
+import { StaffIntervals } from '../people'
+import { queueUnits } from '../queue/tables'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
 import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
@@ -44,9 +46,14 @@ export class CounterService {
   private readonly setOpenStmt
   private readonly unitCountersStmt
   private readonly unitCounterServicesStmt
+  private readonly breakReasonsStmt
+  /** The clerks' time at the desk (contract §16): closing and opening a counter ends and starts it. */
+  private readonly staff: StaffIntervals
 
   constructor(private readonly deps: AppDeps, readonly queue: QueueService) {
     const db = deps.db
+    this.staff = new StaffIntervals(db)
+    this.breakReasonsStmt = db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
     this.counterStmt = db
       .select({
         id: counters.id,
@@ -170,13 +177,15 @@ export class CounterService {
     })
   }
 
+  /** Opens or closes the counter; an opening (by open, or by a call) ends the breaks taken there (contract §16). */
   private setOpen(counter: CounterRecord, open: boolean, now: number): void {
     this.setOpenStmt.run({ id: counter.id, open: open ? 1 : 0, openDay: open ? localDate(now, counter.timezone) : counter.openDay, now })
+    if (open) this.staff.counterOpened(counter.id, now)
   }
 
   // ---- counters -----------------------------------------------------------------------
 
-  /** `POST counters/{id}/open`: opening an open counter changes nothing. */
+  /** `POST counters/{id}/open`: opening an open counter changes nothing; opening ends the breaks taken there (contract §16). */
   openCounter(caller: Credential, counterId: string, now: number): Counter {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
@@ -189,12 +198,30 @@ export class CounterService {
     })
   }
 
-  /** `POST counters/{id}/close`: 409 COUNTER_BUSY while it holds a ticket; closing a closed counter changes nothing. */
-  closeCounter(caller: Credential, counterId: string, now: number): Counter {
+  /**
+   * `POST counters/{id}/close {reason?}`: 409 COUNTER_BUSY while it holds a ticket; a reason must
+   * be one of the unit's `breakReasons` (422 on /reason). The clerk signed in there signs out
+   * and, with a reason, starts a break (contract §16), also when the counter was closed already
+   * (the clerk leaves all the same); a closed counter without a clerk changes nothing.
+   */
+  closeCounter(caller: Credential, counterId: string, now: number, reason: string | null = null): Counter {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
       this.assertCounterFree(caller, counter)
-      if (!counter.open) return this.counterView(caller, counter)
+      if (reason !== null) {
+        const row = this.breakReasonsStmt.get({ id: counter.queueUnitId })
+        const reasons = row === undefined ? [] : (JSON.parse(row.breakReasons) as string[])
+        if (!reasons.includes(reason)) {
+          throw new ApiError(422, CounterCodes.VALIDATION_FAILED, `"${reason.slice(0, 60)}" is not a break reason of this queue unit (${reasons.join(', ')})`, [
+            { path: pointer('reason'), message: `must be one of the unit's breakReasons: ${reasons.join(', ')}` },
+          ])
+        }
+      }
+      const signedOut = this.staff.counterClosed(counter, reason, now)
+      if (!counter.open) {
+        if (signedOut !== null) this.deps.tickets.touch(counter.queueUnitId)
+        return this.counterView(caller, counter)
+      }
       this.setOpen(counter, false, now)
       this.deps.tickets.touch(counter.queueUnitId)
       return this.counterView(caller, { ...counter, open: false })

@@ -6,6 +6,7 @@ import type { Credential } from '../platform/credentials'
 import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
 import { QueueCodes } from '../queue/errors'
 import type { Scope } from '../queue/model'
+import { CounterCodes } from '../counters/errors'
 import { DeviceCodes } from './errors'
 import type { Device, DeviceRole, DeviceService } from './service'
 
@@ -89,7 +90,7 @@ export function requireDevice(deps: AppDeps, service: DeviceService, request: Re
  * provisioned now), bound to that one counter. `name` carries a `/`, which no key name may,
  * so a desk never shares a rate window or an Idempotency-Key scope with a queue key.
  */
-export function deskCredential(device: Device, serviceIds: string[]): Credential {
+export function deskCredential(device: Device, serviceIds: string[], clerk: Credential['clerk'] = null): Credential {
   return {
     id: device.credentialId,
     kind: 'device',
@@ -101,6 +102,7 @@ export function deskCredential(device: Device, serviceIds: string[]): Credential
     counters: [device.counterId!],
     issuePerMinute: DEFAULT_ISSUE_PER_MINUTE,
     readPerMinute: DEFAULT_READ_PER_MINUTE,
+    clerk,
   }
 }
 
@@ -108,7 +110,10 @@ export function deskCredential(device: Device, serviceIds: string[]): Credential
  * The operator API's caller (contract §3, §7): a Queue key in `Authorization: Bearer`, else a
  * paired desk by its cookie. With an Authorization header the cookie is not looked at. A desk
  * passes the same checks as a key, in the same order, with the Origin check right after the
- * credential: credential (401) → Origin (403, state-changing only) → scope → rate limit.
+ * credential: credential (401) → Origin (403, state-changing only) → scope → rate limit. A
+ * desk's credential carries the clerk signed in at its counter (contract §16); with the unit's
+ * `deskSignIn: required` and nobody signed in, its state-changing calls end there with 403
+ * CLERK_SIGN_IN_REQUIRED (after the rate limit, so refused calls are bounded too).
  */
 export function admitOperatorCaller(deps: AppDeps, service: DeviceService, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
   const secret = request.headers.has('authorization') ? null : deviceSecretOf(request)
@@ -118,9 +123,13 @@ export function admitOperatorCaller(deps: AppDeps, service: DeviceService, reque
     throw new ApiError(401, QueueCodes.AUTHENTICATION_FAILED, 'this device is not a paired desk (or no longer): pair it again at /pair')
   }
   if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request, deps.publicOrigin)
-  const caller = deskCredential(device, service.counterServiceIds(device.counterId!))
+  const { required, clerk } = service.deskClerk(device)
+  const caller = deskCredential(device, service.counterServiceIds(device.counterId!), clerk)
   const limit = bucket === 'issue' ? DEFAULT_ISSUE_PER_MINUTE : DEFAULT_READ_PER_MINUTE
   admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, `${caller.ownerId}/${caller.name}`, limit, now,
     (retry) => `over ${limit} requests per minute for this desk; retry after ${retry} s`)
+  if (required && clerk === null && !SAFE_METHODS.has(request.method)) {
+    throw new ApiError(403, CounterCodes.CLERK_SIGN_IN_REQUIRED, 'this queue unit requires a clerk signed in at the desk: sign in first')
+  }
   return caller
 }

@@ -5,8 +5,10 @@
 export {
   PeopleService, USER_ROLES, USER_HOME, USERNAME_PATTERN, UserSetupError, UserNotFoundError,
   SETUP_CODE_TTL_MS, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, LOCK_FAILURES, LOCK_WINDOW_MS, ADDRESS_FAILURES, ADDRESS_WINDOW_MS,
-  type User, type UserRole, type UserListing, type SetupLink, type NewUser,
+  SignInFailed, SignInLocked, PIN_LOCK_PREFIX,
+  type User, type UserRole, type UserListing, type SetupLink, type NewUser, type ClerkPinCheck,
 } from './service'
-export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, passwordProblem, type PasswordCost } from './passwords'
+export { StaffIntervals, dayEnd, type DeskClerk, type DeskClerkState, type IntervalCounter } from './staff'
+export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProblem, type PasswordCost } from './passwords'
 export { PeopleCodes, type PeopleCode } from './errors'
 export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'

@@ -92,6 +92,17 @@ export class PasswordRejected extends Error {
 }
 export class PinRejected extends Error {}
 
+/** The lock key of a clerk's desk PIN in `sign_in_failures`, before the username. */
+export const PIN_LOCK_PREFIX = 'pin:'
+
+/** A clerk whose PIN was right, until the sign-in is written (`settleClerkSignIn`). */
+export interface ClerkPinCheck {
+  user: User
+  pinHash: string
+  attemptId: number
+  lockKey: string
+}
+
 export interface PeopleDeps {
   db: Db
   clock: Clock
@@ -191,6 +202,8 @@ export class PeopleService {
       const user = this.userByName(username)
       if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
       this.sql.query(`UPDATE users SET state = 'disabled' WHERE id = ?1`).run(user.id)
+      // A clerk who leaves is signed out of the desk too (and a break of theirs ends).
+      this.sql.query('UPDATE staff_intervals SET ended_at = ?2 WHERE user_id = ?1 AND ended_at IS NULL').run(user.id, this.deps.clock.now())
       this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
       const ended = this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id).changes
       return { username, state: 'disabled' as const, sessionsEnded: ended }
@@ -207,6 +220,8 @@ export class PeopleService {
       const user = this.userByName(username)
       if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
       this.sql.query(`UPDATE users SET password_hash = NULL, pin_hash = NULL, password_set_at = NULL, state = 'active' WHERE id = ?1`).run(user.id)
+      // Without a PIN the clerk is no longer signed in at a desk either.
+      this.sql.query('UPDATE staff_intervals SET ended_at = ?2 WHERE user_id = ?1 AND ended_at IS NULL').run(user.id, now)
       this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id)
       this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
       return this.newSetupCode(user.id, username, now)
@@ -283,6 +298,23 @@ export class PeopleService {
     return Math.max(1, Math.ceil((recent[ADDRESS_FAILURES - 1]!.at + ADDRESS_WINDOW_MS - now) / 1000))
   }
 
+  /**
+   * Counts an attempt for the lock key `key` as a failure before the secret is verified, in the
+   * same write as the lock check: parallel guesses cannot all pass the check while the first is
+   * verified. SignInLocked when the key is locked; else the failure's row (a success deletes it).
+   */
+  private async countAttempt(key: string, address: string, now: number): Promise<number> {
+    const attempt = await this.write(() => {
+      const lockedFor = this.lockedFor(key, now)
+      if (lockedFor > 0) return { lockedFor, id: 0 }
+      this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
+      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, address, at) VALUES (?1, ?2, ?3)').run(key, address.slice(0, 64), now).lastInsertRowid)
+      return { lockedFor: 0, id }
+    })
+    if (attempt.lockedFor > 0) throw new SignInLocked(attempt.lockedFor)
+    return attempt.id
+  }
+
   /** A hash of nothing, with the same cost as real ones: an unknown user costs the same verification. */
   private dummy(): Promise<string> {
     return (this.dummyHash ??= hashPassword(randomToken(16), this.cost))
@@ -297,16 +329,7 @@ export class PeopleService {
    */
   async signIn(username: string, password: string, now: number, replacing: string | null = null, address = 'unknown'): Promise<{ user: User; sessionId: string }> {
     const name = username.trim().toLowerCase().slice(0, 64)
-    // The attempt is counted as a failure before the password is verified, in the same write as
-    // the lock check: parallel guesses cannot all pass the check while the first is verified.
-    const attempt = await this.write(() => {
-      const lockedFor = this.lockedFor(name, now)
-      if (lockedFor > 0) return { lockedFor, id: 0 }
-      this.sql.query('DELETE FROM sign_in_failures WHERE at <= ?1').run(now - LOCK_WINDOW_MS)
-      const id = Number(this.sql.query('INSERT INTO sign_in_failures (username, address, at) VALUES (?1, ?2, ?3)').run(name, address.slice(0, 64), now).lastInsertRowid)
-      return { lockedFor: 0, id }
-    })
-    if (attempt.lockedFor > 0) throw new SignInLocked(attempt.lockedFor)
+    const attempt = await this.countAttempt(name, address, now)
     const row = USERNAME_PATTERN.test(name) ? this.userByName(name) : null
     const usable = row !== null && row.state === 'active' && row.passwordHash !== null
     const ok = await verifyPassword(password, usable ? row.passwordHash! : await this.dummy())
@@ -320,13 +343,49 @@ export class PeopleService {
       if (replacing !== null) this.sql.query('DELETE FROM user_sessions WHERE id_hash = ?1').run(hashSecret(replacing))
       // A success is no failure: this attempt's row goes, and the username's earlier failures with
       // it (the lock starts over); sessions past their 12 hours go too.
-      this.sql.query('DELETE FROM sign_in_failures WHERE id = ?1 OR username = ?2').run(attempt.id, name)
+      this.sql.query('DELETE FROM sign_in_failures WHERE id = ?1 OR username = ?2').run(attempt, name)
       this.sql.query('DELETE FROM user_sessions WHERE created_at <= ?1').run(now - SESSION_ABSOLUTE_MS)
       this.sql.query('INSERT INTO user_sessions (id_hash, user_id, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?3)').run(hashSecret(sessionId), user.id, now)
       return true
     })
     if (!started) throw new SignInFailed()
     return { user, sessionId }
+  }
+
+  // ---- the desk's PIN (contract §16) ----------------------------------------------------
+
+  /**
+   * Checks a clerk's username and PIN for a desk of `queueUnitId`. The PIN has its own lock,
+   * keyed `pin:<username>` in `sign_in_failures` (no username holds a colon): 5 wrong PINs in
+   * 15 minutes lock the PIN for 15 minutes (SignInLocked, even for the right PIN), and a
+   * stranger guessing PINs does not lock the clerk's password. Unknown user, not an active
+   * clerk, not of this unit, no PIN yet or the wrong one: one failure and SignInFailed, after
+   * one Argon2 verification in every case. A success returns the clerk and what
+   * `settleClerkSignIn` needs; nothing else is written yet.
+   */
+  async checkClerkPin(username: string, pin: string, queueUnitId: string, now: number, address = 'unknown'): Promise<ClerkPinCheck> {
+    const name = username.trim().toLowerCase().slice(0, 64)
+    const key = `${PIN_LOCK_PREFIX}${name}`
+    const attemptId = await this.countAttempt(key, address, now)
+    const row = USERNAME_PATTERN.test(name) ? this.userByName(name) : null
+    const usable = row !== null && row.state === 'active' && row.role === 'clerk' && row.pinHash !== null &&
+      (JSON.parse(row.queueUnits) as string[]).includes(queueUnitId)
+    // A PIN is 6 digits; anything else is verified against the dummy, so it costs the same.
+    const ok = await verifyPassword(pin, usable && PIN_PATTERN.test(pin) ? row.pinHash! : await this.dummy())
+    if (!usable || !ok || !PIN_PATTERN.test(pin)) throw new SignInFailed()
+    return { user: userOf(row), pinHash: row.pinHash!, attemptId, lockKey: key }
+  }
+
+  /**
+   * Inside the caller's write, after `checkClerkPin`: true when the account is still an active
+   * clerk with the same PIN (it may have been disabled or reset meanwhile); then this attempt's
+   * failure and the PIN's earlier ones are deleted (the lock starts over).
+   */
+  settleClerkSignIn(check: ClerkPinCheck): boolean {
+    const current = this.sql.query<{ state: string; pinHash: string | null }, [string]>('SELECT state, pin_hash AS pinHash FROM users WHERE id = ?1').get(check.user.id)
+    if (current === null || current.state !== 'active' || current.pinHash !== check.pinHash) return false
+    this.sql.query('DELETE FROM sign_in_failures WHERE id = ?1 OR username = ?2').run(check.attemptId, check.lockKey)
+    return true
   }
 
   // ---- sessions -------------------------------------------------------------------------

@@ -98,6 +98,11 @@ const PriorityPolicy = Type.Object({
   normalPerPriority: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NORMAL_PER_PRIORITY })),
 }, closed)
 
+/** Contract §16's break reasons: 1–20 of them, each 1–60 characters, not blank, no two alike. */
+export const MAX_BREAK_REASONS = 20
+export const MAX_BREAK_REASON_LENGTH = 60
+const BreakReason = Type.String({ minLength: 1, maxLength: MAX_BREAK_REASON_LENGTH, pattern: '\\S' })
+
 const QueueUnit = Type.Object({
   id: Id,
   name: Name,
@@ -105,6 +110,10 @@ const QueueUnit = Type.Object({
   priority: Type.Optional(PriorityPolicy),
   /** Contract §9: the kiosk offers a "Priority" choice (default false). */
   kioskPriority: Type.Optional(Type.Boolean()),
+  /** Contract §16: `required` keeps a desk's buttons and operator calls waiting for a clerk's sign-in (default `optional`). */
+  deskSignIn: Type.Optional(Type.Union([Type.Literal('optional'), Type.Literal('required')])),
+  /** Contract §16: what "Close counter" offers (default DEFAULT_BREAK_REASONS); uniqueness is checked with the references. */
+  breakReasons: Type.Optional(Type.Array(BreakReason, { minItems: 1, maxItems: MAX_BREAK_REASONS })),
   locations: Type.Optional(Type.Array(Location)),
   services: Type.Optional(Type.Array(Service)),
   counters: Type.Optional(Type.Array(Counter)),

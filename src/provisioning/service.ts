@@ -11,7 +11,7 @@ import { widgets, DEFAULT_WIDGET_PUSH_RATE_LIMIT } from '../widgets/tables'
 import { prayerSources, DEFAULT_PRAYER_PUSH_RATE_LIMIT } from '../prayer/tables'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
 import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets'
-import { queueUnits, locations, services, serviceLocations } from '../queue/tables'
+import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
 import { ProvisioningFile, DEFAULT_QUEUE_SCOPES } from './model'
@@ -110,6 +110,12 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       if (qu.priority?.mode === 'FIRST' && qu.priority.normalPerPriority !== undefined) {
         problems.push({ path: `${up}/priority/normalPerPriority`, message: 'only with mode INTERLEAVE' })
       }
+      const reasons = new Map<string, number>()
+      qu.breakReasons?.forEach((reason, i) => {
+        const first = reasons.get(reason)
+        if (first !== undefined) problems.push({ path: `${up}/breakReasons/${i}`, message: `duplicate break reason (also at ${up}/breakReasons/${first})` })
+        else reasons.set(reason, i)
+      })
       const unitLocations = new Set([
         ...(qu.locations ?? []).map((l) => l.id),
         ...db.select({ id: locations.id }).from(locations).where(eq(locations.queueUnitId, qu.id)).all().map((r) => r.id),
@@ -231,6 +237,8 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
         priorityMode: qu.priority?.mode ?? 'FIRST',
         normalPerPriority: qu.priority?.mode === 'INTERLEAVE' ? qu.priority.normalPerPriority ?? null : null,
         kioskPriority: qu.kioskPriority ?? false,
+        deskSignIn: qu.deskSignIn ?? 'optional',
+        breakReasons: JSON.stringify(qu.breakReasons ?? DEFAULT_BREAK_REASONS),
       })
       for (const l of qu.locations ?? []) {
         upsert('locations', locations, l.id, { queueUnitId: qu.id, name: l.name, timezone: l.timezone, active: l.active ?? true })

@@ -59,7 +59,7 @@ describe('daily close at each location\'s local midnight', () => {
     const result = close.runDue(ctx.clock.now())
     expect(result).toEqual([{
       queueUnitId: 'qu_main', locationId: 'loc_hall', businessDay: '2026-11-26',
-      cancelled: 3, noShows: 1, completed: 1, countersClosed: 2, callsCleared: 3,
+      cancelled: 3, noShows: 1, completed: 1, countersClosed: 2, callsCleared: 3, staffIntervalsEnded: 0,
     }])
     expect(heard).toEqual([revision(ctx)])
 
