@@ -4,6 +4,35 @@ import { QueueTicket } from '../queue/model'
 const closed = { additionalProperties: false } as const
 const DateTime = Type.String({ format: 'date-time' })
 
+/** The clerk signed in at a desk (contract §16). */
+export const DeskClerk = Type.Object(
+  {
+    username: Type.String({ examples: ['samir.k'] }),
+    displayName: Type.String({ examples: ['Samir Khoury'] }),
+  },
+  closed,
+)
+export type DeskClerk = Static<typeof DeskClerk>
+
+/** `POST /api/devices/v1/desk/clerk`: a clerk's username and six-digit PIN. */
+export const DeskSignInRequest = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 64, description: 'the clerk\'s username', examples: ['samir.k'] }),
+    pin: Type.String({ minLength: 1, maxLength: 64, description: 'the clerk\'s six-digit PIN (set with their setup link)' }),
+  },
+  closed,
+)
+export const DeskClerkResponse = Type.Object({ data: DeskClerk }, closed)
+export const DeskSignOutResponse = Type.Object(
+  {
+    data: Type.Object(
+      { signedOut: Type.Union([Type.String(), Type.Null()], { description: 'the username of the clerk who signed out; null when nobody was signed in' }) },
+      closed,
+    ),
+  },
+  closed,
+)
+
 /** `GET /api/devices/v1/desk`: everything the desk page shows (contract §8). */
 export const DeskView = Type.Object(
   {
@@ -41,6 +70,11 @@ export const DeskView = Type.Object(
       description: 'active services at the counter\'s location a ticket may be transferred to (not its own)',
     }),
     serviceNames: Type.Record(Type.String(), Type.String(), { description: 'service ID → name, for every service at the location' }),
+    clerk: Type.Union([DeskClerk, Type.Null()], { description: 'the clerk signed in at this desk (contract §16): what the desk does is theirs' }),
+    deskSignIn: Type.Union([Type.Literal('optional'), Type.Literal('required')], {
+      description: '`required`: the desk\'s operator calls answer 403 CLERK_SIGN_IN_REQUIRED until a clerk signs in',
+    }),
+    breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers as the reason (the unit\'s breakReasons)' }),
   },
   closed,
 )

@@ -8,8 +8,19 @@ import { devicePage } from '../devices/pages'
 import { CounterCodes, CounterErrorExamples } from '../counters/errors'
 import { Scopes } from '../queue/model'
 import { ApiError } from '../platform/errors'
+import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { assertSchema, compile } from '../platform/validation'
+import { requireDevice } from '../devices/access'
+import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SignInFailed, SignInLocked } from '../people'
 import type { DeskService } from './service'
-import { DeskViewResponse } from './model'
+import { DeskSignInRequest, DeskViewResponse } from './model'
+import { DeskClerkCodes } from './errors'
+import { signInClerkDocs, signOutClerkDocs } from './docs'
+
+/** A username and a PIN: 1 KB is plenty. */
+const MAX_SIGN_IN_BODY = 1024
+const checkSignIn = compile(DeskSignInRequest)
 
 const DESK_TICKET = {
   id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketNumber: 'A007', status: 'CALLED', source: 'API',
@@ -26,6 +37,9 @@ const DESK_EXAMPLE = {
     servedToday: 14,
     transferTargets: [{ id: 'svc_loans', name: 'Loans' }],
     serviceNames: { svc_accounts: 'Accounts', svc_loans: 'Loans' },
+    clerk: { username: 'samir.k', displayName: 'Samir Khoury' },
+    deskSignIn: 'optional',
+    breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
   },
 }
 
@@ -62,6 +76,62 @@ export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService
           errors: { 401: [CounterCodes.AUTHENTICATION_FAILED], 403: [CounterCodes.QUEUE_UNIT_INACTIVE], 404: [CounterCodes.COUNTER_NOT_FOUND], 429: [CounterCodes.RATE_LIMITED] },
           errorExamples: CounterErrorExamples,
         }),
+      },
+    )
+    .post(
+      `${DEVICES_API}/desk/clerk`,
+      async ({ request, server }) => {
+        const now = deps.clock.now()
+        const address = clientAddressOf(deps.clients, request, server)
+        // The device, its Origin and the address's attempts are checked from the headers; the
+        // body (a PIN) is read only after them (contract §23).
+        const { raw, checked: device } = await readBodyAfterChecks(request, MAX_SIGN_IN_BODY, () => {
+          const paired = requireDevice(deps, devices, request, ['desk'])
+          const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
+          admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
+          const refusedFor = desk.addressRefusedFor(address, now)
+          if (refusedFor > 0) throw rateLimited(refusedFor, message)
+          if (!isJsonContentType(request)) {
+            throw new ApiError(400, DeskClerkCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+          }
+          return paired
+        })
+        const body = parseJsonBytes(raw)
+        assertSchema(checkSignIn, body, DeskClerkCodes.VALIDATION_FAILED)
+        try {
+          const clerk = await desk.signIn(device, body.username, body.pin, now, address)
+          deps.log({ level: 'info', msg: 'clerk signed in at a desk', username: clerk.username, device: device.name })
+          return json(200, { data: { username: clerk.username, displayName: clerk.displayName } }, { 'cache-control': 'no-store' })
+        } catch (error) {
+          // As at /login: no username in these lines (a PIN typed into the username field must not reach a log).
+          if (error instanceof SignInLocked) {
+            deps.log({ level: 'warn', msg: 'desk sign-in refused: PIN locked', device: device.name })
+            throw new ApiError(429, DeskClerkCodes.SIGN_IN_LOCKED, `too many wrong PINs for this clerk; try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes`, undefined, {
+              'retry-after': String(error.retryAfterSeconds),
+            })
+          }
+          if (error instanceof SignInFailed) {
+            deps.log({ level: 'info', msg: 'desk sign-in failed', device: device.name })
+            throw new ApiError(401, DeskClerkCodes.SIGN_IN_FAILED, 'wrong username or PIN')
+          }
+          throw error
+        }
+      },
+      {
+        parse: 'none',
+        detail: signInClerkDocs,
+      },
+    )
+    .delete(
+      `${DEVICES_API}/desk/clerk`,
+      async ({ request }) => {
+        const device = requireDevice(deps, devices, request, ['desk'])
+        const signedOut = await desk.signOut(device, deps.clock.now())
+        if (signedOut !== null) deps.log({ level: 'info', msg: 'clerk signed out at a desk', username: signedOut, device: device.name })
+        return json(200, { data: { signedOut } }, { 'cache-control': 'no-store' })
+      },
+      {
+        detail: signOutClerkDocs,
       },
     )
 }

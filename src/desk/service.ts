@@ -4,9 +4,12 @@ import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
-import { locations, queueUnits } from '../queue/tables'
+import { DEFAULT_BREAK_REASONS, locations, queueUnits } from '../queue/tables'
 import type { CounterService } from '../counters/service'
 import { CounterCodes } from '../counters/errors'
+import { counters as counterTable } from '../counters/tables'
+import type { Device } from '../devices/service'
+import { SignInFailed, StaffIntervals, type DeskClerk, type PeopleService } from '../people'
 import type { DeskView } from './model'
 
 /** Contract §8: each service shows the first 10 waiting tickets in call order. */
@@ -19,15 +22,60 @@ export const WAITING_SHOWN = 10
  * the tickets it completed today.
  */
 export class DeskService {
+  private readonly staff: StaffIntervals
+
   constructor(
     private readonly deps: AppDeps,
     readonly counters: CounterService,
-  ) {}
+    private readonly people: PeopleService,
+  ) {
+    this.staff = new StaffIntervals(deps.db)
+  }
+
+  /**
+   * A clerk signs in at this paired desk with their username and PIN (contract §16). The PIN is
+   * checked (its lock, one Argon2 verification) before the write; the write then ends the
+   * clerk's open sign-in elsewhere and any break of theirs, signs out another clerk signed in
+   * at this counter, and starts the new sign-in. SignInFailed / SignInLocked from the people
+   * feature; 404 COUNTER_NOT_FOUND when the desk's counter is retired.
+   */
+  async signIn(device: Device, username: string, pin: string, now: number, address: string): Promise<DeskClerk & { userId: string }> {
+    const check = await this.people.checkClerkPin(username, pin, device.queueUnitId!, now, address)
+    const clerk = { userId: check.user.id, username: check.user.username, displayName: check.user.displayName }
+    const signedIn = await this.deps.writes.run(() => {
+      // The account may have changed while the PIN was verified (disabled, reset): then no sign-in.
+      if (!this.people.settleClerkSignIn(check)) return false
+      const counter = this.deps.db
+        .select({ id: counterTable.id, queueUnitId: counterTable.queueUnitId, locationId: counterTable.locationId, active: counterTable.active, timezone: locations.timezone })
+        .from(counterTable).innerJoin(locations, eq(locations.id, counterTable.locationId))
+        .where(eq(counterTable.id, device.counterId!)).get()
+      if (counter === undefined || !counter.active) throw new ApiError(404, CounterCodes.COUNTER_NOT_FOUND, 'this desk\'s counter is retired or no longer exists')
+      // Every desk that showed this clerk (or this counter's earlier one) reads its view again.
+      for (const unit of this.staff.signIn(clerk, counter, device.credentialId, now)) this.deps.tickets.touch(unit)
+      return true
+    })
+    if (!signedIn) throw new SignInFailed()
+    return clerk
+  }
+
+  /** Seconds until `address` may try a sign-in again (20 failures a minute, desk PINs and passwords alike), or 0. */
+  addressRefusedFor(address: string, now: number): number {
+    return this.people.addressRefusedFor(address, now)
+  }
+
+  /** "Sign out" at this desk: the clerk signed in at its counter signs out; returns who did, or null. */
+  signOut(device: Device, now: number): Promise<string | null> {
+    return this.deps.writes.run(() => {
+      const clerk = this.staff.signOut(device.counterId!, now)
+      if (clerk !== null) this.deps.tickets.touch(device.queueUnitId!)
+      return clerk?.username ?? null
+    })
+  }
 
   view(caller: Credential, counterId: string, now: number): DeskView {
     const counter = this.counters.visibleCounter(caller, counterId)
     if (counter === null) throw new ApiError(404, CounterCodes.COUNTER_NOT_FOUND, 'this desk\'s counter is retired or no longer exists')
-    const unit = this.deps.db.select({ name: queueUnits.name, active: queueUnits.active }).from(queueUnits).where(eq(queueUnits.id, counter.queueUnitId)).get()
+    const unit = this.deps.db.select({ name: queueUnits.name, active: queueUnits.active, deskSignIn: queueUnits.deskSignIn, breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, counter.queueUnitId)).get()
     const overview = this.counters.overview(caller, now)
     const mine = overview.counters.find((c) => c.id === counter.id)
     const location = this.deps.db.select({ name: locations.name, timezone: locations.timezone }).from(locations).where(eq(locations.id, counter.locationId)).get()
@@ -59,6 +107,9 @@ export class DeskService {
       servedToday: this.deps.tickets.completedBy(counter.id, today),
       transferTargets: atLocation.filter((line) => line.active).map((line) => ({ id: line.id, name: line.name })),
       serviceNames: Object.fromEntries(atLocation.map((line) => [line.id, line.name])),
+      clerk: caller.clerk ? { username: caller.clerk.username, displayName: caller.clerk.displayName } : null,
+      deskSignIn: unit?.deskSignIn ?? 'optional',
+      breakReasons: unit === undefined ? [...DEFAULT_BREAK_REASONS] : (JSON.parse(unit.breakReasons) as string[]),
     }
   }
 }

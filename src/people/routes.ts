@@ -12,16 +12,12 @@ import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, se
 import { completeSetupDocs, readCurrentSessionDocs, signInDocs, signOutDocs } from './docs'
 import { SetupRequest, SignInRequest } from './model'
 import {
-  PasswordRejected, PeopleService, PinRejected, SESSION_ABSOLUTE_MS, SetupCodeInvalid, SignInFailed, SignInLocked, USER_HOME,
+  PasswordRejected, PeopleService, PinRejected, SESSION_ABSOLUTE_MS, SIGN_IN_ATTEMPTS_PER_ADDRESS, SetupCodeInvalid, SignInFailed, SignInLocked, USER_HOME,
 } from './service'
 import { loginPage, setupPage } from './pages'
 
-/**
- * Contract §16: 20 failed sign-ins a minute from one address, then 429 (`ADDRESS_FAILURES`,
- * counted in the database). Beneath it, the admission kit bounds every attempt, failed or not,
- * at 60 a minute per address. Both are checked before the body is read (§23).
- */
-export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 60
+export { SIGN_IN_ATTEMPTS_PER_ADDRESS }
+
 /** A setup costs two Argon2 hashes: 10 a minute from one address. */
 export const SETUP_ATTEMPTS_PER_ADDRESS = 10
 /** A username and a password, or a code, a password and a PIN: 4 KB is plenty. */

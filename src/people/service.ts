@@ -28,6 +28,11 @@ export const LOCK_WINDOW_MS = 15 * 60_000
 /** Contract §16: 20 failed sign-ins a minute from one address, then 429. */
 export const ADDRESS_FAILURES = 20
 export const ADDRESS_WINDOW_MS = 60_000
+/**
+ * Beneath that, the admission kit bounds every attempt, failed or not, at 60 a minute per
+ * address (passwords at /login and PINs at a desk alike). Both are checked before the body is read (§23).
+ */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 60
 /** A session's `lastSeenAt` is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = 60_000
 /** Setup codes and session IDs: 32 random bytes (256 bits), base32. */

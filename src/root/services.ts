@@ -67,6 +67,7 @@ export function composeServices(deps: AppDeps): AppServices {
   const phoneWaits = createPhoneWaits(deps, phone)
   onQueueChange(deps.db, (change) => phoneWaits.changed(change.queueUnitId))
   deps.lifecycle.register(phoneWaitsTask(phoneWaits))
+  const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
@@ -74,7 +75,7 @@ export function composeServices(deps: AppDeps): AppServices {
     queue,
     queueReads: new QueueReadModel(deps, queue),
     counters,
-    desk: new DeskService(deps, counters),
+    desk: new DeskService(deps, counters, people),
     devices: new DeviceService(deps.db, deps.ids),
     kiosk: new KioskService(deps, queue),
     phone,
@@ -83,6 +84,6 @@ export function composeServices(deps: AppDeps): AppServices {
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
     reportCache: new ReportCache(deps.changes),
-    people: new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost }),
+    people,
   }
 }
