@@ -175,6 +175,27 @@ async function driveEveryOperation() {
   await expectStatus(get('/api/auth/v1/sessions/current'), 401)
   await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session } }), 403)
   await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session, origin: ORIGIN } }), 200)
+  // A clerk at the desk (contract §16): a PIN sign-in, its refusals, a required sign-in, a break, sign-out.
+  const clerkCode = people.addUser({ username: 'samir.k', role: 'clerk', displayName: 'Samir Khoury', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath.split('=')[1]!
+  await expectStatus(post('/api/auth/v1/setup', { code: clerkCode, password: passphrase, pin: '482913' }), 200)
+  const atDesk = { cookie: desk, origin: ORIGIN }
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '000000' }, atDesk), 401)
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '482913' }, { origin: ORIGIN }), 401)
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k' }, atDesk), 422)
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '482913' }, { cookie: desk }), 403)
+  await expectStatus(request(app, 'DELETE', '/api/devices/v1/desk/clerk', { headers: { cookie: desk } }), 403)
+  await expectStatus(request(app, 'DELETE', '/api/devices/v1/desk/clerk', { headers: atDesk }), 200)
+  ctx.db.$client.run("UPDATE queue_units SET desk_sign_in = 'required' WHERE id = 'qu_main'")
+  await expectStatus(post(`${OP}/counters/cnt_1/close`, undefined, atDesk), 403)
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '482913' }, atDesk), 200)
+  await expectStatus(get('/api/devices/v1/desk', { cookie: desk }), 200)
+  ctx.db.$client.run("UPDATE queue_units SET desk_sign_in = 'optional' WHERE id = 'qu_main'")
+  await expectStatus(post(`${OP}/counters/cnt_2/open`, undefined, bearer(operator)), 200)
+  await expectStatus(post(`${OP}/counters/cnt_2/close`, { reason: 'Coffee' }, bearer(operator)), 422)
+  await expectStatus(post(`${OP}/counters/cnt_2/close`, { reason: 'Lunch' }, bearer(operator)), 200)
+  for (let i = 0; i < 5; i++) await post('/api/devices/v1/desk/clerk', { username: 'nobody', pin: '000000' }, atDesk)
+  await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'nobody', pin: '000000' }, atDesk), 429)
+
   for (let i = 0; i < 5; i++) await post('/api/auth/v1/sessions', { username: 'nobody', password: 'wrong password here' })
   await expectStatus(post('/api/auth/v1/sessions', { username: 'nobody', password: 'wrong password here' }), 429)
 
