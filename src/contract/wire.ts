@@ -21,10 +21,15 @@ import type { DIRECTIONS, TRANSPORT_STATUSES, TransportBoardPayload } from '../w
 import type { WidgetType as ServerWidgetType } from '../widgets/payloads/common'
 import type { Day, PrayerName as ServerPrayerName, ADHAN_ORDER } from '../prayer/model'
 import type { KioskTicket as KioskTicketSchema, KioskView as KioskViewSchema } from '../kiosk/model'
-import type { DeskView as DeskViewSchema } from '../desk/model'
+import type {
+  DeskView as DeskViewSchema, DeskClerk as DeskClerkSchema, DeskSignInRequest as DeskSignInRequestSchema,
+  DeskClerkResponse as DeskClerkResponseSchema, DeskSignOutResponse as DeskSignOutResponseSchema,
+} from '../desk/model'
+import type { DeskClerkCodes } from '../desk/errors'
 import type { QueueTicket as QueueTicketSchema, TicketStatus as ServerTicketStatus } from '../tickets'
 import type { VoiceManifest as VoiceManifestSchema } from '../voice/model'
 import type { CounterCodes } from '../counters/errors'
+import type { CloseCounterRequest as CloseCounterRequestSchema } from '../counters/model'
 import type { DeviceCodes } from '../devices/errors'
 import type { KioskCodes } from '../kiosk/errors'
 import type { PhoneCodes } from '../phone/errors'
@@ -106,6 +111,13 @@ export type LiveMessage =
 // ---- device pages: desk and kiosk (contract §8, §9) ----
 
 export type DeskView = Static<typeof DeskViewSchema>
+/** The desk's clerk (contract §16): `POST /api/devices/v1/desk/clerk` signs one in, `DELETE` out. */
+export type DeskClerk = Static<typeof DeskClerkSchema>
+export type DeskSignInRequest = Static<typeof DeskSignInRequestSchema>
+export type DeskClerkResponse = Static<typeof DeskClerkResponseSchema>
+export type DeskSignOutResponse = Static<typeof DeskSignOutResponseSchema>
+/** `POST counters/{id}/close`'s optional body (contract §16). */
+export type CloseCounterRequest = Static<typeof CloseCounterRequestSchema>
 export type KioskView = Static<typeof KioskViewSchema>
 export type KioskTicket = Static<typeof KioskTicketSchema>
 export type VoiceManifest = Static<typeof VoiceManifestSchema>
@@ -127,6 +139,7 @@ export type DeviceErrorCode = ValueOf<typeof DeviceCodes>
 export type KioskErrorCode = ValueOf<typeof KioskCodes>
 export type PhoneErrorCode = ValueOf<typeof PhoneCodes>
 export type PeopleErrorCode = ValueOf<typeof PeopleCodes>
+export type DeskClerkErrorCode = ValueOf<typeof DeskClerkCodes>
 /** Every code an API answer a page reads may carry. */
 export type WireErrorCode =
-  | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode
+  | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode | DeskClerkErrorCode

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page, Route } from 'playwright-core'
-import { ensureBinary } from '../support/binary'
+import { ensureBinary, ROOT } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 
 /**
@@ -407,6 +407,96 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await button(desk1, 'Recall').isEnabled()).toBe(true)
     expect(pageErrors).toEqual([])
   }, 40_000)
+
+  /** Provisions the demo branch again with the main unit's `deskSignIn` (the CLI, beside the running server). */
+  function deskSignIn(mode: 'optional' | 'required'): void {
+    const demo = Bun.YAML.parse(readFileSync(join(ROOT, 'src/provisioning/demo.yaml'), 'utf8')) as { workspaces: { queueUnits: { id: string; deskSignIn?: string }[] }[] }
+    for (const unit of demo.workspaces[0]!.queueUnits) if (unit.id === 'qu_main') unit.deskSignIn = mode
+    const file = join(lobby.dir, `demo-${mode}.json`)
+    writeFileSync(file, JSON.stringify(demo))
+    const run = Bun.spawnSync([ensureBinary(), 'provision', '--db', lobby.db, '--file', file], { stdout: 'pipe', stderr: 'pipe' })
+    if (run.exitCode !== 0) throw new Error(`provision: ${run.stderr.toString()}`)
+  }
+
+  test('a clerk signs in at the desk with username and PIN (a wrong PIN said in words), calls and completes a ticket, and signs out', async () => {
+    await clearQueue()
+    const added = Bun.spawnSync([ensureBinary(), 'users', 'add', '--db', lobby.db, '--username', 'samir.k', '--role', 'clerk', '--name', 'Samir Khoury', '--queue-units', 'qu_main'], { stdout: 'pipe', stderr: 'pipe' })
+    expect(added.exitCode).toBe(0)
+    const code = new URL(JSON.parse(added.stdout.toString()).setupPath, lobby.url).searchParams.get('code')
+    const setup = await fetch(`${lobby.url}/api/auth/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, password: 'quiet lantern 42 orchard', pin: '482913' }) })
+    expect(setup.status).toBe(200)
+    const number = await issue()
+    await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
+    expect(await desk1.locator('.desk-clerk-notice').textContent()).toBe('No clerk is signed in at this desk.')
+
+    // Keyboard only: the username, a wrong PIN and Enter; the refusal is said in words.
+    await desk1.getByLabel('Username', { exact: true }).fill('samir.k')
+    const pin = desk1.getByLabel(/^PIN/)
+    await pin.fill('000000')
+    await pin.press('Enter')
+    await desk1.getByText('Wrong username or PIN.').waitFor()
+    expect(await pin.getAttribute('aria-invalid')).toBe('true')
+    expect(await pin.inputValue()).toBe('')
+    await pin.fill('482913')
+    await pin.press('Enter')
+    await desk1.locator('.desk-clerk-name', { hasText: 'Signed in: Samir Khoury' }).waitFor()
+    expect(await desk1.locator('.desk-outcome').textContent()).toBe('Signed in as Samir Khoury.')
+    expect(await button(desk1, 'Sign in').isHidden()).toBe(true)
+
+    await button(desk1, 'Call next').click()
+    await currentNumber(desk1).filter({ hasText: number }).waitFor()
+    await shortcut(desk1, 's', 'startServing')
+    await shortcut(desk1, 'c', 'complete')
+    await desk1.locator('.desk-outcome', { hasText: `Completed ${number}.` }).waitFor()
+    await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-en.png') })
+
+    await button(desk1, 'Sign out').click()
+    await desk1.locator('.desk-outcome', { hasText: 'Signed out.' }).waitFor()
+    await button(desk1, 'Sign in').waitFor()
+    expect(await desk1.locator('.desk-clerk-name').isHidden()).toBe(true)
+    // The focus is back in the form for the next clerk.
+    expect(await desk1.evaluate(() => (document.activeElement as unknown as { id: string } | null)?.id)).toBe('desk-clerk-username')
+  }, TEST_MS)
+
+  test('with deskSignIn: required the buttons stay disabled, and the page says why, until a clerk signs in; "Close counter" offers the reasons', async () => {
+    await clearQueue()
+    deskSignIn('required')
+    try {
+      await desk1.goto(`${lobby.url}/desk`)
+      const number = await issue()
+      await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
+      await desk1.locator('.desk-clerk-notice', { hasText: 'A clerk must sign in before this desk can call or serve tickets.' }).waitFor()
+      for (const name of ['Call next', 'Call', 'New walk-in ticket', 'Open counter', 'Close counter']) {
+        expect({ name, disabled: await button(desk1, name).first().isDisabled() }).toEqual({ name, disabled: true })
+      }
+      expect(await button(desk1, 'Call next').getAttribute('aria-describedby')).toBe('desk-clerk-notice')
+      await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-required-en.png') })
+
+      await desk1.getByLabel('Username', { exact: true }).fill('samir.k')
+      await desk1.getByLabel(/^PIN/).fill('482913')
+      await button(desk1, 'Sign in').click()
+      await desk1.locator('.desk-clerk-name', { hasText: 'Samir Khoury' }).waitFor()
+      await desk1.locator('button.desk-callNext:not([disabled])').waitFor()
+      // Focus moved on to the work.
+      expect(await desk1.evaluate(() => document.activeElement?.textContent)).toContain('Call next')
+      await button(desk1, 'Call next').click()
+      await currentNumber(desk1).filter({ hasText: number }).waitFor()
+      await shortcut(desk1, 's', 'startServing')
+      await shortcut(desk1, 'c', 'complete')
+      await desk1.locator('.desk-outcome', { hasText: `Completed ${number}.` }).waitFor()
+
+      // Close counter with a reason: the clerk signs out, on a break; the buttons are off again.
+      const reasons = await desk1.getByLabel('Reason for closing').locator('option').allTextContents()
+      expect(reasons).toEqual(['Break', 'Lunch', 'Admin work', 'Other'])
+      await desk1.getByLabel('Reason for closing').selectOption('Lunch')
+      await button(desk1, 'Close counter').click()
+      await desk1.locator('.desk-outcome', { hasText: 'Counter closed: Lunch.' }).waitFor()
+      await button(desk1, 'Sign in').waitFor()
+      expect(await button(desk1, 'Open counter').isDisabled()).toBe(true)
+    } finally {
+      deskSignIn('optional')
+    }
+  }, TEST_MS)
 })
 
 /** The ID of the ticket a desk holds, from its own view. */

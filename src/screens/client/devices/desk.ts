@@ -3,12 +3,15 @@ import { formatCountdown, formatMinutes, formatNumber, formatTime } from '../for
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
-import { DESK_LANGUAGES, type DeviceLabelKey } from './strings'
-import type { DeskView, QueueTicket as Ticket } from '../../../contract/wire'
+import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
+import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket } from '../../../contract/wire'
 
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
 
 const OPERATOR = '/api/operator/v1'
+/** Contract §16: a clerk signs in at this desk (POST) and out (DELETE). */
+const CLERK = '/api/devices/v1/desk/clerk'
+const PIN_PATTERN = /^\d{6}$/
 const NBSP = '\u00a0'
 /**
  * The desk's heartbeat on its live socket (docs/display.md). Revocation reaches an open desk
@@ -53,6 +56,8 @@ export class DeskPage {
 
   // The parts that stay (so keyboard focus stays where it is when the data changes).
   private readonly buttons = {} as Record<ActionKey | 'transfer' | 'walkIn' | 'open' | 'close', HTMLButtonElement>
+  /** The clerk's controls (contract §16): not operator calls, so not in `buttons`. */
+  private readonly clerkButtons = {} as Record<'signIn' | 'signOut', HTMLButtonElement>
   private readonly el = {
     // A no-break space until the data comes: each holds its line from the first paint, so
     // filling them in moves nothing (layout shift, CLS under 0.05).
@@ -71,6 +76,18 @@ export class DeskPage {
     transferTo: h('select', { id: 'desk-transfer-to' }),
     walkInService: h('select', { id: 'desk-walkin-service' }),
     walkInPriority: h('input', { type: 'checkbox', id: 'desk-walkin-priority' }),
+    closeReason: h('select', { id: 'desk-close-reason' }),
+    // The clerk (contract §16): a sign-in form while nobody is signed in, the name and "Sign out" after.
+    clerkName: h('p', { class: 'desk-clerk-name', dir: 'auto' }),
+    clerkNotice: h('p', { class: 'desk-clerk-notice', id: 'desk-clerk-notice' }),
+    signInForm: h('form', { class: 'desk-signin', novalidate: '' }),
+    signedIn: h('div', { class: 'desk-signed-in', hidden: true }),
+    username: h('input', { id: 'desk-clerk-username', name: 'username', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', maxlength: '64', required: '', 'aria-describedby': 'desk-signin-problem' }),
+    pin: h('input', {
+      id: 'desk-clerk-pin', name: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: '6', pattern: '[0-9]{6}', required: '',
+      'aria-describedby': 'desk-clerk-pin-hint desk-signin-problem',
+    }),
+    signInProblem: h('p', { class: 'desk-problem', id: 'desk-signin-problem', role: 'alert' }),
   }
 
   constructor(private readonly page: DevicePage) {}
@@ -156,6 +173,28 @@ export class DeskPage {
       this.el.outcome,
       this.el.problem,
     )
+    this.el.signInForm.replaceChildren(
+      h('div', { class: 'desk-move' }, h('label', { for: 'desk-clerk-username' }, labels.clerkUsername), this.el.username),
+      h('div', { class: 'desk-move' },
+        h('label', { for: 'desk-clerk-pin' }, labels.clerkPin, ' ', h('span', { class: 'desk-hint', id: 'desk-clerk-pin-hint' }, `(${labels.clerkPinHint})`)), this.el.pin),
+      (this.clerkButtons.signIn = h('button', { type: 'submit', class: 'desk-button desk-signIn' }, labels.signIn)),
+    )
+    this.el.signInForm.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void this.signIn()
+    })
+    this.clerkButtons.signOut = h('button', { type: 'button', class: 'desk-button desk-signOut' }, labels.signOut)
+    this.clerkButtons.signOut.addEventListener('click', () => void this.signOut())
+    this.el.signedIn.replaceChildren(this.el.clerkName, this.clerkButtons.signOut)
+    const clerk = h(
+      'section',
+      { class: 'desk-clerk', 'aria-labelledby': 'desk-clerk-heading' },
+      h('h2', { id: 'desk-clerk-heading' }, labels.clerk),
+      this.el.signedIn,
+      this.el.signInForm,
+      this.el.clerkNotice,
+      this.el.signInProblem,
+    )
     const counterTools = h(
       'section',
       { class: 'desk-tools', 'aria-label': labels.newWalkIn },
@@ -165,7 +204,9 @@ export class DeskPage {
         button('walkIn', labels.newWalkIn, () => void this.walkIn())),
       h('div', { class: 'desk-openclose' },
         button('open', labels.openCounter, () => void this.openClose('open')),
-        button('close', labels.closeCounter, () => void this.openClose('close'))),
+        h('div', { class: 'desk-move' },
+          h('label', { for: 'desk-close-reason' }, labels.closeReason), this.el.closeReason,
+          button('close', labels.closeCounter, () => void this.openClose('close')))),
     )
     const shortcuts = h(
       'section',
@@ -175,7 +216,7 @@ export class DeskPage {
     )
     const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, current, waiting, counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, counterTools, shortcuts)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
@@ -215,6 +256,15 @@ export class DeskPage {
           ' · ', h('span', { class: 'visually-hidden' }, labels.timer, ' '), this.el.timer),
       )
     }
+
+    // The clerk: the form while nobody is signed in (kept, so typing is not lost on a re-read).
+    const clerkNow = view.clerk
+    this.el.signedIn.hidden = clerkNow === null
+    this.el.signInForm.hidden = clerkNow !== null
+    this.el.clerkName.textContent = clerkNow === null ? '' : this.page.t('signedInAs', { name: clerkNow.displayName })
+    this.el.clerkNotice.textContent = clerkNow !== null ? '' : view.deskSignIn === 'required' ? labels.clerkRequired : labels.noClerk
+    this.el.clerkNotice.dataset.required = String(clerkNow === null && view.deskSignIn === 'required')
+    keepSelect(this.el.closeReason, view.breakReasons.map((reason) => ({ value: reason, label: breakReasonLabel(lang, reason) })))
 
     // Targets of a transfer: the other active services at the location.
     const targets = view.transferTargets.filter((t) => t.id !== ticket?.serviceId)
@@ -303,7 +353,10 @@ export class DeskPage {
 
   private paintButtons(): void {
     const view = this.view
-    const ready = view !== null && this.online && !this.inFlight && !this.ended && !this.blocked
+    const reachable = view !== null && this.online && !this.inFlight && !this.ended
+    // A unit with `deskSignIn: required` takes no operator call from this desk without a clerk (contract §16).
+    const clerkOk = view !== null && (view.deskSignIn !== 'required' || view.clerk !== null)
+    const ready = reachable && !this.blocked && clerkOk
     const ticket = view?.ticket ?? null
     const anyWaiting = view?.services.some((s) => s.waiting > 0) ?? false
     const allowed: Record<keyof typeof this.buttons, boolean> = {
@@ -324,6 +377,14 @@ export class DeskPage {
     this.el.transferTo.disabled = !(ready && allowed.transfer)
     this.el.walkInService.disabled = !(ready && allowed.walkIn)
     this.el.walkInPriority.disabled = !(ready && allowed.walkIn)
+    this.el.closeReason.disabled = !(ready && allowed.close)
+    this.clerkButtons.signIn.disabled = !reachable
+    this.clerkButtons.signOut.disabled = !reachable
+    // The notice says why the buttons are off; each of them points to it.
+    for (const el of Object.values(this.buttons)) {
+      if (view !== null && !clerkOk) el.setAttribute('aria-describedby', 'desk-clerk-notice')
+      else el.removeAttribute('aria-describedby')
+    }
   }
 
   private tick(): void {
@@ -397,6 +458,7 @@ export class DeskPage {
         this.page.showMessage(labels.counterRetired, labels.counterRetiredHint)
         return labels.counterRetired
       case 'QUEUE_UNIT_INACTIVE': return labels.unitInactive
+      case 'CLERK_SIGN_IN_REQUIRED': return labels.clerkRequiredRefused
       default: return this.page.t('failed', { message: answer.message || String(answer.status) })
     }
   }
@@ -460,7 +522,77 @@ export class DeskPage {
 
   private openClose(action: 'open' | 'close'): Promise<void> {
     const counter = this.view!.counter.id
-    return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/${action}`, {}, () => this.page.labels[action === 'open' ? 'didOpen' : 'didClose'])
+    if (action === 'open') return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/open`, {}, () => this.page.labels.didOpen)
+    // Closing asks why (contract §16): the clerk signs out and, with a reason, is on a break.
+    const reason = this.el.closeReason.value
+    const body: CloseCounterRequest = reason ? { reason } : {}
+    return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/close`, body,
+      () => (reason ? this.page.t('didCloseFor', { reason: breakReasonLabel(this.page.lang, reason) }) : this.page.labels.didClose))
+  }
+
+  // ---- the clerk (contract §16) -------------------------------------------------------------
+
+  /** Username and PIN from the form; the PIN field is emptied whatever the answer. */
+  private async signIn(): Promise<void> {
+    if (this.inFlight || !this.online || this.ended) return
+    const { labels } = this.page
+    const username = this.el.username.value.trim()
+    const pin = this.el.pin.value
+    const invalid = (field: HTMLInputElement, message: string) => {
+      field.setAttribute('aria-invalid', 'true')
+      this.el.signInProblem.textContent = message
+      field.focus()
+    }
+    this.el.username.removeAttribute('aria-invalid')
+    this.el.pin.removeAttribute('aria-invalid')
+    if (username === '') return invalid(this.el.username, labels.usernameMissing)
+    if (!PIN_PATTERN.test(pin)) return invalid(this.el.pin, labels.pinShape)
+    this.inFlight = true
+    this.paintButtons()
+    this.el.signInProblem.textContent = ''
+    this.el.outcome.textContent = ''
+    this.el.problem.textContent = ''
+    const request: DeskSignInRequest = { username, pin }
+    const answer = await api<DeskClerkResponse>('POST', CLERK, request)
+    this.inFlight = false
+    this.el.pin.value = ''
+    if (answer === null) {
+      this.el.signInProblem.textContent = labels.notSent
+    } else if (answer.status === 200 && answer.body?.data) {
+      this.el.username.value = ''
+      this.el.outcome.textContent = this.page.t('didSignIn', { name: answer.body.data.displayName })
+    } else if (answer.code === 'SIGN_IN_FAILED') {
+      invalid(this.el.pin, labels.signInFailed)
+    } else if (answer.code === 'SIGN_IN_LOCKED') {
+      const seconds = Number(answer.headers.get('retry-after') ?? '900')
+      this.el.signInProblem.textContent = this.page.t('signInLocked', { minutes: String(Math.max(1, Math.ceil(seconds / 60))) })
+    } else if (answer.status === 401) {
+      return this.unpaired()
+    } else {
+      this.el.signInProblem.textContent = this.refusal(answer)
+    }
+    this.paintButtons()
+    await this.topic?.refresh()
+    // Signed in: on to the work (Call next, or the first thing that may be done); else back to the form.
+    if (this.view?.clerk) [this.buttons.callNext, this.buttons.open, this.clerkButtons.signOut].find((b) => !b.disabled)?.focus()
+    else if (document.activeElement === document.body || (document.activeElement as HTMLButtonElement | null)?.disabled) this.el.pin.focus()
+  }
+
+  private async signOut(): Promise<void> {
+    if (this.inFlight || !this.online || this.ended) return
+    this.inFlight = true
+    this.paintButtons()
+    this.el.outcome.textContent = ''
+    this.el.problem.textContent = ''
+    const answer = await api<DeskSignOutResponse>('DELETE', CLERK)
+    this.inFlight = false
+    if (answer === null) this.el.problem.textContent = this.page.labels.notSent
+    else if (answer.status === 200) this.el.outcome.textContent = this.page.labels.didSignOut
+    else if (answer.status === 401) return this.unpaired()
+    else this.el.problem.textContent = this.refusal(answer)
+    this.paintButtons()
+    await this.topic?.refresh()
+    if (!this.view?.clerk) this.el.username.focus()
   }
 }
 

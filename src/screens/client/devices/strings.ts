@@ -85,6 +85,25 @@ const en = {
   didWalkIn: 'Walk-in ticket {number} issued for {service}.',
   didOpen: 'Counter open.',
   didClose: 'Counter closed.',
+  didCloseFor: 'Counter closed: {reason}.',
+  // the clerk at the desk (contract §16)
+  clerk: 'Clerk',
+  clerkUsername: 'Username',
+  clerkPin: 'PIN',
+  clerkPinHint: 'Six digits',
+  signIn: 'Sign in',
+  signOut: 'Sign out',
+  signedInAs: 'Signed in: {name}',
+  noClerk: 'No clerk is signed in at this desk.',
+  clerkRequired: 'A clerk must sign in before this desk can call or serve tickets.',
+  clerkRequiredRefused: 'This desk needs a clerk signed in first: sign in above.',
+  usernameMissing: 'Type your username.',
+  pinShape: 'The PIN has six digits.',
+  signInFailed: 'Wrong username or PIN.',
+  signInLocked: 'Too many wrong PINs for this clerk. Try again in {minutes} minutes.',
+  didSignIn: 'Signed in as {name}.',
+  didSignOut: 'Signed out.',
+  closeReason: 'Reason for closing',
   // a lost race or a refusal, in words
   raceTaken: '{number} was just taken by another counter. The lists are up to date again.',
   raceNoneWaiting: 'No ticket is waiting any more: another counter took the last one.',
@@ -180,6 +199,24 @@ const ar: DeviceLabels = {
   didWalkIn: 'صدرت التذكرة {number} لخدمة {service}.',
   didOpen: 'الشباك مفتوح.',
   didClose: 'الشباك مغلق.',
+  didCloseFor: 'أُغلق الشباك: {reason}.',
+  clerk: 'الموظف',
+  clerkUsername: 'اسم المستخدم',
+  clerkPin: 'الرمز السري',
+  clerkPinHint: 'ستة أرقام',
+  signIn: 'تسجيل الدخول',
+  signOut: 'تسجيل الخروج',
+  signedInAs: 'مسجّل الدخول: {name}',
+  noClerk: 'لم يسجّل أي موظف دخوله في هذا المكتب.',
+  clerkRequired: 'يجب أن يسجّل موظف دخوله قبل أن ينادي هذا المكتب التذاكر أو يخدمها.',
+  clerkRequiredRefused: 'يحتاج هذا المكتب إلى تسجيل دخول موظف أولًا: سجّل الدخول في الأعلى.',
+  usernameMissing: 'اكتب اسم المستخدم.',
+  pinShape: 'الرمز السري مكوّن من ستة أرقام.',
+  signInFailed: 'اسم المستخدم أو الرمز السري غير صحيح.',
+  signInLocked: 'محاولات خاطئة كثيرة لهذا الموظف. حاول مجددًا بعد {minutes} دقيقة.',
+  didSignIn: 'تم تسجيل دخول {name}.',
+  didSignOut: 'تم تسجيل الخروج.',
+  closeReason: 'سبب الإغلاق',
   raceTaken: 'أخذ شباك آخر التذكرة {number} للتو. القوائم محدّثة من جديد.',
   raceNoneWaiting: 'لم تعد هناك تذاكر في الانتظار: أخذ شباك آخر آخرَ تذكرة.',
   raceBusy: 'هذا الشباك لديه تذكرة بالفعل (ربما نوديت من نافذة أخرى). أنهِها أولًا.',
@@ -204,6 +241,19 @@ const TABLES: Record<string, DeviceLabels> = { en, ar }
 /** The device pages' words for a BCP 47 tag: its language's, else English. */
 export function deviceLabelsFor(lang: string): DeviceLabels {
   return TABLES[lang.toLowerCase().split('-')[0] ?? 'en'] ?? en
+}
+
+/**
+ * The default break reasons (src/queue/tables.ts DEFAULT_BREAK_REASONS) in the page's language;
+ * the desk still sends the provisioned text. Reasons a branch provisioned are shown as written.
+ */
+const BREAK_REASON_WORDS: Record<string, Record<string, string>> = {
+  ar: { Break: 'استراحة', Lunch: 'غداء', 'Admin work': 'عمل إداري', Other: 'أخرى' },
+}
+
+/** How the desk shows a break reason in `lang`. */
+export function breakReasonLabel(lang: string, reason: string): string {
+  return BREAK_REASON_WORDS[lang.toLowerCase().split('-')[0] ?? 'en']?.[reason] ?? reason
 }
 
 /** The languages the desk offers in its switch, each named in itself. */
