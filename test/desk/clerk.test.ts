@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { request } from '../support/app'
-import { callNext, issued, ok, OP, op } from '../counters/helpers'
+import { callNext, counterContext, issued, ok, OP, op } from '../counters/helpers'
+import { withPassword } from '../people/helpers'
 import { asDevice, jsonOf, pairedCookie } from '../devices/helpers'
 import { mainUnit } from '../queue/helpers'
 import { CounterCodes } from '../../src/counters/errors'
@@ -54,6 +55,34 @@ describe('a clerk signs in at a paired desk (contract §16)', () => {
     expect(intervals(ctx)).toEqual([])
     expect(JSON.stringify(ctx.logs)).not.toContain('nobody.here')
   })
+
+  test('an unknown user takes about as long as a wrong PIN (one Argon2 verification either way)', async () => {
+    // The server's own cost, so a verification dominates the time as it does in production.
+    const ctx = counterContext(() => {}, { passwordCost: { memoryCost: 19_456, timeCost: 2 } })
+    const TRIES = 8
+    const names = Array.from({ length: TRIES + 1 }, (_, i) => `clerk${i}`)
+    for (const username of names) await withPassword(ctx, { username, role: 'clerk', queueUnits: ['qu_main'] })
+    const desk = await deskOf(ctx)
+    // Warm both paths once (the dummy hash is made on first use).
+    await signInAt(ctx, desk, 'nobody-warm', '000000')
+    await signInAt(ctx, desk, names[TRIES]!, '000000')
+    let wrong = 0
+    let unknown = 0
+    for (let i = 0; i < TRIES; i++) {
+      // Interleaved, each username once: no lockout, and a slow moment of the machine hits both.
+      let t = performance.now()
+      expect((await signInAt(ctx, desk, names[i]!, '000000')).status).toBe(401)
+      wrong += performance.now() - t
+      t = performance.now()
+      expect((await signInAt(ctx, desk, `nobody${i}`, '000000')).status).toBe(401)
+      unknown += performance.now() - t
+      // Under the address's 20 failures a minute.
+      ctx.clock.advance(10_000)
+    }
+    const ratio = unknown / wrong
+    expect(ratio).toBeGreaterThan(0.6)
+    expect(ratio).toBeLessThan(1 / 0.6)
+  }, 60_000)
 
   test('5 wrong PINs in 15 minutes lock the clerk\'s PIN for 15 minutes: the right PIN is refused with 429 and Retry-After; the password still works; then it works again', async () => {
     const ctx = await clerkContext()
