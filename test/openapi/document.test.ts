@@ -12,6 +12,7 @@ import { VoiceCodes } from '../../src/voice/errors'
 import { KioskCodes } from '../../src/kiosk/errors'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
+import { DeskClerkCodes } from '../../src/desk/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -45,6 +46,8 @@ const OPERATIONS: Record<string, string> = {
   'get /api/devices/v1/device': 'readDevice',
   'get /api/devices/v1/boards': 'listDeviceBoards',
   'get /api/devices/v1/desk': 'readDeskView',
+  'post /api/devices/v1/desk/clerk': 'signInDeskClerk',
+  'delete /api/devices/v1/desk/clerk': 'signOutDeskClerk',
   'get /api/devices/v1/kiosk': 'readKioskView',
   'post /api/devices/v1/kiosk/tickets': 'issueKioskTicket',
   'get /api/phone/v1/tickets/{code}': 'readTicketByTrackingCode',
@@ -69,6 +72,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/display/v1/voice-clips/', Object.values(VoiceCodes)],
   ['/api/display/v1/queue-units/{queueUnitId}/voice', Object.values(VoiceCodes)],
   ['/api/display/v1/', Object.values(DisplayCodes)],
+  ['/api/devices/v1/desk/clerk', Object.values(DeskClerkCodes)],
   ['/api/devices/v1/desk', Object.values(CounterCodes)],
   ['/api/devices/v1/kiosk', Object.values(KioskCodes)],
   ['/api/phone/v1/', Object.values(PhoneCodes)],
