@@ -4,7 +4,6 @@ import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../queue/tables'
 import { activeEdgeLease } from '../queue/edge'
-import { StaffIntervals } from '../people'
 import { counters } from './tables'
 
 /** How often the server looks for locations whose business day has ended. */
@@ -43,11 +42,9 @@ export class DailyClose {
   private readonly locationsStmt
   private readonly dueCountersStmt
   private readonly unitStmt
-  private readonly staff: StaffIntervals
 
   constructor(private readonly deps: AppDeps) {
     const db = deps.db
-    this.staff = new StaffIntervals(db)
     this.locationsStmt = db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })
       .from(locations)
@@ -78,7 +75,7 @@ export class DailyClose {
     }
     note(this.deps.tickets.openDays())
     note(this.dueCountersStmt.all())
-    note(this.staff.openDays())
+    note(this.deps.staff.openDays())
     const closed: LocationClose[] = []
     for (const location of this.locationsStmt.all()) {
       const day = earliest.get(location.id)
@@ -118,7 +115,7 @@ export class DailyClose {
         .all().length
       report.callsCleared = tickets.clearCallsBefore(location.id, today)
       // The end of the business day signs clerks out and ends their breaks, at the local midnight.
-      report.staffIntervalsEnded = this.staff.closeDay(location.id, location.timezone, today, now)
+      report.staffIntervalsEnded = this.deps.staff.closeDay(location.id, location.timezone, today, now)
       const changed = open.length + report.countersClosed + report.callsCleared + report.staffIntervalsEnded > 0
       if (!changed) return null
       // Transitions bumped the revision already; counters, calls and sign-outs alone need one bump.

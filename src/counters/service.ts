@@ -9,7 +9,6 @@ import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/ser
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
 import { ticketJson, type TicketRow, ticketEventJson, assertTransition, type TicketAction, callOrder } from '../tickets'
-import { StaffIntervals } from '../people'
 import { queueUnits } from '../queue/tables'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
@@ -47,12 +46,9 @@ export class CounterService {
   private readonly unitCountersStmt
   private readonly unitCounterServicesStmt
   private readonly breakReasonsStmt
-  /** The clerks' time at the desk (contract §16): closing and opening a counter ends and starts it. */
-  private readonly staff: StaffIntervals
 
   constructor(private readonly deps: AppDeps, readonly queue: QueueService) {
     const db = deps.db
-    this.staff = new StaffIntervals(db)
     this.breakReasonsStmt = db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
     this.counterStmt = db
       .select({
@@ -180,7 +176,7 @@ export class CounterService {
   /** Opens or closes the counter; an opening (by open, or by a call) ends the breaks taken there (contract §16). */
   private setOpen(counter: CounterRecord, open: boolean, now: number): void {
     this.setOpenStmt.run({ id: counter.id, open: open ? 1 : 0, openDay: open ? localDate(now, counter.timezone) : counter.openDay, now })
-    if (open) this.staff.counterOpened(counter.id, now)
+    if (open) this.deps.staff.counterOpened(counter.id, now)
   }
 
   // ---- counters -----------------------------------------------------------------------
@@ -217,7 +213,7 @@ export class CounterService {
           ])
         }
       }
-      const signedOut = this.staff.counterClosed(counter, reason, now)
+      const signedOut = this.deps.staff.counterClosed(counter, reason, now)
       if (!counter.open) {
         if (signedOut !== null) this.deps.tickets.touch(counter.queueUnitId)
         return this.counterView(caller, counter)

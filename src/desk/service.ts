@@ -9,7 +9,7 @@ import type { CounterService } from '../counters/service'
 import { CounterCodes } from '../counters/errors'
 import { counters as counterTable } from '../counters/tables'
 import type { Device } from '../devices/service'
-import { SignInFailed, StaffIntervals, type DeskClerk, type PeopleService } from '../people'
+import { SignInFailed, type DeskClerk, type PeopleService } from '../people'
 import type { DeskView } from './model'
 
 /** Contract §8: each service shows the first 10 waiting tickets in call order. */
@@ -22,15 +22,11 @@ export const WAITING_SHOWN = 10
  * the tickets it completed today.
  */
 export class DeskService {
-  private readonly staff: StaffIntervals
-
   constructor(
     private readonly deps: AppDeps,
     readonly counters: CounterService,
     private readonly people: PeopleService,
-  ) {
-    this.staff = new StaffIntervals(deps.db)
-  }
+  ) {}
 
   /**
    * A clerk signs in at this paired desk with their username and PIN (contract §16). The PIN is
@@ -51,7 +47,7 @@ export class DeskService {
         .where(eq(counterTable.id, device.counterId!)).get()
       if (counter === undefined || !counter.active) throw new ApiError(404, CounterCodes.COUNTER_NOT_FOUND, 'this desk\'s counter is retired or no longer exists')
       // Every desk that showed this clerk (or this counter's earlier one) reads its view again.
-      for (const unit of this.staff.signIn(clerk, counter, device.credentialId, now)) this.deps.tickets.touch(unit)
+      for (const unit of this.deps.staff.signIn(clerk, counter, device.credentialId, now)) this.deps.tickets.touch(unit)
       return true
     })
     if (!signedIn) throw new SignInFailed()
@@ -66,7 +62,7 @@ export class DeskService {
   /** "Sign out" at this desk: the clerk signed in at its counter signs out; returns who did, or null. */
   signOut(device: Device, now: number): Promise<string | null> {
     return this.deps.writes.run(() => {
-      const clerk = this.staff.signOut(device.counterId!, now)
+      const clerk = this.deps.staff.signOut(device.counterId!, now)
       if (clerk !== null) this.deps.tickets.touch(device.queueUnitId!)
       return clerk?.username ?? null
     })

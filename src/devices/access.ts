@@ -123,7 +123,8 @@ export function admitOperatorCaller(deps: AppDeps, service: DeviceService, reque
     throw new ApiError(401, QueueCodes.AUTHENTICATION_FAILED, 'this device is not a paired desk (or no longer): pair it again at /pair')
   }
   if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request, deps.publicOrigin)
-  const { required, clerk } = service.deskClerk(device)
+  // One prepared statement on every desk request (deps.staff, src/people/staff.ts).
+  const { required, clerk } = deps.staff.deskClerk(device.queueUnitId!, device.counterId!)
   const caller = deskCredential(device, service.counterServiceIds(device.counterId!), clerk)
   const limit = bucket === 'issue' ? DEFAULT_ISSUE_PER_MINUTE : DEFAULT_READ_PER_MINUTE
   admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, `${caller.ownerId}/${caller.name}`, limit, now,

@@ -7,7 +7,6 @@ import { credentials, workspaces } from '../provisioning/tables'
 import { insertCredential, NO_PROPERTIES } from '../provisioning/keys'
 import { queueUnits, locations, services } from '../queue/tables'
 import { counters } from '../counters/tables'
-import { StaffIntervals, type DeskClerkState } from '../people'
 import { devices, pairingCodes } from './tables'
 
 export const DEVICE_ROLES = ['desk', 'kiosk', 'display', 'reports'] as const
@@ -92,7 +91,6 @@ function sixDigits(): string {
 export class DeviceService {
   private readonly byCredential
   private readonly counterServicesStmt
-  private staff: StaffIntervals | null = null
 
   constructor(
     private readonly db: Db,
@@ -267,14 +265,6 @@ export class DeviceService {
   /** The services a desk's counter serves now (provisioning may change them after pairing). */
   counterServiceIds(counterId: string): string[] {
     return this.counterServicesStmt.all(counterId).map((r) => r.serviceId)
-  }
-
-  /**
-   * The clerk signed in at a desk's counter and whether its unit requires one (contract §16):
-   * asked on every desk request, one prepared statement (the people feature's).
-   */
-  deskClerk(device: Device): DeskClerkState {
-    return (this.staff ??= new StaffIntervals(this.db)).deskClerk(device.queueUnitId!, device.counterId!)
   }
 
   // ---- list and revoke (CLI) --------------------------------------------------------------

@@ -2,7 +2,7 @@ import { createPlatformDeps, type PlatformDeps, type PlatformInput } from '../pl
 import { MetricsSink } from '../ops/metric-hooks'
 import { Tickets } from '../tickets'
 import { WidgetStore } from '../widgets/store'
-import type { PasswordCost } from '../people'
+import { StaffIntervals, type PasswordCost } from '../people'
 
 /**
  * What the features are handed: the platform's objects and the per-app stores that own
@@ -21,15 +21,22 @@ export interface AppDeps extends PlatformDeps {
   trackingCodes?: (now: number) => string
   /** Contract §16: the Argon2id cost of password and PIN hashes (absent: 19 MiB, 2 passes); tests pass a cheap one. */
   passwordCost?: PasswordCost
+  /**
+   * Contract §16: the clerks' time at the desk (`staff_intervals`, src/people/staff.ts). Here, not
+   * in a feature's service, because the desk's credential (devices), the counter's open and close
+   * (counters) and the daily close write or read it beside their own change, and none of them
+   * may import the people feature (which uses devices).
+   */
+  staff: StaffIntervals
 }
 
-type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost'
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff'
 
 export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
 
 /** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
 export function createDeps(input: DepsInput): AppDeps {
-  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, ...platformInput } = input
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, ...platformInput } = input
   const platform = createPlatformDeps(platformInput)
   const metrics = givenMetrics ?? new MetricsSink(input.db)
   const base = {
@@ -43,5 +50,6 @@ export function createDeps(input: DepsInput): AppDeps {
     ...base,
     tickets: tickets ?? new Tickets({ ...base, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
     widgets: widgets ?? new WidgetStore(input.db),
+    staff: staff ?? new StaffIntervals(input.db),
   }
 }
