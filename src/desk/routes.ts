@@ -68,7 +68,8 @@ export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService
           summary: 'What a paired desk shows',
           description:
             'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
-            'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to. ' +
+            'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to; the clerk signed in at the desk ' +
+            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers. ' +
             'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
           tags: ['Devices'],
           security: 'deviceCookie',
