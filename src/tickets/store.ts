@@ -21,6 +21,8 @@ export interface NewTicket {
   priority: boolean
   /** The credential that issued it (audit, and the `actor` of its `created` event); null for the system. */
   credentialId: string | null
+  /** Contract §18: the language it was taken in (one of its unit's `languages`); absent or null = the unit's default. */
+  language?: string | null
 }
 
 /**
@@ -109,6 +111,7 @@ export class TicketStore {
         queueRank: sql.placeholder('queueRank'),
         createdAt: sql.placeholder('now'),
         trackingCode: sql.placeholder('trackingCode'),
+        language: sql.placeholder('language'),
       })
       .prepare()
     this.eventStmt = db
@@ -194,6 +197,7 @@ export class TicketStore {
       servingAt: null,
       completedAt: null,
       trackingCode: this.trackingCodes(now),
+      language: input.language ?? null,
     }
     this.insertStmt.run({
       id: row.id,
@@ -211,6 +215,7 @@ export class TicketStore {
       queueRank: row.queueRank,
       now,
       trackingCode: row.trackingCode,
+      language: row.language,
     })
     this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
