@@ -351,7 +351,11 @@ export class CounterService {
     const policy = this.deps.tickets.priorityPolicy(unit)
     return {
       generatedAt: isoTime(now),
-      services: lines.map((line) => ({ ...line, tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson) })),
+      services: lines.map(({ names: _names, nowServing, ...line }) => ({
+        ...line,
+        nowServing: nowServing === null ? null : { number: nowServing.number, counterName: nowServing.counterName, status: nowServing.status, calledAt: nowServing.calledAt, priority: nowServing.priority },
+        tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson),
+      })),
       counters: counterList,
     }
   }

@@ -38,6 +38,19 @@ const issueHeaders = {
 }
 const readHeaders = { 'X-Correlation-ID': correlationHeader }
 
+/** Contract §18: the two reads that carry names answer in an asked language the unit has. */
+const namedReadHeaders = {
+  ...readHeaders,
+  'Accept-Language': {
+    description: 'the language of `name` (and `counterName`) when the Queue Unit has it among its `languages` (RFC 9110 weights; else its default language)',
+    example: 'ar, en;q=0.8',
+  },
+}
+const contentLanguage = {
+  'Content-Language': { description: 'the language `Accept-Language` chose among the unit\'s languages; absent when none was asked or matched (the default language)', schema: { type: 'string', examples: ['ar'] } },
+  Vary: { description: 'always `Accept-Language`', schema: { type: 'string', examples: ['Accept-Language'] } },
+}
+
 const readErrors = {
   401: [QueueCodes.AUTHENTICATION_FAILED],
   403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
@@ -59,13 +72,15 @@ const issueDescription = [
 export const listServicesDocs = routeDetail({
   operationId: 'listServices',
   summary: 'List allowed services',
-  description: 'Active services at active locations the key may use, once per (service, location), with waiting counts and the estimated wait for a ticket issued now. Scope `services:read`.',
+  description: 'Active services at active locations the key may use, once per (service, location), with waiting counts and the estimated wait for a ticket issued now. Scope `services:read`. ' +
+    '`name` is in the unit\'s default language, or in the one `Accept-Language` asks for when the unit has it (contract §18).',
   tags: ['Queue'],
   security: 'queueBearer',
-  headers: readHeaders,
+  headers: namedReadHeaders,
   responses: {
     200: {
       description: 'the allowed services',
+      headers: contentLanguage,
       name: 'ServicesResponse',
       schema: ServicesResponse,
       example: {
@@ -147,13 +162,15 @@ export const readTicketDocs = routeDetail({
 export const readLiveStateDocs = routeDetail({
   operationId: 'readLiveState',
   summary: 'Read live state',
-  description: 'Waiting count and now serving per allowed (service, location); `nowServing` is null when no ticket of the service is CALLED or SERVING there. Scope `state:read`.',
+  description: 'Waiting count and now serving per allowed (service, location); `nowServing` is null when no ticket of the service is CALLED or SERVING there. Scope `state:read`. ' +
+    '`name` and `counterName` are in the unit\'s default language, or in the one `Accept-Language` asks for when the unit has it (contract §18).',
   tags: ['Queue'],
   security: 'queueBearer',
-  headers: readHeaders,
+  headers: namedReadHeaders,
   responses: {
     200: {
       description: 'the live state',
+      headers: contentLanguage,
       name: 'StateResponse',
       schema: StateResponse,
       example: {

@@ -16,6 +16,10 @@ import { localDateTime } from '../platform/time'
 export interface QueueUnitRow {
   id: string
   active: boolean
+  /** Contract §18: names fall back to this language. */
+  defaultLanguage: string
+  /** Contract §18: the languages the unit's names may be asked in (the default first). */
+  languages: string[]
   edgeHolder: string | null
   edgeExpiresAt: number | null
 }
@@ -84,7 +88,7 @@ export class QueueService {
   /** The caller's Queue Unit, read fresh (Edge authority may have changed a moment ago). */
   queueUnit(queueUnitId: string): QueueUnitRow | null {
     const row = this.parts.unitStmt.get(queueUnitId)
-    return row === null ? null : { id: row.id, active: row.active === 1, edgeHolder: row.edgeHolder, edgeExpiresAt: row.edgeExpiresAt }
+    return row === null ? null : { id: row.id, active: row.active === 1, defaultLanguage: row.defaultLanguage, languages: JSON.parse(row.languages) as string[], edgeHolder: row.edgeHolder, edgeExpiresAt: row.edgeExpiresAt }
   }
 
   /** 403 QUEUE_UNIT_INACTIVE when the caller's Queue Unit is switched off (or gone). */
@@ -198,8 +202,8 @@ export class QueueService {
 function prepareParts(db: AppDeps['db']) {
   return {
     // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
-    unitStmt: db.$client.query<{ id: string; active: number; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
-      'SELECT id, active, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
+    unitStmt: db.$client.query<{ id: string; active: number; defaultLanguage: string; languages: string; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
+      'SELECT id, active, default_language AS defaultLanguage, languages, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
     ),
     locationStmt: db
       .select({
