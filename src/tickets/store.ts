@@ -19,8 +19,10 @@ export interface NewTicket {
   externalReference: string | null
   /** Contract §8: a priority ticket (the walk-in flag; never from the public API). */
   priority: boolean
-  /** The credential that issued it (audit, and the `actor` of its `created` event); null for the system. */
+  /** The credential that issued it (stored on the ticket: a kiosk reprints only its own tickets); null for the system. */
   credentialId: string | null
+  /** Who issued it, encoded (`type:id`, src/platform/actor.ts): the `actor` of its `created` event and `ticket.created` webhook. */
+  actor: string
 }
 
 /**
@@ -212,7 +214,7 @@ export class TicketStore {
       now,
       trackingCode: row.trackingCode,
     })
-    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.actor, detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
     return row
   }
