@@ -50,9 +50,10 @@ const schemas = { QueueTicket: PublicQueueTicket, ServiceEntry, StateEntry, NowS
 const issueDescription = [
   'Issues one ticket for an allowed location and service. A retry with the same Idempotency-Key and the same parsed body',
   '(field order and whitespace do not matter) within 24 hours returns the original 201 body with `Idempotent-Replayed: true`;',
-  'the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Refused with 409 QUEUE_UNIT_EDGE_MANAGED while an Edge holds authority.',
+  'the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Refused with 409 QUEUE_UNIT_EDGE_MANAGED while an Edge holds authority,',
+  'and with 409 SERVICE_CLOSED outside the service\'s opening hours (`details` names the next opening).',
   'Checks, in order: declared body size (a chunked body is measured while read, after the rate limit) → credential → scope → rate limit → headers (content type, timestamp, nonce, Idempotency-Key) →',
-  'timestamp window → nonce → JSON → schema → idempotency lookup → Edge authority → location and service → write.',
+  'timestamp window → nonce → JSON → schema → idempotency lookup → Edge authority → location and service → opening hours → write.',
 ].join(' ')
 
 export const listServicesDocs = routeDetail({
@@ -115,7 +116,7 @@ export const issueTicketDocs = routeDetail({
     400: [QueueCodes.INVALID_REQUEST, QueueCodes.INVALID_JSON, QueueCodes.REQUEST_TIMESTAMP_OUT_OF_WINDOW],
     401: [QueueCodes.AUTHENTICATION_FAILED],
     403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.LOCATION_FORBIDDEN, QueueCodes.SERVICE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
-    409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED],
+    409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED, QueueCodes.SERVICE_CLOSED],
     413: [QueueCodes.PAYLOAD_TOO_LARGE],
     422: [QueueCodes.VALIDATION_FAILED],
     429: [QueueCodes.RATE_LIMITED],
