@@ -43,6 +43,7 @@ export interface TicketEventRow {
   fromStatus: string | null
   toStatus: string
   counterId: string | null
+  /** `type:id` (src/platform/actor.ts); `ticketEventJson` shows it as `{type, id}`. */
   actor: string
   at: number
   detail: string | null
