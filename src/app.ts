@@ -20,6 +20,7 @@ import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
+import { webhooksDoc } from './webhooks/model'
 
 export type App = ReturnType<typeof createApp>
 
@@ -38,7 +39,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now()))
     .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
-    .use(openapiPlugin(VERSION))
+    .use(openapiPlugin(VERSION, webhooksDoc))
     .get('/health', () => ({ status: 'ok' }), { detail: healthDetail })
     .use(faviconRoute())
     .use(prayerRoutes(deps))

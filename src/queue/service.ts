@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
 import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
+import { actorOf, encodeActor } from '../platform/actor'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { publicTicketJson, ticketJson, type TicketRow, trackedTicketJson } from '../tickets'
@@ -159,6 +160,7 @@ export class QueueService {
       externalReference: request.externalReference ?? null,
       priority: request.priority === true,
       credentialId: caller.id,
+      actor: encodeActor(actorOf(caller)),
     }, now)
   }
 

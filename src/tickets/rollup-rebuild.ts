@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
+import { isSystemActor } from './writer'
 import { ACTION_OF_EVENT, TRANSITION_EFFECTS, type TicketEventName } from './transitions'
 import { rollupEffects, type CounterKey, type DailyKey, type RollupChange, type RollupTicket } from './rollup-rules'
 import {
@@ -98,7 +99,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
         before: type === 'created' ? null : before,
         after,
         event: type,
-        system: e.actor === 'system' && type !== 'created',
+        system: isSystemActor(e.actor) && type !== 'created',
         now: e.at,
         hourOf,
         waitTargetOf: (serviceId) => targets.get(serviceId) ?? DEFAULT_WAIT_TARGET_SECONDS,
