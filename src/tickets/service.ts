@@ -199,6 +199,7 @@ export class Tickets {
       after,
       event: rule.event,
       system: change.actor === SYSTEM_ACTOR && before !== null,
+      actor: change.actor,
       now,
       hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
       waitTargetOf: (serviceId) => rollups.waitTarget(serviceId),
