@@ -50,6 +50,12 @@ export const COUNTERS_CSV_HEADER = [
   'date', 'counterId', 'locationId', 'served', 'noShow', 'serviceSecondsAvg', 'serviceSecondsP50', 'serviceSecondsP90', 'busySeconds',
 ]
 
+/**
+ * The key of a break taken without a reason in a staff row's `breakSeconds` (a reason is one of
+ * the unit's `breakReasons`); here so the server and the /reports page name it alike.
+ */
+export const NO_BREAK_REASON = '(none)'
+
 /** The staff report's CSV header before its break columns. */
 export const STAFF_CSV_HEADER = [
   'date', 'username', 'displayName', 'served', 'noShow', 'serviceSecondsAvg', 'serviceSecondsP50', 'serviceSecondsP90', 'signedInSeconds',

@@ -1,7 +1,8 @@
 import { routeDetail } from '../platform/openapi'
 import { REPORT_RANGE_READS_PER_MINUTE } from './access'
 import { ReportCodes, ReportErrorExamples } from './errors'
-import { CounterReportResponse, DailyReportResponse, NO_BREAK_REASON, ReportSummaryResponse, StaffReportResponse } from './model'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse, StaffReportResponse } from './model'
+import { NO_BREAK_REASON } from './csv'
 import { MAX_REPORT_DAYS } from './service'
 
 /*

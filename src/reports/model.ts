@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { NO_BREAK_REASON } from './csv'
 
 const closed = { additionalProperties: false } as const
 const Seconds = Type.Union([Type.Number(), Type.Null()])
@@ -36,9 +37,6 @@ export const CounterReportRow = Type.Object({
   busySeconds: Type.Integer({ description: 'seconds the counter held a ticket: from its call there to the ticket leaving it' }),
 }, { ...closed, $id: 'CounterReportRow' })
 export type CounterReportRow = Static<typeof CounterReportRow>
-
-/** The key of a break taken without a reason in `breakSeconds` (a reason is a unit's `breakReasons` entry). */
-export const NO_BREAK_REASON = '(none)'
 
 /** Contract §16 staff row: one clerk's business day. */
 export const StaffReportRow = Type.Object({

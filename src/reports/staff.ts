@@ -3,7 +3,8 @@ import { ApiError } from '../platform/errors'
 import { Histogram, type RollupReads, type StaffRollupRow } from '../tickets'
 import type { StaffReads } from '../people'
 import { ReportCodes } from './errors'
-import { NO_BREAK_REASON, type StaffReportRow } from './model'
+import type { StaffReportRow } from './model'
+import { NO_BREAK_REASON } from './csv'
 import { parseRange } from './service'
 
 /** The units a staff report reader sees: a key or device its one unit, a manager its units, an admin or the CLI every unit (null). */
