@@ -373,9 +373,9 @@ class ReportsPage {
     const rows = this.staffRows ?? []
     const reasons = [...new Set(rows.flatMap((r) => Object.keys(r.breakSeconds)))].sort()
     const head = [L.date, L.clerk, L.served, L.noShow, L.serviceAvg, L.serviceP50, L.serviceP90, L.signedIn,
-      ...reasons.map((reason) => this.t('breakReason', { reason: reason === NO_BREAK_REASON ? L.noReason : reason }))]
+      ...reasons.map((reason) => this.t('breakReason', { reason: reason === NO_BREAK_REASON ? L.noReason : isolated(reason) }))]
     const cells = rows.map((r) => [
-      r.date, r.displayName, this.num(r.served), this.num(r.noShow),
+      r.date, isolated(r.displayName), this.num(r.served), this.num(r.noShow),
       this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90),
       this.duration(r.signedInSeconds), ...reasons.map((reason) => this.duration(r.breakSeconds[reason] ?? 0)),
     ])
@@ -412,6 +412,14 @@ class ReportsPage {
     a.remove()
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
   }
+}
+
+/**
+ * A name of the branch's own (a clerk, a break reason) isolated from the text around it, so
+ * `Lina K.` keeps its full stop on the right in an Arabic table (FSI … PDI).
+ */
+function isolated(text: string): string {
+  return '\u2068' + text + '\u2069'
 }
 
 function isoDay(d: Date): string {
