@@ -10,3 +10,4 @@ export {
 export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, passwordProblem, type PasswordCost } from './passwords'
 export { PeopleCodes, type PeopleCode } from './errors'
 export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'
+export { StaffReads, type StaffTimeRow } from './staff-reads'

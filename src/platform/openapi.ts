@@ -17,7 +17,7 @@ const ASSETS = '/swagger/assets'
 const LOBBY = 'x-lobby'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'metrics', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'operatorOrSession' | 'metrics', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   /** The operator API: a Queue key, or a paired desk's cookie (contract §7). */
   operator: [{ queueBearer: [] }, { deviceCookie: [] }],
@@ -31,6 +31,8 @@ export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displa
   deviceCookie: [{ deviceCookie: [] }],
   /** A signed-in person's browser (contract §16). */
   sessionCookie: [{ sessionCookie: [] }],
+  /** The operator API's credentials or a signed-in manager's or admin's browser (the staff report, contract §16). */
+  operatorOrSession: [{ queueBearer: [] }, { deviceCookie: [] }, { sessionCookie: [] }],
   /** `/metrics`: loopback callers need nothing, others the metrics token. */
   metrics: [{}, { metricsToken: [] }],
 }

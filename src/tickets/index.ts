@@ -34,12 +34,12 @@ export {
 export { issuedCounter, storedTicketCount } from './counts'
 export { deleteTicketsCreatedBefore, type TicketRetentionBatch } from './retention'
 
-// Report roll-ups (contract §12) and the head-office feed (§14).
+// Report roll-ups (contract §12, per clerk §16) and the head-office feed (§14).
 export { Histogram, bucketOf, localHour } from './rollup-encoding'
 export { rebuildReportRollups } from './rollup-rebuild'
 export {
   RollupReads,
-  type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type LineDayRollup,
+  type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type StaffRollupRow, type LineDayRollup,
 } from './rollup-reads'
 export {
   TicketChangeFeed,

@@ -201,6 +201,7 @@ export class Tickets {
       after,
       event: rule.event,
       system: isSystemActor(change.actor) && before !== null,
+      actor: change.actor,
       now,
       hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
       waitTargetOf: (serviceId) => rollups.waitTarget(serviceId),
