@@ -20,6 +20,7 @@ import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
+import { webhooksDoc } from './webhooks/model'
 
 export type App = ReturnType<typeof createApp>
 
@@ -38,7 +39,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now()))
     .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
-    .use(openapiPlugin(VERSION))
+    .use(openapiPlugin(VERSION, webhooksDoc))
     .get('/health', () => ({ status: 'ok' }), { detail: healthDetail })
     .use(faviconRoute())
     .use(prayerRoutes(deps))
@@ -52,7 +53,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
-    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, devices, reportCache: services.reportCache }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .decorate('deps', deps)
 }

@@ -39,6 +39,7 @@ import type {
   SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
 } from '../people/model'
 import type { PeopleCodes } from '../people/errors'
+import type { StaffReportResponse as StaffReportResponseSchema } from '../reports/model'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -130,6 +131,11 @@ export type CurrentSessionResponse = Static<typeof CurrentSessionResponseSchema>
 export type SetupRequest = Static<typeof SetupRequestSchema>
 export type SetupResponse = Static<typeof SetupResponseSchema>
 export type SignOutResponse = Static<typeof SignOutResponseSchema>
+
+// ---- the reports page: the staff report (contract §16) ----
+
+export type StaffReportResponse = Static<typeof StaffReportResponseSchema>
+export type StaffReportRow = ElementOf<StaffReportResponse['data']>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

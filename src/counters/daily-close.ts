@@ -27,7 +27,7 @@ export interface LocationClose {
 /**
  * Contract §3: the daily close at each location's local midnight, a system transition of every
  * ticket still open from an earlier business day: WAITING→CANCELLED, CALLED→NO_SHOW,
- * SERVING→COMPLETED, each with its event (actor `system`) and webhook event. The same run
+ * SERVING→COMPLETED, each with its event (actor `{type: 'system', id: 'daily-close'}`) and webhook event. The same run
  * closes the location's counters opened on an earlier day and clears its recent-calls list of
  * earlier days, and ends its clerks' sign-ins and breaks of earlier days (contract §16) at
  * their day's end. Each location closes in its own write (`writes.now`), with the unit's
@@ -101,7 +101,7 @@ export class DailyClose {
       }
       const open = tickets.openBefore(location.id, today)
       for (const ticket of open) {
-        // WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by `system` (no service time).
+        // WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by the system (`system:daily-close`, no service time).
         const closed = tickets.closeDay(ticket, now)
         if (closed.status === 'CANCELLED') report.cancelled += 1
         else if (closed.status === 'NO_SHOW') report.noShows += 1

@@ -253,7 +253,8 @@ export const readQueueOverviewDocs = docs(
 export const listTicketEventsDocs = docs(
   'listTicketEvents',
   'A ticket\'s event history',
-  'Every transition of the ticket, oldest first: what (type, from, to), when, at which counter, and who (the credential ID, or `system` for the daily close). ' +
+  'Every transition of the ticket, oldest first: what (type, from, to), when, at which counter, and who (`actor`, contract §16: a clerk signed in at the desk by username, a desk or kiosk without one by device name, an API key by credential ID, ' +
+    'the daily close as `{type: system, id: daily-close}`). ' +
     'Checks: credential → scope → rate limit → Queue Unit active → ticket (404 also outside the key\'s locations and services).',
   {
     status: 200,
@@ -265,8 +266,8 @@ export const listTicketEventsDocs = docs(
         ticketId: TICKET_EXAMPLE.id,
         ticketNumber: 'A007',
         events: [
-          { id: 1, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: 'cred_01JD5KIOSK0000000000000000', at: '2026-11-25T09:30:00.000Z', detail: null },
-          { id: 2, type: 'called', fromStatus: 'WAITING', toStatus: 'CALLED', counterId: 'cnt_1', actor: 'cred_01JD5OPERATOR00000000000000', at: '2026-11-25T09:41:12.345Z', detail: null },
+          { id: 1, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: { type: 'device', id: 'kiosk-entrance' }, at: '2026-11-25T09:30:00.000Z', detail: { source: 'KIOSK' } },
+          { id: 2, type: 'called', fromStatus: 'WAITING', toStatus: 'CALLED', counterId: 'cnt_1', actor: { type: 'clerk', id: 'alice' }, at: '2026-11-25T09:41:12.345Z', detail: null },
         ],
       },
     },

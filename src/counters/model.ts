@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { IssueTicketRequest, QueueTicket } from '../queue/model'
-import { TrackedQueueTicket } from '../tickets'
+import { ActorJson, TrackedQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const
 
@@ -118,7 +118,7 @@ export const TicketEvent = Type.Object(
     fromStatus: Type.Union([Type.String(), Type.Null()]),
     toStatus: Type.String(),
     counterId: Type.Union([Type.String(), Type.Null()]),
-    actor: Type.String({ description: 'the credential ID that made the change, or `system` (daily close)' }),
+    actor: ActorJson,
     at: DateTime,
     detail: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   },

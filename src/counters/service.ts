@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
+import { actorOf, encodeActor } from '../platform/actor'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
 import { locations } from '../queue/tables'
@@ -269,7 +270,7 @@ export class CounterService {
    */
   private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
     if (!counter.open) this.setOpen(counter, true, now)
-    return this.deps.tickets.call(ticket, counter.id, caller.id, now)
+    return this.deps.tickets.call(ticket, counter.id, encodeActor(actorOf(caller)), now)
   }
 
   // ---- the other ticket transitions ---------------------------------------------------
@@ -282,12 +283,13 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
       const tickets = this.deps.tickets
+      const actor = encodeActor(actorOf(caller))
       switch (action) {
-        case 'recall': return tickets.recall(ticket, caller.id, now)
-        case 'start': return tickets.start(ticket, caller.id, now)
-        case 'complete': return tickets.complete(ticket, caller.id, now)
-        case 'no-show': return tickets.noShow(ticket, caller.id, now)
-        case 'cancel': return tickets.cancel(ticket, caller.id, now)
+        case 'recall': return tickets.recall(ticket, actor, now)
+        case 'start': return tickets.start(ticket, actor, now)
+        case 'complete': return tickets.complete(ticket, actor, now)
+        case 'no-show': return tickets.noShow(ticket, actor, now)
+        case 'cancel': return tickets.cancel(ticket, actor, now)
       }
     })
   }
@@ -296,7 +298,7 @@ export class CounterService {
   requeue(caller: Credential, ticketId: string, position: Position, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
-      return this.deps.tickets.requeue(ticket, position, caller.id, now)
+      return this.deps.tickets.requeue(ticket, position, encodeActor(actorOf(caller)), now)
     })
   }
 
@@ -318,7 +320,7 @@ export class CounterService {
       if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
       // A desk (bound to its counter) may send a ticket of its services to any service there.
       if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
-      return this.deps.tickets.transfer(ticket, target.id, position, caller.id, now)
+      return this.deps.tickets.transfer(ticket, target.id, position, encodeActor(actorOf(caller)), now)
     })
   }
 
@@ -374,7 +376,11 @@ export class CounterService {
     const policy = this.deps.tickets.priorityPolicy(unit)
     return {
       generatedAt: isoTime(now),
-      services: lines.map((line) => ({ ...line, tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson) })),
+      services: lines.map(({ names: _names, nowServing, ...line }) => ({
+        ...line,
+        nowServing: nowServing === null ? null : { number: nowServing.number, counterName: nowServing.counterName, status: nowServing.status, calledAt: nowServing.calledAt, priority: nowServing.priority },
+        tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson),
+      })),
       counters: counterList,
     }
   }

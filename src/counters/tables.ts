@@ -7,6 +7,8 @@ export const counters = sqliteTable('counters', {
   queueUnitId: text('queue_unit_id').notNull().references(() => queueUnits.id),
   locationId: text('location_id').notNull().references(() => locations.id),
   name: text('name').notNull(),
+  /** Contract §18: the name per BCP 47 language tag (JSON object), or null when provisioned as one string; `name` is the default language's. */
+  names: text('names'),
   /** False once retired in provisioning (`active: false`): gone from desks and boards, its history stays. */
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   open: integer('open', { mode: 'boolean' }).notNull().default(false),

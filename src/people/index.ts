@@ -12,3 +12,4 @@ export { StaffIntervals, dayEnd, type DeskClerk, type DeskClerkState, type Inter
 export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProblem, type PasswordCost } from './passwords'
 export { PeopleCodes, type PeopleCode } from './errors'
 export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'
+export { StaffReads, type StaffTimeRow } from './staff-reads'

@@ -17,7 +17,7 @@ const ASSETS = '/swagger/assets'
 const LOBBY = 'x-lobby'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'metrics', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'operatorOrSession' | 'metrics', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   /** The operator API: a Queue key, or a paired desk's cookie (contract §7). */
   operator: [{ queueBearer: [] }, { deviceCookie: [] }],
@@ -31,6 +31,8 @@ export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displa
   deviceCookie: [{ deviceCookie: [] }],
   /** A signed-in person's browser (contract §16). */
   sessionCookie: [{ sessionCookie: [] }],
+  /** The operator API's credentials or a signed-in manager's or admin's browser (the staff report, contract §16). */
+  operatorOrSession: [{ queueBearer: [] }, { deviceCookie: [] }, { sessionCookie: [] }],
   /** `/metrics`: loopback callers need nothing, others the metrics token. */
   metrics: [{}, { metricsToken: [] }],
 }
@@ -355,7 +357,17 @@ const TAGS = [
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Platform', description: 'Liveness and metrics.' },
+  { name: 'Webhooks', description: 'What Lobby sends to a subscribed endpoint (under `webhooks`, not `paths`): ticket events, signed with the endpoint\'s `lbh_…` secret.' },
 ]
+
+/**
+ * What the document holds besides the routes: the OpenAPI 3.1 `webhooks` (requests Lobby
+ * sends, described by their feature and handed in by the app) and the named schemas they use.
+ */
+export interface DocumentExtras {
+  webhooks?: Record<string, unknown>
+  schemas?: Record<string, unknown>
+}
 
 const DESCRIPTION = `Queue API, widget data push, prayer-schedule month push, operator API and display feeds of a Lobby branch server.
 
@@ -369,7 +381,7 @@ X-Request-Timestamp, X-Request-Nonce and Idempotency-Key as they are: this page 
 fresh timestamp, nonce and key when it sends the request (another client must send fresh values itself).`
 
 /** Builds the document from the app's routes. */
-export function buildDocument(app: AnyElysia, version: string): Json {
+export function buildDocument(app: AnyElysia, version: string, extras: DocumentExtras = {}): Json {
   const generated = toOpenAPISchema(app, { paths: [/^\/swagger/] }, undefined, undefined, '3.1.0') as unknown as { paths: Record<string, Json> }
   const paths: Record<string, Json> = {}
   const named: Record<string, unknown> = {}
@@ -407,9 +419,11 @@ export function buildDocument(app: AnyElysia, version: string): Json {
     }
   }
 
+  Object.assign(named, extras.schemas)
   const namer = new SchemaNamer(named)
   const reducedPaths = namer.reduce(plain(paths), true)[0] as Json
   const reducedSockets = namer.reduce(plain(websockets), true)[0] as Json
+  const reducedWebhooks = namer.reduce(plain(extras.webhooks ?? {}), true)[0] as Json
   return {
     openapi: '3.1.0',
     info: {
@@ -420,6 +434,7 @@ export function buildDocument(app: AnyElysia, version: string): Json {
     servers: [{ url: '/', description: 'this Lobby server' }],
     tags: TAGS,
     paths: reducedPaths,
+    ...(Object.keys(reducedWebhooks).length > 0 ? { webhooks: reducedWebhooks } : {}),
     components: {
       securitySchemes: {
         queueBearer: { type: 'http', scheme: 'bearer', description: 'Queue API key (lbq_…)' },
@@ -457,12 +472,12 @@ function websocketEntry(doc: WebsocketDoc) {
 const documents = new WeakMap<AnyElysia, { routes: number; document: Json }>()
 
 /** The document of the app `plugin` belongs to, built once its routes are all there (cached). */
-export function documentOf(plugin: AnyElysia, version: string): Json {
+export function documentOf(plugin: AnyElysia, version: string, extras: DocumentExtras = {}): Json {
   // The routes of the whole app this plugin was added to (Elysia keeps them protected; @elysiajs/openapi reads them the same way).
   const routes = (plugin as unknown as { getGlobalRoutes(): unknown[] }).getGlobalRoutes().length
   const cached = documents.get(plugin)
   if (cached !== undefined && cached.routes === routes) return cached.document
-  const document = buildDocument(plugin, version)
+  const document = buildDocument(plugin, version, extras)
   documents.set(plugin, { routes, document })
   return document
 }
@@ -531,7 +546,7 @@ const swaggerPage = `<!DOCTYPE html>
  * OpenAPI 3.1 at /swagger/json and Swagger UI at /swagger, with the UI's script and style
  * served from files embedded in the binary: a branch box has no internet, so no CDN.
  */
-export function openapiPlugin(version: string) {
+export function openapiPlugin(version: string, extras: DocumentExtras = {}) {
   const plugin = new Elysia({ name: 'lobby.openapi' })
   const hidden = { detail: { hide: true } }
   return plugin
@@ -545,7 +560,7 @@ export function openapiPlugin(version: string) {
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
     }), hidden)
     .get('/swagger', () => new Response(swaggerPage, { headers: { 'content-type': 'text/html; charset=utf-8' } }), hidden)
-    .get('/swagger/json', () => new Response(JSON.stringify(documentOf(plugin, version)), {
+    .get('/swagger/json', () => new Response(JSON.stringify(documentOf(plugin, version, extras)), {
       headers: { 'content-type': 'application/json' },
     }), hidden)
 }

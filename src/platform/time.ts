@@ -101,3 +101,78 @@ export function isRealDate(year: number, month: number, day: number): boolean {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
   return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
 }
+
+// ---- wall-clock arithmetic on `YYYY-MM-DD` and `HH:mm` strings (prayer months, opening hours) ----
+
+/** Midnight UTC of a calendar date `YYYY-MM-DD`, in epoch milliseconds. */
+export function utcMidnight(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)))
+}
+
+/** `YYYY-MM-DD` plus `n` days. */
+export function addDays(date: string, n: number): string {
+  return new Date(utcMidnight(date) + n * 86_400_000).toISOString().slice(0, 10)
+}
+
+/** `HH:mm` → minutes since local midnight. */
+export function minutesOf(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>()
+
+function wallClock(timeZone: string): Intl.DateTimeFormat {
+  let fmt = wallClocks.get(timeZone)
+  if (fmt === undefined) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    if (wallClocks.size < 1000) wallClocks.set(timeZone, fmt)
+  }
+  return fmt
+}
+
+export interface LocalDateTime {
+  /** `YYYY-MM-DD` in the zone. */
+  date: string
+  /** `HH:mm` in the zone. */
+  time: string
+}
+
+function wallParts(ms: number, timeZone: string) {
+  const parts = wallClock(timeZone).formatToParts(ms)
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') }
+}
+
+/** The calendar date and wall-clock time at instant `ms` in `timeZone`. */
+export function localDateTime(ms: number, timeZone: string): LocalDateTime {
+  const p = wallParts(ms, timeZone)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return { date: `${p.year}-${pad(p.month)}-${pad(p.day)}`, time: `${pad(p.hour)}:${pad(p.minute)}` }
+}
+
+/** Offset of `timeZone` from UTC at instant `ms`, in milliseconds. */
+function offsetAt(ms: number, timeZone: string): number {
+  const p = wallParts(ms, timeZone)
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
+  return wall - Math.floor(ms / 1000) * 1000
+}
+
+/**
+ * The instant at which the wall clock in `timeZone` shows `time` on `date`. A time skipped by
+ * a daylight-saving change maps to the same clock reading after the change (an hour later).
+ */
+export function zonedInstant(date: string, time: string, timeZone: string): number {
+  const wall = utcMidnight(date) + minutesOf(time) * 60_000
+  const first = wall - offsetAt(wall, timeZone)
+  const second = offsetAt(first, timeZone)
+  return second === offsetAt(wall, timeZone) ? first : wall - second
+}

@@ -5,6 +5,11 @@ const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,160}$' })
 const Name = Type.String({ minLength: 1, maxLength: 200 })
 const KeyName = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$' })
 const PerMinute = Type.Integer({ minimum: 1, maximum: 1_000_000 })
+/** Contract §18: one string, or an object of BCP 47 language tags to strings (tags checked with the references). */
+const LocalizedName = Type.Union([Name, Type.Record(Type.String({ minLength: 1, maxLength: 35 }), Name, { minProperties: 1, maxProperties: 20 })])
+const LanguageTag = Type.String({ minLength: 1, maxLength: 35 })
+/** Contract §18 weekly hours: weekdays to `["HH:mm", "HH:mm"]` intervals (times, weekdays and overlaps checked with the references). */
+const WeeklyHours = Type.Record(Type.String({ maxLength: 16 }), Type.Array(Type.Array(Type.String({ maxLength: 5 }), { minItems: 2, maxItems: 2 }), { maxItems: 12 }))
 
 export const QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read', 'counter:operate', 'reports:read'] as const
 export const DEFAULT_QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read']
@@ -42,15 +47,21 @@ const PrayerSource = Type.Object({
 
 const Location = Type.Object({
   id: Id,
-  name: Name,
+  name: LocalizedName,
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
+  /** Contract §18: absent = always open. */
+  openingHours: Type.Optional(WeeklyHours),
+  closedDates: Type.Optional(Type.Array(Type.String({ maxLength: 10 }), { maxItems: 1000 })),
+  lastTicketMinutesBeforeClose: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
   active: Type.Optional(Type.Boolean()),
 }, closed)
 
 const Service = Type.Object({
   id: Id,
-  name: Name,
+  name: LocalizedName,
   prefix: Type.String({ pattern: '^[A-Z]{1,3}$' }),
+  /** Contract §18: narrows the location's hours; absent = the location's. */
+  openingHours: Type.Optional(WeeklyHours),
   active: Type.Optional(Type.Boolean()),
   locations: Type.Array(Id, { minItems: 1, uniqueItems: true }),
   defaultServiceSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
@@ -59,7 +70,7 @@ const Service = Type.Object({
 
 const Counter = Type.Object({
   id: Id,
-  name: Name,
+  name: LocalizedName,
   locationId: Id,
   services: Type.Array(Id, { minItems: 1, uniqueItems: true }),
   /** false retires the counter: gone from desks and boards, its history stays. */
@@ -105,7 +116,11 @@ const BreakReason = Type.String({ minLength: 1, maxLength: MAX_BREAK_REASON_LENG
 
 const QueueUnit = Type.Object({
   id: Id,
-  name: Name,
+  name: LocalizedName,
+  /** Contract §18: the language names fall back to (default `en`). */
+  defaultLanguage: Type.Optional(LanguageTag),
+  /** Contract §18: the languages the kiosk, phone and join pages offer (default `[defaultLanguage]`). */
+  languages: Type.Optional(Type.Array(LanguageTag, { minItems: 1, maxItems: 20, uniqueItems: true })),
   active: Type.Optional(Type.Boolean()),
   priority: Type.Optional(PriorityPolicy),
   /** Contract §9: the kiosk offers a "Priority" choice (default false). */

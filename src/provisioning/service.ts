@@ -4,6 +4,8 @@ import type { Db } from '../db/open'
 import { compile, schemaErrors } from '../platform/validation'
 import { pointer, type ErrorDetail } from '../platform/errors'
 import { isIanaTimeZone } from '../platform/time'
+import { canonicalLanguageTag, canonicalName, nameErrors, resolveName, type LocalizedName } from '../platform/names'
+import { closedDatesErrors, weeklyHoursErrors } from '../queue/opening-hours'
 import { randomIds, type IdGenerator } from '../platform/ids'
 import type { CredentialKind } from '../platform/credentials'
 import { workspaces, credentials } from './tables'
@@ -102,6 +104,17 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
     })
     ws.queueUnits?.forEach((qu, u) => {
       const up = `${wp}/queueUnits/${u}`
+      problems.push(...languageErrors(qu, up))
+      for (const [list, key] of [[[qu], ''], [qu.locations ?? [], 'locations'], [qu.services ?? [], 'services'], [qu.counters ?? [], 'counters']] as const) {
+        list.forEach((entity, i) => problems.push(...nameErrors(entity.name, key === '' ? `${up}/name` : `${up}/${key}/${i}/name`)))
+      }
+      qu.locations?.forEach((l, i) => {
+        if (l.openingHours !== undefined) problems.push(...weeklyHoursErrors(l.openingHours, `${up}/locations/${i}/openingHours`))
+        if (l.closedDates !== undefined) problems.push(...closedDatesErrors(l.closedDates, `${up}/locations/${i}/closedDates`))
+      })
+      qu.services?.forEach((sv, i) => {
+        if (sv.openingHours !== undefined) problems.push(...weeklyHoursErrors(sv.openingHours, `${up}/services/${i}/openingHours`))
+      })
       unique('queue unit', qu.id, `${up}/id`)
       owned(queueUnits, queueUnits.workspaceId, qu.id, ws.id, `${up}/id`, 'queue unit')
       if (qu.priority?.mode === 'INTERLEAVE' && qu.priority.normalPerPriority === undefined) {
@@ -160,6 +173,46 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
     })
   })
   return problems
+}
+
+type ProvisionedUnit = NonNullable<ProvisioningFile['workspaces'][number]['queueUnits']>[number]
+
+/** Contract §18: the unit's languages are language tags, and its default language is among them. */
+function languageErrors(qu: ProvisionedUnit, up: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = []
+  if (qu.defaultLanguage !== undefined && canonicalLanguageTag(qu.defaultLanguage) === null) {
+    problems.push({ path: `${up}/defaultLanguage`, message: `"${qu.defaultLanguage}" is not a BCP 47 language tag (such as en, ar, fr-CA)` })
+  }
+  qu.languages?.forEach((tag, i) => {
+    if (canonicalLanguageTag(tag) === null) problems.push({ path: `${up}/languages/${i}`, message: `"${tag}" is not a BCP 47 language tag (such as en, ar, fr-CA)` })
+  })
+  if (problems.length === 0 && qu.languages !== undefined) {
+    const canonical = qu.languages.map((tag) => canonicalLanguageTag(tag)!.toLowerCase())
+    if (new Set(canonical).size !== canonical.length) problems.push({ path: `${up}/languages`, message: 'names a language twice' })
+    const fallback = canonicalLanguageTag(qu.defaultLanguage ?? 'en')!.toLowerCase()
+    if (!canonical.includes(fallback)) problems.push({ path: `${up}/languages`, message: `must include the default language "${qu.defaultLanguage ?? 'en'}"` })
+  }
+  return problems
+}
+
+/** The `name` (in the unit's default language) and `names` (null for a plain string) columns of a provisioned name. */
+function nameColumns(name: LocalizedName, defaultLanguage: string): { name: string; names: string | null } {
+  const canonical = canonicalName(name)
+  return { name: resolveName(canonical, defaultLanguage, defaultLanguage), names: typeof canonical === 'string' ? null : JSON.stringify(canonical) }
+}
+
+/** A unit's languages in canonical spelling, the default first. */
+function unitLanguages(qu: ProvisionedUnit): { defaultLanguage: string; languages: string[] } {
+  const defaultLanguage = canonicalLanguageTag(qu.defaultLanguage ?? 'en')!
+  const listed = (qu.languages ?? [defaultLanguage]).map((tag) => canonicalLanguageTag(tag)!)
+  return { defaultLanguage, languages: [defaultLanguage, ...listed.filter((tag) => tag.toLowerCase() !== defaultLanguage.toLowerCase())] }
+}
+
+/** Weekly hours as stored: the weekdays in week order, so applying the same file again changes nothing. */
+function hoursColumn(hours: Record<string, string[][]> | undefined): string | null {
+  if (hours === undefined) return null
+  const order = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
+  return JSON.stringify(Object.fromEntries(order.filter((day) => day in hours).map((day) => [day, hours[day]])))
 }
 
 function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): ProvisionResult {
@@ -231,8 +284,9 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
       })
     }
     for (const qu of ws.queueUnits ?? []) {
+      const { defaultLanguage, languages } = unitLanguages(qu)
       upsert('queueUnits', queueUnits, qu.id, {
-        workspaceId: ws.id, name: qu.name, active: qu.active ?? true,
+        workspaceId: ws.id, ...nameColumns(qu.name, defaultLanguage), defaultLanguage, languages: JSON.stringify(languages), active: qu.active ?? true,
         // Absent means the defaults, like `active`: FIRST, and no kiosk choice.
         priorityMode: qu.priority?.mode ?? 'FIRST',
         normalPerPriority: qu.priority?.mode === 'INTERLEAVE' ? qu.priority.normalPerPriority ?? null : null,
@@ -241,11 +295,16 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
         breakReasons: JSON.stringify(qu.breakReasons ?? DEFAULT_BREAK_REASONS),
       })
       for (const l of qu.locations ?? []) {
-        upsert('locations', locations, l.id, { queueUnitId: qu.id, name: l.name, timezone: l.timezone, active: l.active ?? true })
+        upsert('locations', locations, l.id, {
+          queueUnitId: qu.id, ...nameColumns(l.name, defaultLanguage), timezone: l.timezone, active: l.active ?? true,
+          openingHours: hoursColumn(l.openingHours), closedDates: JSON.stringify([...(l.closedDates ?? [])].sort()),
+          lastTicketMinutesBeforeClose: l.lastTicketMinutesBeforeClose ?? 0,
+        })
       }
       for (const s of qu.services ?? []) {
         upsert('services', services, s.id, {
-          queueUnitId: qu.id, name: s.name, prefix: s.prefix, active: s.active ?? true,
+          queueUnitId: qu.id, ...nameColumns(s.name, defaultLanguage), prefix: s.prefix, active: s.active ?? true,
+          openingHours: hoursColumn(s.openingHours),
           defaultServiceSeconds: s.defaultServiceSeconds ?? DEFAULT_SERVICE_SECONDS,
           waitTargetSeconds: s.waitTargetSeconds ?? DEFAULT_WAIT_TARGET_SECONDS,
         })
@@ -253,7 +312,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
       }
       for (const c of qu.counters ?? []) {
         // A retired counter is also closed, so it no longer feeds the wait estimate.
-        upsert('counters', counters, c.id, { queueUnitId: qu.id, locationId: c.locationId, name: c.name, active: c.active ?? true, ...(c.active === false ? { open: false } : {}) })
+        upsert('counters', counters, c.id, { queueUnitId: qu.id, locationId: c.locationId, ...nameColumns(c.name, defaultLanguage), active: c.active ?? true, ...(c.active === false ? { open: false } : {}) })
         link(counterServices, counterServices.counterId, counterServices.serviceId, c.id, c.services, (s) => ({ counterId: c.id, serviceId: s }))
       }
       for (const k of qu.apiKeys ?? []) {

@@ -38,6 +38,19 @@ const issueHeaders = {
 }
 const readHeaders = { 'X-Correlation-ID': correlationHeader }
 
+/** Contract §18: the two reads that carry names answer in an asked language the unit has. */
+const namedReadHeaders = {
+  ...readHeaders,
+  'Accept-Language': {
+    description: 'the language of `name` (and `counterName`) when the Queue Unit has it among its `languages` (RFC 9110 weights; else its default language)',
+    example: 'ar, en;q=0.8',
+  },
+}
+const contentLanguage = {
+  'Content-Language': { description: 'the language `Accept-Language` chose among the unit\'s languages; absent when none was asked or matched (the default language)', schema: { type: 'string', examples: ['ar'] } },
+  Vary: { description: 'always `Accept-Language`', schema: { type: 'string', examples: ['Accept-Language'] } },
+}
+
 const readErrors = {
   401: [QueueCodes.AUTHENTICATION_FAILED],
   403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
@@ -50,21 +63,24 @@ const schemas = { QueueTicket: PublicQueueTicket, ServiceEntry, StateEntry, NowS
 const issueDescription = [
   'Issues one ticket for an allowed location and service. A retry with the same Idempotency-Key and the same parsed body',
   '(field order and whitespace do not matter) within 24 hours returns the original 201 body with `Idempotent-Replayed: true`;',
-  'the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Refused with 409 QUEUE_UNIT_EDGE_MANAGED while an Edge holds authority.',
+  'the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Refused with 409 QUEUE_UNIT_EDGE_MANAGED while an Edge holds authority,',
+  'and with 409 SERVICE_CLOSED outside the service\'s opening hours (`details` names the next opening).',
   'Checks, in order: declared body size (a chunked body is measured while read, after the rate limit) → credential → scope → rate limit → headers (content type, timestamp, nonce, Idempotency-Key) →',
-  'timestamp window → nonce → JSON → schema → idempotency lookup → Edge authority → location and service → write.',
+  'timestamp window → nonce → JSON → schema → idempotency lookup → Edge authority → location and service → opening hours → write.',
 ].join(' ')
 
 export const listServicesDocs = routeDetail({
   operationId: 'listServices',
   summary: 'List allowed services',
-  description: 'Active services at active locations the key may use, once per (service, location), with waiting counts and the estimated wait for a ticket issued now. Scope `services:read`.',
+  description: 'Active services at active locations the key may use, once per (service, location), with waiting counts and the estimated wait for a ticket issued now. Scope `services:read`. ' +
+    '`name` is in the unit\'s default language, or in the one `Accept-Language` asks for when the unit has it (contract §18).',
   tags: ['Queue'],
   security: 'queueBearer',
-  headers: readHeaders,
+  headers: namedReadHeaders,
   responses: {
     200: {
       description: 'the allowed services',
+      headers: contentLanguage,
       name: 'ServicesResponse',
       schema: ServicesResponse,
       example: {
@@ -115,7 +131,7 @@ export const issueTicketDocs = routeDetail({
     400: [QueueCodes.INVALID_REQUEST, QueueCodes.INVALID_JSON, QueueCodes.REQUEST_TIMESTAMP_OUT_OF_WINDOW],
     401: [QueueCodes.AUTHENTICATION_FAILED],
     403: [QueueCodes.SCOPE_FORBIDDEN, QueueCodes.LOCATION_FORBIDDEN, QueueCodes.SERVICE_FORBIDDEN, QueueCodes.QUEUE_UNIT_INACTIVE],
-    409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED],
+    409: [QueueCodes.NONCE_REPLAYED, QueueCodes.IDEMPOTENCY_KEY_REUSED, QueueCodes.QUEUE_UNIT_EDGE_MANAGED, QueueCodes.SERVICE_CLOSED],
     413: [QueueCodes.PAYLOAD_TOO_LARGE],
     422: [QueueCodes.VALIDATION_FAILED],
     429: [QueueCodes.RATE_LIMITED],
@@ -146,13 +162,15 @@ export const readTicketDocs = routeDetail({
 export const readLiveStateDocs = routeDetail({
   operationId: 'readLiveState',
   summary: 'Read live state',
-  description: 'Waiting count and now serving per allowed (service, location); `nowServing` is null when no ticket of the service is CALLED or SERVING there. Scope `state:read`.',
+  description: 'Waiting count and now serving per allowed (service, location); `nowServing` is null when no ticket of the service is CALLED or SERVING there. Scope `state:read`. ' +
+    '`name` and `counterName` are in the unit\'s default language, or in the one `Accept-Language` asks for when the unit has it (contract §18).',
   tags: ['Queue'],
   security: 'queueBearer',
-  headers: readHeaders,
+  headers: namedReadHeaders,
   responses: {
     200: {
       description: 'the live state',
+      headers: contentLanguage,
       name: 'StateResponse',
       schema: StateResponse,
       example: {

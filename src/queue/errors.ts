@@ -15,6 +15,8 @@ export const QueueCodes = {
   NONCE_REPLAYED: 'NONCE_REPLAYED',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   QUEUE_UNIT_EDGE_MANAGED: 'QUEUE_UNIT_EDGE_MANAGED',
+  /** Contract §18: the service is outside its opening hours (public and kiosk issue). */
+  SERVICE_CLOSED: 'SERVICE_CLOSED',
   PAYLOAD_TOO_LARGE: CommonCodes.PAYLOAD_TOO_LARGE,
   VALIDATION_FAILED: CommonCodes.VALIDATION_FAILED,
   RATE_LIMITED: CommonCodes.RATE_LIMITED,
@@ -47,4 +49,8 @@ export const QueueErrorExamples = {
   NONCE_REPLAYED: 'X-Request-Nonce was already used by this key; send a new nonce and timestamp with the same Idempotency-Key',
   IDEMPOTENCY_KEY_REUSED: 'this Idempotency-Key was used with a different payload; use a new key for a new ticket',
   QUEUE_UNIT_EDGE_MANAGED: 'an Edge holds authority over this Queue Unit; queue changes go through the Edge',
+  SERVICE_CLOSED: {
+    message: 'this service is closed now; it opens 2026-11-30 at 08:30 (Europe/London)',
+    details: [{ path: '/serviceId', message: 'opens at 2026-11-30T08:30:00.000Z' }],
+  },
 } as const satisfies Record<keyof typeof QueueCodes, ErrorExample>

@@ -3,6 +3,7 @@ import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
+import { acceptedLanguage, resolveName } from '../platform/names'
 import { publicTicketJson, type QueueLine } from '../tickets'
 import { QueueCodes } from './errors'
 import { mayUseLocation, mayUseService } from './access'
@@ -14,11 +15,14 @@ const MAX_CACHED_TICKETS = 10_000
 /** A queue unit as the public reads need it, read in one snapshot, with the answers built from it. */
 interface UnitView {
   active: boolean
+  /** Contract §18: the unit's default language and the languages its names may be asked in. */
+  defaultLanguage: string
+  languages: string[]
   /** Active services at active locations (`Tickets.lines(unit, true)`). */
   lines: QueueLine[]
-  /** Per credential ID: the services list's whole body. */
+  /** Per credential ID and language: the services list's whole body. */
   servicesBody: Map<string, string>
-  /** Per credential ID: the state body's `services` array as JSON (the body adds `generatedAt`). */
+  /** Per credential ID and language: the state body's `services` array as JSON (the body adds `generatedAt`). */
   stateServices: Map<string, string>
 }
 
@@ -47,38 +51,54 @@ export class QueueReadModel {
 
   constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
 
-  /** Endpoint 1's body: `{"data":{"services":[…]}}`. 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
-  servicesBody(caller: Credential): string {
+  /**
+   * Contract §18: the language `Accept-Language` asks for among the caller's unit's languages,
+   * or null (the names are then in the unit's default language, and no Content-Language is sent).
+   */
+  language(caller: Credential, acceptLanguage: string | null): string | null {
+    if (acceptLanguage === null) return null
     const unit = this.activeUnit(caller)
-    let body = unit.servicesBody.get(caller.id)
+    return acceptedLanguage(acceptLanguage, unit.languages)
+  }
+
+  /** Endpoint 1's body: `{"data":{"services":[…]}}`, names in `language` (null: the default). 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
+  servicesBody(caller: Credential, language: string | null = null): string {
+    const unit = this.activeUnit(caller)
+    // At most 1 + languages (≤ 20) bodies per credential: `language` is one of the unit's.
+    const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
+    let body = unit.servicesBody.get(cacheKey)
     if (body === undefined) {
       const services = allowed(unit.lines, caller).map((line) => ({
         id: line.id,
-        name: line.name,
+        name: line.names === null ? line.name : resolveName(line.names, language, unit.defaultLanguage),
         prefix: line.prefix,
         locationId: line.locationId,
         waiting: line.waiting,
         estimatedWaitSeconds: line.estimatedWaitSeconds,
       }))
       body = JSON.stringify({ data: { services } })
-      unit.servicesBody.set(caller.id, body)
+      unit.servicesBody.set(cacheKey, body)
     }
     return body
   }
 
-  /** Endpoint 4's body: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes `JSON.stringify` gives. */
-  stateBody(caller: Credential, now: number): string {
+  /** Endpoint 4's body: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes `JSON.stringify` gives; names in `language` (null: the default). */
+  stateBody(caller: Credential, now: number, language: string | null = null): string {
     const unit = this.activeUnit(caller)
-    let services = unit.stateServices.get(caller.id)
+    const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
+    let services = unit.stateServices.get(cacheKey)
     if (services === undefined) {
       services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
         id: line.id,
-        name: line.name,
+        name: line.names === null ? line.name : resolveName(line.names, language, unit.defaultLanguage),
         locationId: line.locationId,
         waiting: line.waiting,
-        nowServing: line.nowServing === null ? null : { number: line.nowServing.number, counterName: line.nowServing.counterName },
+        nowServing: line.nowServing === null ? null : {
+          number: line.nowServing.number,
+          counterName: line.nowServing.counterNames === null ? line.nowServing.counterName : resolveName(line.nowServing.counterNames, language, unit.defaultLanguage),
+        },
       })))
-      unit.stateServices.set(caller.id, services)
+      unit.stateServices.set(cacheKey, services)
     }
     return `{"data":{"generatedAt":"${isoTime(now)}","services":${services}}}`
   }
@@ -120,6 +140,8 @@ export class QueueReadModel {
         if (row === null) return null
         return {
           active: row.active,
+          defaultLanguage: row.defaultLanguage,
+          languages: row.languages,
           lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
           servicesBody: new Map<string, string>(),
           stateServices: new Map<string, string>(),

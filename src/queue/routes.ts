@@ -19,6 +19,13 @@ export const MAX_ISSUE_BODY = 16 * KiB
 
 const checkIssue = compile(IssueTicketRequest)
 
+const VARY_LANGUAGE = { vary: 'Accept-Language' }
+
+/** Contract §18: names in an asked language say so; every answer may differ by `Accept-Language`. */
+function languageHeaders(language: string | null): Record<string, string> {
+  return language === null ? VARY_LANGUAGE : { vary: 'Accept-Language', 'content-language': language }
+}
+
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
 export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
   // The three reads answer from memory, built again after each change (src/queue/read-model.ts): `reads`.
@@ -28,7 +35,8 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       `${BASE}/services`,
       ({ request }) => {
         const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', deps.clock.now())
-        return json(200, reads.servicesBody(caller))
+        const language = reads.language(caller, request.headers.get('accept-language'))
+        return json(200, reads.servicesBody(caller, language), languageHeaders(language))
       },
       {
         detail: listServicesDocs,
@@ -71,7 +79,8 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       ({ request }) => {
         const now = deps.clock.now()
         const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
-        return json(200, reads.stateBody(caller, now))
+        const language = reads.language(caller, request.headers.get('accept-language'))
+        return json(200, reads.stateBody(caller, now, language), languageHeaders(language))
       },
       {
         detail: readLiveStateDocs,

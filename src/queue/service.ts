@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
 import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
+import { actorOf, encodeActor } from '../platform/actor'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { publicTicketJson, ticketJson, type TicketRow, trackedTicketJson } from '../tickets'
@@ -10,10 +11,16 @@ import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
 import type { IssueTicketRequest, TicketSource } from './model'
+import { openStateAt, type LocationHours, type WeeklyHours } from './opening-hours'
+import { localDateTime } from '../platform/time'
 
 export interface QueueUnitRow {
   id: string
   active: boolean
+  /** Contract §18: names fall back to this language. */
+  defaultLanguage: string
+  /** Contract §18: the languages the unit's names may be asked in (the default first). */
+  languages: string[]
   edgeHolder: string | null
   edgeExpiresAt: number | null
 }
@@ -82,7 +89,7 @@ export class QueueService {
   /** The caller's Queue Unit, read fresh (Edge authority may have changed a moment ago). */
   queueUnit(queueUnitId: string): QueueUnitRow | null {
     const row = this.parts.unitStmt.get(queueUnitId)
-    return row === null ? null : { id: row.id, active: row.active === 1, edgeHolder: row.edgeHolder, edgeExpiresAt: row.edgeExpiresAt }
+    return row === null ? null : { id: row.id, active: row.active === 1, defaultLanguage: row.defaultLanguage, languages: JSON.parse(row.languages) as string[], edgeHolder: row.edgeHolder, edgeExpiresAt: row.edgeExpiresAt }
   }
 
   /** 403 QUEUE_UNIT_INACTIVE when the caller's Queue Unit is switched off (or gone). */
@@ -142,6 +149,9 @@ export class QueueService {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
+    // Contract §18: outside its hours a service takes no ticket from the public API or a kiosk;
+    // a walk-in at a counter is the staff's decision, and an Edge has decided already.
+    if (source === 'API' || source === 'KIOSK') assertServiceOpen(target.location, target.service, now)
     return this.deps.tickets.issue({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
@@ -150,6 +160,7 @@ export class QueueService {
       externalReference: request.externalReference ?? null,
       priority: request.priority === true,
       credentialId: caller.id,
+      actor: encodeActor(actorOf(caller)),
     }, now)
   }
 
@@ -193,16 +204,19 @@ export class QueueService {
 function prepareParts(db: AppDeps['db']) {
   return {
     // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
-    unitStmt: db.$client.query<{ id: string; active: number; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
-      'SELECT id, active, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
+    unitStmt: db.$client.query<{ id: string; active: number; defaultLanguage: string; languages: string; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
+      'SELECT id, active, default_language AS defaultLanguage, languages, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
     ),
     locationStmt: db
-      .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone, active: locations.active })
+      .select({
+        id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone, active: locations.active,
+        openingHours: locations.openingHours, closedDates: locations.closedDates, lastTicketMinutesBeforeClose: locations.lastTicketMinutesBeforeClose,
+      })
       .from(locations)
       .where(eq(locations.id, sql.placeholder('id')))
       .prepare(),
     serviceStmt: db
-      .select({ id: services.id, queueUnitId: services.queueUnitId, prefix: services.prefix, active: services.active })
+      .select({ id: services.id, queueUnitId: services.queueUnitId, prefix: services.prefix, active: services.active, openingHours: services.openingHours })
       .from(services)
       .where(eq(services.id, sql.placeholder('id')))
       .prepare(),
@@ -215,6 +229,41 @@ function prepareParts(db: AppDeps['db']) {
 }
 
 type Parts = ReturnType<typeof prepareParts>
+
+/** A location's stored hours (contract §18) as the schedule reads them. */
+export function locationHoursOf(row: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }): LocationHours {
+  return {
+    weekly: row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours),
+    closedDates: JSON.parse(row.closedDates) as string[],
+    lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose,
+  }
+}
+
+/** A service's own narrowing hours, or null (its location's). */
+export function serviceHoursOf(row: { openingHours: string | null }): WeeklyHours | null {
+  return row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours)
+}
+
+/**
+ * 409 SERVICE_CLOSED (contract §18) when the service takes no tickets at `now`; `details` names
+ * the next opening (an ISO instant, or that there is none within the search horizon), the
+ * message says it in the location's wall-clock time.
+ */
+export function assertServiceOpen(
+  location: { timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number },
+  service: { openingHours: string | null },
+  now: number,
+): void {
+  const state = openStateAt(locationHoursOf(location), serviceHoursOf(service), now, location.timezone)
+  if (state.open) return
+  if (state.opensAt === null) {
+    throw new ApiError(409, QueueCodes.SERVICE_CLOSED, 'this service is closed and has no opening in its hours', [{ path: pointer('serviceId'), message: 'no next opening' }])
+  }
+  const local = localDateTime(state.opensAt, location.timezone)
+  throw new ApiError(409, QueueCodes.SERVICE_CLOSED, `this service is closed now; it opens ${local.date} at ${local.time} (${location.timezone})`, [
+    { path: pointer('serviceId'), message: `opens at ${new Date(state.opensAt).toISOString()}` },
+  ])
+}
 
 export function queueUnitInactive(): ApiError {
   return new ApiError(403, QueueCodes.QUEUE_UNIT_INACTIVE, 'the Queue Unit of this key is not active')

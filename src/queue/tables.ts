@@ -21,6 +21,12 @@ export const queueUnits = sqliteTable('queue_units', {
   id: text('id').primaryKey(),
   workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
   name: text('name').notNull(),
+  /** Contract §18: the name per BCP 47 language tag (JSON object), or null when provisioned as one string; `name` is the default language's. */
+  names: text('names'),
+  /** Contract §18: the language names fall back to, and the one `name` is in. */
+  defaultLanguage: text('default_language').notNull().default('en'),
+  /** Contract §18: JSON array of the languages the unit's kiosk, phone and join pages offer (the default first). */
+  languages: text('languages').notNull().default('["en"]'),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   edgeHolder: text('edge_holder'),
   /** End of the Edge lease; null with a holder = until released. */
@@ -48,7 +54,15 @@ export const locations = sqliteTable('locations', {
   id: text('id').primaryKey(),
   queueUnitId: text('queue_unit_id').notNull().references(() => queueUnits.id),
   name: text('name').notNull(),
+  /** Contract §18: the name per BCP 47 language tag (JSON object), or null when provisioned as one string; `name` is the default language's. */
+  names: text('names'),
   timezone: text('timezone').notNull(),
+  /** Contract §18: weekly opening hours (JSON `{"mon": [["08:30","12:00"]], …}`) in `timezone`; null = always open. */
+  openingHours: text('opening_hours'),
+  /** Contract §18: JSON array of local dates (`YYYY-MM-DD`) the location is closed. */
+  closedDates: text('closed_dates').notNull().default('[]'),
+  /** Contract §18: no ticket in the last N minutes before closing. */
+  lastTicketMinutesBeforeClose: integer('last_ticket_minutes_before_close').notNull().default(0),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
@@ -58,7 +72,11 @@ export const services = sqliteTable('services', {
   id: text('id').primaryKey(),
   queueUnitId: text('queue_unit_id').notNull().references(() => queueUnits.id),
   name: text('name').notNull(),
+  /** Contract §18: the name per BCP 47 language tag (JSON object), or null when provisioned as one string; `name` is the default language's. */
+  names: text('names'),
   prefix: text('prefix').notNull(),
+  /** Contract §18: weekly hours narrowing the location's (JSON, as `locations.openingHours`); null = the location's. */
+  openingHours: text('opening_hours'),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   defaultServiceSeconds: integer('default_service_seconds').notNull().default(DEFAULT_SERVICE_SECONDS),
   /** Contract §12: a called ticket whose wait is at most this many seconds counts as within target. */

@@ -7,6 +7,8 @@ import type { DeviceService } from '../devices/service'
 import { ReportCodes } from './errors'
 import { admitRate, RateBuckets } from '../platform/admission'
 import type { ReportScope } from './service'
+import type { StaffScope } from './staff'
+import { requireSession, sessionIdOf, type PeopleService } from '../people'
 
 /**
  * The one check of who may read reports (contract §12, §7): a Queue key in `Authorization:
@@ -39,4 +41,33 @@ export const REPORT_RANGE_READS_PER_MINUTE = 30
 export function admitRangeRead(deps: AppDeps, credentialId: string, now: number): void {
   admitRate(deps.limiter, RateBuckets.reportRange, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
     (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} report range reads per minute for this credential; retry after ${retry} s`)
+}
+
+/**
+ * Who may read the staff report (contract §16): a Queue key with `reports:read` or a paired
+ * `reports` device, as the other reports (`admitReportsReader`), each its one unit; or a
+ * signed-in manager (its `queueUnits`) or admin (every unit) by the `lobby_session` cookie,
+ * limited per user as a credential is. A clerk's session is 403 ROLE_FORBIDDEN. A key limited
+ * to some locations or services is 403 SCOPE_FORBIDDEN: the clerks' figures are the whole
+ * unit's, they cannot be cut to a location or a service. A browser with both cookies is read
+ * as the device when that is a paired reports device (the /reports page's credential), else as
+ * the session.
+ */
+export async function admitStaffReportReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<StaffScope & { credentialId: string }> {
+  const bySession = !request.headers.has('authorization') && sessionIdOf(request) !== null
+  if (!bySession || deviceSecretOf(request) !== null) {
+    try {
+      const reader = admitReportsReader(deps, devices, request, now)
+      if (reader.locations !== null || reader.services !== null) {
+        throw new ApiError(403, ReportCodes.SCOPE_FORBIDDEN, 'the staff report covers whole queue units: this key is limited to some locations or services')
+      }
+      return { queueUnitIds: reader.queueUnitId === null ? null : [reader.queueUnitId], credentialId: reader.credentialId }
+    } catch (error) {
+      // Not a paired reports device, but a session cookie beside it: the session decides.
+      if (!(bySession && error instanceof ApiError && error.status === 401)) throw error
+    }
+  }
+  const { user } = await requireSession(deps, people, request)
+  if (user.role === 'clerk') throw new ApiError(403, ReportCodes.ROLE_FORBIDDEN, 'a clerk may not read reports: sign in as a manager or an administrator')
+  return { queueUnitIds: user.role === 'admin' ? null : user.queueUnits, credentialId: `user/${user.id}` }
 }

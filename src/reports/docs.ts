@@ -1,7 +1,8 @@
 import { routeDetail } from '../platform/openapi'
 import { REPORT_RANGE_READS_PER_MINUTE } from './access'
 import { ReportCodes, ReportErrorExamples } from './errors'
-import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse } from './model'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse, StaffReportResponse } from './model'
+import { NO_BREAK_REASON } from './csv'
 import { MAX_REPORT_DAYS } from './service'
 
 /*
@@ -26,6 +27,7 @@ const DAILY_QUERY = {
   serviceId: { description: 'only this service', example: 'svc_accounts' },
 }
 const COUNTER_QUERY = { ...range, locationId: { description: 'only this location', example: 'loc_hall' } }
+const STAFF_QUERY = { ...range, queueUnitId: { description: "only this queue unit (one of the reader's)", example: 'qu_main' } }
 
 const DAILY_EXAMPLE = {
   date: '2026-11-25', locationId: 'loc_hall', serviceId: 'svc_accounts',
@@ -38,6 +40,10 @@ const DAILY_EXAMPLE = {
 const COUNTER_EXAMPLE = {
   date: '2026-11-25', counterId: 'cnt_1', locationId: 'loc_hall', served: 3, noShow: 0,
   serviceSeconds: { avg: 393.3, p50: 300, p90: 640 }, busySeconds: 1650,
+}
+const STAFF_EXAMPLE = {
+  date: '2026-11-25', username: 'lina.k', displayName: 'Lina K.', served: 3, noShow: 1,
+  serviceSeconds: { avg: 250, p50: 240, p90: 330 }, signedInSeconds: 25_200, breakSeconds: { Lunch: 1800, Break: 600 },
 }
 const SUMMARY_EXAMPLE = {
   from: '2026-11-25', to: '2026-11-25',
@@ -87,5 +93,17 @@ export const readCounterReportDocs = routeDetail({
   security: 'operator',
   responses: { 200: { description: 'the rows, by date, location and counter', name: 'CounterReportResponse', schema: CounterReportResponse, example: { data: [COUNTER_EXAMPLE] } } },
   errors,
+  errorExamples: ReportErrorExamples,
+})
+
+export const readStaffReportDocs = routeDetail({
+  operationId: 'readStaffReport',
+  query: STAFF_QUERY,
+  summary: 'Daily report per clerk',
+  description: `Per clerk and business day (contract §16): the tickets the clerk completed and marked no-show while signed in at a desk (changes made by a desk without a clerk, a key or the daily close count for nobody), the service times of those completions (completedAt − servingAt; average and nearest-rank percentiles), the seconds signed in at a desk, and the seconds on break per reason (a break without a reason under "${NO_BREAK_REASON}"). An interval still open counts up to now. One row per clerk with figures or time at a desk that day, by date and username; a clerk who worked in several of the reader's units that day has one row. \`from\` and \`to\` as the other reports (at most ${MAX_REPORT_DAYS} days); \`queueUnitId\` must be one of the reader's units, else 422 VALIDATION_FAILED. Readers: a Queue key with \`reports:read\` whose lists do not limit it to some locations or services (403 SCOPE_FORBIDDEN: the figures are the whole unit's), a paired \`reports\` device (its unit), or a signed-in manager (its units) or admin (every unit) by the session cookie; a clerk's session is 403 ROLE_FORBIDDEN. Limited as the other range reads (${REPORT_RANGE_READS_PER_MINUTE} a minute per credential or person); an answer is kept until a ticket changes, at most a minute.`,
+  tags: ['Reports'],
+  security: 'operatorOrSession',
+  responses: { 200: { description: 'the rows, by date and username', name: 'StaffReportResponse', schema: StaffReportResponse, example: { data: [STAFF_EXAMPLE] } } },
+  errors: { ...errors, 403: [ReportCodes.SCOPE_FORBIDDEN, ReportCodes.ROLE_FORBIDDEN] },
   errorExamples: ReportErrorExamples,
 })

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { NO_BREAK_REASON } from './csv'
 
 const closed = { additionalProperties: false } as const
 const Seconds = Type.Union([Type.Number(), Type.Null()])
@@ -37,8 +38,23 @@ export const CounterReportRow = Type.Object({
 }, { ...closed, $id: 'CounterReportRow' })
 export type CounterReportRow = Static<typeof CounterReportRow>
 
+/** Contract §16 staff row: one clerk's business day. */
+export const StaffReportRow = Type.Object({
+  date: Type.String({ format: 'date', description: "the business day (the ticket's, and the interval's at its counter's location), YYYY-MM-DD" }),
+  username: Type.String(),
+  displayName: Type.String({ description: "the account's display name (the username when the account is gone)" }),
+  served: Type.Integer({ description: 'tickets this clerk completed (signed in at a desk)' }),
+  noShow: Type.Integer({ description: 'tickets this clerk marked no-show' }),
+  serviceSeconds: Type.Object({ avg: Seconds, p50: Seconds, p90: Seconds }, { ...closed, description: 'completedAt − servingAt of the completions, whole seconds; avg rounded to 0.1; nearest-rank percentiles; null when none' }),
+  signedInSeconds: Type.Integer({ description: 'seconds signed in at a desk that day (an open sign-in counts up to now)' }),
+  breakSeconds: Type.Record(Type.String(), Type.Integer(), { description: `seconds on break that day per reason (a break without a reason under "${NO_BREAK_REASON}"); {} when none` }),
+}, { ...closed, $id: 'StaffReportRow' })
+export type StaffReportRow = Static<typeof StaffReportRow>
+
 export const DailyReportResponse = Type.Object({ data: Type.Array(DailyReportRow) }, { ...closed, $id: 'DailyReportResponse' })
 export const CounterReportResponse = Type.Object({ data: Type.Array(CounterReportRow) }, { ...closed, $id: 'CounterReportResponse' })
+export const StaffReportResponse = Type.Object({ data: Type.Array(StaffReportRow) }, { ...closed, $id: 'StaffReportResponse' })
+export type StaffReportResponse = Static<typeof StaffReportResponse>
 
 const Hours = Type.Array(Type.Integer(), { minItems: 24, maxItems: 24 })
 

@@ -2,13 +2,15 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { admitRangeRead, admitReportsReader } from './access'
+import { admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
 import { ReportCache } from './cache'
 import type { ReportScope } from './service'
 import type { ReportService, ReportSummaryReader } from './service'
 import type { DeviceService } from '../devices/service'
+import type { PeopleService } from '../people'
+import type { StaffReport } from './staff'
 import { reportsPage } from './page'
-import { readCounterReportDocs, readDailyReportDocs, readReportSummaryDocs } from './docs'
+import { readCounterReportDocs, readDailyReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
 const BASE = '/api/operator/v1/reports'
 
@@ -19,12 +21,20 @@ function param(url: URL, name: string): string | undefined {
 }
 
 /**
- * Contract §12 report routes: the daily roll-ups per location and service, and per counter.
- * The query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
+ * Contract §12 report routes: the daily roll-ups per location and service, and per counter;
+ * §16: per clerk. The query is read by hand (never Elysia's coercion), so every bad value is an
+ * envelope 422.
  */
 export function reportRoutes(
   deps: AppDeps,
-  { reports: service, summaries: summary, devices, reportCache: cache }: { reports: () => ReportService; summaries: () => ReportSummaryReader; devices: DeviceService; reportCache: ReportCache },
+  { reports: service, summaries: summary, staff, people, devices, reportCache: cache }: {
+    reports: () => ReportService
+    summaries: () => ReportSummaryReader
+    staff: () => StaffReport
+    people: PeopleService
+    devices: DeviceService
+    reportCache: ReportCache
+  },
 ) {
   /** Admission (the reader, its read limit, then the range-read limit), then the answer per roll-up revision. */
   function rangeRead(request: Request, name: string, compute: (scope: ReportScope, url: URL) => unknown): Response {
@@ -35,6 +45,20 @@ export function reportRoutes(
     const query = ['from', 'to', 'locationId', 'serviceId'].map((name) => param(url, name) ?? null)
     const key = JSON.stringify([name, scope.queueUnitId, scope.locations, scope.services, query])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: compute(scope, url) }))))
+  }
+  /**
+   * The staff report: its readers include signed-in managers and admins (a session is checked
+   * asynchronously). Its open intervals count to `now`, so a kept answer can be as old as the
+   * cache's bound (a minute) while nothing is written.
+   */
+  async function staffRead(request: Request): Promise<Response> {
+    const now = deps.clock.now()
+    const { credentialId, ...scope } = await admitStaffReportReader(deps, devices, people, request, now)
+    admitRangeRead(deps, credentialId, now)
+    const url = new URL(request.url)
+    const query = { from: param(url, 'from'), to: param(url, 'to'), queueUnitId: param(url, 'queueUnitId') }
+    const key = JSON.stringify(['staff', scope.queueUnitIds, query.from ?? null, query.to ?? null, query.queueUnitId ?? null])
+    return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: staff().rows(scope, query, now) }))))
   }
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
@@ -65,4 +89,8 @@ export function reportRoutes(
         detail: readCounterReportDocs,
       },
     )
+    .get(`${BASE}/staff`, ({ request }) => staffRead(request), {
+      parse: 'none',
+      detail: readStaffReportDocs,
+    })
 }

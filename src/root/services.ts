@@ -9,6 +9,7 @@ import { KioskService } from '../kiosk/service'
 import { PhoneService } from '../phone/service'
 import { ReportService, ReportSummaryReader } from '../reports/service'
 import { ReportCache } from '../reports/cache'
+import { StaffReport } from '../reports/staff'
 import { createPhoneWaits, phoneWaitsTask } from '../phone/live'
 import type { PhoneWaits } from '../phone/waits'
 import type { PhoneStatus, UnitView } from '../phone/service'
@@ -17,7 +18,7 @@ import { createLiveHub, liveHubTask } from '../display/live'
 import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets'
-import { PeopleService } from '../people'
+import { PeopleService, StaffReads } from '../people'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -36,6 +37,8 @@ export interface AppServices {
   /** Built on the first report request (their statements are off the cold-start path), then kept. */
   reports: () => ReportService
   reportSummaries: () => ReportSummaryReader
+  /** The per-clerk report (contract §16), built on its first request as the other reports. */
+  staffReport: () => StaffReport
   /** Range reads' answers per roll-up revision (contract §23). */
   reportCache: ReportCache
   /** Staff accounts, sign-in and sessions (contract §16). */
@@ -70,6 +73,7 @@ export function composeServices(deps: AppDeps): AppServices {
   const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
+  let staffReport: StaffReport | undefined
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
@@ -83,6 +87,7 @@ export function composeServices(deps: AppDeps): AppServices {
     liveHub,
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
+    staffReport: () => (staffReport ??= new StaffReport(deps.db.$client, deps.tickets.rollupReads, new StaffReads(deps.db.$client))),
     reportCache: new ReportCache(deps.changes),
     people,
   }

@@ -22,7 +22,7 @@ export interface QueueDisplayService {
   locationId: string
   waiting: number
   estimatedWaitSeconds: number
-  nowServing: LineNowServing | null
+  nowServing: Omit<LineNowServing, 'counterNames'> | null
 }
 
 export interface QueueDisplayCall {
@@ -101,7 +101,13 @@ export class QueueDisplayReader {
           locationId: line.locationId,
           waiting: line.waiting,
           estimatedWaitSeconds: line.estimatedWaitSeconds,
-          nowServing: line.nowServing,
+          nowServing: line.nowServing === null ? null : {
+            number: line.nowServing.number,
+            counterName: line.nowServing.counterName,
+            status: line.nowServing.status,
+            calledAt: line.nowServing.calledAt,
+            priority: line.nowServing.priority,
+          },
         }))
       const calls = locationId === undefined
         ? this.calls.all(queueUnitId, RECENT_CALLS)

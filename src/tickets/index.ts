@@ -9,7 +9,7 @@
 export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS, AVERAGE_WINDOW, estimatedWaitSeconds, averageServiceSeconds, nextServiceAverage } from './wait'
 
 // The ticket as every feature sees it.
-export { TICKET_STATUSES, TICKET_SOURCES, PublicQueueTicket, QueueTicket, TrackedQueueTicket, type TicketStatus, type TicketSource } from './model'
+export { TICKET_STATUSES, TICKET_SOURCES, ActorJson, PublicQueueTicket, QueueTicket, TrackedQueueTicket, type TicketStatus, type TicketSource } from './model'
 export { TicketCodes, type TicketCode } from './errors'
 export { publicTicketJson, ticketJson, type TicketRow, type NewTicket } from './store'
 export { TRACKING_CODE_RANDOM_BITS, TRACKING_CODE_PATTERN, trackingMinute, newTrackingCode, trackingPath, trackedTicketJson, type TrackedTicket } from './tracking'
@@ -34,12 +34,12 @@ export {
 export { issuedCounter, storedTicketCount } from './counts'
 export { deleteTicketsCreatedBefore, type TicketRetentionBatch } from './retention'
 
-// Report roll-ups (contract §12) and the head-office feed (§14).
+// Report roll-ups (contract §12, per clerk §16) and the head-office feed (§14).
 export { Histogram, bucketOf, localHour } from './rollup-encoding'
 export { rebuildReportRollups } from './rollup-rebuild'
 export {
   RollupReads,
-  type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type LineDayRollup,
+  type DailyRollupFigures, type DailyRollupRow, type CounterRollupFigures, type CounterRollupRow, type StaffRollupRow, type LineDayRollup,
 } from './rollup-reads'
 export {
   TicketChangeFeed,

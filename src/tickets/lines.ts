@@ -7,6 +7,8 @@ import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
 export interface LineNowServing {
   number: string
   counterName: string
+  /** Contract §18: the counter's names per language, or null when it has one name. */
+  counterNames: Readonly<Record<string, string>> | null
   status: 'CALLED' | 'SERVING'
   calledAt: string
   /** Contract §8: the ticket served is a priority ticket. */
@@ -16,7 +18,10 @@ export interface LineNowServing {
 /** One (service, location) pair of a queue unit with its live counts. */
 export interface QueueLine {
   id: string
+  /** The service's name in its unit's default language. */
   name: string
+  /** Contract §18: the service's names per language, or null when it has one name. */
+  names: Readonly<Record<string, string>> | null
   prefix: string
   locationId: string
   /** The service and its location are both active. */
@@ -30,6 +35,7 @@ export interface QueueLine {
 interface LineRow {
   id: string
   name: string
+  names: string | null
   prefix: string
   serviceActive: number
   defaultServiceSeconds: number
@@ -41,6 +47,7 @@ interface LineRow {
   nowServingStatus: string | null
   nowServingCalledAt: number | null
   nowServingCounter: string | null
+  nowServingCounterNames: string | null
   nowServingPriority: number | null
 }
 
@@ -60,11 +67,11 @@ export class QueueLines {
     // served. The statuses are literals and the unit is `(SELECT ?1)`: bound parameters a join's
     // planner looks at would make SQLite plan it anew on every run (see planStable).
     this.linesStmt = db.$client.query<LineRow, [string]>(`
-      SELECT s.id AS id, s.name AS name, s.prefix AS prefix, s.active AS serviceActive,
+      SELECT s.id AS id, s.name AS name, s.names AS names, s.prefix AS prefix, s.active AS serviceActive,
         s.default_service_seconds AS defaultServiceSeconds, l.id AS locationId, l.active AS locationActive,
         st.waiting AS waiting, st.avg_service_seconds AS avgServiceSeconds,
         t.ticket_number AS nowServingNumber, t.status AS nowServingStatus, t.called_at AS nowServingCalledAt,
-        c.name AS nowServingCounter, t.priority AS nowServingPriority
+        c.name AS nowServingCounter, c.names AS nowServingCounterNames, t.priority AS nowServingPriority
       FROM service_locations sl
       INNER JOIN services s ON s.id = sl.service_id
       INNER JOIN locations l ON l.id = sl.location_id
@@ -96,6 +103,7 @@ export class QueueLines {
       return {
         id: row.id,
         name: row.name,
+        names: row.names === null ? null : (JSON.parse(row.names) as Record<string, string>),
         prefix: row.prefix,
         locationId: row.locationId,
         active: row.serviceActive === 1 && row.locationActive === 1,
@@ -109,6 +117,7 @@ export class QueueLines {
           ? {
               number: row.nowServingNumber,
               counterName: row.nowServingCounter,
+              counterNames: row.nowServingCounterNames === null ? null : (JSON.parse(row.nowServingCounterNames) as Record<string, string>),
               status: row.nowServingStatus as 'CALLED' | 'SERVING',
               calledAt: isoTime(row.nowServingCalledAt),
               priority: row.nowServingPriority === 1,

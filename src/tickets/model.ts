@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ACTOR_TYPES } from '../platform/actor'
 
 /*
  * The ticket as every feature sees it (contract §3): its statuses, its sources and its JSON:
@@ -14,6 +15,23 @@ export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE'] as const
 export type TicketSource = (typeof TICKET_SOURCES)[number]
 
 const closed = { additionalProperties: false } as const
+
+/**
+ * Contract §16 "Attribution": who made a change, in every ticket event and webhook body (stored
+ * as `type:id` text, src/platform/actor.ts).
+ */
+export const ActorJson = Type.Object(
+  {
+    type: Type.Union(ACTOR_TYPES.map((t) => Type.Literal(t)), {
+      description: 'clerk: a clerk signed in at a desk; user: a signed-in staff member; device: a paired device without a clerk; key: an API key; customer: the ticket\'s own customer; system: the server itself',
+    }),
+    id: Type.String({
+      description: 'clerk and user: the username; device: the device name; key: the credential ID; customer: the ticket ID; system: what ran (`daily-close`)',
+    }),
+  },
+  { ...closed, description: 'who made the change (contract §16)' },
+)
+export type ActorJson = Static<typeof ActorJson>
 
 const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
 const NullableDateTime = Type.Union([DateTime, Type.Null()])

@@ -44,6 +44,7 @@ export interface ReplicatedEvent {
   fromStatus: string | null
   toStatus: string
   counterId: string | null
+  /** As stored, `type:id` (contract §16, src/platform/actor.ts): head office gets the same text. */
   actor: string
   at: number
   detail: string | null

@@ -1,11 +1,11 @@
 import { HOUR_COLUMNS, SERVED_HOUR_COLUMNS } from './tables'
-import type { CounterKey, DailyKey, RollupEffect } from './rollup-rules'
+import type { CounterKey, DailyKey, RollupEffect, StaffKey } from './rollup-rules'
 
 /*
  * How the report roll-ups are stored (contract §12): the distributions (`Histogram`), the local
- * hour a figure counts in, a row's figures summed from effects (`DailyDelta`, `CounterDelta`)
- * and the upserts that add them to `report_daily`, `report_counter_daily` and their
- * distributions. Shared by the live writer (rollup-writer.ts) and the rebuild (rollup-rebuild.ts).
+ * hour a figure counts in, a row's figures summed from effects (`DailyDelta`, `CounterDelta`,
+ * `StaffDelta`) and the upserts that add them to `report_daily`, `report_counter_daily`,
+ * `report_staff_daily` and their distributions. Shared by the live writer (rollup-writer.ts) and the rebuild (rollup-rebuild.ts).
  */
 
 /**
@@ -137,15 +137,26 @@ export interface DailyDelta {
   serviceTimes: number[]
 }
 
-export interface CounterDelta {
+/**
+ * The figures of a row that counts completions and no-shows and keeps the completions' service
+ * times: a counter's day and a clerk's day are both such a row (`SERVED_ROW_UPDATE`,
+ * `servedRowValues`).
+ */
+export interface ServedDelta {
   served: number
   noShow: number
   serviceTimes: number[]
+}
+
+export interface CounterDelta extends ServedDelta {
   busy: number
 }
 
+export type StaffDelta = ServedDelta
+
 export const emptyDailyDelta = (): DailyDelta => ({ hours: [], servedHours: [], served: 0, noShow: 0, cancelled: 0, transferredOut: 0, waits: [], withinTarget: 0, serviceTimes: [] })
 export const emptyCounterDelta = (): CounterDelta => ({ served: 0, noShow: 0, serviceTimes: [], busy: 0 })
+export const emptyStaffDelta = (): StaffDelta => ({ served: 0, noShow: 0, serviceTimes: [] })
 
 export function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day: DailyKey }>): void {
   switch (effect.kind) {
@@ -165,6 +176,33 @@ export function addCounter(delta: CounterDelta, effect: Extract<RollupEffect, { 
     case 'counterBusy': delta.busy += effect.seconds; break
   }
 }
+
+export function addStaff(delta: StaffDelta, effect: Extract<RollupEffect, { staff: StaffKey }>): void {
+  switch (effect.kind) {
+    case 'staffServed': delta.served += 1; break
+    case 'staffNoShow': delta.noShow += 1; break
+    case 'staffServiceTime': delta.serviceTimes.push(effect.seconds); break
+  }
+}
+
+/**
+ * The figures a served row's upsert adds, in its parameter order after the key columns
+ * (served, no_show, service_count, service_sum, service_p50, service_p90): the percentiles from
+ * `distribution` (the row's whole distribution with this delta's times added), or null to keep
+ * the stored ones when the delta has no time.
+ */
+export function servedRowValues(delta: ServedDelta, distribution: Histogram | null): [number, number, number, number, number | null, number | null] {
+  return [
+    delta.served, delta.noShow, delta.serviceTimes.length, sum(delta.serviceTimes),
+    distribution === null ? null : distribution.percentile(0.5),
+    distribution === null ? null : distribution.percentile(0.9),
+  ]
+}
+
+/** How a served row (counter, clerk) takes an upsert: counts add, percentiles are replaced when given. */
+const SERVED_ROW_UPDATE = `served = served + excluded.served, no_show = no_show + excluded.no_show,
+    service_count = service_count + excluded.service_count, service_sum = service_sum + excluded.service_sum,
+    service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90)`
 
 // Counts add; the max keeps the larger; percentiles are written whole when given (the caller
 // updated their distribution in this transaction), else kept.
@@ -189,16 +227,26 @@ export const DAILY_DISTRIBUTION_UPSERT = `
   ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET
     wait_hist = coalesce(excluded.wait_hist, wait_hist), service_hist = coalesce(excluded.service_hist, service_hist)`
 
+/** Parameters: the key (counter, day, unit, location), `servedRowValues`, then busy seconds. */
 export const COUNTER_UPSERT = `
   INSERT INTO report_counter_daily (counter_id, business_day, queue_unit_id, location_id,
-    served, no_show, service_count, service_sum, busy_seconds, service_p50, service_p90)
+    served, no_show, service_count, service_sum, service_p50, service_p90, busy_seconds)
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
   ON CONFLICT (counter_id, business_day) DO UPDATE SET
-    served = served + excluded.served, no_show = no_show + excluded.no_show,
-    service_count = service_count + excluded.service_count, service_sum = service_sum + excluded.service_sum,
-    busy_seconds = busy_seconds + excluded.busy_seconds,
-    service_p50 = coalesce(excluded.service_p50, service_p50), service_p90 = coalesce(excluded.service_p90, service_p90)`
+    ${SERVED_ROW_UPDATE}, busy_seconds = busy_seconds + excluded.busy_seconds`
 
 export const COUNTER_DISTRIBUTION_UPSERT = `
   INSERT INTO report_counter_distributions (counter_id, business_day, service_hist) VALUES (?1, ?2, ?3)
   ON CONFLICT (counter_id, business_day) DO UPDATE SET service_hist = excluded.service_hist`
+
+/** Parameters: the key (username, unit, day), then `servedRowValues`. */
+export const STAFF_UPSERT = `
+  INSERT INTO report_staff_daily (username, queue_unit_id, business_day,
+    served, no_show, service_count, service_sum, service_p50, service_p90)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+  ON CONFLICT (username, queue_unit_id, business_day) DO UPDATE SET
+    ${SERVED_ROW_UPDATE}`
+
+export const STAFF_DISTRIBUTION_UPSERT = `
+  INSERT INTO report_staff_distributions (username, queue_unit_id, business_day, service_hist) VALUES (?1, ?2, ?3, ?4)
+  ON CONFLICT (username, queue_unit_id, business_day) DO UPDATE SET service_hist = excluded.service_hist`

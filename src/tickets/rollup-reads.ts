@@ -47,6 +47,19 @@ export interface CounterRollupRow extends CounterRollupFigures {
   date: string
 }
 
+/** One row of `report_staff_daily` (contract §16): a clerk's business day in one queue unit. */
+export interface StaffRollupRow {
+  date: string
+  username: string
+  queueUnitId: string
+  served: number
+  noShow: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+}
+
 /** One day of a line for a range summary: counts by hour and the day's wait distribution (`Histogram` bytes). */
 export interface LineDayRollup {
   locationId: string
@@ -72,6 +85,8 @@ export class RollupReads {
   private readonly dailyStmt
   private readonly countersStmt
   private readonly lineDaysStmt
+  private readonly staffStmt
+  private readonly staffHistStmt
 
   constructor(client: Database) {
     const unitFilter = '(?1 IS NULL OR queue_unit_id = ?1) AND business_day BETWEEN ?2 AND ?3'
@@ -96,6 +111,16 @@ export class RollupReads {
       FROM report_daily r
       LEFT JOIN report_daily_distributions d ON d.location_id = r.location_id AND d.service_id = r.service_id AND d.business_day = r.business_day
       WHERE (?1 IS NULL OR r.queue_unit_id = ?1) AND r.business_day BETWEEN ?2 AND ?3 AND (?4 IS NULL OR r.location_id = ?4)`)
+    // The units as a JSON array (null: every unit): a manager reads the units it works in.
+    this.staffStmt = client.query<StaffRollupRow, [string | null, string, string]>(`
+      SELECT business_day AS date, username, queue_unit_id AS queueUnitId, served, no_show AS noShow,
+        service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90
+      FROM report_staff_daily
+      WHERE (?1 IS NULL OR queue_unit_id IN (SELECT value FROM json_each(?1))) AND business_day BETWEEN ?2 AND ?3
+      ORDER BY business_day, username, queue_unit_id`)
+    this.staffHistStmt = client.query<{ serviceHist: Uint8Array | null }, [string, string, string]>(
+      'SELECT service_hist AS serviceHist FROM report_staff_distributions WHERE username = ?1 AND queue_unit_id = ?2 AND business_day = ?3',
+    )
   }
 
   /** `report_daily` rows in the range, by day, location and service. */
@@ -128,6 +153,16 @@ export class RollupReads {
   /** `report_counter_daily` rows in the range, by day, location and counter. */
   counters(queueUnitId: string | null, from: string, to: string, locationId: string | null): CounterRollupRow[] {
     return this.countersStmt.all(queueUnitId, from, to, locationId)
+  }
+
+  /** `report_staff_daily` rows in the range of the given units (null: every unit), by day, username and unit. */
+  staff(queueUnitIds: readonly string[] | null, from: string, to: string): StaffRollupRow[] {
+    return this.staffStmt.all(queueUnitIds === null ? null : JSON.stringify(queueUnitIds), from, to)
+  }
+
+  /** A clerk's service-time distribution of one unit and day (`Histogram` bytes), or null: to merge a clerk's day across units. */
+  staffServiceTimes(username: string, queueUnitId: string, businessDay: string): Uint8Array | null {
+    return this.staffHistStmt.get(username, queueUnitId, businessDay)?.serviceHist ?? null
   }
 
   /** Every line's days in the range, with their wait distributions (unordered). */

@@ -1,22 +1,29 @@
 import type { Database } from 'bun:sqlite'
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
+import { isSystemActor } from './writer'
 import { ACTION_OF_EVENT, TRANSITION_EFFECTS, type TicketEventName } from './transitions'
-import { rollupEffects, type CounterKey, type DailyKey, type RollupChange, type RollupTicket } from './rollup-rules'
+import { rollupEffects, type CounterKey, type DailyKey, type RollupChange, type RollupTicket, type StaffKey } from './rollup-rules'
 import {
-  Histogram, addCounter, addDaily, emptyCounterDelta, emptyDailyDelta, hourCounts, localHour, sum,
-  COUNTER_DISTRIBUTION_UPSERT, COUNTER_UPSERT, DAILY_DISTRIBUTION_UPSERT, DAILY_UPSERT,
-  type CounterDelta, type DailyDelta,
+  Histogram, addCounter, addDaily, addStaff, emptyCounterDelta, emptyDailyDelta, emptyStaffDelta, hourCounts, localHour, servedRowValues, sum,
+  COUNTER_DISTRIBUTION_UPSERT, COUNTER_UPSERT, DAILY_DISTRIBUTION_UPSERT, DAILY_UPSERT, STAFF_DISTRIBUTION_UPSERT, STAFF_UPSERT,
+  type CounterDelta, type DailyDelta, type StaffDelta,
 } from './rollup-encoding'
 
 /**
- * Rebuilds both roll-up tables from the ticket history (`tickets` and `ticket_events`), by
- * replaying each ticket's events through `rollupEffects`: run by the migration that adds the
- * tables (inside its transaction, src/db/migrate.ts), so a database with tickets from before
- * gets its reports. Within-target uses the services' targets as they are now. Accumulates in
- * memory and writes each row once.
+ * Rebuilds the roll-up tables (per line, per counter and, once they exist, per clerk) from the
+ * ticket history (`tickets` and `ticket_events`), by replaying each ticket's events, with their
+ * actors, through `rollupEffects`: run by the migration that adds the tables (inside its
+ * transaction, src/db/migrate.ts), so a database with tickets from before gets its reports.
+ * Within-target uses the services' targets as they are now. Accumulates in memory and writes
+ * each row once.
  */
-export function rebuildReportRollups(client: Database): { daily: number; counters: number } {
-  for (const table of ['report_daily', 'report_daily_distributions', 'report_counter_daily', 'report_counter_distributions']) client.exec(`DELETE FROM ${table}`)
+export function rebuildReportRollups(client: Database): { daily: number; counters: number; staff: number } {
+  // Migration 0007 runs this before migration 0012 adds the per-clerk tables (and before any
+  // actor could be a clerk): those are rebuilt only where they exist.
+  const hasStaff = client.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'report_staff_daily'").get()!.n > 0
+  const tables = ['report_daily', 'report_daily_distributions', 'report_counter_daily', 'report_counter_distributions']
+  if (hasStaff) tables.push('report_staff_daily', 'report_staff_distributions')
+  for (const table of tables) client.exec(`DELETE FROM ${table}`)
   const zones = new Map(client.query<{ id: string; tz: string }, []>('SELECT id, timezone AS tz FROM locations').all().map((r) => [r.id, r.tz]))
   const targets = new Map<string, number>()
   const hasTarget = client.query<{ n: number }, []>("SELECT count(*) AS n FROM pragma_table_info('services') WHERE name = 'wait_target_seconds'").get()!.n > 0
@@ -24,6 +31,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
 
   const daily = new Map<string, { key: DailyKey; delta: DailyDelta; waitMax: number | null; wait: Histogram; service: Histogram }>()
   const counters = new Map<string, { key: CounterKey; delta: CounterDelta; service: Histogram }>()
+  const staff = new Map<string, { key: StaffKey; delta: StaffDelta; service: Histogram }>()
   const apply = (change: RollupChange) => {
     for (const effect of rollupEffects(change)) {
       if ('day' in effect) {
@@ -35,12 +43,18 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
           e.waitMax = e.waitMax === null ? effect.seconds : Math.max(e.waitMax, effect.seconds)
         } else if (effect.kind === 'serviceTime') e.service.add(effect.seconds)
         addDaily(e.delta, effect)
-      } else {
+      } else if ('counter' in effect) {
         const id = `${effect.counter.counterId}\u0000${effect.counter.businessDay}`
         let e = counters.get(id)
         if (e === undefined) counters.set(id, (e = { key: effect.counter, delta: emptyCounterDelta(), service: new Histogram() }))
         if (effect.kind === 'counterServiceTime') e.service.add(effect.seconds)
         addCounter(e.delta, effect)
+      } else if (hasStaff) {
+        const id = `${effect.staff.username}\u0000${effect.staff.queueUnitId}\u0000${effect.staff.businessDay}`
+        let e = staff.get(id)
+        if (e === undefined) staff.set(id, (e = { key: effect.staff, delta: emptyStaffDelta(), service: new Histogram() }))
+        if (effect.kind === 'staffServiceTime') e.service.add(effect.seconds)
+        addStaff(e.delta, effect)
       }
     }
   }
@@ -76,7 +90,7 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
     }
     // A ticket whose history has no `created` entry still counts as issued.
     if (!history.some((e) => e.type === 'created')) {
-      apply({ before: null, after: state, event: 'created', system: false, now: ticket.createdAt, hourOf, waitTargetOf: () => 0 })
+      apply({ before: null, after: state, event: 'created', system: false, actor: 'system:rebuild', now: ticket.createdAt, hourOf, waitTargetOf: () => 0 })
     }
     for (const e of history) {
       const before = state
@@ -98,7 +112,8 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
         before: type === 'created' ? null : before,
         after,
         event: type,
-        system: e.actor === 'system' && type !== 'created',
+        system: isSystemActor(e.actor) && type !== 'created',
+        actor: e.actor,
         now: e.at,
         hourOf,
         waitTargetOf: (serviceId) => targets.get(serviceId) ?? DEFAULT_WAIT_TARGET_SECONDS,
@@ -124,14 +139,20 @@ export function rebuildReportRollups(client: Database): { daily: number; counter
   const counterStmt = client.query(COUNTER_UPSERT)
   const counterHistStmt = client.query(COUNTER_DISTRIBUTION_UPSERT)
   for (const { key, delta, service } of counters.values()) {
-    if (delta.serviceTimes.length > 0) counterHistStmt.run(key.counterId, key.businessDay, service.bytes())
-    counterStmt.run(
-      key.counterId, key.businessDay, key.queueUnitId, key.locationId,
-      delta.served, delta.noShow, delta.serviceTimes.length, sum(delta.serviceTimes), delta.busy,
-      service.percentile(0.5), service.percentile(0.9),
-    )
+    const timed = delta.serviceTimes.length > 0
+    if (timed) counterHistStmt.run(key.counterId, key.businessDay, service.bytes())
+    counterStmt.run(key.counterId, key.businessDay, key.queueUnitId, key.locationId, ...servedRowValues(delta, timed ? service : null), delta.busy)
   }
-  return { daily: daily.size, counters: counters.size }
+  if (hasStaff) {
+    const staffStmt = client.query(STAFF_UPSERT)
+    const staffHistStmt = client.query(STAFF_DISTRIBUTION_UPSERT)
+    for (const { key, delta, service } of staff.values()) {
+      const timed = delta.serviceTimes.length > 0
+      if (timed) staffHistStmt.run(key.username, key.queueUnitId, key.businessDay, service.bytes())
+      staffStmt.run(key.username, key.queueUnitId, key.businessDay, ...servedRowValues(delta, timed ? service : null))
+    }
+  }
+  return { daily: daily.size, counters: counters.size, staff: staff.size }
 }
 
 function parseDetail(detail: string | null): Record<string, unknown> | null {

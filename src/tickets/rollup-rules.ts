@@ -1,9 +1,11 @@
+import { decodeActor } from '../platform/actor'
 import type { TicketRow } from './store'
 import { rollupFiguresOf, type TicketEventName } from './transitions'
 
 /*
- * Contract §12 report roll-ups: `report_daily` (location, service, business day) and
- * `report_counter_daily` (counter, business day), kept by the tickets feature in the
+ * Contract §12 report roll-ups: `report_daily` (location, service, business day),
+ * `report_counter_daily` (counter, business day) and, contract §16, `report_staff_daily`
+ * (clerk, queue unit, business day), kept by the tickets feature in the
  * transaction of every ticket change (`Tickets.changed`), and rebuilt from the ticket history
  * by the migration that adds them (`rebuildReportRollups`, rollup-rebuild.ts). Both paths derive
  * the same `RollupEffect`s from a change with `rollupEffects`, so they cannot count differently;
@@ -21,6 +23,9 @@ import { rollupFiguresOf, type TicketEventName } from './transitions'
  * - served / service time (`completedAt − servingAt`): the service and counter it completed at,
  *   in the local hour of `completedAt`;
  * - no-show, cancelled: the service it was in; transferredOut: the service it left;
+ * - per clerk (§16): a completion or no-show made by an actor of type `clerk` (a desk with a
+ *   clerk signed in) counts for that clerk, with the completion's service time measured as
+ *   above; a device, key or the daily close counts for nobody;
  * - busy: from the call at a counter to the ticket leaving it (complete, no-show, requeue,
  *   transfer);
  * - the daily close (actor `system`) counts its completions, no-shows and cancellations but
@@ -38,6 +43,8 @@ export type RollupEffect =
   | { kind: 'counterServed' | 'counterNoShow'; counter: CounterKey }
   | { kind: 'counterServiceTime'; counter: CounterKey; seconds: number }
   | { kind: 'counterBusy'; counter: CounterKey; seconds: number }
+  | { kind: 'staffServed' | 'staffNoShow'; staff: StaffKey }
+  | { kind: 'staffServiceTime'; staff: StaffKey; seconds: number }
 
 export interface DailyKey {
   queueUnitId: string
@@ -53,6 +60,13 @@ export interface CounterKey {
   businessDay: string
 }
 
+/** A clerk's business day in one queue unit (the ticket's business day). */
+export interface StaffKey {
+  queueUnitId: string
+  username: string
+  businessDay: string
+}
+
 /** The ticket's state as far as the roll-ups read it (a `TicketRow` has all of it). */
 export type RollupTicket = Pick<TicketRow, 'queueUnitId' | 'locationId' | 'serviceId' | 'businessDay' | 'counterId' | 'callCount' | 'createdAt' | 'calledAt' | 'servingAt' | 'completedAt'>
 
@@ -64,6 +78,8 @@ export interface RollupChange {
   event: TicketEventName
   /** The daily close (actor `system`): counted, no durations. */
   system: boolean
+  /** Who made the change, as stored (`type:id`, src/platform/actor.ts): a `clerk:` actor's figures count for that clerk too. */
+  actor: string
   now: number
   /** The local hour (0–23) of an instant in the location's zone; asked for an issue and a completion only. */
   hourOf: (ms: number) => number
@@ -82,6 +98,9 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
   const dayOf = (t: RollupTicket): DailyKey => ({ queueUnitId: t.queueUnitId, locationId: t.locationId, serviceId: t.serviceId, businessDay: t.businessDay })
   const counterOf = (t: RollupTicket): CounterKey | null =>
     t.counterId === null ? null : { queueUnitId: t.queueUnitId, locationId: t.locationId, counterId: t.counterId, businessDay: t.businessDay }
+  const clerk = clerkOf(change.actor)
+  const staffOf = (t: RollupTicket): StaffKey | null =>
+    clerk === null ? null : { queueUnitId: t.queueUnitId, username: clerk, businessDay: t.businessDay }
   const effects: RollupEffect[] = []
   for (const figure of rollupFiguresOf(change.event)) {
     switch (figure) {
@@ -97,11 +116,14 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
       case 'served': {
         effects.push({ kind: 'served', day: dayOf(after), hour: change.hourOf(after.completedAt ?? now) })
         const counter = counterOf(after)
+        const staff = staffOf(after)
         if (counter !== null) effects.push({ kind: 'counterServed', counter })
+        if (staff !== null) effects.push({ kind: 'staffServed', staff })
         if (!system && after.servingAt !== null && after.completedAt !== null) {
           const s = seconds(after.servingAt, after.completedAt)
           effects.push({ kind: 'serviceTime', day: dayOf(after), seconds: s })
           if (counter !== null) effects.push({ kind: 'counterServiceTime', counter, seconds: s })
+          if (staff !== null) effects.push({ kind: 'staffServiceTime', staff, seconds: s })
         }
         break
       }
@@ -109,6 +131,8 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
         effects.push({ kind: 'noShow', day: dayOf(after) })
         const counter = counterOf(after)
         if (counter !== null) effects.push({ kind: 'counterNoShow', counter })
+        const staff = staffOf(after)
+        if (staff !== null) effects.push({ kind: 'staffNoShow', staff })
         break
       }
       case 'cancelled':
@@ -127,4 +151,10 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
     }
   }
   return effects
+}
+
+/** The username of a `clerk:` actor (a desk with a clerk signed in), else null: only clerks have staff figures. */
+export function clerkOf(actor: string): string | null {
+  const decoded = decodeActor(actor)
+  return decoded.type === 'clerk' && decoded.id !== '' ? decoded.id : null
 }

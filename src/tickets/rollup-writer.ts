@@ -2,11 +2,11 @@ import type { Database } from 'bun:sqlite'
 import type { WriteBatcher } from '../platform/write-batch'
 import { HOUR_COLUMNS } from './tables'
 import { DEFAULT_WAIT_TARGET_SECONDS } from './wait'
-import { rollupEffects, type CounterKey, type DailyKey, type RollupChange } from './rollup-rules'
+import { rollupEffects, type CounterKey, type DailyKey, type RollupChange, type StaffKey } from './rollup-rules'
 import {
-  Histogram, addCounter, addDaily, emptyCounterDelta, emptyDailyDelta, hourCounts, sum,
-  COUNTER_DISTRIBUTION_UPSERT, COUNTER_UPSERT, DAILY_DISTRIBUTION_UPSERT, DAILY_UPSERT,
-  type CounterDelta, type DailyDelta,
+  Histogram, addCounter, addDaily, addStaff, emptyCounterDelta, emptyDailyDelta, emptyStaffDelta, hourCounts, servedRowValues, sum,
+  COUNTER_DISTRIBUTION_UPSERT, COUNTER_UPSERT, DAILY_DISTRIBUTION_UPSERT, DAILY_UPSERT, STAFF_DISTRIBUTION_UPSERT, STAFF_UPSERT,
+  type CounterDelta, type DailyDelta, type ServedDelta, type StaffDelta,
 } from './rollup-encoding'
 
 /** A ticket issue as the day roll-up counts it. */
@@ -28,7 +28,8 @@ interface DailyHistRow {
  * Writes the roll-ups of ticket changes on raw statements prepared once (by `Tickets`), inside
  * the change's transaction. Ticket issues are gathered (`WriteBatcher.gather`): one upsert per
  * day row and hour per group commit, written before its COMMIT; a first call costs one read
- * (its distribution) and two upserts (figures, distribution); a completion at a counter twice that.
+ * (its distribution) and two upserts (figures, distribution); a completion at a counter twice that,
+ * and by a signed-in clerk three times.
  */
 export class ReportRollups {
   private readonly issuedStmts: ReturnType<Database['query']>[] = []
@@ -40,6 +41,9 @@ export class ReportRollups {
   private readonly counterHistStmt
   private readonly counterHistWriteStmt
   private readonly counterStmt
+  private readonly staffHistStmt
+  private readonly staffHistWriteStmt
+  private readonly staffStmt
 
   constructor(private readonly client: Database, private readonly writes: Pick<WriteBatcher, 'gather'>) {
     this.targetStmt = client.query<{ target: number }, [string]>('SELECT wait_target_seconds AS target FROM services WHERE id = ?1')
@@ -54,6 +58,11 @@ export class ReportRollups {
     )
     this.counterHistWriteStmt = client.query(COUNTER_DISTRIBUTION_UPSERT)
     this.counterStmt = client.query(COUNTER_UPSERT)
+    this.staffHistStmt = client.query<{ serviceHist: Uint8Array | null }, [string, string, string]>(
+      'SELECT service_hist AS serviceHist FROM report_staff_distributions WHERE username = ?1 AND queue_unit_id = ?2 AND business_day = ?3',
+    )
+    this.staffHistWriteStmt = client.query(STAFF_DISTRIBUTION_UPSERT)
+    this.staffStmt = client.query(STAFF_UPSERT)
   }
 
   /** The location's time zone, read at a completion (the local hour it counts in). */
@@ -81,21 +90,28 @@ export class ReportRollups {
     // Group by row: one upsert per daily row and per counter row touched.
     const daily = new Map<string, { key: DailyKey; delta: DailyDelta }>()
     const counters = new Map<string, { key: CounterKey; delta: CounterDelta }>()
+    const staff = new Map<string, { key: StaffKey; delta: StaffDelta }>()
     for (const effect of effects) {
       if ('day' in effect) {
         const id = `${effect.day.locationId}\u0000${effect.day.serviceId}\u0000${effect.day.businessDay}`
         let entry = daily.get(id)
         if (entry === undefined) daily.set(id, (entry = { key: effect.day, delta: emptyDailyDelta() }))
         addDaily(entry.delta, effect)
-      } else {
+      } else if ('counter' in effect) {
         const id = `${effect.counter.counterId}\u0000${effect.counter.businessDay}`
         let entry = counters.get(id)
         if (entry === undefined) counters.set(id, (entry = { key: effect.counter, delta: emptyCounterDelta() }))
         addCounter(entry.delta, effect)
+      } else {
+        const id = `${effect.staff.username}\u0000${effect.staff.queueUnitId}\u0000${effect.staff.businessDay}`
+        let entry = staff.get(id)
+        if (entry === undefined) staff.set(id, (entry = { key: effect.staff, delta: emptyStaffDelta() }))
+        addStaff(entry.delta, effect)
       }
     }
     for (const { key, delta } of daily.values()) this.writeDaily(key, delta)
     for (const { key, delta } of counters.values()) this.writeCounter(key, delta)
+    for (const { key, delta } of staff.values()) this.writeStaff(key, delta)
   }
 
   private writeDaily(key: DailyKey, delta: DailyDelta): void {
@@ -131,18 +147,17 @@ export class ReportRollups {
   }
 
   private writeCounter(key: CounterKey, delta: CounterDelta): void {
-    let service: Histogram | null = null
-    if (delta.serviceTimes.length > 0) {
-      service = Histogram.fromBytes(this.counterHistStmt.get(key.counterId, key.businessDay)?.serviceHist)
-      for (const s of delta.serviceTimes) service.add(s)
-      this.counterHistWriteStmt.run(key.counterId, key.businessDay, service.bytes())
-    }
-    this.counterStmt.run(
-      key.counterId, key.businessDay, key.queueUnitId, key.locationId,
-      delta.served, delta.noShow, delta.serviceTimes.length, sum(delta.serviceTimes), delta.busy,
-      service === null ? null : service.percentile(0.5),
-      service === null ? null : service.percentile(0.9),
-    )
+    const service = withServiceTimes(delta,
+      () => this.counterHistStmt.get(key.counterId, key.businessDay)?.serviceHist,
+      (bytes) => this.counterHistWriteStmt.run(key.counterId, key.businessDay, bytes))
+    this.counterStmt.run(key.counterId, key.businessDay, key.queueUnitId, key.locationId, ...servedRowValues(delta, service), delta.busy)
+  }
+
+  private writeStaff(key: StaffKey, delta: StaffDelta): void {
+    const service = withServiceTimes(delta,
+      () => this.staffHistStmt.get(key.username, key.queueUnitId, key.businessDay)?.serviceHist,
+      (bytes) => this.staffHistWriteStmt.run(key.username, key.queueUnitId, key.businessDay, bytes))
+    this.staffStmt.run(key.username, key.queueUnitId, key.businessDay, ...servedRowValues(delta, service))
   }
 
   /** Adds a write's issued tickets to their day rows: one upsert per row and local hour. */
@@ -163,4 +178,16 @@ export class ReportRollups {
       INSERT INTO report_daily (location_id, service_id, business_day, queue_unit_id, issued, ${column}) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
       ON CONFLICT (location_id, service_id, business_day) DO UPDATE SET issued = issued + ?5, ${column} = ${column} + ?5`))
   }
+}
+
+/**
+ * A served row's distribution with the delta's service times added (read, added to, written
+ * back), or null when the delta has none: then nothing is read and the stored percentiles stay.
+ */
+function withServiceTimes(delta: ServedDelta, read: () => Uint8Array | null | undefined, write: (bytes: Uint8Array) => void): Histogram | null {
+  if (delta.serviceTimes.length === 0) return null
+  const service = Histogram.fromBytes(read())
+  for (const s of delta.serviceTimes) service.add(s)
+  write(service.bytes())
+  return service
 }

@@ -4,13 +4,14 @@ import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
 import { isoTime } from '../platform/clock'
+import { decodeActor } from '../platform/actor'
 import { planStable } from '../platform/sql'
 import { inReadTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
-import { TicketWriter, SYSTEM_ACTOR } from './writer'
+import { TicketWriter, SYSTEM_ACTOR, isSystemActor } from './writer'
 import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
@@ -42,6 +43,7 @@ export interface TicketEventRow {
   fromStatus: string | null
   toStatus: string
   counterId: string | null
+  /** `type:id` (src/platform/actor.ts); `ticketEventJson` shows it as `{type, id}`. */
   actor: string
   at: number
   detail: string | null
@@ -100,7 +102,7 @@ export class Tickets {
    */
   issue(input: NewTicket, now: number): TicketRow {
     const row = this.parts.store.insertTicket(input, now)
-    this.changed({ before: null, after: row, rule: ISSUE, actor: input.credentialId ?? SYSTEM_ACTOR, now, timezone: input.location.timezone })
+    this.changed({ before: null, after: row, rule: ISSUE, actor: input.actor, now, timezone: input.location.timezone })
     return row
   }
 
@@ -154,7 +156,7 @@ export class Tickets {
   /**
    * The daily close's system transition of a ticket still open from an earlier business day
    * (contract §3, `DAILY_CLOSE`): WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, by
-   * `system`, which measures no service or busy time.
+   * the system (`SYSTEM_ACTOR`, `system:daily-close`), which measures no service or busy time.
    */
   closeDay(ticket: TicketRow, now: number): TicketRow {
     const action = DAILY_CLOSE[ticket.status as keyof typeof DAILY_CLOSE]
@@ -192,13 +194,14 @@ export class Tickets {
    */
   private changed(change: TicketChange): void {
     const { before, after, rule, now } = change
-    this.parts.outbox.enqueue(after.queueUnitId, rule.webhook, ticketJson(after), now)
+    this.parts.outbox.enqueue(after.queueUnitId, rule.webhook, decodeActor(change.actor), ticketJson(after), now)
     const rollups = this.parts.rollups
     rollups.record({
       before,
       after,
       event: rule.event,
-      system: change.actor === SYSTEM_ACTOR && before !== null,
+      system: isSystemActor(change.actor) && before !== null,
+      actor: change.actor,
       now,
       hourOf: (ms) => localHour(ms, change.timezone ?? rollups.timezone(after.locationId)),
       waitTargetOf: (serviceId) => rollups.waitTarget(serviceId),
@@ -381,7 +384,7 @@ export function ticketEventJson(row: TicketEventRow) {
     fromStatus: row.fromStatus,
     toStatus: row.toStatus,
     counterId: row.counterId,
-    actor: row.actor,
+    actor: decodeActor(row.actor),
     at: isoTime(row.at),
     detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
   }
@@ -393,7 +396,7 @@ export interface TicketChange {
   before: TicketRow | null
   after: TicketRow
   rule: Pick<TransitionRule, 'event' | 'webhook'>
-  /** A credential ID or `system` (the daily close). */
+  /** Who made it, encoded (`type:id`, src/platform/actor.ts); `SYSTEM_ACTOR` for the daily close. */
   actor: string
   now: number
   /** The location's time zone; given for an issue (the local hour it counts in). */

@@ -19,8 +19,12 @@ export interface NewTicket {
   externalReference: string | null
   /** Contract §8: a priority ticket (the walk-in flag; never from the public API). */
   priority: boolean
-  /** The credential that issued it (audit, and the `actor` of its `created` event); null for the system. */
+  /** The credential that issued it (stored on the ticket: a kiosk reprints only its own tickets); null for the system. */
   credentialId: string | null
+  /** Who issued it, encoded (`type:id`, src/platform/actor.ts): the `actor` of its `created` event and `ticket.created` webhook. */
+  actor: string
+  /** Contract §18: the language it was taken in (one of its unit's `languages`); absent or null = the unit's default. */
+  language?: string | null
 }
 
 /**
@@ -109,6 +113,7 @@ export class TicketStore {
         queueRank: sql.placeholder('queueRank'),
         createdAt: sql.placeholder('now'),
         trackingCode: sql.placeholder('trackingCode'),
+        language: sql.placeholder('language'),
       })
       .prepare()
     this.eventStmt = db
@@ -194,6 +199,7 @@ export class TicketStore {
       servingAt: null,
       completedAt: null,
       trackingCode: this.trackingCodes(now),
+      language: input.language ?? null,
     }
     this.insertStmt.run({
       id: row.id,
@@ -211,8 +217,9 @@ export class TicketStore {
       queueRank: row.queueRank,
       now,
       trackingCode: row.trackingCode,
+      language: row.language,
     })
-    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.credentialId ?? 'system', detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.actor, detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
     return row
   }

@@ -52,6 +52,11 @@ export const tickets = sqliteTable(
      * URL-safe. Null only for tickets issued before this column existed (they have no page).
      */
     trackingCode: text('tracking_code'),
+    /**
+     * Contract §18: the language the ticket was taken in (a BCP 47 tag of its unit's
+     * `languages`); its print page, QR link and phone page use it. Null: the unit's default.
+     */
+    language: text('language'),
   },
   (t) => [
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),

@@ -42,7 +42,7 @@ export interface TransitionInput {
  * - `noShow`: one no-show (service and counter); `cancelled`: one cancellation;
  * - `transferredOut`: one ticket leaving its service;
  * - `releasesCounter`: the counter's busy time from the call there to now, when measured.
- * The daily close (actor `system`) measures nothing: no service time, no busy time.
+ * The daily close (actor `system:daily-close`) measures nothing: no service time, no busy time.
  */
 export type RollupFigure = 'issued' | 'firstWait' | 'served' | 'noShow' | 'cancelled' | 'transferredOut' | 'releasesCounter'
 
@@ -135,7 +135,7 @@ export function rollupFiguresOf(event: TicketEventName): readonly RollupFigure[]
 /**
  * Contract §3: the daily close at the location's local midnight is a system transition of
  * every ticket still open: WAITING→CANCELLED, CALLED→NO_SHOW, SERVING→COMPLETED, the effects of
- * cancel, no-show and complete, made by `system` (which measures nothing).
+ * cancel, no-show and complete, made by the system (`system:daily-close`, which measures nothing).
  */
 export const DAILY_CLOSE: Record<'WAITING' | 'CALLED' | 'SERVING', Extract<TicketAction, 'cancel' | 'no-show' | 'complete'>> = {
   WAITING: 'cancel',

@@ -1,18 +1,28 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
+import { DAILY_CLOSE_ACTOR, decodeActor, encodeActor } from '../platform/actor'
 import { tickets, ticketCalls } from './tables'
 import type { TicketRow, TicketStore } from './store'
 import { nextServiceAverage } from './wait'
 import { TRANSITION_EFFECTS, type TicketAction, type TransitionInput } from './transitions'
 import type { TicketChange } from './service'
 
-/** Who made a change: a credential ID, or `system` (the daily close). */
-export const SYSTEM_ACTOR = 'system'
+/** The daily close's actor as stored (`system:daily-close`, contract §16): the one change no person or device made. */
+export const SYSTEM_ACTOR = encodeActor(DAILY_CLOSE_ACTOR)
+
+/**
+ * Whether a stored actor is the system's (the daily close), which measures no service or busy
+ * time. Read through `decodeActor`, so a history row still in Part two's form (`system`, before
+ * migration 0012) counts the same.
+ */
+export function isSystemActor(stored: string): boolean {
+  return decodeActor(stored).type === 'system'
+}
 
 /** One transition to write: which one (its effects are `TRANSITION_EFFECTS[action]`), by whom, with what. */
 export interface TransitionWrite {
   action: TicketAction
-  /** A credential ID or `system` (the daily close, which measures no service time). */
+  /** Who made it, encoded (`type:id`, src/platform/actor.ts); `SYSTEM_ACTOR` for the daily close, which measures no service time. */
   actor: string
   /** What the transition's columns are computed from (the moment, the calling counter, the target service, the place in line). */
   input: TransitionInput
@@ -129,8 +139,8 @@ export class TicketWriter {
       if (after.serviceId !== before.serviceId) this.refreshNowServing(after.serviceId, after.locationId)
     }
 
-    // A close at midnight (actor `system`) is no service time: it stays out of the average.
-    if (rule.measuresService && write.actor !== SYSTEM_ACTOR && after.servingAt !== null && after.completedAt !== null) {
+    // A close at midnight (actor `system:daily-close`) is no service time: it stays out of the average.
+    if (rule.measuresService && !isSystemActor(write.actor) && after.servingAt !== null && after.completedAt !== null) {
       this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
     }
 

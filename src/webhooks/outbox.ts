@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime } from '../platform/clock'
+import type { Actor } from '../platform/actor'
 import { credentials } from '../provisioning/tables'
 import { webhooks, webhookDeliveries } from './tables'
 
@@ -45,14 +46,17 @@ export class WebhookOutbox {
       .prepare()
   }
 
-  /** Enqueue `type` for `ticket` (the public QueueTicket JSON). Returns the deliveries written. */
-  enqueue(queueUnitId: string, type: TicketEventType, ticket: { id: string }, now: number): number {
+  /**
+   * Enqueue `type` for `ticket` (the QueueTicket JSON), made by `actor` (contract §16: the body
+   * is `{id, type, createdAt, actor, data}`). Returns the deliveries written.
+   */
+  enqueue(queueUnitId: string, type: TicketEventType, actor: Actor, ticket: { id: string }, now: number): number {
     let written = 0
     let body: string | undefined
     for (const hook of this.subscribers.all({ unit: queueUnitId })) {
       if (!(JSON.parse(hook.events) as string[]).includes(type)) continue
       // One event, one ID and one body, whichever endpoints receive it.
-      body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), data: ticket })
+      body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), actor: { type: actor.type, id: actor.id }, data: ticket })
       this.insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId: ticket.id, eventType: type, body, now })
       written += 1
     }

@@ -72,17 +72,19 @@ describe('ticket lifecycle: every legal transition', () => {
     ctx.clock.advance(1000)
     expect(await ok(act(ctx, id, 'no-show'))).toMatchObject({ status: 'NO_SHOW', completedAt: new Date(T0 + 8000).toISOString() })
 
+    // Stored as `type:id` (contract §16): both callers are keys, by credential ID.
+    const byOperator = `key:${operator.id}`
     const events = eventsOf(ctx, id).map((e) => [e.type, e.from_status, e.to_status, e.counter_id, e.actor, e.at - T0])
     expect(events).toEqual([
-      ['created', null, 'WAITING', null, ctx.deps.credentials.authenticate(ctx.key('all'), 'queue', T0)!.id, 0],
-      ['called', 'WAITING', 'CALLED', 'cnt_1', operator.id, 1000],
-      ['recalled', 'CALLED', 'CALLED', 'cnt_1', operator.id, 2000],
-      ['serving', 'CALLED', 'SERVING', 'cnt_1', operator.id, 3000],
-      ['transferred', 'SERVING', 'WAITING', 'cnt_1', operator.id, 4000],
-      ['called', 'WAITING', 'CALLED', 'cnt_1', operator.id, 5000],
-      ['requeued', 'CALLED', 'WAITING', 'cnt_1', operator.id, 6000],
-      ['called', 'WAITING', 'CALLED', 'cnt_1', operator.id, 7000],
-      ['no_show', 'CALLED', 'NO_SHOW', 'cnt_1', operator.id, 8000],
+      ['created', null, 'WAITING', null, `key:${ctx.deps.credentials.authenticate(ctx.key('all'), 'queue', T0)!.id}`, 0],
+      ['called', 'WAITING', 'CALLED', 'cnt_1', byOperator, 1000],
+      ['recalled', 'CALLED', 'CALLED', 'cnt_1', byOperator, 2000],
+      ['serving', 'CALLED', 'SERVING', 'cnt_1', byOperator, 3000],
+      ['transferred', 'SERVING', 'WAITING', 'cnt_1', byOperator, 4000],
+      ['called', 'WAITING', 'CALLED', 'cnt_1', byOperator, 5000],
+      ['requeued', 'CALLED', 'WAITING', 'cnt_1', byOperator, 6000],
+      ['called', 'WAITING', 'CALLED', 'cnt_1', byOperator, 7000],
+      ['no_show', 'CALLED', 'NO_SHOW', 'cnt_1', byOperator, 8000],
     ])
     expect(JSON.parse(eventsOf(ctx, id)[4]!.detail)).toEqual({ fromServiceId: 'svc_accounts', toServiceId: 'svc_loans', position: 'LAST' })
     expect(JSON.parse(eventsOf(ctx, id)[6]!.detail)).toEqual({ position: 'FIRST' })
@@ -94,6 +96,11 @@ describe('ticket lifecycle: every legal transition', () => {
     const bodies = deliveriesOf(ctx, id).map((d) => JSON.parse(d.body))
     expect(bodies.map((b) => b.data.status)).toEqual(['WAITING', 'CALLED', 'CALLED', 'SERVING', 'WAITING', 'CALLED', 'WAITING', 'CALLED', 'NO_SHOW'])
     expect(bodies[3]).toMatchObject({ type: 'ticket.serving', createdAt: new Date(T0 + 3000).toISOString(), data: { id, ticketId: id, servingAt: new Date(T0 + 3000).toISOString() } })
+    // Contract §16: each body names who made the change, as an object.
+    expect(bodies.map((b) => b.actor)).toEqual([
+      { type: 'key', id: ctx.deps.credentials.authenticate(ctx.key('all'), 'queue', T0)!.id },
+      ...Array.from({ length: 8 }, () => ({ type: 'key', id: operator.id })),
+    ])
   })
 
   test('start → complete and cancel, with their timestamps, events and webhooks', async () => {
@@ -120,12 +127,13 @@ describe('ticket lifecycle: every legal transition', () => {
     await ok(act(ctx, id, 'call', { counterId: 'cnt_2' }))
     const history = await ok(op(ctx, 'GET', `/tickets/${id}/events`))
     const operator = ctx.deps.credentials.authenticate(ctx.key('operator'), 'queue', ctx.clock.now())!
+    const issuer = ctx.deps.credentials.authenticate(ctx.key('all'), 'queue', ctx.clock.now())!
     expect(history).toEqual({
       ticketId: id,
       ticketNumber,
       events: [
-        { id: expect.any(Number), type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: expect.stringMatching(/.+/), at: new Date(T0).toISOString(), detail: { source: 'API' } },
-        { id: expect.any(Number), type: 'called', fromStatus: 'WAITING', toStatus: 'CALLED', counterId: 'cnt_2', actor: operator.id, at: new Date(T0).toISOString(), detail: null },
+        { id: expect.any(Number), type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: { type: 'key', id: issuer.id }, at: new Date(T0).toISOString(), detail: { source: 'API' } },
+        { id: expect.any(Number), type: 'called', fromStatus: 'WAITING', toStatus: 'CALLED', counterId: 'cnt_2', actor: { type: 'key', id: operator.id }, at: new Date(T0).toISOString(), detail: null },
       ],
     })
     await expectError(await op(ctx, 'GET', '/tickets/tkt_nope/events'), 404, CounterCodes.TICKET_NOT_FOUND)

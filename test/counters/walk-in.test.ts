@@ -23,7 +23,7 @@ describe('POST tickets (walk-in at a counter)', () => {
     expect(res.headers.get('location')).toBe(`/api/public/v1/queue/tickets/${data.id}`)
     expect(res.headers.get('idempotent-replayed')).toBeNull()
     const [created] = eventsOf(ctx, data.id)
-    expect(created).toMatchObject({ type: 'created', to_status: 'WAITING', actor: ctx.deps.credentials.authenticate(ctx.key('operator'), 'queue', ctx.clock.now())!.id })
+    expect(created).toMatchObject({ type: 'created', to_status: 'WAITING', actor: `key:${ctx.deps.credentials.authenticate(ctx.key('operator'), 'queue', ctx.clock.now())!.id}` })
     expect(JSON.parse(created!.detail)).toEqual({ source: 'OPERATOR' })
     expect(webhookTypes(ctx, data.id)).toEqual(['ticket.created'])
     expect(stats(ctx, 'svc_accounts').waiting).toBe(1)

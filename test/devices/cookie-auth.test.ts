@@ -23,8 +23,9 @@ describe('a paired desk on the operator API', () => {
     const row = ticketRow(ctx, ticket.id)
     expect(row).toMatchObject({ status: 'COMPLETED', counter_id: 'cnt_1' })
     const events = ctx.db.$client.query('SELECT actor FROM ticket_events WHERE ticket_id = ? AND type != ?').all(ticket.id, 'created') as { actor: string }[]
-    const credential = ctx.db.$client.query("SELECT id FROM credentials WHERE kind = 'device'").get() as { id: string }
-    expect(events.map((e) => e.actor)).toEqual([credential.id, credential.id, credential.id])
+    // Contract §16: a desk without a clerk signed in acts as its device, by name.
+    const device = ctx.db.$client.query('SELECT name FROM devices').get() as { name: string }
+    expect(events.map((e) => e.actor)).toEqual([`device:${device.name}`, `device:${device.name}`, `device:${device.name}`])
   })
 
   test('another counter is 404 COUNTER_NOT_FOUND, as outside a key\'s binding; its GET queue lists only its own counter', async () => {

@@ -32,6 +32,7 @@ export function onIssueError(error: Schemas['IssueTicketError']): 'retry-later' 
     case 'RATE_LIMITED':
     case 'SERVER_BUSY':
     case 'INTERNAL_ERROR':
+    case 'SERVICE_CLOSED':
       return 'retry-later'
     case 'NONCE_REPLAYED':
     case 'REQUEST_TIMESTAMP_OUT_OF_WINDOW':

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { jsonOf, request, testContext } from '../support/app'
 import { QueueCodes } from '../../src/queue/errors'
 import { CounterCodes } from '../../src/counters/errors'
+import { ReportCodes } from '../../src/reports/errors'
 import { WidgetCodes } from '../../src/widgets/errors'
 import { PrayerCodes } from '../../src/prayer/errors'
 import { DisplayCodes } from '../../src/display/errors'
@@ -55,6 +56,7 @@ const OPERATIONS: Record<string, string> = {
   'get /api/display/v1/queue-units/{queueUnitId}/voice': 'readVoiceManifest',
   'get /api/display/v1/voice-clips/{lang}/{name}': 'readVoiceClip',
   'get /api/operator/v1/reports/daily': 'readDailyReport',
+  'get /api/operator/v1/reports/staff': 'readStaffReport',
   'get /api/operator/v1/reports/counters': 'readCounterReport',
   'get /api/operator/v1/reports/summary': 'readReportSummary',
   'post /api/auth/v1/sessions': 'signIn',
@@ -66,6 +68,7 @@ const OPERATIONS: Record<string, string> = {
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
 const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/public/v1/queue/', Object.values(QueueCodes)],
+  ['/api/operator/v1/reports/', Object.values(ReportCodes)],
   ['/api/operator/v1/', Object.values(CounterCodes)],
   ['/api/public/v1/widgets/', Object.values(WidgetCodes)],
   ['/api/public/v1/prayer-schedules/', Object.values(PrayerCodes)],

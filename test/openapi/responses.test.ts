@@ -175,9 +175,24 @@ async function driveEveryOperation() {
   await expectStatus(get('/api/auth/v1/sessions/current'), 401)
   await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session } }), 403)
   await expectStatus(request(app, 'DELETE', '/api/auth/v1/sessions/current', { headers: { cookie: session, origin: ORIGIN } }), 200)
+  // The staff report (§16): a reports key, a manager's session, a clerk's session (403).
+  await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25`, bearer(reports)), 200)
+  await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-24`, bearer(reports)), 422)
+  await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25`), 401)
+  const managerAgain = (await expectStatus(post('/api/auth/v1/sessions', { username: 'amira.h', password: passphrase }, { origin: ORIGIN }), 200)).headers.get('set-cookie')!.split(';')[0]!
+  await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25`, { cookie: managerAgain }), 200)
+  const clerkCode = people.addUser({ username: 'lina.k', role: 'clerk', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath.split('=')[1]!
+  await expectStatus(post('/api/auth/v1/setup', { code: clerkCode, password: passphrase, pin: '482913' }, { origin: ORIGIN }), 200)
+  const clerkSession = (await expectStatus(post('/api/auth/v1/sessions', { username: 'lina.k', password: passphrase }, { origin: ORIGIN }), 200)).headers.get('set-cookie')!.split(';')[0]!
+  await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25`, { cookie: clerkSession }), 403)
+  // A row to check against the schema: the clerk's break with a reason, as the desk sign-in writes it.
+  ctx.db.$client.run(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
+    SELECT id, username, 'qu_main', 'loc_hall', 'cnt_1', 'break', 'Lunch', '2026-11-25', ${Date.parse('2026-11-25T10:00:00Z')}, NULL FROM users WHERE username = 'lina.k'`)
+  const staffRows = await data(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25&queueUnitId=qu_main`, bearer(reports)))
+  if (staffRows.length !== 1) unexpected.push(`the staff report has ${staffRows.length} rows, not 1`)
   // A clerk at the desk (contract §16): a PIN sign-in, its refusals, a required sign-in, a break, sign-out.
-  const clerkCode = people.addUser({ username: 'samir.k', role: 'clerk', displayName: 'Samir Khoury', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath.split('=')[1]!
-  await expectStatus(post('/api/auth/v1/setup', { code: clerkCode, password: passphrase, pin: '482913' }), 200)
+  const deskClerkCode = people.addUser({ username: 'samir.k', role: 'clerk', displayName: 'Samir Khoury', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath.split('=')[1]!
+  await expectStatus(post('/api/auth/v1/setup', { code: deskClerkCode, password: passphrase, pin: '482913' }), 200)
   const atDesk = { cookie: desk, origin: ORIGIN }
   await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '000000' }, atDesk), 401)
   await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'samir.k', pin: '482913' }, { origin: ORIGIN }), 401)

@@ -100,7 +100,7 @@ async function serveNext(branch: Branch) {
 function branchHistory(branch: Branch) {
   const db = new Database(branch.db, { readonly: true })
   try {
-    const events = db.query<{ id: number; ticketId: string; type: string }, []>('SELECT id, ticket_id AS ticketId, type FROM ticket_events ORDER BY id').all()
+    const events = db.query<{ id: number; ticketId: string; type: string; actor: string }, []>('SELECT id, ticket_id AS ticketId, type, actor FROM ticket_events ORDER BY id').all()
     const tickets = db.query<{ id: string; status: string; version: number }, []>(
       'SELECT id, status, (SELECT max(e.id) FROM ticket_events e WHERE e.ticket_id = tickets.id) AS version FROM tickets ORDER BY id',
     ).all()
@@ -117,7 +117,7 @@ function branchHistory(branch: Branch) {
 }
 
 async function headOfficeHistory(unit: Unit) {
-  const events = (await admin`SELECT id::int AS id, ticket_id AS "ticketId", type FROM lobby.ticket_events WHERE queue_unit_id = ${unit} ORDER BY id`) as { id: number; ticketId: string; type: string }[]
+  const events = (await admin`SELECT id::int AS id, ticket_id AS "ticketId", type, actor FROM lobby.ticket_events WHERE queue_unit_id = ${unit} ORDER BY id`) as { id: number; ticketId: string; type: string; actor: string }[]
   const tickets = (await admin`SELECT id, status, version::int AS version FROM lobby.tickets WHERE queue_unit_id = ${unit} ORDER BY id`) as { id: string; status: string; version: number }[]
   const daily = await admin`
     SELECT location_id AS location, service_id AS service, to_char(business_day, 'YYYY-MM-DD') AS day, issued, served, wait_count AS waits, wait_p50 AS "waitP50", service_count AS services
@@ -149,6 +149,8 @@ async function expectReplicated(branch: Branch) {
   const local = branchHistory(branch)
   const remote = await eventually(`${branch.unit} at head office`, () => headOfficeHistory(branch.unit), (r) => r.events.length >= local.events.length && r.tickets.every((t) => t.version === local.tickets.find((l) => l.id === t.id)?.version))
   expect(remote.events).toEqual(local.events)
+  // The actor travels as the branch stores it, `type:id` (contract §16; these branches' changes are by keys).
+  expect(remote.events.every((e) => e.actor.startsWith('key:'))).toBe(true)
   expect(remote.tickets).toEqual(local.tickets)
   // The report roll-ups of those days, as the branch has them now.
   expect(local.daily.length).toBeGreaterThan(0)

@@ -37,6 +37,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
   const pageErrors: string[] = []
   const from = isoDay(Date.now() - 7 * 86_400_000)
   const to = isoDay(Date.now())
+  /** Yesterday, the clerk's day at a desk (a business day of the hall; UTC's is close enough at noon). */
+  const staffDay = isoDay(Date.now() - 86_400_000)
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
@@ -45,6 +47,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     await lobby.kill()
     seedTicketHistory(lobby.db, { tickets: 2_100, days: 7, fullHistory: true })
     const db = new Database(lobby.db)
+    // A clerk (contract §16): counter 1's completions and no-shows were hers (her desk's
+    // attribution), and yesterday she was signed in an hour and took a half-hour lunch.
+    db.run("INSERT INTO users (id, username, display_name, role, queue_units, state, created_at) VALUES ('usr_lina', 'lina.k', 'Lina K.', 'clerk', '[\"qu_main\"]', 'active', 0)")
+    db.run("UPDATE ticket_events SET actor = 'clerk:lina.k' WHERE type IN ('completed', 'no_show') AND counter_id = 'cnt_1'")
+    const noon = Date.now() - 86_400_000
+    db.query(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
+      VALUES ('usr_lina', 'lina.k', 'qu_main', 'loc_hall', 'cnt_1', ?1, ?2, ?3, ?4, ?5)`).run('signed_in', null, staffDay, noon - 3_600_000, noon)
+    db.query(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
+      VALUES ('usr_lina', 'lina.k', 'qu_main', 'loc_hall', 'cnt_1', ?1, ?2, ?3, ?4, ?5)`).run('break', 'Lunch', staffDay, noon, noon + 1_800_000)
     db.transaction(() => rebuildReportRollups(db)).immediate()
     db.close()
     await lobby.serve()
@@ -74,7 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     expect(await page.getByRole('link', { name: 'Pair this device' }).getAttribute('href')).toMatch(/^\/pair\?lang=en/)
   }, TEST_MS)
 
-  test('a reports device pairs, and the page shows the range: totals, four charts, both tables', async () => {
+  test('a reports device pairs, and the page shows the range: totals, four charts, the daily, counter and staff tables', async () => {
     const { code } = devices(lobby, 'pair', '--role', 'reports', '--queue-unit', 'qu_main', '--name', 'manager-pc')
     await page.goto(`${lobby.url}/pair`)
     await page.getByLabel('Pairing code').fill(code)
@@ -102,6 +113,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     }
     // Table headers are real headers (columns and rows).
     expect(await page.getByRole('columnheader', { name: 'Wait p90' }).count()).toBe(1)
+    // The staff table (contract §16): the clerk's days, her served count and her lunch, as the API says.
+    const staff = await (await fetch(`${lobby.url}/api/operator/v1/reports/staff?from=${from}&to=${to}`, { headers: { cookie: `lobby_device=${cookie.value}` } })).json() as { data: { date: string; served: number; signedInSeconds: number; breakSeconds: Record<string, number> }[] }
+    expect(staff.data.length).toBeGreaterThan(0)
+    const staffTable = page.getByRole('table', { name: /^Daily figures per clerk/ })
+    expect(await staffTable.locator('tbody tr').count()).toBe(staff.data.length)
+    // The branch's own words (names, reasons) are isolated (FSI … PDI) so they read right in Arabic.
+    const plain = (texts: string[]) => texts.map((t) => t.replace(/[\u2066-\u2069]/g, ''))
+    expect(plain(await staffTable.getByRole('columnheader').allTextContents())).toContain('Break: Lunch')
+    const day = staff.data.find((r) => r.date === staffDay)!
+    expect(day).toMatchObject({ signedInSeconds: 3600, breakSeconds: { Lunch: 1800 } })
+    const row = staffTable.locator('tbody tr', { has: page.getByRole('rowheader', { name: staffDay, exact: true }) })
+    expect(plain(await row.getByRole('rowheader').allTextContents())).toEqual([staffDay, 'Lina K.'])
+    expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining([String(day.served), '1:00:00', '30:00']))
     await page.screenshot({ path: join(SHOTS, 'reports-en-1920x1080.png') })
     await page.screenshot({ path: join(SHOTS, 'reports-en-full.png'), fullPage: true })
     expect(seen.outside).toEqual([])

@@ -8,6 +8,7 @@ const SRC = new URL('../../src', import.meta.url).pathname
 const TICKET_TABLES = [
   'tickets', 'ticket_events', 'ticket_calls', 'service_stats', 'ticket_sequences', 'counter_call_streaks',
   'report_daily', 'report_counter_daily', 'report_daily_distributions', 'report_counter_distributions',
+  'report_staff_daily', 'report_staff_distributions',
 ]
 const SQL_OVER_TICKET_TABLES = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+[\`"]?(${TICKET_TABLES.join('|')})\\b`, 'i')
 

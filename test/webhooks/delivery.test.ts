@@ -12,8 +12,12 @@ import { WebhookOutbox } from '../../src/webhooks/outbox'
 import { WebhookWorker, backoffDelay, RETRY_WINDOW_MS } from '../../src/webhooks/worker'
 import { verifySignature } from '../../src/webhooks/signature'
 import { listDeliveries } from '../../src/webhooks/deliveries'
+import type { Actor } from '../../src/platform/actor'
 
 interface Received { headers: Headers; body: string }
+
+/** The actor these events are enqueued with (what `Tickets.changed` passes; contract §16). */
+const KEY_ACTOR: Actor = { type: 'key', id: 'cred_operator' }
 
 /** A webhook receiver on 127.0.0.1 that can be told to fail. */
 function receiver() {
@@ -50,7 +54,7 @@ function setup(events = ['ticket.created', 'ticket.called', 'ticket.completed'],
 describe('webhook delivery', () => {
   test('the signature verifies over the raw body, with the event headers', async () => {
     const { ctx, hook, secret, outbox, worker, ticket } = setup()
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), ctx.clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), ctx.clock.now())
     expect(await worker.tick()).toBe(1)
     expect(hook.received).toHaveLength(1)
     const { headers, body } = hook.received[0]!
@@ -62,21 +66,21 @@ describe('webhook delivery', () => {
     expect(verifySignature(secret, signature, body + ' ', Math.floor(ctx.clock.now() / 1000))).toBe(false)
     expect(verifySignature('lbh_wrong', signature, body, Math.floor(ctx.clock.now() / 1000))).toBe(false)
     const event = JSON.parse(body)
-    expect(event).toEqual({ id: expect.stringMatching(/^evt_/), type: 'ticket.created', createdAt: '2026-11-25T09:30:00.000Z', data: ticket('tkt_1', 'WAITING') })
+    expect(event).toEqual({ id: expect.stringMatching(/^evt_/), type: 'ticket.created', createdAt: '2026-11-25T09:30:00.000Z', actor: KEY_ACTOR, data: ticket('tkt_1', 'WAITING') })
     expect(listDeliveries(ctx.db, { failedOnly: false })[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 })
   })
 
   test('only subscribed events are written to the outbox', () => {
     const { ctx, outbox, ticket } = setup(['ticket.called'])
-    expect(outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), ctx.clock.now())).toBe(0)
-    expect(outbox.enqueue('qu_main', 'ticket.called', ticket('tkt_1', 'CALLED'), ctx.clock.now())).toBe(1)
+    expect(outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), ctx.clock.now())).toBe(0)
+    expect(outbox.enqueue('qu_main', 'ticket.called', KEY_ACTOR, ticket('tkt_1', 'CALLED'), ctx.clock.now())).toBe(1)
   })
 
   test('events of a ticket arrive in order, even when the first one needs retries', async () => {
     const { ctx, hook, outbox, worker, ticket } = setup()
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), ctx.clock.now())
-    outbox.enqueue('qu_main', 'ticket.called', ticket('tkt_1', 'CALLED'), ctx.clock.now())
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_2', 'WAITING'), ctx.clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), ctx.clock.now())
+    outbox.enqueue('qu_main', 'ticket.called', KEY_ACTOR, ticket('tkt_1', 'CALLED'), ctx.clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_2', 'WAITING'), ctx.clock.now())
     hook.setStatus(503)
     await worker.tick()
     expect(hook.received).toHaveLength(0)
@@ -101,7 +105,7 @@ describe('webhook delivery', () => {
 
     const { ctx, hook, outbox, worker, ticket } = setup()
     hook.setStatus(500)
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), ctx.clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), ctx.clock.now())
     const start = ctx.clock.now()
     let attempts = 0
     const gaps: number[] = []
@@ -132,7 +136,7 @@ describe('webhook delivery', () => {
     const ctx1 = { ...testContext(createDeps({ db: db1, clock, ids: new SequentialIds(), log: () => {} })), clock }
     const { hook, outbox, worker, ticket } = setup(undefined, ctx1)
     hook.setStatus(502)
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), clock.now())
     await worker.tick()
     expect(hook.received).toHaveLength(0)
     db1.$client.close()
@@ -151,7 +155,7 @@ describe('webhook delivery', () => {
 
   test('many due deliveries of different tickets all go out in one pass', async () => {
     const { ctx, hook, outbox, worker, ticket } = setup()
-    for (let i = 0; i < 20; i++) outbox.enqueue('qu_main', 'ticket.created', ticket(`tkt_${i}`, 'WAITING'), ctx.clock.now())
+    for (let i = 0; i < 20; i++) outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket(`tkt_${i}`, 'WAITING'), ctx.clock.now())
     expect(await worker.tick()).toBe(20)
     expect(hook.received).toHaveLength(20)
   })
@@ -164,7 +168,7 @@ describe('webhook delivery', () => {
     const clock = new ManualClock(Date.now())
     const { outbox, worker, hook, ticket } = setup(undefined, { ...testContext(createDeps({ db, clock, ids: new SequentialIds(), log: () => {} })), clock })
     hook.setStatus(500)
-    outbox.enqueue('qu_main', 'ticket.created', ticket('tkt_1', 'WAITING'), clock.now())
+    outbox.enqueue('qu_main', 'ticket.created', KEY_ACTOR, ticket('tkt_1', 'WAITING'), clock.now())
     db.$client.query("UPDATE webhook_deliveries SET status = 'FAILED', attempts = 12, last_error = 'HTTP 500'").run()
     const failed = JSON.parse(runCli(['webhooks', 'deliveries', '--db', path, '--failed']).stdout)
     expect(failed).toHaveLength(1)

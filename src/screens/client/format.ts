@@ -164,3 +164,16 @@ export function readableOn(background: string): string {
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
   return luminance > 0.4 ? '#000000' : '#ffffff'
 }
+
+/**
+ * When a closed service or branch opens (contract §18), in the page's language and the
+ * location's clock: the time alone today, the weekday and time within a week ("Monday 08:30"),
+ * else the date and time.
+ */
+export function formatOpening(lang: string, timeZone: string | undefined, opensAt: string, now: number): string {
+  const at = Date.parse(opensAt)
+  const time = formatTime(lang, timeZone, at)
+  if (localDate(timeZone, at) === localDate(timeZone, now)) return time
+  if (at - now < 6 * 86_400_000) return `${formatter(lang, timeZone, { weekday: 'long' }).format(new Date(at))} ${time}`
+  return `${formatter(lang, timeZone, { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(at))} ${time}`
+}

@@ -4,13 +4,14 @@ import { fill } from '../i18n'
 import { formatNumber } from '../format'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api } from '../devices/page'
-import { toCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER } from '../../../reports/csv'
+import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
+import type { StaffReportRow } from '../../../contract/wire'
 import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
 
 /*
  * The /reports page (contract §12) for a paired `reports` device: a date range, totals, four
- * charts drawn by uPlot (bundled, no CDN), the daily and counter tables, CSV downloads of the
- * same rows as `lobby report`, and a print layout. Everything comes from the report API with
+ * charts drawn by uPlot (bundled, no CDN), the daily, counter and staff (§16) tables, CSV
+ * downloads of the same rows as `lobby report`, and a print layout. Everything comes from the report API with
  * the device cookie. Charts are canvases: each carries a text label, and the tables below hold
  * every figure for a screen reader.
  */
@@ -41,6 +42,8 @@ class ReportsPage {
   private readonly charts: uPlot[] = []
   private daily: DailyRow[] = []
   private counterRows: CounterRow[] = []
+  /** Null when the staff report could not be read (the rest of the page still shows). */
+  private staffRows: StaffReportRow[] | null = []
   private summary: Summary | null = null
   private status!: HTMLElement
   private results!: HTMLElement
@@ -127,6 +130,8 @@ class ReportsPage {
     dailyCsv.addEventListener('click', () => this.download('daily'))
     const countersCsv = h('button', { type: 'button', id: 'download-counters' }, this.labels.downloadCounters)
     countersCsv.addEventListener('click', () => this.download('counters'))
+    const staffCsvButton = h('button', { type: 'button', id: 'download-staff' }, this.labels.downloadStaff)
+    staffCsvButton.addEventListener('click', () => this.download('staff'))
     const print = h('button', { type: 'button', id: 'print' }, this.labels.print)
     print.addEventListener('click', () => window.print())
     this.status = h('p', { id: 'reports-status', class: 'reports-status', role: 'status', 'aria-live': 'polite' })
@@ -134,7 +139,7 @@ class ReportsPage {
     this.content.replaceChildren(
       h('header', { class: 'reports-bar' },
         h('h1', null, this.labels.title),
-        h('div', { class: 'reports-actions' }, dailyCsv, countersCsv, print, languages)),
+        h('div', { class: 'reports-actions' }, dailyCsv, countersCsv, staffCsvButton, print, languages)),
       form,
       this.status,
       this.results,
@@ -159,10 +164,13 @@ class ReportsPage {
     this.status.dataset.tone = ''
     this.status.textContent = this.labels.loading
     const q = this.query()
-    const [summary, daily, counters] = await Promise.all([
+    // The staff report covers the whole unit (a clerk's figures are not per location): the range only.
+    const range = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value }).toString()
+    const [summary, daily, counters, staff] = await Promise.all([
       api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
       api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
       api<{ data: CounterRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
+      api<{ data: StaffReportRow[] }>('GET', `/api/operator/v1/reports/staff?${range}`),
     ])
     const answers = [summary, daily, counters]
     if (answers.some((a) => a === null || a.status >= 500)) return this.fail(this.labels.offline)
@@ -175,6 +183,7 @@ class ReportsPage {
     this.summary = summary!.body!.data
     this.daily = daily!.body!.data
     this.counterRows = counters!.body!.data
+    this.staffRows = staff !== null && staff.status === 200 ? staff.body!.data : null
     this.fillLocations()
     const url = new URL(location.href)
     for (const [k, v] of new URLSearchParams(q)) url.searchParams.set(k, v)
@@ -246,6 +255,7 @@ class ReportsPage {
       h('section', { class: 'charts' }, hourFig.el, waitFig.el, targetFig.el, counterFig.el),
       this.dailyTable(),
       this.countersTable(),
+      this.staffTable(),
     )
 
     const hours = Array.from({ length: 24 }, (_, i) => i)
@@ -354,20 +364,47 @@ class ReportsPage {
     return this.table('table-counters', L.countersTable, head, rows, 3)
   }
 
-  /** A data table with a caption, column headers and row headers (the first `keys` cells name the row). */
-  private table(id: string, caption: string, head: string[], rows: string[][], keys: number): HTMLElement {
+  /**
+   * Per clerk and day (contract §16): served, no-shows, service times, time signed in, and one
+   * column per break reason met in the range (a reason is the unit's own word, shown as set).
+   */
+  private staffTable(): HTMLElement {
+    const L = this.labels
+    const rows = this.staffRows ?? []
+    const reasons = [...new Set(rows.flatMap((r) => Object.keys(r.breakSeconds)))].sort()
+    const head = [L.date, L.clerk, L.served, L.noShow, L.serviceAvg, L.serviceP50, L.serviceP90, L.signedIn,
+      ...reasons.map((reason) => this.t('breakReason', { reason: reason === NO_BREAK_REASON ? L.noReason : isolated(reason) }))]
+    const cells = rows.map((r) => [
+      r.date, isolated(r.displayName), this.num(r.served), this.num(r.noShow),
+      this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90),
+      this.duration(r.signedInSeconds), ...reasons.map((reason) => this.duration(r.breakSeconds[reason] ?? 0)),
+    ])
+    const empty = this.staffRows === null ? L.staffUnavailable : rows.length === 0 ? L.noStaff : null
+    return this.table('table-staff', L.staffTable, head, cells, 2, L.staffNote, empty)
+  }
+
+  /**
+   * A data table with a caption, column headers and row headers (the first `keys` cells name the
+   * row); `empty`, when given, is said in the one row of a table without rows.
+   */
+  private table(id: string, caption: string, head: string[], rows: string[][], keys: number, note = this.labels.tableNote, empty: string | null = null): HTMLElement {
     // The wrapper scrolls sideways on a narrow screen: focusable (tabindex 0) so the keyboard can
     // scroll it, named by the table's caption (axe: scrollable-region-focusable).
+    const body = empty !== null
+      ? [h('tr', null, h('td', { colspan: head.length, class: 'table-empty' }, empty))]
+      : rows.map((cells) => h('tr', null, cells.map((c, i) => (i < keys ? h('th', { scope: 'row' }, c) : h('td', null, c)))))
     return h('section', { class: 'table-wrap', tabindex: 0, 'aria-labelledby': `${id}-caption` },
       h('table', { id },
-        h('caption', { id: `${id}-caption` }, caption, h('span', { class: 'table-note' }, this.labels.tableNote)),
+        h('caption', { id: `${id}-caption` }, caption, h('span', { class: 'table-note' }, note)),
         h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col' }, c)))),
-        h('tbody', null, rows.map((cells) => h('tr', null, cells.map((c, i) => (i < keys ? h('th', { scope: 'row' }, c) : h('td', null, c))))))))
+        h('tbody', null, body)))
   }
 
   /** The rows on screen as CSV, named as `lobby report` names them. */
-  private download(which: 'daily' | 'counters'): void {
-    const csv = which === 'daily' ? toCsv(this.daily as unknown as Record<string, unknown>[], DAILY_CSV_HEADER) : toCsv(this.counterRows as unknown as Record<string, unknown>[], COUNTERS_CSV_HEADER)
+  private download(which: 'daily' | 'counters' | 'staff'): void {
+    const csv = which === 'daily' ? toCsv(this.daily as unknown as Record<string, unknown>[], DAILY_CSV_HEADER)
+      : which === 'counters' ? toCsv(this.counterRows as unknown as Record<string, unknown>[], COUNTERS_CSV_HEADER)
+      : staffCsv(this.staffRows ?? [])
     const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' })
     const a = h('a', { href: URL.createObjectURL(blob), download: `lobby-${which}-${this.fromInput.value}-${this.toInput.value}.csv` })
     document.body.append(a)
@@ -375,6 +412,14 @@ class ReportsPage {
     a.remove()
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
   }
+}
+
+/**
+ * A name of the branch's own (a clerk, a break reason) isolated from the text around it, so
+ * `Lina K.` keeps its full stop on the right in an Arabic table (FSI … PDI).
+ */
+function isolated(text: string): string {
+  return '\u2068' + text + '\u2069'
 }
 
 function isoDay(d: Date): string {

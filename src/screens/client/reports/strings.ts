@@ -15,6 +15,7 @@ const en = {
   show: 'Show',
   downloadDaily: 'Download daily CSV',
   downloadCounters: 'Download counters CSV',
+  downloadStaff: 'Download staff CSV',
   print: 'Print',
   loading: 'Loading…',
   loaded: 'Showing {from} to {to}: {rows} rows.',
@@ -64,6 +65,15 @@ const en = {
   busy: 'Busy',
   none: '—',
   tableNote: 'Times are minutes:seconds. Percentiles use the nearest-rank rule over the day\'s tickets. Dates are each location\'s business days.',
+  // staff (contract §16)
+  staffTable: 'Daily figures per clerk',
+  staffNote: 'Tickets a clerk completed or marked no-show while signed in at a desk, and the time signed in and on break, for every location. Times are hours:minutes:seconds or minutes:seconds.',
+  clerk: 'Clerk',
+  signedIn: 'Signed in',
+  breakReason: 'Break: {reason}',
+  noReason: 'no reason',
+  noStaff: 'No clerk signed in at a desk in this range.',
+  staffUnavailable: 'The staff figures could not be read.',
 }
 
 export type ReportLabels = typeof en
@@ -80,6 +90,7 @@ const ar: ReportLabels = {
   show: 'عرض',
   downloadDaily: 'تنزيل CSV اليومي',
   downloadCounters: 'تنزيل CSV الشبابيك',
+  downloadStaff: 'تنزيل CSV الموظفين',
   print: 'طباعة',
   loading: 'جارٍ التحميل…',
   loaded: 'من {from} إلى {to}: {rows} صفًا.',
@@ -126,6 +137,14 @@ const ar: ReportLabels = {
   busy: 'مشغول',
   none: '—',
   tableNote: 'الأوقات بالدقائق:الثواني. المئينات بقاعدة الرتبة الأقرب على تذاكر اليوم. التواريخ أيام العمل لكل موقع.',
+  staffTable: 'الأرقام اليومية لكل موظف',
+  staffNote: 'التذاكر التي أنهاها الموظف أو سجّلها كغائب أثناء تسجيل دخوله على شباك، ومدة تسجيل الدخول والاستراحة، في كل المواقع. الأوقات بالساعات:الدقائق:الثواني أو الدقائق:الثواني.',
+  clerk: 'الموظف',
+  signedIn: 'مدة تسجيل الدخول',
+  breakReason: 'استراحة: {reason}',
+  noReason: 'بلا سبب',
+  noStaff: 'لم يسجّل أي موظف دخوله على شباك في هذه الفترة.',
+  staffUnavailable: 'تعذّرت قراءة أرقام الموظفين.',
 }
 
 const TABLES: Record<string, ReportLabels> = { en, ar }

@@ -1,0 +1,83 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { ActorJson, QueueTicket } from '../tickets'
+import { TICKET_EVENT_TYPES } from './outbox'
+
+/*
+ * What a webhook endpoint receives (contract §3 Webhooks, §16 Attribution), for the OpenAPI
+ * document's `webhooks`: the body `WebhookOutbox.enqueue` writes, and the headers the worker
+ * sends with it.
+ */
+
+/** The body of every ticket webhook: `{id, type, createdAt, actor, data}`. */
+export const TicketWebhookEvent = Type.Object(
+  {
+    id: Type.String({ description: 'the event (evt_…): the same in every endpoint\'s delivery of it and in every retry' }),
+    type: Type.Union(TICKET_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'what happened; also in the Lobby-Event header' }),
+    createdAt: Type.String({ format: 'date-time', description: 'when the change was made (ISO 8601 UTC with milliseconds), not when it was delivered' }),
+    actor: ActorJson,
+    data: QueueTicket,
+  },
+  { additionalProperties: false },
+)
+export type TicketWebhookEvent = Static<typeof TicketWebhookEvent>
+
+const EXAMPLE: TicketWebhookEvent = {
+  id: 'evt_01JD5CALLED000000000000000',
+  type: 'ticket.called',
+  createdAt: '2026-11-25T09:41:12.345Z',
+  actor: { type: 'clerk', id: 'alice' },
+  data: {
+    id: 'tkt_01JD5TICKET000000000000000',
+    ticketId: 'tkt_01JD5TICKET000000000000000',
+    ticketNumber: 'A007',
+    status: 'CALLED',
+    source: 'KIOSK',
+    queueUnitId: 'qu_main',
+    locationId: 'loc_hall',
+    serviceId: 'svc_accounts',
+    externalReference: null,
+    createdAt: '2026-11-25T09:30:00.000Z',
+    calledAt: '2026-11-25T09:41:12.345Z',
+    servingAt: null,
+    completedAt: null,
+    priority: false,
+  },
+}
+
+const header = (description: string, example: string) => ({ in: 'header', required: true, description, schema: { type: 'string' }, example })
+
+/**
+ * The OpenAPI 3.1 `webhooks` entry: one request Lobby sends to each subscribed endpoint per
+ * ticket event. Named schemas go in `schemas` (the document turns them into components).
+ */
+export const webhooksDoc = {
+  schemas: { TicketWebhookEvent },
+  webhooks: {
+    ticketEvent: {
+      post: {
+        operationId: 'receiveTicketEvent',
+        tags: ['Webhooks'],
+        // Lobby is the caller here: no credential of yours, the Lobby-Signature proves the sender.
+        security: [],
+        summary: 'A ticket event, sent to your endpoint',
+        description:
+          'Sent for each ticket change to every active endpoint of the queue unit subscribed to its type (contract §3): written to a durable outbox in the ' +
+          'change\'s own transaction, delivered at least once, in order per ticket, retried with exponential backoff and jitter for 24 hours, then marked failed. ' +
+          '`actor` says who made the change (contract §16): a clerk at a desk by username, a desk or kiosk without one by device name, an API key by credential ID, ' +
+          'the daily close as `{type: system, id: daily-close}`. Verify `Lobby-Signature` over the raw body before parsing it.',
+        parameters: [
+          { name: 'Lobby-Event', ...header('the event type, as in the body', 'ticket.called') },
+          { name: 'Lobby-Delivery', ...header('this delivery (dlv_…): one per endpoint and event, the same in its retries', 'dlv_01JD5DELIVERY0000000000000') },
+          {
+            name: 'Lobby-Signature',
+            ...header('`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint\'s signing secret (lbh_…)', 't=1795599672,v1=5f0c1e0b6d0a4e8f9a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f'),
+          },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: TicketWebhookEvent, example: EXAMPLE } } },
+        responses: {
+          '2XX': { description: 'received; any other status, a redirect or no answer within 10 seconds is retried' },
+        },
+      },
+    },
+  },
+}
