@@ -332,3 +332,28 @@ describe('the end of the business day', () => {
     expect(intervals(ctx)[0]!.endedAt).toBe(Date.parse('2026-07-01T23:00:00.000Z'))
   })
 })
+
+describe('what the desk\'s clerk leaves behind', () => {
+  test('the ticket events carry actor clerk:<username>; the staff report counts the sign-in, the served ticket and the break by reason', async () => {
+    const ctx = await clerkContext((doc) => { mainUnit(doc).apiKeys!.push({ name: 'reports', scopes: ['reports:read'] }) })
+    const desk = await deskOf(ctx)
+    const ticket = await issued(ctx)
+    await signedInAt(ctx, desk, 'samir.k')
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
+    ctx.clock.advance(60_000)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${ticket.id}/start`))
+    ctx.clock.advance(240_000)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${ticket.id}/complete`))
+    const actors = ctx.db.$client.query("SELECT actor FROM ticket_events WHERE ticket_id = ? AND type != 'created' ORDER BY id").all(ticket.id) as { actor: string }[]
+    expect(actors.map((a) => a.actor)).toEqual(['clerk:samir.k', 'clerk:samir.k', 'clerk:samir.k'])
+    ctx.clock.advance(3_300_000)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/close`, { reason: 'Lunch' }))
+    ctx.clock.advance(1_800_000)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
+    const report = await request(ctx.app, 'GET', `${OP}/reports/staff?from=2026-11-25&to=2026-11-25`, { headers: { authorization: `Bearer ${ctx.key('reports')}` } })
+    expect(report.status).toBe(200)
+    expect((await jsonOf(report)).data).toEqual([expect.objectContaining({
+      date: '2026-11-25', username: 'samir.k', displayName: 'Samir Khoury', served: 1, noShow: 0, signedInSeconds: 3600, breakSeconds: { Lunch: 1800 },
+    })])
+  })
+})
