@@ -4,6 +4,7 @@ import { isoTime } from '../platform/clock'
 import { hashSecret } from '../platform/credentials'
 import { randomToken, type IdGenerator } from '../platform/ids'
 import type { WriteBatcher } from '../platform/write-batch'
+import { StaffIntervals } from './staff'
 import {
   DEFAULT_PASSWORD_COST, hashPassword, passwordProblem, PIN_PATTERN, verifyPassword,
   type PasswordCost, type PasswordProblem,
@@ -152,6 +153,12 @@ export class PeopleService {
     return this.deps.db.$client
   }
 
+  /** The clerks' intervals, for `disableUser` and `resetUser` (made on first use: the CLI's other commands need none). */
+  private staffIntervals: StaffIntervals | null = null
+  private get staff(): StaffIntervals {
+    return (this.staffIntervals ??= new StaffIntervals(this.deps.db))
+  }
+
   /** A write: through the one write path when there is one (the server), else its own immediate transaction (the CLI). */
   private write<T>(work: () => T): Promise<T> {
     if (this.deps.writes !== undefined) return this.deps.writes.run(work)
@@ -208,7 +215,7 @@ export class PeopleService {
       if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
       this.sql.query(`UPDATE users SET state = 'disabled' WHERE id = ?1`).run(user.id)
       // A clerk who leaves is signed out of the desk too (and a break of theirs ends).
-      this.sql.query('UPDATE staff_intervals SET ended_at = ?2 WHERE user_id = ?1 AND ended_at IS NULL').run(user.id, this.deps.clock.now())
+      this.staff.endAllOf(user.id, this.deps.clock.now())
       this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
       const ended = this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id).changes
       return { username, state: 'disabled' as const, sessionsEnded: ended }
@@ -226,7 +233,7 @@ export class PeopleService {
       if (user === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
       this.sql.query(`UPDATE users SET password_hash = NULL, pin_hash = NULL, password_set_at = NULL, state = 'active' WHERE id = ?1`).run(user.id)
       // Without a PIN the clerk is no longer signed in at a desk either.
-      this.sql.query('UPDATE staff_intervals SET ended_at = ?2 WHERE user_id = ?1 AND ended_at IS NULL').run(user.id, now)
+      this.staff.endAllOf(user.id, now)
       this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id)
       this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
       return this.newSetupCode(user.id, username, now)

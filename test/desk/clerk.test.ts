@@ -169,14 +169,21 @@ describe('a clerk signs in at a paired desk (contract §16)', () => {
     ])
   })
 
-  test('a disabled clerk no longer counts as signed in, and their interval ends', async () => {
+  test('a disabled clerk no longer counts as signed in, and their interval ends; a reset (no PIN any more) too', async () => {
     const ctx = await clerkContext()
     const desk = await deskOf(ctx)
     await signedInAt(ctx, desk, 'samir.k')
     const { PeopleService } = await import('../../src/people')
-    new PeopleService({ db: ctx.db, clock: ctx.clock, ids: ctx.deps.ids }).disableUser('samir.k')
+    const people = new PeopleService({ db: ctx.db, clock: ctx.clock, ids: ctx.deps.ids })
+    people.disableUser('samir.k')
     expect((await deskView(ctx, desk)).clerk).toBeNull()
     expect(intervals(ctx)[0]!.endedAt).toBe(ctx.clock.now())
+    ctx.clock.advance(1000)
+    await signedInAt(ctx, desk, 'lina.m')
+    ctx.clock.advance(1000)
+    people.resetUser('lina.m', ctx.clock.now())
+    expect((await deskView(ctx, desk)).clerk).toBeNull()
+    expect(intervals(ctx)[1]).toMatchObject({ username: 'lina.m', endedAt: ctx.clock.now() })
   })
 })
 
