@@ -1,5 +1,5 @@
 import type { Db } from '../db/open'
-import { localDate } from '../platform/time'
+import { addDays, localDate, zonedInstant } from '../platform/time'
 
 /** The clerk signed in at a desk (contract §16), as the desk's credential and view carry them. */
 export interface DeskClerk {
@@ -132,24 +132,23 @@ export class StaffIntervals {
    */
   closeDay(locationId: string, timezone: string, today: string, now: number): number {
     const open = this.openBeforeStmt.all(locationId, today)
-    for (const interval of open) this.endOneStmt.run(interval.id, dayEnd(interval.businessDay, timezone, interval.startedAt, now))
+    for (const interval of open) this.endOneStmt.run(interval.id, Math.max(interval.startedAt, dayEnd(interval.businessDay, timezone, now)))
     return open.length
   }
 }
 
+/** Every UTC offset and daylight-saving change in use falls on a quarter hour. */
+const QUARTER_HOUR_MS = 15 * 60_000
+
 /**
- * The first instant after `from` whose local date in `timezone` is past `day` (its local
- * midnight), found by bisection between `from` and `to` (the local date only moves forward);
- * `to` when the day has not ended by then. Millisecond-exact, ~40 formatting calls.
+ * The end of business day `day` in `timezone`: the first instant of the next local day (its
+ * midnight), never later than `now`. Where a daylight-saving change skips midnight
+ * (America/Santiago in September), `zonedInstant` answers an instant still on `day` (23:00 on
+ * the old offset), so the answer moves on by quarter hours until the date has changed (01:00
+ * on the new offset).
  */
-export function dayEnd(day: string, timezone: string, from: number, to: number): number {
-  if (localDate(to, timezone) <= day) return to
-  let lo = from
-  let hi = to
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2)
-    if (localDate(mid, timezone) > day) hi = mid
-    else lo = mid
-  }
-  return hi
+export function dayEnd(day: string, timezone: string, now: number): number {
+  let end = zonedInstant(addDays(day, 1), '00:00', timezone)
+  for (let i = 0; i < 8 && localDate(end, timezone) <= day; i++) end += QUARTER_HOUR_MS
+  return Math.min(end, now)
 }

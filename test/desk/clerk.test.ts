@@ -7,6 +7,7 @@ import { mainUnit } from '../queue/helpers'
 import { CounterCodes } from '../../src/counters/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
 import { DailyClose } from '../../src/counters/daily-close'
+import { dayEnd } from '../../src/people'
 import { CLERK_PATH, clerkContext, deskOf, deskView, intervals, PIN, signedInAt, signInAt, signOutAt } from './helpers'
 
 describe('a clerk signs in at a paired desk (contract §16)', () => {
@@ -325,6 +326,20 @@ describe('the end of the business day', () => {
     ])
     expect((await deskView(ctx, desk2)).clerk).toBeNull()
     expect(new DailyClose(ctx.deps).runDue(ctx.clock.now())).toEqual([])
+  })
+
+  test('a day ends at its local midnight: London in winter and summer, both changes of clock, India, and Santiago whose midnight the change skips', () => {
+    const later = Date.parse('2027-01-01T00:00:00Z')
+    const ends = (day: string, zone: string) => new Date(dayEnd(day, zone, later)).toISOString()
+    expect(ends('2026-11-25', 'Europe/London')).toBe('2026-11-26T00:00:00.000Z')
+    expect(ends('2026-07-01', 'Europe/London')).toBe('2026-07-01T23:00:00.000Z')
+    expect(ends('2026-03-28', 'Europe/London')).toBe('2026-03-29T00:00:00.000Z')
+    expect(ends('2026-10-25', 'Europe/London')).toBe('2026-10-26T00:00:00.000Z')
+    expect(ends('2026-11-25', 'Asia/Kolkata')).toBe('2026-11-25T18:30:00.000Z')
+    // 2026-09-06 00:00 does not exist in Santiago: the clocks go from 23:59:59 (-04) to 01:00 (-03).
+    expect(ends('2026-09-05', 'America/Santiago')).toBe('2026-09-06T04:00:00.000Z')
+    // Never after now.
+    expect(dayEnd('2026-11-25', 'Europe/London', Date.parse('2026-11-25T20:00:00Z'))).toBe(Date.parse('2026-11-25T20:00:00Z'))
   })
 
   test('in summer time the day ends at 23:00 UTC (BST)', async () => {
