@@ -137,18 +137,11 @@ export class StaffIntervals {
   }
 }
 
-/** Every UTC offset and daylight-saving change in use falls on a quarter hour. */
-const QUARTER_HOUR_MS = 15 * 60_000
-
 /**
  * The end of business day `day` in `timezone`: the first instant of the next local day (its
- * midnight), never later than `now`. Where a daylight-saving change skips midnight
- * (America/Santiago in September), `zonedInstant` answers an instant still on `day` (23:00 on
- * the old offset), so the answer moves on by quarter hours until the date has changed (01:00
- * on the new offset).
+ * midnight; where a daylight-saving change skips midnight, as America/Santiago's in September,
+ * the 01:00 it jumps to), never later than `now`.
  */
 export function dayEnd(day: string, timezone: string, now: number): number {
-  let end = zonedInstant(addDays(day, 1), '00:00', timezone)
-  for (let i = 0; i < 8 && localDate(end, timezone) <= day; i++) end += QUARTER_HOUR_MS
-  return Math.min(end, now)
+  return Math.min(zonedInstant(addDays(day, 1), '00:00', timezone), now)
 }

@@ -168,11 +168,23 @@ function offsetAt(ms: number, timeZone: string): number {
 
 /**
  * The instant at which the wall clock in `timeZone` shows `time` on `date`. A time skipped by
- * a daylight-saving change maps to the same clock reading after the change (an hour later).
+ * a daylight-saving change maps to the same clock reading after the change (01:30 on the
+ * night London skips 01:00–02:00 is 02:30 BST; midnight on the night Santiago skips 00:00–01:00
+ * is 01:00); a time shown twice (the clocks go back) is its first showing.
  */
 export function zonedInstant(date: string, time: string, timeZone: string): number {
   const wall = utcMidnight(date) + minutesOf(time) * 60_000
-  const first = wall - offsetAt(wall, timeZone)
-  const second = offsetAt(first, timeZone)
-  return second === offsetAt(wall, timeZone) ? first : wall - second
+  // The zone's offsets a day either side: no zone changes its offset twice within two days.
+  const before = offsetAt(wall - 86_400_000, timeZone)
+  const after = offsetAt(wall + 86_400_000, timeZone)
+  const shows = (instant: number, offset: number) => offsetAt(instant, timeZone) === offset
+  const early = wall - before
+  const late = wall - after
+  const earlyShows = shows(early, before)
+  const lateShows = shows(late, after)
+  if (earlyShows && lateShows) return Math.min(early, late)
+  if (earlyShows) return early
+  if (lateShows) return late
+  // Skipped: read with the offset before the change, the instant shows the time shifted forward by the change.
+  return early
 }

@@ -142,3 +142,17 @@ describe('open time without a gap stays open', () => {
     expect(iso(openStateAt(location, null, at('2026-12-25T10:00:00Z'), 'Europe/London').opensAt)).toBe('2026-12-26T00:00:00.000Z')
   })
 })
+
+describe('a wall-clock time the change skips reads as the same time after it, whichever way the zone lies from UTC', () => {
+  test('America/New_York skips 02:00–03:00 on 8 March 2026: 02:30 opens at 03:30 EDT', () => {
+    expect(iso(openStateAt(hours({ sun: [['02:30', '04:00']] }), null, at('2026-03-08T05:00:00Z'), 'America/New_York').opensAt)).toBe('2026-03-08T07:30:00.000Z')
+  })
+
+  test('America/Santiago skips 00:00–01:00 on 6 September 2026: midnight opens at 01:00', () => {
+    expect(iso(openStateAt(hours({ sun: [['00:00', '02:00']] }), null, at('2026-09-05T12:00:00Z'), 'America/Santiago').opensAt)).toBe('2026-09-06T04:00:00.000Z')
+  })
+
+  test('a time shown twice (the clocks go back) opens at its first showing', () => {
+    expect(iso(openStateAt(hours({ sun: [['01:30', '04:00']] }), null, at('2026-11-01T00:00:00Z'), 'America/New_York').opensAt)).toBe('2026-11-01T05:30:00.000Z')
+  })
+})
