@@ -1,26 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { testContext } from '../support/app'
 import { exampleDocument } from '../support/fixtures'
-import { applyProvisioning, ProvisioningError } from '../../src/provisioning/service'
-import type { ProvisioningFile } from '../../src/provisioning/model'
+import { applyProvisioning } from '../../src/provisioning/service'
+import { refusal, unitOf, UNIT } from './helpers'
 
-const UNIT = '/workspaces/0/queueUnits/0'
-const unitOf = (doc: ProvisioningFile): any => doc.workspaces[0]!.queueUnits![0]!
 
-/** The details of the ProvisioningError `edit`'s document raises, after checking nothing was written. */
-function refusal(edit: (unit: any) => void) {
-  const ctx = testContext()
-  const doc = exampleDocument()
-  edit(unitOf(doc))
-  try {
-    applyProvisioning(ctx.db, doc, ctx.clock.now())
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProvisioningError)
-    expect(ctx.db.$client.query('SELECT count(*) AS n FROM queue_units').get()).toEqual({ n: 0 })
-    return (e as ProvisioningError).details
-  }
-  throw new Error('expected a ProvisioningError')
-}
 
 const row = (ctx: ReturnType<typeof testContext>, sql: string) => ctx.db.$client.query(sql).get()
 
