@@ -28,7 +28,7 @@ const MONDAY_0900 = '2026-11-30T08:00:00Z' // 09:00 in Berlin
 const SATURDAY = '2026-11-28T10:00:00Z'
 
 const view = async (ctx: Awaited<ReturnType<typeof kioskContext>>) => (await jsonOf(await asDevice(ctx, ctx.kiosk, 'GET', KIOSK))).data
-const tap = (ctx: Awaited<ReturnType<typeof kioskContext>>, body: Record<string, unknown>, key = crypto.randomUUID()) =>
+const tap = (ctx: Awaited<ReturnType<typeof kioskContext>>, body: Record<string, unknown>, key: string = crypto.randomUUID()) =>
   asDevice(ctx, ctx.kiosk, 'POST', `${KIOSK}/tickets`, body, { 'idempotency-key': key })
 const phone = async (ctx: Awaited<ReturnType<typeof kioskContext>>, trackingUrl: string) =>
   (await jsonOf(await request(ctx.app, 'GET', `/api/phone/v1/tickets/${trackingUrl.slice('/t/'.length)}`))).data
