@@ -110,14 +110,5 @@ export function kioskWordsFor(lang: string): KioskWords {
   return lang.toLowerCase().startsWith('ar') ? ar : en
 }
 
-/**
- * A language's name in itself (`ar` → "العربية"), for the language switch: Intl.DisplayNames,
- * else the tag when the engine does not know it.
- */
-export function languageName(tag: string): string {
-  try {
-    const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag)
-    if (name !== undefined && name !== '') return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1)
-  } catch {}
-  return tag
-}
+// The language switch names each language in itself (shared with the phone page).
+export { languageName } from '../language-name'
