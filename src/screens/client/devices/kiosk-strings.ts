@@ -110,5 +110,17 @@ export function kioskWordsFor(lang: string): KioskWords {
   return lang.toLowerCase().startsWith('ar') ? ar : en
 }
 
+/**
+ * A count in words in the form its plural category takes in `lang` (Arabic: "شخص واحد",
+ * "شخصان", "3 أشخاص", "11 شخصًا", "100 شخص"); `formatted` is the number as the page writes it.
+ */
+export function countWords(words: PluralWords, n: number, lang: string, formatted: string = String(n)): string {
+  let rule: Intl.LDMLPluralRule = 'other'
+  try {
+    rule = new Intl.PluralRules(lang).select(n)
+  } catch {}
+  return (words[rule] ?? words.other).replaceAll('{n}', formatted)
+}
+
 // The language switch names each language in itself (shared with the phone page).
 export { languageName } from '../language-name'

@@ -6,7 +6,7 @@ import { languageOfName, matchLanguage, nameIn } from '../names'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import type { KioskTicket, KioskView } from '../../../contract/wire'
-import { kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
+import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
 
 /** The words that are plain text (`{placeholders}` allowed); counts go through `count`. */
 type KioskTextKey = { [K in KioskWordKey]: KioskWords[K] extends string ? K : never }[KioskWordKey]
@@ -92,11 +92,7 @@ export class KioskPage {
 
   /** A count in words, in the form its plural category takes in the page's language ("3 أشخاص", "11 شخصًا"). */
   private count(words: PluralWords, n: number): string {
-    let rule: Intl.LDMLPluralRule = 'other'
-    try {
-      rule = new Intl.PluralRules(this.lang).select(n)
-    } catch {}
-    return fill(words[rule] ?? words.other, { n: formatNumber(this.lang, n) })
+    return countWords(words, n, this.lang, formatNumber(this.lang, n))
   }
 
   /**
