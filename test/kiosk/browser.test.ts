@@ -184,8 +184,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     const qr = await print.locator('.qr').screenshot()
     expect(await decodeQr(print, qr)).toBe(`${lobby.url}${issued.ticket.trackingUrl}`)
     await print.screenshot({ path: join(SHOTS, 'kiosk-print-80mm.png'), fullPage: true })
-    await print.goto(`${lobby.url}${issued.printPath}?paper=58&lang=ar`)
-    await print.screenshot({ path: join(SHOTS, 'kiosk-print-58mm-ar.png'), fullPage: true })
     await print.close()
   }, TEST_MS)
 
@@ -293,7 +291,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await page.locator('.kiosk-ticket-priority').textContent()).toBe('تذكرة أولوية')
     // Taken in Arabic: the ticket is in Arabic, and so is its phone page (which the QR code opens).
     expect(await page.locator('.kiosk-ticket-service').textContent()).toBe('صرف العملات')
+    const ticketId = await page.locator('.kiosk-ticket').getAttribute('data-ticket-id')
     const arTracking = await page.locator('.kiosk-ticket').evaluate((el: any) => el.ownerDocument.querySelector('.kiosk-qr img').getAttribute('src').replace(/\/qr\.svg$/, ''))
+    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1920x1080.png') })
+    await page.setViewportSize(PORTRAIT)
+    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1080x1920.png') })
     const arPhone = await phones.newPage()
     arPhone.on('pageerror', (error) => pageErrors.push(String(error)))
     await arPhone.setViewportSize(PHONE)
@@ -308,9 +310,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await arPhone.locator('.phone-service', { hasText: 'Foreign exchange' }).waitFor()
     expect(await arPhone.evaluate(() => document.documentElement.dir)).toBe('ltr')
     await arPhone.close()
-    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1920x1080.png') })
-    await page.setViewportSize(PORTRAIT)
-    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1080x1920.png') })
+    // Its print page (58 mm) is in Arabic too: words, date and names.
+    const print = await browser.newPage()
+    await print.goto(`${lobby.url}/kiosk/tickets/${ticketId}/print?paper=58`)
+    expect(await print.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
+    expect(await print.locator('.service').textContent()).toBe('صرف العملات')
+    expect(await print.locator('.branch').textContent()).toBe('فرع المدينة')
+    await print.screenshot({ path: join(SHOTS, 'kiosk-print-58mm-ar.png'), fullPage: true })
+    await print.close()
     // Errors in words. Offline: every try of the tap goes unanswered.
     await page.setViewportSize(LANDSCAPE)
     await page.goto(`${lobby.url}/kiosk?lang=en`)
