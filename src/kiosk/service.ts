@@ -130,16 +130,16 @@ export class KioskService {
       .map((line) => {
         const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
         return {
-        id: line.id,
-        name: line.name,
-        names: namesObject(line.names ?? line.name, place.defaultLanguage),
-        prefix: line.prefix,
-        open: state.open,
-        opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
-        waiting: line.waiting,
-        estimatedWaitSeconds: line.estimatedWaitSeconds,
-        priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
-      }
+          id: line.id,
+          name: line.name,
+          names: namesObject(line.names ?? line.name, place.defaultLanguage),
+          prefix: line.prefix,
+          open: state.open,
+          opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
+          waiting: line.waiting,
+          estimatedWaitSeconds: line.estimatedWaitSeconds,
+          priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
+        }
       })
     // The branch is open while any listed service is; closed, it opens with its earliest service.
     const open = services.some((s) => s.open)
