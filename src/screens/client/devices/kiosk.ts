@@ -73,7 +73,7 @@ export class KioskPage {
     // so filling it in moves nothing below (layout shift, CLS under 0.05).
     branch: h('h1', { class: 'kiosk-branch', dir: 'auto' }, '\u00a0'),
     location: h('p', { class: 'kiosk-location', dir: 'auto' }, '\u00a0'),
-    languages: h('nav', { class: 'kiosk-languages' }),
+    languages: h('nav', { class: 'kiosk-languages', hidden: true }),
     banner: h('div', { class: 'kiosk-banner', role: 'alert', hidden: true }),
     main: h('div', { class: 'kiosk-main' }),
   }
@@ -112,7 +112,8 @@ export class KioskPage {
     if (key === this.switchFor) return
     this.switchFor = key
     this.el.languages.setAttribute('aria-label', this.words.language)
-    // Only a unit with more than one language shows a switch.
+    // Only a unit with more than one language shows a switch (no empty landmark otherwise).
+    this.el.languages.hidden = view.languages.length < 2
     this.el.languages.replaceChildren(...(view.languages.length < 2 ? [] : view.languages.map((tag) => {
       const current = tag === lang
       const button = h('button', { type: 'button', class: 'kiosk-language', lang: tag, dir: directionOf(tag), 'aria-pressed': current ? 'true' : 'false' }, languageName(tag))
