@@ -13,12 +13,16 @@ const VIEW_EXAMPLE = {
   data: {
     generatedAt: '2026-11-25T09:42:00.000Z',
     branchName: 'Main branch',
-    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
-    location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin', active: true },
+    defaultLanguage: 'en',
+    languages: ['en', 'ar'],
+    open: true,
+    opensAt: null,
+    queueUnit: { id: 'qu_main', name: 'Main branch', names: { en: 'Main branch', ar: 'الفرع الرئيسي' }, active: true },
+    location: { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin', active: true },
     priorityChoice: true,
     services: [
-      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
-      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
+      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
+      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
     ],
   },
 }
@@ -29,6 +33,7 @@ const TICKET_EXAMPLE = {
       queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
       createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
     },
+    language: 'en',
     branchName: 'Main branch',
     serviceName: 'Accounts',
     locationName: 'Main hall',
@@ -55,6 +60,9 @@ export const readKioskViewDocs = routeDetail({
   description:
     'For a paired kiosk (device cookie): the branch (queue unit) and its location, and every active service of that location within the kiosk\'s ' +
     'service list with the people waiting and the estimate for a ticket taken now. An inactive unit or location lists no service (`active: false` says why). ' +
+    'Contract §18: the unit\'s `defaultLanguage` and `languages` (the kiosk\'s language switch), `names` beside each `name`, and per service `open` and ' +
+    '`opensAt` in its hours; a closed service stays listed so the kiosk can say when it opens. The top `open` is true while any listed service is open, ' +
+    'else `opensAt` is the earliest next opening. ' +
     'Checks: credential → rate limit (600 a minute per kiosk).',
   tags: ['Kiosk'],
   security: 'deviceCookie',
@@ -71,7 +79,8 @@ export const issueKioskTicketDocs = routeDetail({
     'Issues a ticket for the tapped service at the kiosk\'s location by the public issue\'s rules and write path (numbering, Edge authority, inactive ' +
     'unit or service, idempotency), source KIOSK. The page sends one Idempotency-Key per tap and the same key on a retry: a double tap or a dropped ' +
     'connection gives the same ticket (201 with `Idempotent-Replayed: true`), never two. `priority: true` (the "Priority" choice, contract §8) only where ' +
-    'the unit has `kioskPriority`, else 422 on /priority. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
+    'the unit has `kioskPriority`, else 422 on /priority. `language` (contract §18) is one of the unit\'s `languages`, else 422 on /language; the ticket ' +
+    'keeps it, and its ticket view, print page and phone page speak it. A closed service (outside its hours) is 409 SERVICE_CLOSED. A service outside the kiosk\'s list is 403 SERVICE_FORBIDDEN; ' +
     'an inactive or unknown one 422 on /serviceId. Checks, in order: declared body size (1 KB) → credential → Origin → rate limit (60 a minute per kiosk) → ' +
     'headers (Content-Type, Idempotency-Key) → body (read only now, declared or chunked; 1 KB) → JSON → schema → idempotency lookup → Edge authority → ' +
     'Queue Unit active → service → write. A request refused before its body is read is answered with `Connection: close`.',
@@ -91,6 +100,7 @@ export const issueKioskTicketDocs = routeDetail({
     examples: {
       normal: { summary: 'a tap on a service', value: { serviceId: 'svc_accounts' } },
       priority: { summary: 'with "Priority" chosen (units with kioskPriority)', value: { serviceId: 'svc_accounts', priority: true } },
+      language: { summary: 'taken on the kiosk\'s Arabic page (contract §18)', value: { serviceId: 'svc_accounts', language: 'ar' } },
     },
   },
   responses: {

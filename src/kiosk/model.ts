@@ -3,11 +3,16 @@ import { TrackedQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const
 
+/** Contract §18: a name in every language it is provisioned in (a plain name: one entry, the unit's default language). */
+const Names = Type.Record(Type.String(), Type.String(), { description: 'the name per BCP 47 language tag (contract §18); `name` is the default language\'s', examples: [{ en: 'Accounts', ar: 'الحسابات' }] })
+const OpensAt = Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'closed: the next instant it takes tickets (null when open, or when it has no opening within a year)' })
+
 /** `POST /api/devices/v1/kiosk/tickets`: the service tapped; the location is the kiosk's own. */
 export const KioskIssueRequest = Type.Object(
   {
     serviceId: Type.String({ minLength: 1, maxLength: 160, description: 'a service of the kiosk (see GET /api/devices/v1/kiosk)', examples: ['svc_accounts'] }),
     priority: Type.Optional(Type.Boolean({ description: 'the customer chose "Priority" (contract §8); only where the unit has `kioskPriority: true`, else 422 on /priority' })),
+    language: Type.Optional(Type.String({ minLength: 1, maxLength: 35, description: 'contract §18: the kiosk page\'s language, one of the unit\'s `languages` (any case, `ar-EG` reads `ar`), else 422 on /language; stored on the ticket, whose print page and phone page then speak it. Absent: the unit\'s default', examples: ['ar'] })),
   },
   closed,
 )
@@ -17,7 +22,10 @@ export const KioskService = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
+    names: Names,
     prefix: Type.String(),
+    open: Type.Boolean({ description: 'contract §18: inside its hours now (a closed service stays listed, greyed, with `opensAt`)' }),
+    opensAt: OpensAt,
     waiting: Type.Integer({ minimum: 0, description: 'people waiting now' }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §3 estimate for a ticket taken now' }),
     priorityEstimatedWaitSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the estimate for a priority ticket taken now; null when the kiosk offers no Priority choice' }),
@@ -29,10 +37,14 @@ export const KioskView = Type.Object(
   {
     generatedAt: Type.String({ format: 'date-time' }),
     branchName: Type.String({ description: 'the queue unit\'s name, printed on the ticket' }),
-    queueUnit: Type.Object({ id: Type.String(), name: Type.String(), active: Type.Boolean() }, closed),
-    location: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String(), active: Type.Boolean() }, closed),
+    defaultLanguage: Type.String({ description: 'contract §18: the unit\'s default language (names fall back to it)', examples: ['en'] }),
+    languages: Type.Array(Type.String(), { minItems: 1, description: 'contract §18: the languages the kiosk offers, the default first', examples: [['en', 'ar']] }),
+    open: Type.Boolean({ description: 'any listed service takes tickets now; false: the branch is closed (or lists no service)' }),
+    opensAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'closed: the earliest next opening of its services (null when open or none opens within a year)' }),
+    queueUnit: Type.Object({ id: Type.String(), name: Type.String(), names: Names, active: Type.Boolean() }, closed),
+    location: Type.Object({ id: Type.String(), name: Type.String(), names: Names, timezone: Type.String(), active: Type.Boolean() }, closed),
     priorityChoice: Type.Boolean({ description: 'the unit\'s `kioskPriority`: the start screen offers "Priority"' }),
-    services: Type.Array(KioskService, { description: 'the active services of the kiosk at its location, within its service list' }),
+    services: Type.Array(KioskService, { description: 'the active services of the kiosk at its location, within its service list, open or closed' }),
   },
   closed,
 )
@@ -43,6 +55,7 @@ export type KioskView = Static<typeof KioskView>
 export const KioskTicket = Type.Object(
   {
     ticket: TrackedQueueTicket,
+    language: Type.String({ description: 'contract §18: the ticket\'s language (the one it was taken in, else the unit\'s default); the names below are in it' }),
     branchName: Type.String(),
     serviceName: Type.String(),
     locationName: Type.String(),

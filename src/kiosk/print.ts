@@ -83,12 +83,15 @@ export interface PrintAssets {
 
 /**
  * The print page of a kiosk ticket (contract §9): branch name, number, service, location, date
- * and time (the location's zone, in the kiosk's language), people ahead, approximate wait and
- * a QR code of the ticket's phone page, as HTML with no script of its own inline (the CSP
- * allows only this server's files).
+ * and time (the location's zone), people ahead, approximate wait and a QR code of the ticket's
+ * phone page, as HTML with no script of its own inline (the CSP allows only this server's
+ * files). Contract §18: all of it in the ticket's language (`view.language`, the one it was
+ * taken in), the names resolved in it by `ticketView`; the URL's `lang` is not read, so words
+ * and names never disagree. The words are English and Arabic; another language prints its
+ * names with the English words.
  */
-export function printPage(view: KioskTicket, phoneUrl: string, langTag: string | undefined, assets: PrintAssets): string {
-  const lang = canonicalLang(langTag) ?? 'en'
+export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAssets): string {
+  const lang = canonicalLang(view.language) ?? 'en'
   const words = lang.toLowerCase().startsWith('ar') ? WORDS.ar : WORDS.en
   const dir = directionOf(lang)
   let when: string

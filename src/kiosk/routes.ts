@@ -140,9 +140,10 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
         if (row === 'missing') return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
         if (row === 'expired') return printProblem(410, 'This ticket can no longer be printed', 'A kiosk prints a ticket only within 10 minutes of taking it. Take a new ticket on the start screen, or ask at a counter.')
         const view = kiosk.ticketView(device, row)
+        // The plain phone page: it speaks the ticket's language by itself (contract §18); a `?lang=` here would be the reader's override.
         const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
         const width = paperWidthOf(query.paper)
-        return new Response(printPage(view, phoneUrl, query.lang, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }), { status: 200, headers: printHeaders })
+        return new Response(printPage(view, phoneUrl, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }), { status: 200, headers: printHeaders })
       },
       { detail: { hide: true } },
     )

@@ -3,7 +3,9 @@ import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, mayUseService } from '../queue/access'
-import type { IssueOutcome, QueueService } from '../queue/service'
+import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue/service'
+import { openStateAt } from '../queue/opening-hours'
+import { canonicalLanguageTag, matchLanguage, namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
 import type { Device } from '../devices/service'
 import { type TicketRow, trackedTicketJson } from '../tickets'
 import { KioskCodes } from './errors'
@@ -33,12 +35,32 @@ export function kioskCredential(device: Device): Credential {
 export const PRINT_WINDOW_MS = 10 * 60_000
 
 interface Place {
-  unitName: string
+  unitName: LocalizedName
   unitActive: boolean
   kioskPriority: boolean
-  locationName: string
+  defaultLanguage: string
+  languages: string[]
+  locationName: LocalizedName
   timezone: string
   locationActive: boolean
+  /** The location's stored hours (contract §18), as `locationHoursOf` reads them. */
+  hours: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
+}
+
+interface PlaceRow {
+  unitName: string
+  unitNames: string | null
+  unitActive: number
+  kioskPriority: number
+  defaultLanguage: string
+  languages: string
+  locationName: string
+  locationNames: string | null
+  timezone: string
+  locationActive: number
+  openingHours: string | null
+  closedDates: string
+  lastTicketMinutesBeforeClose: number
 }
 
 /**
@@ -49,40 +71,90 @@ interface Place {
  */
 export class KioskService {
   private readonly placeStmt
+  private readonly serviceHoursStmt
 
   constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {
-    this.placeStmt = deps.db.$client.query<{ unitName: string; unitActive: number; kioskPriority: number; locationName: string; timezone: string; locationActive: number }, [string, string]>(
-      `SELECT u.name AS unitName, u.active AS unitActive, u.kiosk_priority AS kioskPriority, l.name AS locationName, l.timezone AS timezone, l.active AS locationActive
+    this.placeStmt = deps.db.$client.query<PlaceRow, [string, string]>(
+      `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
+              u.default_language AS defaultLanguage, u.languages AS languages,
+              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
+              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
        FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
+    )
+    this.serviceHoursStmt = deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
+      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
     )
   }
 
   private place(device: Device): Place {
     const row = this.placeStmt.get(device.queueUnitId!, device.locationId!)
     if (row === null) throw new ApiError(403, KioskCodes.QUEUE_UNIT_INACTIVE, 'this kiosk\'s queue unit or location no longer exists')
-    return { unitName: row.unitName, unitActive: row.unitActive === 1, kioskPriority: row.kioskPriority === 1, locationName: row.locationName, timezone: row.timezone, locationActive: row.locationActive === 1 }
+    return {
+      unitName: storedName(row.unitName, row.unitNames),
+      unitActive: row.unitActive === 1,
+      kioskPriority: row.kioskPriority === 1,
+      defaultLanguage: row.defaultLanguage,
+      languages: JSON.parse(row.languages) as string[],
+      locationName: storedName(row.locationName, row.locationNames),
+      timezone: row.timezone,
+      locationActive: row.locationActive === 1,
+      hours: { openingHours: row.openingHours, closedDates: row.closedDates, lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose },
+    }
+  }
+
+  /**
+   * Contract §18: the unit's language a kiosk asked for (`ar-EG` is served by `ar`, any case),
+   * or 422 on /language. Absent: null (the unit's default, stored as null like every other source).
+   */
+  private languageOf(place: Place, asked: string | undefined): string | null {
+    if (asked === undefined) return null
+    const canonical = canonicalLanguageTag(asked)
+    const found = canonical === null ? null : matchLanguage(canonical, place.languages)
+    if (found === null) {
+      throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('language'), message: `must be one of this kiosk's languages: ${place.languages.join(', ')}` }])
+    }
+    return found
   }
 
   /** The start screen: every active service of its location within its list, with people waiting and the estimate. */
   view(device: Device, now: number): KioskView {
     const place = this.place(device)
     const caller = kioskCredential(device)
-    const services = !place.unitActive || !place.locationActive ? [] : this.deps.tickets
+    const lines = !place.unitActive || !place.locationActive ? [] : this.deps.tickets
       .lines(device.queueUnitId!, true)
       .filter((line) => line.locationId === device.locationId && mayUseService(caller, line.id))
-      .map((line) => ({
-        id: line.id,
-        name: line.name,
-        prefix: line.prefix,
-        waiting: line.waiting,
-        estimatedWaitSeconds: line.estimatedWaitSeconds,
-        priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
-      }))
+    // Contract §18: each service's hours within its location's; read only when something is listed.
+    const serviceHours = lines.length === 0 ? new Map<string, string | null>() : new Map(this.serviceHoursStmt.all(device.queueUnitId!).map((s) => [s.id, s.openingHours]))
+    const locationHours = locationHoursOf(place.hours)
+    const services = lines
+      .map((line) => {
+        const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
+        return {
+          id: line.id,
+          name: line.name,
+          names: namesObject(line.names ?? line.name, place.defaultLanguage),
+          prefix: line.prefix,
+          open: state.open,
+          opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
+          waiting: line.waiting,
+          estimatedWaitSeconds: line.estimatedWaitSeconds,
+          priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
+        }
+      })
+    // The branch is open while any listed service is; closed, it opens with its earliest service.
+    const open = services.some((s) => s.open)
+    const openings = services.map((s) => s.opensAt).filter((at): at is string => at !== null).sort()
+    const unitName = resolveName(place.unitName, null, place.defaultLanguage)
+    const locationName = resolveName(place.locationName, null, place.defaultLanguage)
     return {
       generatedAt: isoTime(now),
-      branchName: place.unitName,
-      queueUnit: { id: device.queueUnitId!, name: place.unitName, active: place.unitActive },
-      location: { id: device.locationId!, name: place.locationName, timezone: place.timezone, active: place.locationActive },
+      branchName: unitName,
+      defaultLanguage: place.defaultLanguage,
+      languages: place.languages,
+      open,
+      opensAt: open ? null : openings[0] ?? null,
+      queueUnit: { id: device.queueUnitId!, name: unitName, names: namesObject(place.unitName, place.defaultLanguage), active: place.unitActive },
+      location: { id: device.locationId!, name: locationName, names: namesObject(place.locationName, place.defaultLanguage), timezone: place.timezone, active: place.locationActive },
       priorityChoice: place.kioskPriority,
       services,
     }
@@ -95,12 +167,19 @@ export class KioskService {
    */
   issue(device: Device, idempotencyKey: string, request: KioskIssueRequest, now: number): IssueOutcome {
     const priority = request.priority === true
+    const place = this.place(device)
     // Contract §8: "Priority" only where the unit offers it (read in this write: a change of
     // provisioning counts from the next tap).
-    if (priority && !this.place(device).kioskPriority) {
+    if (priority && !place.kioskPriority) {
       throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('priority'), message: 'this kiosk offers no Priority choice (kioskPriority is off)' }])
     }
-    return this.queue.issueIdempotent(kioskCredential(device), idempotencyKey, { locationId: device.locationId!, serviceId: request.serviceId, ...(priority ? { priority } : {}) }, now, 'KIOSK')
+    const language = this.languageOf(place, request.language)
+    return this.queue.issueIdempotent(kioskCredential(device), idempotencyKey, {
+      locationId: device.locationId!,
+      serviceId: request.serviceId,
+      ...(priority ? { priority } : {}),
+      ...(language !== null ? { language } : {}),
+    }, now, 'KIOSK')
   }
 
   /** A ticket of the kiosk's location and services, or null. */
@@ -121,16 +200,22 @@ export class KioskService {
     return row
   }
 
-  /** The ticket as the kiosk's ticket screen and print page show it: names, people ahead, estimate. */
+  /**
+   * The ticket as the kiosk's ticket screen and print page show it: names in the ticket's
+   * language (contract §18: the one it was taken in, else the unit's default), people ahead,
+   * estimate.
+   */
   ticketView(device: Device, row: TicketRow): KioskTicket {
     const place = this.place(device)
     const line = this.deps.tickets.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
     const inLine = this.deps.tickets.placeInLine(row)
+    const language = row.language ?? place.defaultLanguage
     return {
       ticket: trackedTicketJson(row),
-      branchName: place.unitName,
-      serviceName: line?.name ?? row.serviceId,
-      locationName: place.locationName,
+      language,
+      branchName: resolveName(place.unitName, language, place.defaultLanguage),
+      serviceName: line === undefined ? row.serviceId : resolveName(line.names ?? line.name, language, place.defaultLanguage),
+      locationName: resolveName(place.locationName, language, place.defaultLanguage),
       timezone: place.timezone,
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,

@@ -13,7 +13,9 @@ export const readTicketByTrackingCodeDocs = routeDetail({
   description:
     'For the phone page `/t/{code}` (contract §10); no credential: the code (120 random bits) is the capability. While the ticket is open: its number, ' +
     'service, location, branch, status, the counter it is called to, the people ahead (a count) and the approximate wait; nothing about any other ticket. ' +
-    'Once it is COMPLETED, NO_SHOW or CANCELLED: `{"state":"ENDED"}`; once its business day is over: `{"state":"EXPIRED"}`, and nothing more. ' +
+    'Once it is COMPLETED, NO_SHOW or CANCELLED: `{"state":"ENDED","language":…}`; once its business day is over: `{"state":"EXPIRED","language":…}`, and nothing more. ' +
+    'Contract §18: `language` is the one the ticket was taken in (else the unit\'s default); the `…Name` fields are in it, the `…Names` objects carry every ' +
+    'language for a page whose reader switched. ' +
     'With `since` equal to the current `version` the answer waits for the next change (a long poll, at most 20 s). 600 reads a minute per address.',
   tags: ['Phone'],
   public: true,
@@ -25,7 +27,13 @@ export const readTicketByTrackingCodeDocs = routeDetail({
       name: 'PhoneStatusResponse',
       schema: PhoneStatusResponse,
       example: {
-        data: { state: 'WAITING', ticketNumber: 'A003', serviceName: 'Accounts', locationName: 'Main hall', branchName: 'Main branch', peopleAhead: 2, estimatedWaitSeconds: 900, counterName: null, callCount: 0 },
+        data: {
+          state: 'WAITING', language: 'ar', defaultLanguage: 'en', languages: ['en', 'ar'], ticketNumber: 'A003',
+          serviceName: 'الحسابات', serviceNames: { en: 'Accounts', ar: 'الحسابات' },
+          locationName: 'القاعة الرئيسية', locationNames: { en: 'Main hall', ar: 'القاعة الرئيسية' },
+          branchName: 'الفرع الرئيسي', branchNames: { en: 'Main branch', ar: 'الفرع الرئيسي' },
+          peopleAhead: 2, estimatedWaitSeconds: 900, counterName: null, counterNames: null, callCount: 0,
+        },
         version: '1a2b3c4d5e6f',
       },
     },

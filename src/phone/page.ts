@@ -8,8 +8,9 @@ const headers = { ...pageHeaders(`${SCREEN_CSP}; frame-ancestors 'none'`), 'x-ro
 
 /**
  * The phone page's frame (contract §10), the same for every code: the small phone bundle asks
- * for the ticket's status and says what it finds, in words. Language from `?lang=` (else the
- * phone's), so Arabic is right to left from the first paint.
+ * for the ticket's status and says what it finds, in words. The first paint is in `?lang=`
+ * (the reader's switch), else English; the bundle then speaks the ticket's language from its
+ * status (contract §18, docs/kiosk.md "The phone page's language"), so no ticket is read here.
  */
 export function phonePage(code: string, query: Record<string, string | undefined>): Response {
   const lang = canonicalLang(query.lang ?? null)

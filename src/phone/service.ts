@@ -1,5 +1,9 @@
 import type { AppDeps } from '../root/deps'
 import { businessDayAt, TRACKING_CODE_PATTERN, type PlaceInLine, type TicketRow } from '../tickets'
+import { namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
+
+/** Contract §18: a name in each of its languages (a plain name: one entry in the unit's default). */
+export type Names = Record<string, string>
 
 /**
  * What the phone page may know of a ticket (contract §10), and nothing more: while it is open,
@@ -9,19 +13,29 @@ import { businessDayAt, TRACKING_CODE_PATTERN, type PlaceInLine, type TicketRow 
 export type PhoneStatus =
   | {
       state: 'WAITING' | 'CALLED' | 'SERVING'
+      /** Contract §18: the ticket's language (the one it was taken in, else the unit's default); the `…Name` fields are in it. */
+      language: string
+      /** The unit's default language and its languages (the page's switch offers these). */
+      defaultLanguage: string
+      languages: string[]
       ticketNumber: string
       serviceName: string
+      serviceNames: Names
       locationName: string
+      locationNames: Names
       branchName: string
+      branchNames: Names
       peopleAhead: number
       estimatedWaitSeconds: number
       /** The counter it is called to (CALLED, SERVING), else null. */
       counterName: string | null
+      counterNames: Names | null
       /** Calls so far: a recall is a new call the phone announces again. */
       callCount: number
     }
-  | { state: 'ENDED' }
-  | { state: 'EXPIRED' }
+  // The ticket's language only: the page says "closed" or "expired" in it, and nothing more.
+  | { state: 'ENDED'; language: string }
+  | { state: 'EXPIRED'; language: string }
 
 /**
  * What a status needs of its queue unit, read once and shared by every ticket of the unit:
@@ -31,10 +45,13 @@ export type PhoneStatus =
  */
 export interface UnitView {
   readonly queueUnitId: string
-  serviceName(serviceId: string, locationId: string): string
-  place(locationId: string): { unitName: string; locationName: string; timezone: string } | null
+  /** Contract §18: the unit's default language and languages (`en`, `["en"]` when the unit is gone). */
+  readonly defaultLanguage: string
+  readonly languages: string[]
+  serviceName(serviceId: string, locationId: string): LocalizedName
+  place(locationId: string): { unitName: LocalizedName; locationName: LocalizedName; timezone: string } | null
   placeInLine(row: TicketRow): PlaceInLine | null
-  counterName(counterId: string): string | null
+  counterName(counterId: string): LocalizedName | null
 }
 
 /**
@@ -44,15 +61,18 @@ export interface UnitView {
 export class PhoneService {
   private readonly placeStmt
   private readonly counterStmt
+  private readonly unitStmt
   /** The last unit views, valid until the database changes (`deps.changes`). */
   private views = new Map<string, UnitView>()
   private viewsAt = -1
 
   constructor(private readonly deps: AppDeps) {
-    this.placeStmt = deps.db.$client.query<{ unitName: string; locationName: string; timezone: string }, [string, string]>(
-      'SELECT u.name AS unitName, l.name AS locationName, l.timezone AS timezone FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2',
+    this.placeStmt = deps.db.$client.query<{ unitName: string; unitNames: string | null; locationName: string; locationNames: string | null; timezone: string }, [string, string]>(
+      `SELECT u.name AS unitName, u.names AS unitNames, l.name AS locationName, l.names AS locationNames, l.timezone AS timezone
+       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
     )
-    this.counterStmt = deps.db.$client.query<{ name: string }, [string]>('SELECT name FROM counters WHERE id = ?1')
+    this.counterStmt = deps.db.$client.query<{ name: string; names: string | null }, [string]>('SELECT name, names FROM counters WHERE id = ?1')
+    this.unitStmt = deps.db.$client.query<{ defaultLanguage: string; languages: string }, [string]>('SELECT default_language AS defaultLanguage, languages FROM queue_units WHERE id = ?1')
   }
 
   /** The ticket of a well-formed code, or null (an ill-formed code is never looked up). */
@@ -80,19 +100,25 @@ export class PhoneService {
 
   private buildUnitView(queueUnitId: string): UnitView {
     const { tickets } = this.deps
-    let names: Map<string, string> | undefined
-    const places = new Map<string, ReturnType<PhoneService['placeStmt']['get']>>()
+    let names: Map<string, LocalizedName> | undefined
+    const places = new Map<string, { unitName: LocalizedName; locationName: LocalizedName; timezone: string } | null>()
     const lines = new Map<string, Map<string, PlaceInLine>>()
-    const counters = new Map<string, string | null>()
+    const counters = new Map<string, LocalizedName | null>()
     const lineKey = (serviceId: string, locationId: string) => `${serviceId}\u0000${locationId}`
+    const unit = this.unitStmt.get(queueUnitId)
     return {
       queueUnitId,
+      defaultLanguage: unit?.defaultLanguage ?? 'en',
+      languages: unit === null ? ['en'] : (JSON.parse(unit.languages) as string[]),
       serviceName: (serviceId, locationId) => {
-        names ??= new Map(tickets.lines(queueUnitId, false).map((l) => [lineKey(l.id, l.locationId), l.name]))
+        names ??= new Map(tickets.lines(queueUnitId, false).map((l) => [lineKey(l.id, l.locationId), l.names ?? l.name]))
         return names.get(lineKey(serviceId, locationId)) ?? ''
       },
       place: (locationId) => {
-        if (!places.has(locationId)) places.set(locationId, this.placeStmt.get(queueUnitId, locationId))
+        if (!places.has(locationId)) {
+          const row = this.placeStmt.get(queueUnitId, locationId)
+          places.set(locationId, row === null ? null : { unitName: storedName(row.unitName, row.unitNames), locationName: storedName(row.locationName, row.locationNames), timezone: row.timezone })
+        }
         return places.get(locationId) ?? null
       },
       placeInLine: (row) => {
@@ -103,7 +129,10 @@ export class PhoneService {
         return line.get(row.id) ?? null
       },
       counterName: (counterId) => {
-        if (!counters.has(counterId)) counters.set(counterId, this.counterStmt.get(counterId)?.name ?? null)
+        if (!counters.has(counterId)) {
+          const row = this.counterStmt.get(counterId)
+          counters.set(counterId, row === null ? null : storedName(row.name, row.names))
+        }
         return counters.get(counterId) ?? null
       },
     }
@@ -117,18 +146,30 @@ export class PhoneService {
    */
   status(row: TicketRow, now: number, unit: UnitView = this.unitView(row.queueUnitId)): PhoneStatus {
     const place = unit.place(row.locationId)
-    if (place === null || businessDayAt(now, place.timezone) > row.businessDay) return { state: 'EXPIRED' }
-    if (row.status !== 'WAITING' && row.status !== 'CALLED' && row.status !== 'SERVING') return { state: 'ENDED' }
+    // Contract §18: the page speaks the language the ticket was taken in.
+    const language = row.language ?? unit.defaultLanguage
+    if (place === null || businessDayAt(now, place.timezone) > row.businessDay) return { state: 'EXPIRED', language }
+    if (row.status !== 'WAITING' && row.status !== 'CALLED' && row.status !== 'SERVING') return { state: 'ENDED', language }
     const inLine = unit.placeInLine(row)
+    const fallback = unit.defaultLanguage
+    const counter = row.status === 'WAITING' || row.counterId === null ? null : unit.counterName(row.counterId)
+    const service = unit.serviceName(row.serviceId, row.locationId)
     return {
       state: row.status,
+      language,
+      defaultLanguage: fallback,
+      languages: unit.languages,
       ticketNumber: row.ticketNumber,
-      serviceName: unit.serviceName(row.serviceId, row.locationId),
-      locationName: place.locationName,
-      branchName: place.unitName,
+      serviceName: resolveName(service, language, fallback),
+      serviceNames: namesObject(service, fallback),
+      locationName: resolveName(place.locationName, language, fallback),
+      locationNames: namesObject(place.locationName, fallback),
+      branchName: resolveName(place.unitName, language, fallback),
+      branchNames: namesObject(place.unitName, fallback),
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
-      counterName: row.status === 'WAITING' || row.counterId === null ? null : unit.counterName(row.counterId),
+      counterName: counter === null ? null : resolveName(counter, language, fallback),
+      counterNames: counter === null ? null : namesObject(counter, fallback),
       callCount: row.callCount,
     }
   }

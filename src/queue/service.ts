@@ -46,7 +46,11 @@ export interface IssueOutcome {
  * A ticket issue's body: the public one, or a walk-in's, which may add `priority` (contract §8;
  * the public route's schema refuses the field).
  */
-export type IssueRequest = IssueTicketRequest & { priority?: boolean }
+export type IssueRequest = IssueTicketRequest & {
+  priority?: boolean
+  /** Contract §18: the language the ticket is taken in (a kiosk's page language, already one of the unit's `languages`); absent = the unit's default. */
+  language?: string
+}
 
 /**
  * Contract §3: "same payload" for ticket issue is the same parsed body. The request is
@@ -58,6 +62,8 @@ export type IssueRequest = IssueTicketRequest & { priority?: boolean }
 export function issuePayloadHash(request: IssueRequest): string {
   const normalised: Record<string, unknown> = { locationId: request.locationId, serviceId: request.serviceId, externalReference: request.externalReference ?? null }
   if (request.priority === true) normalised.priority = true
+  // Like `priority`: only when given, so the hashes of bodies without it stay what they were.
+  if (request.language !== undefined) normalised.language = request.language
   return sha256Hex(canonicalize(normalised)!)
 }
 
@@ -161,6 +167,7 @@ export class QueueService {
       priority: request.priority === true,
       credentialId: caller.id,
       actor: encodeActor(actorOf(caller)),
+      language: request.language ?? null,
     }, now)
   }
 

@@ -16,8 +16,8 @@ describe('GET /api/devices/v1/kiosk', () => {
     expect(view).toMatchObject({ branchName: 'Main branch', queueUnit: { id: 'qu_main', active: true }, location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' } })
     // svc_closed is inactive; the annex's lines are another location's.
     expect(view.services).toEqual([
-      { id: 'svc_accounts', name: 'Accounts', prefix: 'A', waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: null },
-      { id: 'svc_loans', name: 'Loans', prefix: 'L', waiting: 0, estimatedWaitSeconds: 300, priorityEstimatedWaitSeconds: null },
+      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: null },
+      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', open: true, opensAt: null, waiting: 0, estimatedWaitSeconds: 300, priorityEstimatedWaitSeconds: null },
     ])
     expect(view.priorityChoice).toBe(false)
     const limited = await pairedCookie(ctx, { role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', services: ['svc_loans'] })
@@ -178,9 +178,10 @@ describe('GET /kiosk/tickets/{ticketId}/print', () => {
     const stylesheet = await (await request(ctx.app, 'GET', css)).text()
     expect(stylesheet).toContain('@page { margin: 3mm 4mm; }')
     expect(stylesheet).toContain('max-width: 72mm')
+    // The ticket's language (English here): the URL's `lang` no longer changes it (contract §18).
     const narrow = await (await request(ctx.app, 'GET', `${ticket.printPath}?paper=58&lang=ar`, { headers: { cookie: ctx.kiosk } })).text()
     expect(narrow).toMatch(/print-58\.[0-9a-f]+\.css/)
-    expect(narrow).toContain('dir="rtl"')
+    expect(narrow).toContain('<html lang="en" dir="ltr">')
   })
 
   test('says in words when the device is not a kiosk or the ticket is not its own', async () => {

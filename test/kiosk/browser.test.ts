@@ -184,8 +184,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     const qr = await print.locator('.qr').screenshot()
     expect(await decodeQr(print, qr)).toBe(`${lobby.url}${issued.ticket.trackingUrl}`)
     await print.screenshot({ path: join(SHOTS, 'kiosk-print-80mm.png'), fullPage: true })
-    await print.goto(`${lobby.url}${issued.printPath}?paper=58&lang=ar`)
-    await print.screenshot({ path: join(SHOTS, 'kiosk-print-58mm-ar.png'), fullPage: true })
     await print.close()
   }, TEST_MS)
 
@@ -243,9 +241,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
   }, TEST_MS)
 
   test('Arabic, right to left, and 8 services without scrolling in portrait 1080×1920 and landscape 1920×1080', async () => {
-    const services = Array.from({ length: 8 }, (_, i) => ({ id: `svc_big_${i + 1}`, name: ['Accounts', 'Loans', 'Cards', 'Mortgages', 'Foreign exchange', 'Business banking', 'Insurance', 'Customer service'][i]!, prefix: 'ABCDEFGH'[i]!, active: true, locations: ['loc_big'] }))
+    // Contract §18: names in English and Arabic, some long; the kiosk offers the unit's two languages.
+    const english = ['Accounts', 'Loans', 'Cards', 'Mortgages and home financing for first-time buyers', 'Foreign exchange', 'Business banking', 'Insurance', 'Customer service and complaints']
+    const arabic = ['الحسابات', 'القروض', 'البطاقات', 'الرهن العقاري وتمويل المنازل لمشتري المنزل الأول', 'صرف العملات', 'الخدمات المصرفية للشركات', 'التأمين', 'خدمة العملاء والشكاوى']
+    const services = Array.from({ length: 8 }, (_, i) => ({ id: `svc_big_${i + 1}`, name: { en: english[i]!, ar: arabic[i]! }, prefix: 'ABCDEFGH'[i]!, active: true, locations: ['loc_big'] }))
     const file = join(lobby.dir, 'big.json')
-    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 'ws_demo', name: 'Demo workspace', queueUnits: [{ id: 'qu_big', name: 'City branch', active: true, kioskPriority: true, locations: [{ id: 'loc_big', name: 'Ground floor', timezone: 'Europe/Berlin' }], services, counters: [{ id: 'cnt_big', name: 'Counter 1', locationId: 'loc_big', services: services.map((s) => s.id) }] }] }] }))
+    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 'ws_demo', name: 'Demo workspace', queueUnits: [{
+      id: 'qu_big', name: { en: 'City branch', ar: 'فرع المدينة' }, defaultLanguage: 'en', languages: ['en', 'ar'], active: true, kioskPriority: true,
+      locations: [{ id: 'loc_big', name: { en: 'Ground floor', ar: 'الطابق الأرضي' }, timezone: 'Europe/Berlin' }], services,
+      counters: [{ id: 'cnt_big', name: 'Counter 1', locationId: 'loc_big', services: services.map((s) => s.id) }],
+    }] }] }))
     cli(lobby, 'provision', '--file', file)
     const page = await browser.newPage()
     await page.setViewportSize(PORTRAIT)
@@ -267,6 +272,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
           }
         })
         expect(fits).toMatchObject({ scroll: true, allVisible: true })
+        // The switch offers exactly the unit's languages, each in its own name; names in the page's language.
+        expect(await page.locator('.kiosk-language').allTextContents()).toEqual(['English', 'العربية'])
+        expect(await page.locator('.kiosk-language[aria-pressed="true"]').getAttribute('lang')).toBe(lang)
+        expect(await serviceButton(page, 'svc_big_4').locator('.kiosk-service-name').textContent()).toBe(lang === 'ar' ? arabic[3]! : english[3]!)
+        expect(await page.locator('.kiosk-branch').textContent()).toBe(lang === 'ar' ? 'فرع المدينة' : 'City branch')
         // Large touch targets: far above the 44 px minimum.
         expect(fits.smallest).toBeGreaterThan(150)
         await page.screenshot({ path: join(SHOTS, `kiosk-start-8-${lang}-${label}.png`) })
@@ -279,9 +289,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await serviceButton(page, 'svc_big_5').click()
     await page.locator('.kiosk-ticket-number', { hasText: 'E001' }).waitFor()
     expect(await page.locator('.kiosk-ticket-priority').textContent()).toBe('تذكرة أولوية')
+    // Taken in Arabic: the ticket is in Arabic, and so is its phone page (which the QR code opens).
+    expect(await page.locator('.kiosk-ticket-service').textContent()).toBe('صرف العملات')
+    const ticketId = await page.locator('.kiosk-ticket').getAttribute('data-ticket-id')
+    const arTracking = await page.locator('.kiosk-ticket').evaluate((el: any) => el.ownerDocument.querySelector('.kiosk-qr img').getAttribute('src').replace(/\/qr\.svg$/, ''))
     await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1920x1080.png') })
     await page.setViewportSize(PORTRAIT)
     await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1080x1920.png') })
+    const arPhone = await phones.newPage()
+    arPhone.on('pageerror', (error) => pageErrors.push(String(error)))
+    await arPhone.setViewportSize(PHONE)
+    await arPhone.goto(`${lobby.url}${arTracking}`)
+    await arPhone.locator('.phone-service', { hasText: 'صرف العملات' }).waitFor()
+    expect(await arPhone.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
+    expect(await arPhone.locator('.phone-label').textContent()).toBe('رقمك')
+    expect(await arPhone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+    await arPhone.screenshot({ path: join(SHOTS, 'phone-waiting-ar-ticket-360x740.png') })
+    // The reader's switch: English words and names.
+    await arPhone.getByRole('link', { name: 'English' }).click()
+    await arPhone.locator('.phone-service', { hasText: 'Foreign exchange' }).waitFor()
+    expect(await arPhone.evaluate(() => document.documentElement.dir)).toBe('ltr')
+    await arPhone.close()
+    // Its print page (58 mm) is in Arabic too: words, date and names.
+    const print = await browser.newPage()
+    await print.goto(`${lobby.url}/kiosk/tickets/${ticketId}/print?paper=58`)
+    expect(await print.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
+    expect(await print.locator('.service').textContent()).toBe('صرف العملات')
+    expect(await print.locator('.branch').textContent()).toBe('فرع المدينة')
+    await print.screenshot({ path: join(SHOTS, 'kiosk-print-58mm-ar.png'), fullPage: true })
+    await print.close()
     // Errors in words. Offline: every try of the tap goes unanswered.
     await page.setViewportSize(LANDSCAPE)
     await page.goto(`${lobby.url}/kiosk?lang=en`)
@@ -300,6 +336,71 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await page.goto(`${lobby.url}/kiosk?lang=en`)
     await page.getByText('The queue is closed').waitFor()
     expect(await page.locator('.kiosk-service').count()).toBe(0)
+    await page.close()
+    expect(pageErrors).toEqual([])
+  }, TEST_MS)
+
+  test('opening hours (contract §18): a closed service greyed with when it opens; a closed branch offers no ticket', async () => {
+    // The binary runs on the real clock: "closed" is a service (or location) open only tomorrow (UTC).
+    const tomorrow = new Date(Date.now() + 86_400_000)
+    const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][tomorrow.getUTCDay()]!
+    const tomorrowOnly = { [day]: [['08:30', '12:00']] }
+    const weekday = (lang: string) => new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(tomorrow)
+    const later = { en: 'Safe deposit boxes and documents kept for customers', ar: 'صناديق الأمانات والوثائق المحفوظة للعملاء' }
+    const file = join(lobby.dir, 'hours.json')
+    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 'ws_demo', name: 'Demo workspace', queueUnits: [{
+      id: 'qu_hours', name: { en: 'Harbour branch', ar: 'فرع الميناء' }, defaultLanguage: 'en', languages: ['en', 'ar'], active: true,
+      locations: [
+        { id: 'loc_open', name: { en: 'Hall', ar: 'القاعة' }, timezone: 'UTC' },
+        { id: 'loc_shut', name: { en: 'Upstairs', ar: 'الطابق العلوي' }, timezone: 'UTC', openingHours: tomorrowOnly },
+      ],
+      services: [
+        { id: 'svc_now', name: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', active: true, locations: ['loc_open', 'loc_shut'] },
+        { id: 'svc_later', name: later, prefix: 'S', active: true, locations: ['loc_open'], openingHours: tomorrowOnly },
+      ],
+      counters: [{ id: 'cnt_hours', name: 'Counter 1', locationId: 'loc_open', services: ['svc_now', 'svc_later'] }],
+    }] }] }))
+    cli(lobby, 'provision', '--file', file)
+    const page = await browser.newPage()
+    page.on('pageerror', (error) => pageErrors.push(String(error)))
+    await page.setViewportSize(LANDSCAPE)
+    await pairKiosk(page, 'kiosk-hours', 'qu_hours', 'loc_open')
+    for (const lang of ['en', 'ar']) {
+      await page.goto(`${lobby.url}/kiosk?lang=${lang}`)
+      await page.locator('.kiosk-service[data-open="true"]:not([disabled])').waitFor()
+      const closed = serviceButton(page, 'svc_later')
+      expect(await closed.isDisabled()).toBe(true)
+      expect(await closed.getAttribute('class')).toContain('is-closed')
+      expect(await closed.locator('.kiosk-service-name').textContent()).toBe(later[lang as 'en' | 'ar'])
+      const opens = (await closed.locator('.kiosk-service-opens').textContent())!
+      if (lang === 'en') expect(opens).toMatch(new RegExp(`^Opens ${weekday('en')} 0?8:30`))
+      else expect(opens.startsWith(`تفتح ${weekday('ar')}`)).toBe(true)
+      // Its reason is its accessible description, and its name says it is closed.
+      const described = await closed.evaluate((el: any) => document.getElementById(el.getAttribute('aria-describedby'))?.textContent ?? '')
+      expect(described).toContain(opens)
+      // Grey, not the pressable blue.
+      expect(await closed.evaluate((el: any) => getComputedStyle(el).backgroundColor)).toBe('rgb(95, 104, 115)')
+      await page.screenshot({ path: join(SHOTS, `kiosk-closed-service-${lang}-1920x1080.png`) })
+    }
+    // A tap on the greyed button does nothing.
+    await serviceButton(page, 'svc_later').click({ force: true })
+    await page.waitForTimeout(300)
+    expect(await page.locator('.kiosk-ticket-number').count()).toBe(0)
+    // The closed location: the branch is closed, when it opens, and no button to take a ticket.
+    const shut = await browser.newPage()
+    shut.on('pageerror', (error) => pageErrors.push(String(error)))
+    await shut.setViewportSize(PORTRAIT)
+    await pairKiosk(shut, 'kiosk-shut', 'qu_hours', 'loc_shut')
+    for (const lang of ['en', 'ar']) {
+      await shut.goto(`${lobby.url}/kiosk?lang=${lang}`)
+      await shut.locator('.kiosk-closed').waitFor()
+      const text = (await shut.locator('.kiosk-closed').textContent())!
+      if (lang === 'en') expect(text).toMatch(new RegExp(`^The branch is closedIt opens ${weekday('en')} 0?8:30`))
+      else expect(text.startsWith(`الفرع مغلقيفتح ${weekday('ar')}`)).toBe(true)
+      expect(await shut.locator('.kiosk-service, .kiosk-priority').count()).toBe(0)
+      await shut.screenshot({ path: join(SHOTS, `kiosk-branch-closed-${lang}-1080x1920.png`) })
+    }
+    await shut.close()
     await page.close()
     expect(pageErrors).toEqual([])
   }, TEST_MS)

@@ -47,8 +47,9 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     const waiting = await status(ctx, code)
     expect(waiting.status).toBe(200)
     expect(waiting.body.data).toEqual({
-      state: 'WAITING', ticketNumber: 'A002', serviceName: 'Accounts', locationName: 'Main hall', branchName: 'Main branch',
-      peopleAhead: 1, estimatedWaitSeconds: 600, counterName: null, callCount: 0,
+      state: 'WAITING', language: 'en', defaultLanguage: 'en', languages: ['en'], ticketNumber: 'A002',
+      serviceName: 'Accounts', serviceNames: { en: 'Accounts' }, locationName: 'Main hall', locationNames: { en: 'Main hall' }, branchName: 'Main branch', branchNames: { en: 'Main branch' },
+      peopleAhead: 1, estimatedWaitSeconds: 600, counterName: null, counterNames: null, callCount: 0,
     })
     await ok(callNext(ctx, 'cnt_1'))
     expect((await status(ctx, code)).body.data).toMatchObject({ state: 'WAITING', peopleAhead: 0, estimatedWaitSeconds: 300 })
@@ -61,7 +62,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     expect((await status(ctx, code)).body.data).toMatchObject({ state: 'SERVING', counterName: 'Counter 2' })
     await ok(act(ctx, mine.ticket.id, 'complete'))
     const ended = await status(ctx, code)
-    expect(ended.body).toEqual({ data: { state: 'ENDED' }, version: expect.any(String) })
+    expect(ended.body).toEqual({ data: { state: 'ENDED', language: 'en' }, version: expect.any(String) })
   })
 
   test('a ticket of an earlier business day has expired, open or not, and says only that', async () => {
@@ -72,7 +73,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     ctx.clock.set('2026-11-25T22:59:00.000Z')
     expect((await status(ctx, code)).body.data.state).toBe('WAITING')
     ctx.clock.set('2026-11-25T23:00:00.000Z')
-    expect((await status(ctx, code)).body).toEqual({ data: { state: 'EXPIRED' }, version: expect.any(String) })
+    expect((await status(ctx, code)).body).toEqual({ data: { state: 'EXPIRED', language: 'en' }, version: expect.any(String) })
   })
 
   test('reveals nothing about other tickets beyond the count ahead', async () => {

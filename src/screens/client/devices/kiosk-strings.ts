@@ -1,11 +1,17 @@
 /**
  * The kiosk's own words (contract §9), English and Arabic, in the device pages' way: a table
- * per language, `{name}` placeholders, Intl for numbers and minutes.
+ * per language, `{name}` placeholders, Intl for numbers and minutes. Counts have a form per
+ * plural category (`Intl.PluralRules`: Arabic has six), never a number glued to one word.
+ * A unit language with no table here gets the English words around its own names.
  */
+
+/** A count's phrase per plural category; `other` is the one every language has. */
+export type PluralWords = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+
 const en = {
   title: 'Take a ticket',
   choose: 'Touch a service to take a ticket',
-  waiting: '{n} waiting',
+  waiting: { one: '{n} waiting', other: '{n} waiting' } as PluralWords,
   nobodyWaiting: 'Nobody waiting',
   approxWait: 'about {time}',
   noServices: 'No service is open at this kiosk right now',
@@ -38,6 +44,13 @@ const en = {
   ok: 'OK',
   notKiosk: 'This device is paired as {role}, not as a kiosk.',
   connecting: 'Connecting…',
+  // contract §18: opening hours
+  closedNow: 'Closed now',
+  opens: 'Opens {when}',
+  noOpening: 'No opening hours are set',
+  branchClosed: 'The branch is closed',
+  branchOpens: 'It opens {when}. You can take a ticket from then.',
+  branchNoOpening: 'No opening is planned. Please ask at the counter.',
 }
 
 export type KioskWords = typeof en
@@ -46,7 +59,14 @@ export type KioskWordKey = keyof KioskWords
 const ar: KioskWords = {
   title: 'خذ تذكرة',
   choose: 'المس خدمة لأخذ تذكرة',
-  waiting: '{n} في الانتظار',
+  waiting: {
+    zero: 'لا أحد في الانتظار',
+    one: 'شخص واحد في الانتظار',
+    two: 'شخصان في الانتظار',
+    few: '{n} أشخاص في الانتظار',
+    many: '{n} شخصًا في الانتظار',
+    other: '{n} شخص في الانتظار',
+  },
   nobodyWaiting: 'لا أحد في الانتظار',
   approxWait: 'حوالي {time}',
   noServices: 'لا توجد خدمة متاحة في هذا الجهاز الآن',
@@ -78,14 +98,29 @@ const ar: KioskWords = {
   ok: 'حسنًا',
   notKiosk: 'هذا الجهاز مقترن بدور {role}، وليس كجهاز تذاكر.',
   connecting: 'جارٍ الاتصال…',
+  closedNow: 'مغلقة الآن',
+  opens: 'تفتح {when}',
+  noOpening: 'لم تُحدَّد مواعيد العمل',
+  branchClosed: 'الفرع مغلق',
+  branchOpens: 'يفتح {when}. يمكنك أخذ تذكرة ابتداءً من ذلك الوقت.',
+  branchNoOpening: 'لا يوجد موعد افتتاح مقرر. يرجى السؤال عند الشباك.',
 }
 
 export function kioskWordsFor(lang: string): KioskWords {
   return lang.toLowerCase().startsWith('ar') ? ar : en
 }
 
-/** The languages the kiosk offers, each named in itself. */
-export const KIOSK_LANGUAGES: { tag: string; name: string }[] = [
-  { tag: 'en', name: 'English' },
-  { tag: 'ar', name: 'العربية' },
-]
+/**
+ * A count in words in the form its plural category takes in `lang` (Arabic: "شخص واحد",
+ * "شخصان", "3 أشخاص", "11 شخصًا", "100 شخص"); `formatted` is the number as the page writes it.
+ */
+export function countWords(words: PluralWords, n: number, lang: string, formatted: string = String(n)): string {
+  let rule: Intl.LDMLPluralRule = 'other'
+  try {
+    rule = new Intl.PluralRules(lang).select(n)
+  } catch {}
+  return (words[rule] ?? words.other).replaceAll('{n}', formatted)
+}
+
+// The language switch names each language in itself (shared with the phone page).
+export { languageName } from '../language-name'

@@ -1,10 +1,16 @@
 import { h } from '../dom'
+import { serverNow } from '../clock'
 import { fill } from '../i18n'
-import { formatMinutes, formatNumber } from '../format'
+import { formatMinutes, formatNumber, formatOpening } from '../format'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
+import { languageOfName, matchLanguage, nameIn } from '../names'
+import { canonicalLang, directionOf } from '../../shared/options'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import type { KioskTicket, KioskView } from '../../../contract/wire'
-import { KIOSK_LANGUAGES, kioskWordsFor, type KioskWordKey, type KioskWords } from './kiosk-strings'
+import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
+
+/** The words that are plain text (`{placeholders}` allowed); counts go through `count`. */
+type KioskTextKey = { [K in KioskWordKey]: KioskWords[K] extends string ? K : never }[KioskWordKey]
 
 // The wire format of `GET /api/devices/v1/kiosk` and of an issued ticket: KioskView and
 // KioskTicket (src/kiosk/model.ts, through src/contract/wire.ts).
@@ -26,6 +32,11 @@ const PENDING_KEY_MS = 120_000
 const ERROR_SECONDS = 10
 /** The kiosk's heartbeat on its live socket; revocation reaches it within 2 s as at the desk (desk.ts). */
 const HEARTBEAT_MS = 5000
+/**
+ * The start screen is read again this often: opening hours change what it offers without any
+ * queue change (a service opens or closes at a time of day), and "Opens 08:30" reads for today.
+ */
+const HOURS_REREAD_MS = 60_000
 
 /**
  * The kiosk (contract §9): a button per active service of its location (name, people waiting,
@@ -47,7 +58,15 @@ export class KioskPage {
   private pending: { serviceId: string; priority: boolean; key: string; at: number } | null = null
   /** The "Priority" choice (contract §8, where the unit offers it): for the next tap only. */
   private priority = false
-  private readonly words: KioskWords
+  /**
+   * Contract §18: the page's language, one of the unit's `languages`: the URL's `lang` when the
+   * unit has it, else the unit's default. Until the first view it is the device page's guess.
+   */
+  private lang: string
+  private words: KioskWords
+  /** The languages the switch shows now (repainted only when they change). */
+  private switchFor = ''
+  private readonly urlLang = canonicalLang(new URLSearchParams(location.search).get('lang'))
   private readonly printing: boolean
   private readonly paper: '80' | '58'
   private readonly el = {
@@ -55,19 +74,55 @@ export class KioskPage {
     // so filling it in moves nothing below (layout shift, CLS under 0.05).
     branch: h('h1', { class: 'kiosk-branch', dir: 'auto' }, '\u00a0'),
     location: h('p', { class: 'kiosk-location', dir: 'auto' }, '\u00a0'),
+    languages: h('nav', { class: 'kiosk-languages', hidden: true }),
     banner: h('div', { class: 'kiosk-banner', role: 'alert', hidden: true }),
     main: h('div', { class: 'kiosk-main' }),
   }
 
   constructor(private readonly page: DevicePage) {
+    this.lang = page.lang
     this.words = kioskWordsFor(page.lang)
     const query = new URLSearchParams(location.search)
     this.printing = ['on', '1', 'true', 'yes'].includes((query.get('printing') ?? '').toLowerCase())
     this.paper = query.get('paper') === '58' ? '58' : '80'
   }
 
-  private t(key: KioskWordKey, values: Record<string, string | number> = {}): string {
+  private t(key: KioskTextKey, values: Record<string, string | number> = {}): string {
     return fill(this.words[key], Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])))
+  }
+
+  /** A count in words, in the form its plural category takes in the page's language ("3 أشخاص", "11 شخصًا"). */
+  private count(words: PluralWords, n: number): string {
+    return countWords(words, n, this.lang, formatNumber(this.lang, n))
+  }
+
+  /**
+   * Contract §18: the language the page speaks with this view: the URL's when the unit offers
+   * it, else the unit's default. A change repaints the words and the page's direction.
+   */
+  private chooseLanguage(view: KioskView): void {
+    const lang = (this.urlLang === null ? null : matchLanguage(this.urlLang, view.languages)) ?? view.defaultLanguage
+    if (lang !== this.lang) {
+      this.lang = lang
+      this.words = kioskWordsFor(lang)
+      document.documentElement.lang = lang
+      document.documentElement.dir = directionOf(lang)
+      document.title = `Lobby · ${this.words.title}`
+    }
+    const key = `${lang}|${view.languages.join(',')}`
+    if (key === this.switchFor) return
+    this.switchFor = key
+    this.el.languages.setAttribute('aria-label', this.words.language)
+    // Only a unit with more than one language shows a switch (no empty landmark otherwise).
+    this.el.languages.hidden = view.languages.length < 2
+    this.el.languages.replaceChildren(...(view.languages.length < 2 ? [] : view.languages.map((tag) => {
+      const current = tag === lang
+      const button = h('button', { type: 'button', class: 'kiosk-language', lang: tag, dir: directionOf(tag), 'aria-pressed': current ? 'true' : 'false' }, languageName(tag))
+      button.addEventListener('click', () => {
+        if (!current) this.page.chooseLanguage(tag)
+      })
+      return button
+    })))
   }
 
   async start(): Promise<void> {
@@ -86,6 +141,9 @@ export class KioskPage {
       connection: (state) => this.connection(state),
     }, { rereadOnChange: true, heartbeatMs: HEARTBEAT_MS })
     this.topic.start()
+    setInterval(() => {
+      if (this.screen === 'start' && !this.busy && !this.ended) void this.topic?.refresh()
+    }, HOURS_REREAD_MS)
   }
 
   private async whoAmIUntilReachable(): Promise<DeviceInfo | null> {
@@ -98,19 +156,11 @@ export class KioskPage {
   }
 
   private build(): void {
-    const languages = h('nav', { class: 'kiosk-languages', 'aria-label': this.words.language },
-      KIOSK_LANGUAGES.map((l) => {
-        const current = this.page.lang.split('-')[0] === l.tag
-        const button = h('button', { type: 'button', class: 'kiosk-language', lang: l.tag, 'aria-pressed': current ? 'true' : 'false' }, l.name)
-        button.addEventListener('click', () => {
-          if (!current) this.page.chooseLanguage(l.tag)
-        })
-        return button
-      }))
     this.page.root.classList.add('is-kiosk')
+    this.el.languages.setAttribute('aria-label', this.words.language)
     this.page.content.replaceChildren(
       h('div', { class: 'kiosk' },
-        h('header', { class: 'kiosk-header' }, h('div', null, this.el.branch, this.el.location), languages),
+        h('header', { class: 'kiosk-header' }, h('div', null, this.el.branch, this.el.location), this.el.languages),
         this.el.banner,
         this.el.main),
     )
@@ -121,8 +171,12 @@ export class KioskPage {
 
   private show(view: KioskView): void {
     this.view = view
-    this.el.branch.textContent = view.branchName
-    this.el.location.textContent = view.location.name
+    this.chooseLanguage(view)
+    const lang = this.lang
+    this.el.branch.textContent = nameIn(view.queueUnit.names, lang, view.defaultLanguage, view.branchName)
+    this.el.branch.lang = languageOfName(view.queueUnit.names, lang, view.defaultLanguage)
+    this.el.location.textContent = nameIn(view.location.names, lang, view.defaultLanguage, view.location.name)
+    this.el.location.lang = languageOfName(view.location.names, lang, view.defaultLanguage)
     this.paintBanner()
     if (this.screen === 'start') this.paintStart()
   }
@@ -165,7 +219,7 @@ export class KioskPage {
     if (this.ended) return
     const view = this.view
     if (view === null) return
-    const lang = this.page.lang
+    const lang = this.lang
     if (!view.queueUnit.active || !view.location.active) {
       this.el.main.replaceChildren(this.notice(this.words.unitInactive, this.words.unitInactiveHint))
       return
@@ -174,14 +228,33 @@ export class KioskPage {
       this.el.main.replaceChildren(this.notice(this.words.noServices, this.words.noServicesHint))
       return
     }
+    // Contract §18: a closed branch says when it opens and offers no way to take a ticket.
+    if (!view.open) {
+      const hint = view.opensAt === null ? this.words.branchNoOpening : this.t('branchOpens', { when: this.opening(view.opensAt) })
+      this.el.main.replaceChildren(this.notice(this.words.branchClosed, hint, 'kiosk-closed'))
+      return
+    }
     const count = view.services.length
     const priority = view.priorityChoice && this.priority
     const buttons = view.services.map((service) => {
+      const name = h('span', { class: 'kiosk-service-name', dir: 'auto', lang: languageOfName(service.names, lang, view.defaultLanguage) },
+        nameIn(service.names, lang, view.defaultLanguage, service.name))
+      if (!service.open) {
+        // Greyed and not pressable; the reason is the button's own text (its accessible name
+        // and description), so a screen reader says "Loans, Closed now, Opens Monday 10:00".
+        const reasonId = `kiosk-closed-${service.id}`
+        const reason = service.opensAt === null ? this.words.noOpening : this.t('opens', { when: this.opening(service.opensAt) })
+        return h('button', { type: 'button', class: 'kiosk-service is-closed', 'data-service-id': service.id, 'data-open': 'false', disabled: true, 'aria-describedby': reasonId },
+          name,
+          h('span', { class: 'kiosk-service-facts', id: reasonId },
+            h('span', { class: 'kiosk-service-closed' }, this.words.closedNow),
+            h('span', { class: 'kiosk-service-opens' }, reason)))
+      }
       const estimate = priority && service.priorityEstimatedWaitSeconds !== null ? service.priorityEstimatedWaitSeconds : service.estimatedWaitSeconds
-      const button = h('button', { type: 'button', class: 'kiosk-service', 'data-service-id': service.id, disabled: this.busy || !this.online },
-        h('span', { class: 'kiosk-service-name', dir: 'auto' }, service.name),
+      const button = h('button', { type: 'button', class: 'kiosk-service', 'data-service-id': service.id, 'data-open': 'true', disabled: this.busy || !this.online },
+        name,
         h('span', { class: 'kiosk-service-facts' },
-          h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.t('waiting', { n: formatNumber(lang, service.waiting) })),
+          h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.count(this.words.waiting, service.waiting)),
           h('span', { class: 'kiosk-service-wait' }, this.t('approxWait', { time: formatMinutes(lang, estimate) }))))
       button.addEventListener('click', () => void this.take(service.id))
       return button
@@ -201,8 +274,13 @@ export class KioskPage {
     this.el.main.replaceChildren(...[h('h2', { class: 'kiosk-choose' }, this.words.choose), choice, grid].filter((el): el is HTMLElement => el !== null))
   }
 
-  private notice(heading: string, hint: string): HTMLElement {
-    return h('section', { class: 'kiosk-notice', role: 'status' }, h('p', { class: 'kiosk-notice-heading' }, heading), h('p', null, hint))
+  private notice(heading: string, hint: string, extraClass = ''): HTMLElement {
+    return h('section', { class: `kiosk-notice ${extraClass}`.trim(), role: 'status' }, h('p', { class: 'kiosk-notice-heading' }, heading), h('p', null, hint))
+  }
+
+  /** "Monday 08:30" (today: "08:30") in the page's language and the location's clock. */
+  private opening(opensAt: string): string {
+    return formatOpening(this.lang, this.view?.location.timezone, opensAt, serverNow())
   }
 
   // ---- a tap --------------------------------------------------------------------------------
@@ -220,7 +298,8 @@ export class KioskPage {
     this.pending = { serviceId, priority, key, at: now }
     let answer: ApiAnswer<{ data: KioskTicket }> | null = null
     for (let attempt = 0; attempt <= RETRIES; attempt++) {
-      answer = await api<{ data: KioskTicket }>('POST', `${API}/tickets`, priority ? { serviceId, priority } : { serviceId }, { 'idempotency-key': key })
+      // Contract §18: the ticket keeps the page's language (its print and phone pages speak it).
+      answer = await api<{ data: KioskTicket }>('POST', `${API}/tickets`, { serviceId, ...(priority ? { priority } : {}), language: this.lang }, { 'idempotency-key': key })
       if (answer !== null && answer.status < 500) break
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS))
     }
@@ -239,7 +318,7 @@ export class KioskPage {
   }
 
   private showTicket(data: KioskTicket): void {
-    const lang = this.page.lang
+    const lang = this.lang
     this.screen = 'ticket'
     const shownAt = Date.now()
     const countdown = h('p', { class: 'kiosk-finish' })
@@ -248,7 +327,7 @@ export class KioskPage {
       h('div', { class: 'kiosk-ticket-main' },
         h('p', { class: 'kiosk-ticket-label' }, this.words.yourNumber),
         h('p', { class: 'kiosk-ticket-number', id: 'kiosk-ticket-number', dir: 'ltr' }, data.ticket.ticketNumber),
-        h('p', { class: 'kiosk-ticket-service', dir: 'auto' }, data.serviceName),
+        h('p', { class: 'kiosk-ticket-service', dir: 'auto', lang: data.language }, data.serviceName),
         data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
         h('dl', { class: 'kiosk-ticket-facts' },
           h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
@@ -300,6 +379,9 @@ export class KioskPage {
       case 'SERVICE_FORBIDDEN':
       case 'LOCATION_FORBIDDEN':
         return [w.serviceClosed, w.serviceClosedHint]
+      case 'SERVICE_CLOSED':
+        // It closed between the last read and the tap: the start screen shows it greyed once back.
+        return [w.serviceClosed, w.serviceClosedHint]
       case 'QUEUE_UNIT_INACTIVE':
         return [w.unitInactive, w.unitInactiveHint]
       case 'RATE_LIMITED':
@@ -329,7 +411,8 @@ export class KioskPage {
       title: 'print',
       'aria-hidden': 'true',
       tabindex: '-1',
-      src: `${printPath}?auto=1&paper=${this.paper}&lang=${encodeURIComponent(this.page.lang)}`,
+      // No `lang`: the print page speaks the ticket's own language (contract §18).
+      src: `${printPath}?auto=1&paper=${this.paper}`,
     })
     document.body.append(frame)
     setTimeout(() => frame.remove(), 60_000)

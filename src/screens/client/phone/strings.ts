@@ -1,5 +1,6 @@
 /**
  * The phone page's words (contract §10), English and Arabic; numbers and minutes through Intl.
+ * Another unit language gets the English words around names in its own language.
  * Kept apart from the screens' and devices' tables so the phone bundle carries only these.
  */
 const en = {
@@ -21,8 +22,7 @@ const en = {
   offline: 'No connection. Reconnecting…',
   soundHint: 'Tap here to allow a sound when you are called.',
   soundOn: 'Sound on',
-  language: 'العربية',
-  languageTag: 'ar',
+  languageLabel: 'Language',
 }
 
 export type PhoneWords = typeof en
@@ -46,9 +46,11 @@ const ar: PhoneWords = {
   offline: 'لا يوجد اتصال. جارٍ إعادة الاتصال…',
   soundHint: 'اضغط هنا للسماح بصوت عند مناداتك.',
   soundOn: 'الصوت مفعّل',
-  language: 'English',
-  languageTag: 'en',
+  languageLabel: 'اللغة',
 }
+
+/** The languages this page has words in: §10 asks for English and Arabic whatever the unit speaks. */
+export const PHONE_WORD_LANGUAGES = ['en', 'ar'] as const
 
 export function phoneWords(lang: string): PhoneWords {
   return lang.toLowerCase().startsWith('ar') ? ar : en
