@@ -17,28 +17,33 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     expect(state).toEqual({
       queueUnitId: 'qu_main',
       name: 'Main branch',
+      names: { en: 'Main branch' },
+      defaultLanguage: 'en',
+      languages: ['en'],
       stateRevision: revision(ctx),
       generatedAt: '2026-11-25T09:30:05.000Z',
       locations: [
-        { id: 'loc_annex', name: 'Annex', timezone: 'Europe/Berlin' },
-        { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' },
+        { id: 'loc_annex', name: 'Annex', names: { en: 'Annex' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
+        { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
       ],
       services: [
-        { id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, nowServing: null },
+        { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, nowServing: null, open: true, opensAt: null },
         {
-          id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600,
-          nowServing: { number: 'A001', counterName: 'Counter 1', status: 'SERVING', calledAt: T0, priority: false },
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600,
+          nowServing: { number: 'A001', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, status: 'SERVING', calledAt: T0, priority: false },
+          open: true, opensAt: null,
         },
-        { id: 'svc_loans', name: 'Loans', prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, nowServing: null },
+        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, nowServing: null, open: true, opensAt: null },
       ],
       recentCalls: [
-        { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: T0, status: 'SERVING', priority: false },
+        { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, calledAt: T0, status: 'SERVING', priority: false },
       ],
     })
     // Exactly the documented keys, in the documented order.
-    expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
-    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'nowServing'])
-    expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'calledAt', 'status', 'priority'])
+    expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'names', 'defaultLanguage', 'languages', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
+    expect(Object.keys(state!.locations[0]!)).toEqual(['id', 'name', 'names', 'timezone', 'open', 'opensAt'])
+    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'names', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'nowServing', 'open', 'opensAt'])
+    expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'counterNames', 'calledAt', 'status', 'priority'])
   })
 
   test('recent calls: the last 10, newest first, recalls included with their own time', async () => {
@@ -54,7 +59,7 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     }
     const calls = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.recentCalls
     expect(calls).toHaveLength(RECENT_CALLS)
-    expect(calls[0]).toEqual({ number: 'A006', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 2', calledAt: '2026-11-25T09:30:12.000Z', status: 'CALLED', priority: false })
+    expect(calls[0]).toEqual({ number: 'A006', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 2', counterNames: { en: 'Counter 2' }, calledAt: '2026-11-25T09:30:12.000Z', status: 'CALLED', priority: false })
     expect(calls[1]).toMatchObject({ number: 'A006', calledAt: '2026-11-25T09:30:11.000Z' })
     expect(calls[2]).toMatchObject({ number: 'A005', calledAt: '2026-11-25T09:30:10.000Z', status: 'NO_SHOW' })
     expect(calls.at(-1)).toMatchObject({ number: 'A002', calledAt: '2026-11-25T09:30:03.000Z' })
