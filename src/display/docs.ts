@@ -145,7 +145,7 @@ export const readDisplayQueueStateDocs = docs({
   operationId: 'readDisplayQueueState', summary: 'Live state of a queue unit: now serving, waiting, recent calls (optionally one location)',
   params: { queueUnitId: { description: 'a queue unit of the token\'s workspace', example: 'qu_main' } },
   query: { location: { description: 'only this active location of the unit (404 when it is not one)', example: 'loc_hall' } },
-  name: 'DisplayQueueState', schema: DisplayQueueState, example: QUEUE_EXAMPLE, etag: '"q-412-all"',
+  name: 'DisplayQueueState', schema: DisplayQueueState, example: QUEUE_EXAMPLE, etag: '"q-412-all-1x7kq2c"',
 })
 
 export const readDisplayPrayerMonthDocs = docs({

@@ -88,6 +88,14 @@ interface CachedOpenState {
   until: number
 }
 
+/** One unit's open state as `openSignatures` reads it. */
+export interface OpenSignature {
+  queueUnitId: string
+  signature: string
+  /** Its locations or services have opening hours or closed dates (else it is always open). */
+  timed: boolean
+}
+
 /** A closed line with no opening within the search horizon is looked at again after this. */
 const NO_OPENING_RECHECK_MS = 60 * 60_000
 
@@ -98,6 +106,7 @@ export class QueueDisplayReader {
   private readonly calls
   private readonly callsAt
   private readonly serviceHours
+  private readonly units
   private readonly openStates = new Map<string, CachedOpenState>()
 
   constructor(private readonly db: Db, private readonly lines: QueueLines) {
@@ -110,6 +119,7 @@ export class QueueDisplayReader {
               last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
        FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id`,
     )
+    this.units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units WHERE active = 1 ORDER BY id')
     this.serviceHours = db.$client.query<ServiceHoursRow, [string]>(
       'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
     )
@@ -211,26 +221,27 @@ export class QueueDisplayReader {
   }
 
   /**
-   * Whether the unit's open state (any service or location) reads differently at `now` than
-   * `signature` says: the string this returns. The display feed's opening watch compares the
-   * signatures it sees to bump the unit's revision when a service opens or closes with time.
+   * Every queue unit's open state at `now` as one string per unit (each line open, or closed
+   * until when), and whether it has hours at all (`timed`). The display feeds' opening watch
+   * (src/display/opening-watch.ts) compares them from one look to the next: open and opensAt
+   * change with time, not with a write, so it bumps the unit's revision when they do.
    */
-  openSignature(queueUnitId: string, now: number): string | null {
-    return inReadTransaction(this.db, () => {
-      const unit = this.unit.get(queueUnitId)
-      if (unit === null) return null
-      const locations = new Map(this.locations.all(queueUnitId).map((l) => [l.id, l]))
-      const hours = new Map(this.serviceHours.all(queueUnitId).map((s) => [s.id, s.openingHours]))
-      return this.lines
-        .lines(queueUnitId, true)
-        .map((line) => {
-          const location = locations.get(line.locationId)
-          if (location === undefined) return ''
-          const state = this.openState(location, line.id, hours.get(line.id) ?? null, now)
-          return `${line.locationId}/${line.id}:${state.open ? 'open' : `closed-${state.opensAt ?? 'never'}`}`
-        })
-        .join(',')
-    })
+  openSignatures(now: number): OpenSignature[] {
+    return inReadTransaction(this.db, () => this.units.all().map((unit) => {
+      const locations = new Map(this.locations.all(unit.id).map((l) => [l.id, l]))
+      const hours = new Map(this.serviceHours.all(unit.id).map((s) => [s.id, s.openingHours]))
+      let timed = false
+      const parts: string[] = []
+      for (const line of this.lines.lines(unit.id, true)) {
+        const location = locations.get(line.locationId)
+        if (location === undefined) continue
+        const serviceHours = hours.get(line.id) ?? null
+        if (location.openingHours !== null || location.closedDates !== '[]' || serviceHours !== null) timed = true
+        const state = this.openState(location, line.id, serviceHours, now)
+        parts.push(`${line.locationId}/${line.id}:${state.open ? 'open' : `closed-${state.opensAt ?? 'never'}`}`)
+      }
+      return { queueUnitId: unit.id, signature: parts.join(','), timed }
+    }))
   }
 
   /** A (location, service) line's open state at `now`, from the cache while it holds. */
