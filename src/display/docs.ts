@@ -55,13 +55,24 @@ const WIDGET_EXAMPLE = {
   },
 }
 const QUEUE_EXAMPLE = {
-  queueUnitId: 'qu_main', name: 'Main branch', stateRevision: 412, generatedAt: '2026-11-25T09:42:00.000Z',
-  locations: [{ id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' }],
+  queueUnitId: 'qu_main', name: 'Main branch', names: { en: 'Main branch', ar: 'الفرع الرئيسي' }, defaultLanguage: 'en', languages: ['en', 'ar'],
+  stateRevision: 412, generatedAt: '2026-11-25T09:42:00.000Z',
+  locations: [
+    { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
+    { id: 'loc_annex', name: 'Annex', names: { en: 'Annex' }, timezone: 'Europe/Berlin', open: false, opensAt: '2026-11-25T12:00:00.000Z' },
+  ],
   services: [{
-    id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', waiting: 3, estimatedWaitSeconds: 600,
-    nowServing: { number: 'A007', counterName: 'Counter 1', status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
+    id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', waiting: 3, estimatedWaitSeconds: 600,
+    nowServing: { number: 'A007', counterName: 'Counter 1', counterNames: { en: 'Counter 1', ar: 'الشباك ١' }, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
+    open: true, opensAt: null,
+  }, {
+    id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_annex', waiting: 0, estimatedWaitSeconds: 0,
+    nowServing: null, open: false, opensAt: '2026-11-25T12:00:00.000Z',
   }],
-  recentCalls: [{ number: 'A007', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', calledAt: '2026-11-25T09:41:12.345Z', status: 'CALLED', priority: false }],
+  recentCalls: [{
+    number: 'A007', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', counterNames: { en: 'Counter 1', ar: 'الشباك ١' },
+    calledAt: '2026-11-25T09:41:12.345Z', status: 'CALLED', priority: false,
+  }],
 }
 const TODAY_EXAMPLE = {
   sourceId: SOURCE_ID, timezone: 'Europe/London', date: '2026-11-25', localTime: '09:42', period: '2026-11', revision: 2,
@@ -134,7 +145,7 @@ export const readDisplayQueueStateDocs = docs({
   operationId: 'readDisplayQueueState', summary: 'Live state of a queue unit: now serving, waiting, recent calls (optionally one location)',
   params: { queueUnitId: { description: 'a queue unit of the token\'s workspace', example: 'qu_main' } },
   query: { location: { description: 'only this active location of the unit (404 when it is not one)', example: 'loc_hall' } },
-  name: 'DisplayQueueState', schema: DisplayQueueState, example: QUEUE_EXAMPLE, etag: '"q-412-all"',
+  name: 'DisplayQueueState', schema: DisplayQueueState, example: QUEUE_EXAMPLE, etag: '"q-412-all-1x7kq2c"',
 })
 
 export const readDisplayPrayerMonthDocs = docs({

@@ -10,6 +10,9 @@ import { Day, LocationSchema, Month } from '../prayer/model'
 
 const closed = { additionalProperties: false } as const
 const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' })
+/** Contract §18: a name in every language it has; a name provisioned as one string is one entry, in the unit's default language. */
+const Names = Type.Record(Type.String(), Type.String(), { description: 'the name per BCP 47 language tag (contract §18); `name` is the default language\'s' })
+const OpensAt = Type.Union([DateTime, Type.Null()], { description: 'closed: the next opening; null when open (or no opening within the next year)' })
 
 export const DisplayWidget = Type.Object(
   {
@@ -27,6 +30,7 @@ export const DisplayNowServing = Type.Object(
   {
     number: Type.String(),
     counterName: Type.String(),
+    counterNames: Names,
     status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]),
     calledAt: DateTime,
     priority: Type.Boolean({ description: 'the ticket served is a priority ticket (contract §8)' }),
@@ -38,23 +42,37 @@ export const DisplayQueueState = Type.Object(
   {
     queueUnitId: Type.String(),
     name: Type.String(),
-    stateRevision: Type.Integer({ minimum: 0, description: 'the unit\'s revision of its live state; changes with every ticket change' }),
+    names: Names,
+    defaultLanguage: Type.String({ description: 'the language every `name` is in (contract §18)' }),
+    languages: Type.Array(Type.String(), { description: 'the unit\'s languages, the default first' }),
+    stateRevision: Type.Integer({ minimum: 0, description: 'the unit\'s revision of its live state; changes with every ticket or counter change and when a service opens or closes' }),
     generatedAt: DateTime,
-    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, closed)),
+    locations: Type.Array(Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      names: Names,
+      timezone: Type.String(),
+      open: Type.Boolean({ description: 'any of its services takes tickets now' }),
+      opensAt: Type.Union([DateTime, Type.Null()], { description: 'closed: the earliest next opening of its services; null when open (or none within the next year)' }),
+    }, closed)),
     services: Type.Array(Type.Object({
       id: Type.String(),
       name: Type.String(),
+      names: Names,
       prefix: Type.String(),
       locationId: Type.String(),
       waiting: Type.Integer({ minimum: 0 }),
       estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
       nowServing: Type.Union([DisplayNowServing, Type.Null()]),
+      open: Type.Boolean({ description: 'the service takes tickets now (contract §18)' }),
+      opensAt: OpensAt,
     }, closed)),
     recentCalls: Type.Array(Type.Object({
       number: Type.String(),
       serviceId: Type.String(),
       locationId: Type.String(),
       counterName: Type.String(),
+      counterNames: Names,
       calledAt: DateTime,
       status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s)), { description: 'the ticket\'s status now' }),
       priority: Type.Boolean({ description: 'a priority ticket (contract §8)' }),

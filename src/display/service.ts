@@ -57,6 +57,10 @@ export function queueStateView(deps: Pick<AppDeps, 'tickets' | 'clock'>, queueUn
   const state = queueDisplayState(deps, queueUnitId, workspaceId, locationId)
   if (state === null) return null
   if (locationId !== undefined && state.locations.length === 0) return null
-  // `generatedAt` moves on every read; the state itself changes only with the revision.
-  return { revision: state.stateRevision, dataJson: JSON.stringify(state), etag: `"q-${state.stateRevision}-${locationId ?? 'all'}"` }
+  // `generatedAt` moves on every read; the state itself changes with the revision, and with
+  // time where opening hours open or close a service: the entity tag names that too, so a
+  // poll sees an opening at once (the opening watch moves the revision within 15 s).
+  const opening = state.services.map((s) => (s.open ? 'o' : s.opensAt ?? 'c')).join(',')
+  const etag = `"q-${state.stateRevision}-${locationId ?? 'all'}-${Bun.hash(opening).toString(36)}"`
+  return { revision: state.stateRevision, dataJson: JSON.stringify(state), etag }
 }

@@ -228,3 +228,19 @@ export function openStateAt(location: LocationHours, serviceHours: WeeklyHours |
   }
   return { open: false, opensAt: null, closesAt: null }
 }
+
+// ---- the stored columns --------------------------------------------------------------------
+
+/** A location's stored hours (contract §18) as the schedule reads them. */
+export function locationHoursOf(row: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }): LocationHours {
+  return {
+    weekly: row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours),
+    closedDates: JSON.parse(row.closedDates) as string[],
+    lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose,
+  }
+}
+
+/** A service's own narrowing hours, or null (its location's). */
+export function serviceHoursOf(row: { openingHours: string | null }): WeeklyHours | null {
+  return row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours)
+}

@@ -11,7 +11,7 @@ import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
 import type { IssueTicketRequest, TicketSource } from './model'
-import { openStateAt, type LocationHours, type WeeklyHours } from './opening-hours'
+import { locationHoursOf, openStateAt, serviceHoursOf } from './opening-hours'
 import { localDateTime } from '../platform/time'
 
 export interface QueueUnitRow {
@@ -237,19 +237,9 @@ function prepareParts(db: AppDeps['db']) {
 
 type Parts = ReturnType<typeof prepareParts>
 
-/** A location's stored hours (contract §18) as the schedule reads them. */
-export function locationHoursOf(row: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }): LocationHours {
-  return {
-    weekly: row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours),
-    closedDates: JSON.parse(row.closedDates) as string[],
-    lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose,
-  }
-}
-
-/** A service's own narrowing hours, or null (its location's). */
-export function serviceHoursOf(row: { openingHours: string | null }): WeeklyHours | null {
-  return row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours)
-}
+// The stored hours' parsers live beside the schedule (src/tickets' display state reads them too,
+// and it must not import this file: this file imports src/tickets).
+export { locationHoursOf, serviceHoursOf }
 
 /**
  * 409 SERVICE_CLOSED (contract §18) when the service takes no tickets at `now`; `details` names

@@ -1,6 +1,7 @@
 import type { AppDeps } from './deps'
 import type { ReplicationTarget } from '../replication/target'
 import { DailyClose } from '../counters/daily-close'
+import { OpeningWatch } from '../display/opening-watch'
 import { WebhookWorker } from '../webhooks/worker'
 import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops/retention'
 
@@ -34,6 +35,8 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
+  // Openings and closings move the queue state's revision, so boards hear of them (docs/display.md).
+  deps.lifecycle.register(new OpeningWatch(deps).task())
   const replicator = Replicator === null || options.replicateTo === undefined
     ? null
     : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo })

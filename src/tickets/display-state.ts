@@ -2,6 +2,8 @@ import type { Db } from '../db/open'
 import type { Clock } from '../platform/clock'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
+import { namesObject, storedName } from '../platform/names'
+import { locationHoursOf, openStateAt, serviceHoursOf, type OpenState } from '../queue/opening-hours'
 import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
 import type { Tickets } from './service'
@@ -12,17 +14,32 @@ export const RECENT_CALLS = 10
 export interface QueueDisplayLocation {
   id: string
   name: string
+  /** Contract §18: the name in every language it has (one entry, the default language's, for a plain name). */
+  names: Record<string, string>
   timezone: string
+  /** Any of its services (shown here) takes tickets now. */
+  open: boolean
+  /** Closed: the earliest next opening of its services (ISO), or null (open, or none within the search horizon). */
+  opensAt: string | null
+}
+
+export interface QueueDisplayNowServing extends Omit<LineNowServing, 'counterNames'> {
+  counterNames: Record<string, string>
 }
 
 export interface QueueDisplayService {
   id: string
   name: string
+  names: Record<string, string>
   prefix: string
   locationId: string
   waiting: number
   estimatedWaitSeconds: number
-  nowServing: Omit<LineNowServing, 'counterNames'> | null
+  nowServing: QueueDisplayNowServing | null
+  /** Contract §18: the service takes tickets now (its location's hours narrowed by its own). */
+  open: boolean
+  /** Closed: its next opening (ISO), or null (open, or none within the search horizon). */
+  opensAt: string | null
 }
 
 export interface QueueDisplayCall {
@@ -30,6 +47,7 @@ export interface QueueDisplayCall {
   serviceId: string
   locationId: string
   counterName: string
+  counterNames: Record<string, string>
   /** When this call (or recall) was made. */
   calledAt: string
   /** The ticket's status now. */
@@ -42,6 +60,10 @@ export interface QueueDisplayCall {
 export interface QueueDisplayState {
   queueUnitId: string
   name: string
+  names: Record<string, string>
+  /** Contract §18: the language every `name` is in, and the unit's languages (the default first). */
+  defaultLanguage: string
+  languages: string[]
   stateRevision: number
   generatedAt: string
   locations: QueueDisplayLocation[]
@@ -49,9 +71,33 @@ export interface QueueDisplayState {
   recentCalls: QueueDisplayCall[]
 }
 
-interface UnitRow { id: string; workspaceId: string; name: string; stateRevision: number }
-interface LocationRow { id: string; name: string; timezone: string }
-interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; at: number; status: TicketStatus; priority: number }
+interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; languages: string; stateRevision: number }
+interface LocationRow { id: string; name: string; names: string | null; timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
+interface ServiceHoursRow { id: string; openingHours: string | null }
+interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; counterNames: string | null; at: number; status: TicketStatus; priority: number }
+
+/**
+ * A line's open state, kept until the instant it can next change (its `opensAt` or `closesAt`)
+ * or until its hours change: the schedule walks day by day through time-zone arithmetic, and a
+ * state read runs on every ticket change, so it is computed once per opening or closing.
+ */
+interface CachedOpenState {
+  hoursKey: string
+  state: OpenState
+  from: number
+  until: number
+}
+
+/** One unit's open state as `openSignatures` reads it. */
+export interface OpenSignature {
+  queueUnitId: string
+  signature: string
+  /** Its locations or services have opening hours or closed dates (else it is always open). */
+  timed: boolean
+}
+
+/** A closed line with no opening within the search horizon is looked at again after this. */
+const NO_OPENING_RECHECK_MS = 60 * 60_000
 
 /** The display feeds' queue reads, on statements prepared once per app (by `Tickets`). */
 export class QueueDisplayReader {
@@ -59,18 +105,28 @@ export class QueueDisplayReader {
   private readonly locations
   private readonly calls
   private readonly callsAt
+  private readonly serviceHours
+  private readonly units
+  private readonly openStates = new Map<string, CachedOpenState>()
 
   constructor(private readonly db: Db, private readonly lines: QueueLines) {
     this.unit = db.$client.query<UnitRow, [string]>(
-      'SELECT id, workspace_id AS workspaceId, name, state_revision AS stateRevision FROM queue_units WHERE id = ?1',
+      `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, languages,
+              state_revision AS stateRevision FROM queue_units WHERE id = ?1`,
     )
     this.locations = db.$client.query<LocationRow, [string]>(
-      'SELECT id, name, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id',
+      `SELECT id, name, names, timezone, opening_hours AS openingHours, closed_dates AS closedDates,
+              last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
+       FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id`,
+    )
+    this.units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units WHERE active = 1 ORDER BY id')
+    this.serviceHours = db.$client.query<ServiceHoursRow, [string]>(
+      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
     )
     // The unit's latest calls and recalls, newest first; ticket_calls holds the current
     // business days only (the daily close clears earlier ones), read by its (unit, id) index.
     const callColumns = `
-      SELECT t.ticket_number AS number, t.service_id AS serviceId, c.location_id AS locationId, k.name AS counterName,
+      SELECT t.ticket_number AS number, t.service_id AS serviceId, c.location_id AS locationId, k.name AS counterName, k.names AS counterNames,
              c.at AS at, t.status AS status, t.priority AS priority
       FROM ticket_calls c
       JOIN tickets t ON t.id = c.ticket_id
@@ -91,45 +147,115 @@ export class QueueDisplayReader {
       const allLocations = this.locations.all(queueUnitId)
       const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
       if (locationId !== undefined && shown.length === 0) return null
+      const language = unit.defaultLanguage
+      const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
+      const byLocation = new Map(shown.map((l) => [l.id, l]))
+      const hours = new Map(this.serviceHours.all(queueUnitId).map((s) => [s.id, s.openingHours]))
       const services = this.lines
         .lines(queueUnitId, true)
-        .filter((line) => locationId === undefined || line.locationId === locationId)
-        .map((line) => ({
-          id: line.id,
-          name: line.name,
-          prefix: line.prefix,
-          locationId: line.locationId,
-          waiting: line.waiting,
-          estimatedWaitSeconds: line.estimatedWaitSeconds,
-          nowServing: line.nowServing === null ? null : {
-            number: line.nowServing.number,
-            counterName: line.nowServing.counterName,
-            status: line.nowServing.status,
-            calledAt: line.nowServing.calledAt,
-            priority: line.nowServing.priority,
-          },
-        }))
+        .filter((line) => byLocation.has(line.locationId))
+        .map((line): QueueDisplayService => {
+          const opening = this.openState(byLocation.get(line.locationId)!, line.id, hours.get(line.id) ?? null, now)
+          return {
+            id: line.id,
+            name: line.name,
+            names: namesObject(line.names ?? line.name, language),
+            prefix: line.prefix,
+            locationId: line.locationId,
+            waiting: line.waiting,
+            estimatedWaitSeconds: line.estimatedWaitSeconds,
+            nowServing: line.nowServing === null ? null : {
+              number: line.nowServing.number,
+              counterName: line.nowServing.counterName,
+              counterNames: namesObject(line.nowServing.counterNames ?? line.nowServing.counterName, language),
+              status: line.nowServing.status,
+              calledAt: line.nowServing.calledAt,
+              priority: line.nowServing.priority,
+            },
+            open: opening.open,
+            opensAt: opening.open || opening.opensAt === null ? null : isoTime(opening.opensAt),
+          }
+        })
       const calls = locationId === undefined
         ? this.calls.all(queueUnitId, RECENT_CALLS)
         : this.callsAt.all(queueUnitId, locationId, RECENT_CALLS)
       return {
         queueUnitId: unit.id,
         name: unit.name,
+        names: names(unit.name, unit.names),
+        defaultLanguage: language,
+        languages: JSON.parse(unit.languages) as string[],
         stateRevision: unit.stateRevision,
         generatedAt: isoTime(now),
-        locations: shown.map((l) => ({ id: l.id, name: l.name, timezone: l.timezone })),
+        locations: shown.map((l) => {
+          const here = services.filter((s) => s.locationId === l.id)
+          // Open when any of its services is; closed, it opens with the earliest of them. A
+          // location offering no service reads its own hours.
+          const own = here.length === 0 ? this.openState(l, null, null, now) : null
+          const open = own !== null ? own.open : here.some((s) => s.open)
+          const openings = own !== null
+            ? (own.opensAt === null ? [] : [isoTime(own.opensAt)])
+            : here.flatMap((s) => (s.opensAt === null ? [] : [s.opensAt]))
+          return {
+            id: l.id,
+            name: l.name,
+            names: names(l.name, l.names),
+            timezone: l.timezone,
+            open,
+            opensAt: open || openings.length === 0 ? null : openings.reduce((a, b) => (a < b ? a : b)),
+          }
+        }),
         services,
         recentCalls: calls.map((c) => ({
           number: c.number,
           serviceId: c.serviceId,
           locationId: c.locationId,
           counterName: c.counterName,
+          counterNames: names(c.counterName, c.counterNames),
           calledAt: isoTime(c.at),
           status: c.status,
           priority: c.priority === 1,
         })),
       }
     })
+  }
+
+  /**
+   * Every queue unit's open state at `now` as one string per unit (each line open, or closed
+   * until when), and whether it has hours at all (`timed`). The display feeds' opening watch
+   * (src/display/opening-watch.ts) compares them from one look to the next: open and opensAt
+   * change with time, not with a write, so it bumps the unit's revision when they do.
+   */
+  openSignatures(now: number): OpenSignature[] {
+    return inReadTransaction(this.db, () => this.units.all().map((unit) => {
+      const locations = new Map(this.locations.all(unit.id).map((l) => [l.id, l]))
+      const hours = new Map(this.serviceHours.all(unit.id).map((s) => [s.id, s.openingHours]))
+      let timed = false
+      const parts: string[] = []
+      for (const line of this.lines.lines(unit.id, true)) {
+        const location = locations.get(line.locationId)
+        if (location === undefined) continue
+        const serviceHours = hours.get(line.id) ?? null
+        if (location.openingHours !== null || location.closedDates !== '[]' || serviceHours !== null) timed = true
+        const state = this.openState(location, line.id, serviceHours, now)
+        parts.push(`${line.locationId}/${line.id}:${state.open ? 'open' : `closed-${state.opensAt ?? 'never'}`}`)
+      }
+      return { queueUnitId: unit.id, signature: parts.join(','), timed }
+    }))
+  }
+
+  /** A (location, service) line's open state at `now`, from the cache while it holds. */
+  private openState(location: LocationRow, serviceId: string | null, serviceHours: string | null, now: number): OpenState {
+    const key = `${location.id}\u0000${serviceId ?? ''}`
+    const hoursKey = `${location.timezone}|${location.openingHours}|${location.closedDates}|${location.lastTicketMinutesBeforeClose}|${serviceHours}`
+    const cached = this.openStates.get(key)
+    // The clock may go back (tests inject one): a state is kept only inside the span it was computed for.
+    if (cached !== undefined && cached.hoursKey === hoursKey && now >= cached.from && now < cached.until) return cached.state
+    const state = openStateAt(locationHoursOf(location), serviceHoursOf({ openingHours: serviceHours }), now, location.timezone)
+    const until = state.open ? (state.closesAt ?? Number.POSITIVE_INFINITY) : (state.opensAt ?? now + NO_OPENING_RECHECK_MS)
+    if (this.openStates.size > 10_000) this.openStates.clear()
+    this.openStates.set(key, { hoursKey, state, from: now, until })
+    return state
   }
 }
 

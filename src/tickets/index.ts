@@ -29,7 +29,7 @@ export { QueueLines, type QueueLine, type LineNowServing } from './lines'
 export { onQueueChange, type QueueChange, type QueueChangeListener } from './changes'
 export {
   RECENT_CALLS, queueDisplayState,
-  type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall,
+  type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall, type QueueDisplayNowServing, type OpenSignature,
 } from './display-state'
 export { issuedCounter, storedTicketCount } from './counts'
 export { deleteTicketsCreatedBefore, type TicketRetentionBatch } from './retention'

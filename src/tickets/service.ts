@@ -16,7 +16,7 @@ import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
-import { QueueDisplayReader, type QueueDisplayState } from './display-state'
+import { QueueDisplayReader, type OpenSignature, type QueueDisplayState } from './display-state'
 import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
 import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
 import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
@@ -338,6 +338,11 @@ export class Tickets {
   /** The display feeds' queue state (see `queueDisplayState`). */
   displayState(queueUnitId: string, workspaceId: string, now: number, locationId?: string): QueueDisplayState | null {
     return this.parts.display.state(queueUnitId, workspaceId, now, locationId)
+  }
+
+  /** Every active unit's open state at `now`, for the display feeds' opening watch (see `QueueDisplayReader.openSignatures`). */
+  openSignatures(now: number): OpenSignature[] {
+    return this.parts.display.openSignatures(now)
   }
 
   /** The unit's current `stateRevision`, or null for an unknown unit. */

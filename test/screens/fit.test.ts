@@ -44,6 +44,7 @@ const SCREENS: Screen[] = [
   { name: 'queue, 12 services in three locations', slug: 'queue-12', path: '/screens/queue/qu_main', ready: '.svc .svc-counter' },
   { name: 'queue, one location', slug: 'queue-one-location', path: '/screens/queue/qu_main', query: { location: 'loc_hall' }, ready: '.svc .svc-counter' },
   { name: 'queue, two locations', slug: 'queue-two-locations', path: '/screens/queue/qu_two', ready: '.svc .svc-counter' },
+  { name: 'queue, a closed location (when it opens)', slug: 'queue-closed', path: '/screens/queue/qu_closed', ready: '.closed-panel .closed-opens' },
   { name: 'prayer', slug: 'prayer', path: `/screens/prayer/${PRAYER_SOURCE}`, ready: '.prayer-row .p-time' },
   { name: "today's schedule", slug: 'schedule', path: '/screens/widgets/wdg_schedule_lobby', ready: '.sched-item' },
   { name: 'announcements', slug: 'announcements', path: '/screens/widgets/wdg_announcements', ready: '.ann-title' },

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { announcementsData, eventsData, scheduleData, transportData } from './data'
+import { localDate } from './support'
 
 /**
  * A branch that stresses the layouts: 30-character names for the unit, its locations, its
@@ -32,10 +33,46 @@ export const LONG = {
   counter: (n: number) => `Customer Service Window Nº. ${String(n).padStart(2, '0')}`,
 }
 
+/** The same names in Arabic (contract §18: a name per language), about as long, so an Arabic board is tested with its own long names. */
+export const LONG_AR = {
+  unit: 'قاعة الخدمات الإقليمية الشمالية',
+  twoUnit: 'مكتب فرع المجتمع في الجانب الغربي',
+  locations: ['قاعة العملاء بالطابق الأرضي (أ)', 'ملحق الأعمال بالطابق الأول (ب)', 'جناح الرهن العقاري بالطابق الثاني'],
+  twoLocations: ['جناح الخدمات المصرفية الشخصية', 'جناح خدمات الأعمال الصغيرة والمتوسطة'],
+  services: [
+    'الحسابات الجارية وحسابات التوفير',
+    'التحويلات المالية الدولية السريعة',
+    'الرهن العقاري وقروض الملكية للمنازل',
+    'حسابات الشركات وكشوف الرواتب الشهرية',
+    'المعاشات التقاعدية والسندات والأقساط',
+    'البطاقات والأرقام السرية والخدمات الرقمية',
+    'حسابات الطلاب والخريجين الجدد',
+    'العملات الأجنبية وخدمات السفر والسياحة',
+    'صناديق الأمانات والخزائن الآمنة',
+    'مطالبات التأمين ووثائق التأمين',
+    'خدمات الحسابات الجارية والتوفير',
+    'الشكاوى والتظلمات واسترداد المبالغ',
+  ],
+  counter: (n: number) => `نافذة خدمة العملاء رقم ${String(n).padStart(2, '0')}`,
+}
+
+/** A name in English and Arabic, English first (the unit's default language). */
+const both = (en: string, ar: string) => ({ en, ar })
+
+/** The location of qu_closed: open every day 08:30–16:30, but closed yesterday, today and tomorrow (Berlin), so it opens the day after tomorrow at 08:30. */
+export const CLOSED = {
+  location: both('Central Station Customer Lounge', 'صالة العملاء في المحطة المركزية'),
+  unit: both('Central Station Travel Branch', 'فرع السفر في المحطة المركزية'),
+  services: [both('Foreign Currency and Travel Cx', 'العملات الأجنبية وخدمات السفر والسياحة'), both('Cards, PINs and Online Banking', 'البطاقات والأرقام السرية والخدمات الرقمية')],
+}
+
 const PREFIXES = ['WMA', 'WMB', 'WMC', 'WMD', 'WME', 'WMF', 'WMG', 'WMH', 'WMJ', 'WMK', 'WML', 'WMN']
 
-export function longNamesProvisioning(dir: string): string {
+export function longNamesProvisioning(dir: string, now = Date.now()): string {
   const berlin = 'Europe/Berlin'
+  const day = 86_400_000
+  const closedDates = [-1, 0, 1].map((k) => localDate(now + k * day, berlin))
+  const everyDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['08:30', '16:30']]]))
   const mainLocations = ['loc_hall', 'loc_annex', 'loc_upper']
   // 6 services in the hall, 4 in the annex, 2 upstairs: 12 cards.
   const placeOf = (i: number) => (i < 6 ? 'loc_hall' : i < 10 ? 'loc_annex' : 'loc_upper')
@@ -64,11 +101,12 @@ export function longNamesProvisioning(dir: string): string {
         queueUnits: [
           {
             id: 'qu_main',
-            name: LONG.unit,
+            name: both(LONG.unit, LONG_AR.unit),
+            languages: ['en', 'ar'],
             active: true,
-            locations: mainLocations.map((id, i) => ({ id, name: LONG.locations[i], timezone: berlin })),
-            services: LONG.services.map((name, i) => ({ id: `svc_${i + 1}`, name, prefix: PREFIXES[i], active: true, locations: [placeOf(i)], defaultServiceSeconds: 300 + i * 97 })),
-            counters: LONG.services.map((_, i) => ({ id: `cnt_${i + 1}`, name: LONG.counter(i + 1), locationId: placeOf(i), services: [`svc_${i + 1}`] })),
+            locations: mainLocations.map((id, i) => ({ id, name: both(LONG.locations[i]!, LONG_AR.locations[i]!), timezone: berlin })),
+            services: LONG.services.map((name, i) => ({ id: `svc_${i + 1}`, name: both(name, LONG_AR.services[i]!), prefix: PREFIXES[i], active: true, locations: [placeOf(i)], defaultServiceSeconds: 300 + i * 97 })),
+            counters: LONG.services.map((_, i) => ({ id: `cnt_${i + 1}`, name: both(LONG.counter(i + 1), LONG_AR.counter(i + 1)), locationId: placeOf(i), services: [`svc_${i + 1}`] })),
             apiKeys: [
               { name: 'kiosk', scopes: ['services:read', 'tickets:write', 'tickets:read', 'state:read'], rateLimits: { issuePerMinute: 600, readPerMinute: 600 } },
               { name: 'operator', scopes: ['counter:operate', 'tickets:read', 'state:read', 'services:read'] },
@@ -76,18 +114,29 @@ export function longNamesProvisioning(dir: string): string {
           },
           {
             id: 'qu_two',
-            name: LONG.twoUnit,
+            name: both(LONG.twoUnit, LONG_AR.twoUnit),
+            languages: ['en', 'ar'],
             active: true,
             locations: [
-              { id: 'loc_left', name: LONG.twoLocations[0], timezone: berlin },
-              { id: 'loc_right', name: LONG.twoLocations[1], timezone: berlin },
+              { id: 'loc_left', name: both(LONG.twoLocations[0]!, LONG_AR.twoLocations[0]!), timezone: berlin },
+              { id: 'loc_right', name: both(LONG.twoLocations[1]!, LONG_AR.twoLocations[1]!), timezone: berlin },
             ],
-            services: twoServices.map((i) => ({ id: `svc_two_${i + 1}`, name: LONG.services[i], prefix: PREFIXES[i], active: true, locations: [i < 3 ? 'loc_left' : 'loc_right'] })),
-            counters: twoServices.map((i) => ({ id: `cnt_two_${i + 1}`, name: LONG.counter(20 + i), locationId: i < 3 ? 'loc_left' : 'loc_right', services: [`svc_two_${i + 1}`] })),
+            services: twoServices.map((i) => ({ id: `svc_two_${i + 1}`, name: both(LONG.services[i]!, LONG_AR.services[i]!), prefix: PREFIXES[i], active: true, locations: [i < 3 ? 'loc_left' : 'loc_right'] })),
+            counters: twoServices.map((i) => ({ id: `cnt_two_${i + 1}`, name: both(LONG.counter(20 + i), LONG_AR.counter(20 + i)), locationId: i < 3 ? 'loc_left' : 'loc_right', services: [`svc_two_${i + 1}`] })),
             apiKeys: [
               { name: 'kiosk', scopes: ['services:read', 'tickets:write', 'tickets:read', 'state:read'], rateLimits: { issuePerMinute: 600, readPerMinute: 600 } },
               { name: 'operator', scopes: ['counter:operate', 'tickets:read', 'state:read', 'services:read'] },
             ],
+          },
+          {
+            id: 'qu_closed',
+            name: CLOSED.unit,
+            languages: ['en', 'ar'],
+            active: true,
+            locations: [{ id: 'loc_station', name: CLOSED.location, timezone: berlin, openingHours: everyDay, closedDates }],
+            services: CLOSED.services.map((name, i) => ({ id: `svc_station_${i + 1}`, name, prefix: PREFIXES[i], active: true, locations: ['loc_station'] })),
+            counters: CLOSED.services.map((_, i) => ({ id: `cnt_station_${i + 1}`, name: both(LONG.counter(30 + i), LONG_AR.counter(30 + i)), locationId: 'loc_station', services: [`svc_station_${i + 1}`] })),
+            apiKeys: [{ name: 'operator', scopes: ['counter:operate', 'tickets:read', 'state:read', 'services:read'] }],
           },
         ],
       },

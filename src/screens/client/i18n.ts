@@ -1,3 +1,5 @@
+import type { PluralPhrase } from './plural'
+
 /**
  * The screens' own words in a few languages; everything else (dates, times, numbers, units)
  * comes from Intl in the screen's locale. A language without a table here gets English words
@@ -28,6 +30,12 @@ const en = {
   recentCalls: 'Recent calls',
   pleaseGoTo: 'please go to',
   noServices: 'No services at this location',
+  // opening hours (contract §18): {when} is "Monday 08:30" in the board's language and clock
+  closed: 'Closed',
+  opensAt: 'Opens {when}',
+  noOpening: 'No opening scheduled',
+  serviceOpensAt: 'Closed · opens {when}',
+  stillWaiting: { one: '{n} ticket still waiting', other: '{n} tickets still waiting' } as PluralPhrase,
   // spoken calls
   announce: 'Ticket {number}, please go to {counter}',
   voiceClips: 'Voice: recorded',
@@ -114,6 +122,18 @@ const ar: Labels = {
   recentCalls: 'آخر النداءات',
   pleaseGoTo: 'يرجى التوجّه إلى',
   noServices: 'لا توجد خدمات في هذا الموقع',
+  closed: 'مغلق',
+  opensAt: 'يفتح {when}',
+  noOpening: 'لا يوجد موعد افتتاح محدّد',
+  serviceOpensAt: 'مغلق · يفتح {when}',
+  stillWaiting: {
+    zero: 'لا توجد تذاكر في الانتظار',
+    one: 'تذكرة واحدة لا تزال في الانتظار',
+    two: 'تذكرتان لا تزالان في الانتظار',
+    few: '{n} تذاكر لا تزال في الانتظار',
+    many: '{n} تذكرة لا تزال في الانتظار',
+    other: '{n} تذكرة لا تزال في الانتظار',
+  },
   announce: 'التذكرة {number}، يرجى التوجّه إلى {counter}',
   voiceClips: 'الصوت: تسجيلات',
   voiceSpeech: 'الصوت: {name}',
@@ -191,6 +211,11 @@ const de: Labels = {
   recentCalls: 'Letzte Aufrufe',
   pleaseGoTo: 'bitte zu',
   noServices: 'Keine Dienste an diesem Standort',
+  closed: 'Geschlossen',
+  opensAt: 'Öffnet {when}',
+  noOpening: 'Keine Öffnung geplant',
+  serviceOpensAt: 'Geschlossen · öffnet {when}',
+  stillWaiting: { one: '{n} Nummer wartet noch', other: '{n} Nummern warten noch' },
   announce: 'Nummer {number}, bitte zu {counter}',
   voiceClips: 'Stimme: Aufnahmen',
   voiceSpeech: 'Stimme: {name}',
@@ -268,6 +293,11 @@ const fr: Labels = {
   recentCalls: 'Derniers appels',
   pleaseGoTo: 'présentez-vous au',
   noServices: 'Aucun service sur ce site',
+  closed: 'Fermé',
+  opensAt: 'Ouvre {when}',
+  noOpening: 'Aucune ouverture prévue',
+  serviceOpensAt: 'Fermé · ouvre {when}',
+  stillWaiting: { one: '{n} ticket encore en attente', other: '{n} tickets encore en attente' },
   announce: 'Ticket {number}, présentez-vous au {counter}',
   voiceClips: 'Voix : enregistrements',
   voiceSpeech: 'Voix : {name}',
@@ -345,6 +375,11 @@ const tr: Labels = {
   recentCalls: 'Son çağrılar',
   pleaseGoTo: 'lütfen gidiniz',
   noServices: 'Bu konumda hizmet yok',
+  closed: 'Kapalı',
+  opensAt: 'Açılış: {when}',
+  noOpening: 'Planlanmış açılış yok',
+  serviceOpensAt: 'Kapalı · açılış: {when}',
+  stillWaiting: { one: '{n} bilet hâlâ bekliyor', other: '{n} bilet hâlâ bekliyor' },
   announce: 'Numara {number}, lütfen {counter} gidiniz',
   voiceClips: 'Ses: kayıtlar',
   voiceSpeech: 'Ses: {name}',

@@ -2,8 +2,11 @@ import { Board, notice } from './board'
 import { Chime } from './chime'
 import { serverNow } from './clock'
 import type { ScreenContext } from './context'
-import { fitBoxes, h, hidePartialRows, text } from './dom'
-import { formatMinutes, formatNumber, formatTime } from './format'
+import { fitBoxes, h, hidePartialRows } from './dom'
+import { formatMinutes, formatNumber, formatOpening, formatTime } from './format'
+import { fill } from './i18n'
+import { languageOfName, nameIn } from './names'
+import { plural } from './plural'
 import type { Shell } from './shell'
 import type { QueueLocation, QueueServiceState, QueueState, RecentCall } from './types'
 import { Announcer } from './voice'
@@ -17,6 +20,15 @@ const BANNER_MS = 6_000
 const BANNER_BUSY_MS = 3_500
 /** A call first seen after a reconnect is announced only if it is this recent. */
 const ANNOUNCE_WITHIN_MS = 120_000
+
+type Names = Readonly<Record<string, string>> | null | undefined
+
+/** A call as the banner shows it: the counter already in the board's language. */
+interface ShownCall {
+  number: string
+  counter: string
+  counterLang: string
+}
 
 const callKey = (call: RecentCall) => `${call.locationId}|${call.number}|${call.calledAt}|${call.counterName}`
 const cardKey = (service: Pick<QueueServiceState, 'id' | 'locationId'>) => `${service.locationId}|${service.id}`
@@ -35,6 +47,8 @@ export class QueueBoard extends Board<QueueState> {
   private readonly banner: CallBanner
   private readonly announcer: Announcer | null
   private redrawTimer: ReturnType<typeof setTimeout> | undefined
+  /** The unit's default language (names fall back to it), from the last state. */
+  private defaultLanguage = 'en'
 
   constructor(ctx: ScreenContext, shell: Shell, queueUnitId: string) {
     super(ctx, shell, 'queue', queueUnitId, `/api/display/v1/queue-units/${encodeURIComponent(queueUnitId)}/state`, () => ctx.labels.unknownQueue)
@@ -51,9 +65,10 @@ export class QueueBoard extends Board<QueueState> {
   protected draw(state: QueueState | null): void {
     const { labels, options } = this.ctx
     if (state === null) return this.shell.setContent(notice(labels.noContent))
+    this.defaultLanguage = state.defaultLanguage
     const location = options.location === null ? null : state.locations.find((l) => l.id === options.location) ?? null
     const single = location ?? (state.locations.length === 1 ? state.locations[0]! : null)
-    this.shell.setTitle(state.name, single?.name ?? '')
+    this.shell.setTitle(this.nameOf(state.names, state.name), single === null ? '' : this.nameOf(single.names, single.name))
     this.shell.setClockZone(single?.timezone ?? state.locations[0]?.timezone)
     if (options.location !== null && location === null) {
       return this.shell.setContent(notice(labels.unknownLocation, labels.checkId, options.location))
@@ -67,16 +82,37 @@ export class QueueBoard extends Board<QueueState> {
     const names = new Map(state.locations.map((l) => [l.id, l]))
     const showLocation = new Set(services.map((s) => s.locationId)).size > 1
     const now = serverNow()
-    const cards = services.map((s) => this.card(s, showLocation ? names.get(s.locationId) : undefined, now))
-    const grid = h('section', { class: 'svc-grid', 'data-count': bucket(services.length) }, cards.length > 0 ? cards : notice(labels.noServices))
     const zone = single?.timezone ?? state.locations[0]?.timezone
+    const cards = services.map((s) => this.card(s, showLocation ? names.get(s.locationId) : undefined, now, zone))
+    // Closed (contract §18): the location shown, or every location of a unit-wide board, takes no
+    // tickets now. Tickets taken before closing are still called, so their cards stay with a
+    // strip saying so; with nothing left to call, the board says only when it opens.
+    const shownLocations = single !== null ? [single] : state.locations
+    const closed = shownLocations.length > 0 && shownLocations.every((l) => !l.open)
+    const opensAt = closed ? earliest(shownLocations.map((l) => l.opensAt)) : null
+    const stillWaiting = services.reduce((sum, s) => sum + s.waiting, 0)
+    const busy = stillWaiting > 0 || services.some((s) => s.nowServing !== null)
+    const openingWords = opensAt === null ? labels.noOpening : fill(labels.opensAt, { when: formatOpening(this.ctx.lang, zone, opensAt, now) })
+    let grid: HTMLElement = h('section', { class: 'svc-grid', 'data-count': bucket(services.length) }, cards.length > 0 ? cards : notice(labels.noServices))
+    if (closed && !busy) {
+      grid = h('section', { class: 'closed-panel', role: 'status' }, h('p', { class: 'closed-heading' }, labels.closed), h('p', { class: 'closed-opens' }, openingWords))
+    } else if (closed) {
+      const strip = h(
+        'p',
+        { class: 'closed-strip', role: 'status' },
+        h('b', null, labels.closed),
+        h('span', null, openingWords),
+        stillWaiting > 0 ? h('span', null, plural(this.ctx.lang, labels.stillWaiting, stillWaiting)) : null,
+      )
+      grid = h('div', { class: 'queue-main' }, strip, grid)
+    }
     const recent = h(
       'aside',
       { class: 'recent' },
       h('h2', { class: 'recent-heading' }, labels.recentCalls),
       h('ol', { class: 'recent-list' }, calls.slice(0, RECENT_CALLS).map((c) => this.recentRow(c, zone, now))),
     )
-    this.shell.setContent(h('div', { class: 'queue-layout' }, grid, recent))
+    this.shell.setContent(h('div', { class: `queue-layout${closed ? ' is-closed' : ''}`, 'data-closed': closed ? 'true' : null }, grid, recent))
     this.fit()
     this.scheduleRedraw(now)
   }
@@ -84,7 +120,7 @@ export class QueueBoard extends Board<QueueState> {
   /** Shrinks what does not fit (the recent calls, then the cards) and leaves out calls that do not fit whole. */
   private fit(): void {
     const content = this.shell.content
-    const cards = [...content.querySelectorAll<HTMLElement>('.svc')]
+    const cards = [...content.querySelectorAll<HTMLElement>('.svc, .closed-panel, .closed-strip')]
     const rows = [...content.querySelectorAll<HTMLElement>('.recent-call')]
     // Every call row gets the scale its widest content needs. The rows first: in portrait the
     // recent calls take the height they need under the cards, so the cards' height is known
@@ -96,28 +132,45 @@ export class QueueBoard extends Board<QueueState> {
     if (list !== null) hidePartialRows(list, rows)
   }
 
-  private card(service: QueueServiceState, location: QueueLocation | undefined, now: number): HTMLElement {
+  private card(service: QueueServiceState, location: QueueLocation | undefined, now: number, zone: string | undefined): HTMLElement {
     const { labels, lang } = this.ctx
     const serving = service.nowServing
     const fresh = (this.highlightUntil.get(cardKey(service)) ?? 0) > now
+    // A closed service (contract §18): its card stays (tickets taken before still get called), marked, with its opening instead of the estimate.
+    const closedStat = service.open
+      ? null
+      : h('span', { class: 'stat svc-closed' }, service.opensAt === null ? labels.closed : fill(labels.serviceOpensAt, { when: formatOpening(lang, zone, service.opensAt, now) }))
     return h(
       'article',
-      { class: `svc${fresh ? ' is-new' : ''}${serving === null ? ' is-idle' : ''}`, 'data-service': service.id, 'data-location': service.locationId },
-      h('header', { class: 'svc-head' }, text('span', 'svc-name', service.name), location ? text('span', 'svc-location', location.name) : null),
+      {
+        class: `svc${fresh ? ' is-new' : ''}${serving === null ? ' is-idle' : ''}${service.open ? '' : ' is-closed'}`,
+        'data-service': service.id, 'data-location': service.locationId, 'data-open': String(service.open),
+      },
+      h('header', { class: 'svc-head' }, this.named('span', 'svc-name', service.names, service.name), location ? this.named('span', 'svc-location', location.names, location.name) : null),
       h(
         'div',
         { class: 'svc-now' },
         h('span', { class: 'svc-label' }, labels.nowServing),
         h('bdi', { class: 'svc-number' }, serving?.number ?? '—'),
-        serving ? text('span', 'svc-counter', serving.counterName) : null,
+        serving ? this.named('span', 'svc-counter', serving.counterNames, serving.counterName) : null,
       ),
       h(
         'footer',
         { class: 'svc-stats' },
         h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.waiting))),
-        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' }, formatMinutes(lang, service.estimatedWaitSeconds))),
+        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' }, formatMinutes(lang, service.estimatedWaitSeconds))),
       ),
     )
+  }
+
+  /** A name in the board's language, else the unit's default, else the first (contract §18). */
+  private nameOf(names: Names, fallback: string): string {
+    return nameIn(names, this.ctx.lang, this.defaultLanguage, fallback)
+  }
+
+  /** An element with a name in the board's language; `lang` says which language it is in (it may be a fallback), so it is shaped and read as such. */
+  private named(tag: 'span', className: string, names: Names, fallback: string): HTMLElement {
+    return h(tag, { class: className, dir: 'auto', lang: languageOfName(names, this.ctx.lang, this.defaultLanguage) }, this.nameOf(names, fallback))
   }
 
   private recentRow(call: RecentCall, zone: string | undefined, now: number): HTMLElement {
@@ -127,7 +180,7 @@ export class QueueBoard extends Board<QueueState> {
       { class: `recent-call${fresh ? ' is-new' : ''}` },
       h('bdi', { class: 'recent-number' }, call.number),
       h('span', { class: 'recent-arrow', 'aria-hidden': 'true' }, '→'),
-      text('span', 'recent-counter', call.counterName),
+      this.named('span', 'recent-counter', call.counterNames, call.counterName),
       h('time', { class: 'recent-time', datetime: call.calledAt }, formatTime(this.ctx.lang, zone, call.calledAt)),
     )
   }
@@ -156,8 +209,10 @@ export class QueueBoard extends Board<QueueState> {
       this.highlightUntil.set(callKey(call), now + HIGHLIGHT_MS)
       const service = services.find((s) => s.id === call.serviceId && s.locationId === call.locationId)
       if (service) this.highlightUntil.set(cardKey(service), now + HIGHLIGHT_MS)
-      this.banner.announce(call)
-      this.announcer?.announce({ number: call.number, counterName: call.counterName, locationId: call.locationId })
+      const counter = this.nameOf(call.counterNames, call.counterName)
+      this.banner.announce({ number: call.number, counter, counterLang: languageOfName(call.counterNames, this.ctx.lang, this.defaultLanguage) })
+      // Speech says the counter in the board's language; recorded clips are found by the counter itself.
+      this.announcer?.announce({ number: call.number, counterName: call.counterName, spokenCounter: counter, locationId: call.locationId })
     }
   }
 
@@ -171,6 +226,12 @@ export class QueueBoard extends Board<QueueState> {
     }
     if (next !== Infinity) this.redrawTimer = setTimeout(() => this.redraw(), next - now + 50)
   }
+}
+
+/** The earliest of some ISO instants, or null when none is given. */
+function earliest(instants: (string | null)[]): string | null {
+  const given = instants.filter((at): at is string => at !== null).sort((a, b) => Date.parse(a) - Date.parse(b))
+  return given[0] ?? null
 }
 
 /** Cards are sized by how many there are: a lone service gets a huge number. */
@@ -187,7 +248,7 @@ function bucket(count: number): string {
 /** The "A008 — please go to — Counter 2" banner, one call at a time. */
 class CallBanner {
   private readonly el: HTMLElement
-  private readonly pending: RecentCall[] = []
+  private readonly pending: ShownCall[] = []
   private showing = false
 
   constructor(
@@ -198,7 +259,7 @@ class CallBanner {
     document.getElementById('screen')?.append(this.el)
   }
 
-  announce(call: RecentCall): void {
+  announce(call: ShownCall): void {
     this.pending.push(call)
     if (!this.showing) this.next()
   }
@@ -214,7 +275,7 @@ class CallBanner {
     this.el.replaceChildren(
       h('bdi', { class: 'banner-number' }, call.number),
       h('span', { class: 'banner-goto' }, this.ctx.labels.pleaseGoTo),
-      h('span', { class: 'banner-counter', dir: 'auto' }, call.counterName),
+      h('span', { class: 'banner-counter', dir: 'auto', lang: call.counterLang }, call.counter),
     )
     this.el.hidden = false
     fitBoxes([this.el], 0.2)

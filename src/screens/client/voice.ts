@@ -24,7 +24,10 @@ export type VoiceSource = 'clips' | 'speech' | 'chime'
 
 export interface SpokenCall {
   number: string
+  /** The counter's name in the unit's default language: how its recorded clip is found. */
   counterName: string
+  /** The counter's name in the board's language (contract §18): what speech says. */
+  spokenCounter: string
   locationId: string
 }
 
@@ -102,7 +105,7 @@ export class Announcer {
 
   /** "Ticket A 0 1 2, please go to Counter 3": the number spelt out, so it is read sign by sign. */
   private utterance(call: SpokenCall): string {
-    return fill(this.ctx.labels.announce, { number: [...call.number].join(' '), counter: call.counterName })
+    return fill(this.ctx.labels.announce, { number: [...call.number].join(' '), counter: call.spokenCounter })
   }
 
   /** The clip URLs that say `call`, or null when one is missing (the next source says it then). */
