@@ -143,6 +143,33 @@ CREATE POLICY branch_rows ON lobby.report_counter_daily
   USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
 `,
   },
+  {
+    version: 3,
+    name: 'staff roll-ups',
+    sql: `
+-- Contract §16: a clerk's figures per queue unit and business day (the branch's report_staff_daily),
+-- replaced like the other roll-ups by a later reading of them (version: the branch's cursor).
+CREATE TABLE lobby.report_staff_daily (
+  queue_unit_id text NOT NULL,
+  username text NOT NULL,
+  business_day date NOT NULL,
+  served integer NOT NULL,
+  no_show integer NOT NULL,
+  service_count integer NOT NULL,
+  service_sum bigint NOT NULL,
+  service_p50 integer,
+  service_p90 integer,
+  service_histogram jsonb NOT NULL,
+  version bigint NOT NULL,
+  replicated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (queue_unit_id, username, business_day)
+);
+CREATE INDEX report_staff_daily_day ON lobby.report_staff_daily (business_day);
+ALTER TABLE lobby.report_staff_daily ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_rows ON lobby.report_staff_daily
+  USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
+`,
+  },
 ]
 
 export const HEAD_OFFICE_SCHEMA_VERSION = HEAD_OFFICE_MIGRATIONS.at(-1)!.version

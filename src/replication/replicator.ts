@@ -293,6 +293,19 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
     service_histogram: sql.json(r.serviceHistogram),
     version,
   }))
+  const staff = batch.staff.map((r) => ({
+    queue_unit_id: r.queueUnitId,
+    username: r.username,
+    business_day: r.businessDay,
+    served: r.served,
+    no_show: r.noShow,
+    service_count: r.serviceCount,
+    service_sum: r.serviceSum,
+    service_p50: r.serviceP50,
+    service_p90: r.serviceP90,
+    service_histogram: sql.json(r.serviceHistogram),
+    version,
+  }))
   await sql.begin(async (tx) => {
     if (tickets.length > 0) {
       // A ticket is replaced only by a later state of itself (`version`: its latest event id).
@@ -334,8 +347,17 @@ async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
           service_histogram = excluded.service_histogram, version = excluded.version, replicated_at = now()
         WHERE lobby.report_counter_daily.version <= excluded.version`
     }
+    if (staff.length > 0) {
+      await tx`
+        INSERT INTO lobby.report_staff_daily ${tx(staff)}
+        ON CONFLICT (queue_unit_id, username, business_day) DO UPDATE SET
+          served = excluded.served, no_show = excluded.no_show, service_count = excluded.service_count,
+          service_sum = excluded.service_sum, service_p50 = excluded.service_p50, service_p90 = excluded.service_p90,
+          service_histogram = excluded.service_histogram, version = excluded.version, replicated_at = now()
+        WHERE lobby.report_staff_daily.version <= excluded.version`
+    }
   })
-  return tickets.length + events.length + daily.length + counters.length
+  return tickets.length + events.length + daily.length + counters.length + staff.length
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms))

@@ -44,5 +44,5 @@ export {
 export {
   TicketChangeFeed,
   type ChangeBatch, type ReplicatedTicket, type ReplicatedEvent, type HistogramPairs,
-  type ReplicatedDailyRollup, type ReplicatedCounterRollup, type ReplicationBacklog,
+  type ReplicatedDailyRollup, type ReplicatedCounterRollup, type ReplicatedStaffRollup, type ReplicationBacklog,
 } from './replication-feed'

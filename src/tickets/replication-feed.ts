@@ -72,6 +72,20 @@ export interface ReplicatedCounterRollup extends CounterRollupFigures {
   serviceHistogram: HistogramPairs
 }
 
+/** A `report_staff_daily` row (contract §16: a clerk's figures per unit and business day) as head office stores it. */
+export interface ReplicatedStaffRollup {
+  queueUnitId: string
+  username: string
+  businessDay: string
+  served: number
+  noShow: number
+  serviceCount: number
+  serviceSum: number
+  serviceP50: number | null
+  serviceP90: number | null
+  serviceHistogram: HistogramPairs
+}
+
 /** A batch of changes after a cursor, read as one snapshot. */
 export interface ChangeBatch {
   /** In `id` order, so per ticket in the order they happened. */
@@ -84,6 +98,7 @@ export interface ChangeBatch {
    */
   daily: ReplicatedDailyRollup[]
   counters: ReplicatedCounterRollup[]
+  staff: ReplicatedStaffRollup[]
   /** The largest event id of the batch: the cursor once head office has it; the cursor itself when empty. */
   through: number
 }
@@ -107,6 +122,7 @@ export class TicketChangeFeed {
   private readonly lastStmt: Statement<{ id: number | null }, []>
   private readonly dailyStmt: Statement<DailyRow, [string, string]>
   private readonly counterStmt: Statement<CounterRow, [string, string]>
+  private readonly staffStmt: Statement<StaffRow, [string, string]>
 
   constructor(private readonly db: Db) {
     const client: Database = db.$client
@@ -143,6 +159,13 @@ export class TicketChangeFeed {
       FROM report_counter_daily r
       LEFT JOIN report_counter_distributions d ON d.counter_id = r.counter_id AND d.business_day = r.business_day
       WHERE r.queue_unit_id = ?1 AND r.business_day = ?2`)
+    this.staffStmt = client.query(`
+      SELECT r.queue_unit_id AS queueUnitId, r.username, r.business_day AS businessDay, served, no_show AS noShow,
+             service_count AS serviceCount, service_sum AS serviceSum, service_p50 AS serviceP50, service_p90 AS serviceP90,
+             d.service_hist AS serviceHist
+      FROM report_staff_daily r
+      LEFT JOIN report_staff_distributions d ON d.username = r.username AND d.queue_unit_id = r.queue_unit_id AND d.business_day = r.business_day
+      WHERE r.queue_unit_id = ?1 AND r.business_day = ?2`)
   }
 
   /** Up to `limit` events after `cursor`, oldest first, with their tickets as they stand now. */
@@ -164,11 +187,13 @@ export class TicketChangeFeed {
       for (const t of tickets) days.set(`${t.queueUnitId}\u0000${t.businessDay}`, { unit: t.queueUnitId, day: t.businessDay })
       const daily: ReplicatedDailyRollup[] = []
       const counters: ReplicatedCounterRollup[] = []
+      const staff: ReplicatedStaffRollup[] = []
       for (const { unit, day } of days.values()) {
         for (const row of this.dailyStmt.all(unit, day)) daily.push(dailyOf(row))
         for (const row of this.counterStmt.all(unit, day)) counters.push(counterOf(row))
+        for (const { serviceHist, ...row } of this.staffStmt.all(unit, day)) staff.push({ ...row, serviceHistogram: pairsOf(serviceHist) })
       }
-      return { events, tickets, daily, counters, through }
+      return { events, tickets, daily, counters, staff, through }
     })
   }
 
@@ -184,6 +209,7 @@ export class TicketChangeFeed {
 type DailyRow = Omit<ReplicatedDailyRollup, 'issuedByHour' | 'servedByHour' | 'waitHistogram' | 'serviceHistogram'> &
   Record<string, unknown> & { waitHist: Uint8Array | null; serviceHist: Uint8Array | null }
 type CounterRow = Omit<ReplicatedCounterRollup, 'serviceHistogram'> & { serviceHist: Uint8Array | null }
+type StaffRow = Omit<ReplicatedStaffRollup, 'serviceHistogram'> & { serviceHist: Uint8Array | null }
 
 function pairsOf(bytes: Uint8Array | null): HistogramPairs {
   const pairs = Histogram.fromBytes(bytes).pairs

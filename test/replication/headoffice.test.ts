@@ -185,13 +185,13 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     // The README's head-office setup: the owner migrates, each branch gets its own role.
     const migrated = lobby('replicate-migrate', '--replicate-to', cluster.url())
     expect(migrated.code).toBe(0)
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 2, applied: [1, 2] })
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 3, applied: [1, 2, 3] })
     expect(migrated.stdout).not.toContain('Sup3r')
     await admin.unsafe(`
       CREATE ROLE lobby_branch NOLOGIN;
       GRANT USAGE ON SCHEMA lobby TO lobby_branch;
       GRANT SELECT ON lobby.schema_version TO lobby_branch;
-      GRANT SELECT, INSERT, UPDATE ON lobby.tickets, lobby.ticket_events, lobby.report_daily, lobby.report_counter_daily TO lobby_branch;
+      GRANT SELECT, INSERT, UPDATE ON lobby.tickets, lobby.ticket_events, lobby.report_daily, lobby.report_counter_daily, lobby.report_staff_daily TO lobby_branch;
       CREATE ROLE branch_a LOGIN PASSWORD '${BRANCH_PASSWORD.qu_main}' IN ROLE lobby_branch;
       CREATE ROLE branch_b LOGIN PASSWORD '${BRANCH_PASSWORD.qu_north}' IN ROLE lobby_branch;
       INSERT INTO lobby.branch_roles (role_name, queue_unit_id) VALUES ('branch_a', 'qu_main'), ('branch_b', 'qu_north');
