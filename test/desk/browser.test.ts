@@ -467,6 +467,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
           expect(await loans.getAttribute('lang')).toBe('en')
           expect(await desk1.locator('.desk-line-name', { hasText: longAr }).getAttribute('lang')).toBeNull()
           expect(await desk1.locator(`#desk-walkin-service option[value="svc_loans"]`).getAttribute('lang')).toBe('en')
+          // The closed Transfer menu shows the English name left to right, from its start.
+          expect(await desk1.locator('#desk-transfer-to').evaluate((el: any) => [el.value, el.dir, el.lang])).toEqual(['svc_loans', 'ltr', 'en'])
         } else {
           expect(await desk1.locator('.desk-line-name', { hasText: longEn }).getAttribute('lang')).toBeNull()
         }

@@ -5,6 +5,7 @@ import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
 import { languageOfName, nameIn } from '../names'
+import { directionOf } from '../../shared/options'
 import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket } from '../../../contract/wire'
 
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
@@ -138,6 +139,8 @@ export class DeskPage {
     const shortcutOf = (action: ActionKey) => SHORTCUTS.find((s) => s.action === action)!.key
 
     this.el.requeueAt.replaceChildren(h('option', { value: 'LAST' }, labels.requeueLast), h('option', { value: 'FIRST' }, labels.requeueFirst))
+    // A closed menu shows the chosen name in that name's direction (an English service on the Arabic desk).
+    for (const select of [this.el.transferTo, this.el.walkInService]) select.addEventListener('change', () => followChosen(select))
     const language = h('select', { id: 'desk-language' }, DESK_LANGUAGES.map((l) => h('option', { value: l.tag, lang: l.tag, selected: this.page.lang.split('-')[0] === l.tag }, l.name)))
     language.addEventListener('change', () => this.page.chooseLanguage(language.value))
 
@@ -653,6 +656,23 @@ function keepSelect(select: HTMLSelectElement, options: { value: string; label: 
   const chosen = select.value
   const same = select.options.length === options.length && options.every((o, i) => select.options[i]?.value === o.value && select.options[i]?.text === o.label)
   if (same) return
-  select.replaceChildren(...options.map((o) => h('option', { value: o.value, ...(o.lang ? { lang: o.lang } : {}) }, o.label)))
+  select.replaceChildren(...options.map((o) => h('option', { value: o.value, ...(o.lang ? { lang: o.lang, dir: directionOf(o.lang) } : {}) }, o.label)))
   if (options.some((o) => o.value === chosen)) select.value = chosen
+  followChosen(select)
+}
+
+/**
+ * A closed select shows its chosen option in the select's own direction: a long English name
+ * on the Arabic desk would show its end cut off. The select takes the chosen name's direction
+ * (and language) while that name is in another language than the page's.
+ */
+function followChosen(select: HTMLSelectElement): void {
+  const option = select.selectedOptions[0]
+  if (option?.lang) {
+    select.dir = option.dir
+    select.lang = option.lang
+  } else {
+    select.removeAttribute('dir')
+    select.removeAttribute('lang')
+  }
 }
