@@ -214,8 +214,9 @@ class ReportsPage {
   private fillLocations(): void {
     const chosen = this.locationSelect.value || new URLSearchParams(location.search).get('locationId') || ''
     const options = [h('option', { value: '' }, this.labels.allLocations), ...this.summary!.locations.map((l) => {
+      // An option holds the name alone: nothing around it to isolate it from.
       const cell = this.nameCell('locations', l.id)
-      return h('option', { value: l.id, ...(typeof cell === 'string' ? {} : { lang: cell.lang }) }, typeof cell === 'string' ? cell : cell.text)
+      return h('option', { value: l.id, ...(typeof cell === 'string' ? {} : { lang: cell.lang }) }, this.name('locations', l.id))
     })]
     this.locationSelect.replaceChildren(...options)
     this.locationSelect.value = chosen
