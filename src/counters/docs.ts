@@ -81,7 +81,7 @@ const CALLED_TICKET = { ...OPERATOR_TICKET_EXAMPLE, status: 'CALLED', calledAt: 
 /** Contract §10: operator answers carry the ticket's phone page (a path). */
 const TRACKING_URL_EXAMPLE = '/t/k3v9q2m7x4c8h6b5n2r7t3w4'
 const ticketResult = (example: Record<string, unknown> = CALLED_TICKET): Success => ({ status: 200, description: 'the ticket after the transition', name: 'OperatorTicketResponse', schema: TrackedTicketResponse, example: { data: { ...example, trackingUrl: TRACKING_URL_EXAMPLE } } })
-const COUNTER_EXAMPLE = { id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null }
+const COUNTER_EXAMPLE = { id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1', ar: 'الشباك ١' }, locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null }
 const counterResult: Success = { status: 200, description: 'the counter', name: 'CounterResponse', schema: CounterResponse, example: { data: COUNTER_EXAMPLE } }
 
 const SIMPLE_ACTIONS: Record<SimpleAction, { operationId: string; summary: string; description: string; after: Record<string, unknown> }> = {
@@ -229,7 +229,8 @@ export const readQueueOverviewDocs = docs(
   'readQueueOverview',
   'Queue overview',
   'Every (service, location) line the key may use with its waiting count, estimate, now serving and WAITING tickets in call order; every counter the key may operate, ' +
-    'open or closed, with the ticket it holds. Checks: credential → scope → rate limit → Queue Unit active.',
+    'open or closed, with the ticket it holds. Names (contract §18): each `name` is in the queue unit\'s `defaultLanguage`, and `names` beside it (services, counters, ' +
+    '`nowServing.counterNames`) holds every language it was provisioned in (a plain name as `{"<defaultLanguage>": name}`); `languages` are the unit\'s. Checks: credential → scope → rate limit → Queue Unit active.',
   {
     status: 200,
     description: 'the live queue',
@@ -238,9 +239,11 @@ export const readQueueOverviewDocs = docs(
     example: {
       data: {
         generatedAt: '2026-11-25T09:42:00.000Z',
+        defaultLanguage: 'en',
+        languages: ['en', 'ar'],
         services: [{
-          id: 'svc_accounts', name: 'Accounts', prefix: 'A', locationId: 'loc_hall', active: true, waiting: 1, estimatedWaitSeconds: 300,
-          nowServing: { number: 'A007', counterName: 'Counter 1', status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', active: true, waiting: 1, estimatedWaitSeconds: 300,
+          nowServing: { number: 'A007', counterName: 'Counter 1', counterNames: { en: 'Counter 1', ar: 'الشباك ١' }, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
           tickets: [{ ...OPERATOR_TICKET_EXAMPLE, id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A008', externalReference: null, createdAt: '2026-11-25T09:33:20.000Z' }],
         }],
         counters: [{ ...COUNTER_EXAMPLE, busy: true, ticket: CALLED_TICKET }],

@@ -6,6 +6,16 @@ const closed = { additionalProperties: false } as const
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 160, description })
 
+/**
+ * Contract §18: a name in every language it was provisioned in, BCP 47 tag → text, beside
+ * `name` (the unit's default language's). Always an object: a name provisioned as one string
+ * is `{defaultLanguage: name}`, so a page has one shape to read.
+ */
+export const Names = Type.Record(Type.String(), Type.String(), {
+  description: 'the name per BCP 47 language tag (contract §18); a name provisioned as one string is {"<defaultLanguage>": name}',
+  examples: [{ en: 'Accounts', ar: 'الحسابات' }],
+})
+
 /** Where a requeued or transferred ticket joins the waiting line. */
 export const Position = Type.Union([Type.Literal('FIRST'), Type.Literal('LAST')], {
   description: 'FIRST: in front of every ticket waiting at the location now; LAST: behind all of them',
@@ -57,7 +67,8 @@ export type TransferRequest = Static<typeof TransferRequest>
 export const Counter = Type.Object(
   {
     id: Type.String(),
-    name: Type.String(),
+    name: Type.String({ description: 'the name in the queue unit\'s default language' }),
+    names: Names,
     locationId: Type.String(),
     serviceIds: Type.Array(Type.String(), { description: 'the services this counter serves' }),
     open: Type.Boolean({ description: 'open counters feed the wait estimate; a counter opens by `open` or by its first call' }),
@@ -75,7 +86,8 @@ const DateTime = Type.String({ format: 'date-time' })
 export const OverviewNowServing = Type.Object(
   {
     number: Type.String(),
-    counterName: Type.String(),
+    counterName: Type.String({ description: 'the counter\'s name in the queue unit\'s default language' }),
+    counterNames: Names,
     status: Type.Union([Type.Literal('CALLED'), Type.Literal('SERVING')]),
     calledAt: DateTime,
     priority: Type.Boolean({ description: 'the ticket served is a priority ticket' }),
@@ -86,7 +98,8 @@ export const OverviewNowServing = Type.Object(
 export const OverviewLine = Type.Object(
   {
     id: Type.String({ description: 'service ID' }),
-    name: Type.String(),
+    name: Type.String({ description: 'the service\'s name in the queue unit\'s default language' }),
+    names: Names,
     prefix: Type.String(),
     locationId: Type.String(),
     active: Type.Boolean({ description: 'the service and its location are active (an inactive line may still hold waiting tickets)' }),
@@ -103,6 +116,8 @@ export const OverviewLine = Type.Object(
 export const QueueOverview = Type.Object(
   {
     generatedAt: DateTime,
+    defaultLanguage: Type.String({ description: 'the queue unit\'s default language (contract §18): `name` is in it, and a page falls back to it' }),
+    languages: Type.Array(Type.String(), { description: 'the languages the unit\'s kiosk, phone and join pages offer, the default first' }),
     services: Type.Array(OverviewLine, { description: 'every (service, location) pair the key may use, by location ID then service ID' }),
     counters: Type.Array(Counter, { description: 'every counter the key may operate, by ID' }),
   },

@@ -5,6 +5,7 @@ import { ApiError, pointer } from '../platform/errors'
 import { actorOf, encodeActor } from '../platform/actor'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
+import { namesObject, storedName } from '../platform/names'
 import { locations } from '../queue/tables'
 import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
 import { assertNotEdgeManaged } from '../queue/edge'
@@ -21,6 +22,8 @@ export interface CounterRecord {
   queueUnitId: string
   locationId: string
   name: string
+  /** Contract §18: the name per language (one entry, the unit's default language, for a plain name). */
+  names: Record<string, string>
   open: boolean
   openDay: string | null
   /** The location's time zone (the counter's business day). */
@@ -57,6 +60,8 @@ export class CounterService {
         queueUnitId: counters.queueUnitId,
         locationId: counters.locationId,
         name: counters.name,
+        names: counters.names,
+        defaultLanguage: queueUnits.defaultLanguage,
         active: counters.active,
         open: counters.open,
         openDay: counters.openDay,
@@ -64,6 +69,7 @@ export class CounterService {
       })
       .from(counters)
       .innerJoin(locations, eq(locations.id, counters.locationId))
+      .innerJoin(queueUnits, eq(queueUnits.id, counters.queueUnitId))
       .where(eq(counters.id, sql.placeholder('id')))
       .prepare()
     this.counterServicesStmt = db
@@ -78,7 +84,7 @@ export class CounterService {
       .where(eq(counters.id, sql.placeholder('id')))
       .prepare()
     this.unitCountersStmt = db
-      .select({ id: counters.id, name: counters.name, locationId: counters.locationId, open: counters.open })
+      .select({ id: counters.id, name: counters.name, names: counters.names, locationId: counters.locationId, open: counters.open })
       .from(counters)
       .where(and(eq(counters.queueUnitId, sql.placeholder('unit')), eq(counters.active, true)))
       .orderBy(asc(counters.id))
@@ -107,8 +113,8 @@ export class CounterService {
     const serviceIds = this.counterServicesStmt.all({ id: counterId }).map((r) => r.serviceId)
     const usableServiceIds = serviceIds.filter((id) => mayUseService(caller, id))
     if (caller.services !== null && usableServiceIds.length === 0) return null
-    const { active: _active, ...record } = row
-    return { ...record, serviceIds, usableServiceIds }
+    const { active: _active, names, defaultLanguage, ...record } = row
+    return { ...record, names: namesObject(storedName(row.name, names), defaultLanguage), serviceIds, usableServiceIds }
   }
 
   private requireCounter(caller: Credential, counterId: string): CounterRecord {
@@ -151,10 +157,11 @@ export class CounterService {
    * A counter as the key sees it: `busy` while it holds a CALLED or SERVING ticket, and that
    * ticket when the key may see it (else null: a ticket of a service outside the key's list).
    */
-  private counterView(caller: Credential, counter: Pick<CounterRecord, 'id' | 'name' | 'locationId' | 'open' | 'serviceIds'>, held: TicketRow | null = this.heldTicket(counter.id)): Counter {
+  private counterView(caller: Credential, counter: Pick<CounterRecord, 'id' | 'name' | 'names' | 'locationId' | 'open' | 'serviceIds'>, held: TicketRow | null = this.heldTicket(counter.id)): Counter {
     return {
       id: counter.id,
       name: counter.name,
+      names: counter.names,
       locationId: counter.locationId,
       serviceIds: counter.serviceIds,
       open: counter.open,
@@ -344,6 +351,9 @@ export class CounterService {
    */
   overview(caller: Credential, now: number): QueueOverview {
     const unit = caller.ownerId
+    // Contract §18: names beside `name`, each an object (a plain name under the default language).
+    const { defaultLanguage, languages } = this.queue.queueUnit(unit) ?? { defaultLanguage: 'en', languages: ['en'] }
+    const names = (name: string, given: Readonly<Record<string, string>> | null) => namesObject(given ?? name, defaultLanguage)
     const lines = this.deps.tickets.lines(unit, false).filter((line) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
     const waiting = new Map<string, TicketRow[]>()
     const held = new Map<string, TicketRow>()
@@ -369,17 +379,29 @@ export class CounterService {
       if (!mayUseLocation(caller, counter.locationId)) continue
       if (caller.counters != null && !caller.counters.includes(counter.id)) continue
       if (caller.services !== null && !serviceIds.some((id) => mayUseService(caller, id))) continue
-      counterList.push(this.counterView(caller, { ...counter, serviceIds }, held.get(counter.id) ?? null))
+      counterList.push(this.counterView(caller, { ...counter, names: namesObject(storedName(counter.name, counter.names), defaultLanguage), serviceIds }, held.get(counter.id) ?? null))
     }
     // Each line in the order call-next takes its tickets (contract §8), as a counter whose
     // count of normal calls is 0 would.
     const policy = this.deps.tickets.priorityPolicy(unit)
     return {
       generatedAt: isoTime(now),
-      services: lines.map(({ names: _names, nowServing, ...line }) => ({
+      defaultLanguage,
+      languages,
+      services: lines.map(({ id, name, names: lineNames, nowServing, ...line }) => ({
+        id,
+        name,
+        names: names(name, lineNames),
         ...line,
-        nowServing: nowServing === null ? null : { number: nowServing.number, counterName: nowServing.counterName, status: nowServing.status, calledAt: nowServing.calledAt, priority: nowServing.priority },
-        tickets: callOrder(waiting.get(`${line.id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson),
+        nowServing: nowServing === null ? null : {
+          number: nowServing.number,
+          counterName: nowServing.counterName,
+          counterNames: names(nowServing.counterName, nowServing.counterNames),
+          status: nowServing.status,
+          calledAt: nowServing.calledAt,
+          priority: nowServing.priority,
+        },
+        tickets: callOrder(waiting.get(`${id}\u0000${line.locationId}`) ?? [], policy).map(ticketJson),
       })),
       counters: counterList,
     }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { QueueTicket } from '../queue/model'
+import { Names } from '../counters/model'
 
 const closed = { additionalProperties: false } as const
 const DateTime = Type.String({ format: 'date-time' })
@@ -33,18 +34,27 @@ export const DeskSignOutResponse = Type.Object(
   closed,
 )
 
-/** `GET /api/devices/v1/desk`: everything the desk page shows (contract §8). */
+/**
+ * `GET /api/devices/v1/desk`: everything the desk page shows (contract §8). Names (contract
+ * §18): every `name` is in the unit's `defaultLanguage`, and `names` beside it holds every
+ * language it was provisioned in (always an object), so the page shows each in its own
+ * language. `serviceNames` keeps its shape (ID → default-language name); its twin
+ * `serviceNamesByLanguage` maps the same IDs to the names objects.
+ */
 export const DeskView = Type.Object(
   {
     generatedAt: DateTime,
-    queueUnit: Type.Object({ id: Type.String(), name: Type.String(), active: Type.Boolean() }, closed),
+    defaultLanguage: Type.String({ description: 'the queue unit\'s default language (contract §18): every `name` is in it, and a page falls back to it' }),
+    queueUnit: Type.Object({ id: Type.String(), name: Type.String(), names: Names, active: Type.Boolean() }, closed),
     counter: Type.Object(
       {
         id: Type.String(),
         name: Type.String(),
+        names: Names,
         open: Type.Boolean(),
         locationId: Type.String(),
         locationName: Type.String(),
+        locationNames: Names,
         timezone: Type.String({ description: 'the location\'s IANA time zone (the desk shows times in it)' }),
       },
       closed,
@@ -54,6 +64,7 @@ export const DeskView = Type.Object(
         {
           id: Type.String(),
           name: Type.String(),
+          names: Names,
           prefix: Type.String(),
           active: Type.Boolean(),
           waiting: Type.Integer({ minimum: 0 }),
@@ -66,10 +77,11 @@ export const DeskView = Type.Object(
     ),
     ticket: Type.Union([QueueTicket, Type.Null()], { description: 'the CALLED or SERVING ticket the counter holds' }),
     servedToday: Type.Integer({ minimum: 0, description: 'tickets this counter completed today (the location\'s business day)' }),
-    transferTargets: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }, closed), {
+    transferTargets: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names }, closed), {
       description: 'active services at the counter\'s location a ticket may be transferred to (not its own)',
     }),
-    serviceNames: Type.Record(Type.String(), Type.String(), { description: 'service ID → name, for every service at the location' }),
+    serviceNames: Type.Record(Type.String(), Type.String(), { description: 'service ID → name (the default language\'s), for every service at the location' }),
+    serviceNamesByLanguage: Type.Record(Type.String(), Names, { description: 'service ID → names (contract §18), for the same services as `serviceNames`' }),
     clerk: Type.Union([DeskClerk, Type.Null()], { description: 'the clerk signed in at this desk (contract §16): what the desk does is theirs' }),
     deskSignIn: Type.Union([Type.Literal('optional'), Type.Literal('required')], {
       description: '`required`: the desk\'s operator calls answer 403 CLERK_SIGN_IN_REQUIRED until a clerk signs in',

@@ -30,13 +30,18 @@ const DESK_TICKET = {
 const DESK_EXAMPLE = {
   data: {
     generatedAt: '2026-11-25T09:42:00.000Z',
-    queueUnit: { id: 'qu_main', name: 'Main branch', active: true },
-    counter: { id: 'cnt_1', name: 'Counter 1', open: true, locationId: 'loc_hall', locationName: 'Main hall', timezone: 'Europe/Berlin' },
-    services: [{ id: 'svc_accounts', name: 'Accounts', prefix: 'A', active: true, waiting: 0, estimatedWaitSeconds: 300, tickets: [] }],
+    defaultLanguage: 'en',
+    queueUnit: { id: 'qu_main', name: 'Main branch', names: { en: 'Main branch', ar: 'الفرع الرئيسي' }, active: true },
+    counter: {
+      id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1', ar: 'الشباك ١' }, open: true,
+      locationId: 'loc_hall', locationName: 'Main hall', locationNames: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin',
+    },
+    services: [{ id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', active: true, waiting: 0, estimatedWaitSeconds: 300, tickets: [] }],
     ticket: DESK_TICKET,
     servedToday: 14,
-    transferTargets: [{ id: 'svc_loans', name: 'Loans' }],
+    transferTargets: [{ id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' } }],
     serviceNames: { svc_accounts: 'Accounts', svc_loans: 'Loans' },
+    serviceNamesByLanguage: { svc_accounts: { en: 'Accounts', ar: 'الحسابات' }, svc_loans: { en: 'Loans', ar: 'القروض' } },
     clerk: { username: 'samir.k', displayName: 'Samir Khoury' },
     deskSignIn: 'optional',
     breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
@@ -69,7 +74,8 @@ export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService
           description:
             'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
             'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to; the clerk signed in at the desk ' +
-            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers. ' +
+            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers. Names (contract §18): each `name` is in the unit\'s `defaultLanguage`; ' +
+            '`names` beside it (unit, counter, `locationNames`, services, transfer targets, `serviceNamesByLanguage`) holds every language given, a plain name as `{"<defaultLanguage>": name}`. ' +
             'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
           tags: ['Devices'],
           security: 'deviceCookie',

@@ -4,6 +4,7 @@ import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
+import { namesObject, storedName } from '../platform/names'
 import { DEFAULT_BREAK_REASONS, locations, queueUnits } from '../queue/tables'
 import type { CounterService } from '../counters/service'
 import { CounterCodes } from '../counters/errors'
@@ -71,21 +72,30 @@ export class DeskService {
   view(caller: Credential, counterId: string, now: number): DeskView {
     const counter = this.counters.visibleCounter(caller, counterId)
     if (counter === null) throw new ApiError(404, CounterCodes.COUNTER_NOT_FOUND, 'this desk\'s counter is retired or no longer exists')
-    const unit = this.deps.db.select({ name: queueUnits.name, active: queueUnits.active, deskSignIn: queueUnits.deskSignIn, breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, counter.queueUnitId)).get()
+    const unit = this.deps.db.select({ name: queueUnits.name, names: queueUnits.names, defaultLanguage: queueUnits.defaultLanguage, active: queueUnits.active, deskSignIn: queueUnits.deskSignIn, breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, counter.queueUnitId)).get()
     const overview = this.counters.overview(caller, now)
     const mine = overview.counters.find((c) => c.id === counter.id)
-    const location = this.deps.db.select({ name: locations.name, timezone: locations.timezone }).from(locations).where(eq(locations.id, counter.locationId)).get()
+    const location = this.deps.db.select({ name: locations.name, names: locations.names, timezone: locations.timezone }).from(locations).where(eq(locations.id, counter.locationId)).get()
     const atLocation = this.deps.tickets.lines(counter.queueUnitId, false).filter((line) => line.locationId === counter.locationId)
     const today = localDate(now, counter.timezone)
+    // Contract §18: every name also as an object of its languages (a plain name under the default language).
+    const defaultLanguage = unit?.defaultLanguage ?? 'en'
+    const names = (name: string, given: Readonly<Record<string, string>> | string | null) =>
+      namesObject(typeof given === 'string' ? storedName(name, given) : given ?? name, defaultLanguage)
+    const unitName = unit?.name ?? counter.queueUnitId
+    const locationName = location?.name ?? counter.locationId
     return {
       generatedAt: isoTime(now),
-      queueUnit: { id: counter.queueUnitId, name: unit?.name ?? counter.queueUnitId, active: unit?.active ?? false },
+      defaultLanguage,
+      queueUnit: { id: counter.queueUnitId, name: unitName, names: names(unitName, unit?.names ?? null), active: unit?.active ?? false },
       counter: {
         id: counter.id,
         name: counter.name,
+        names: counter.names,
         open: mine?.open ?? counter.open,
         locationId: counter.locationId,
-        locationName: location?.name ?? counter.locationId,
+        locationName,
+        locationNames: names(locationName, location?.names ?? null),
         timezone: counter.timezone,
       },
       services: overview.services
@@ -93,6 +103,7 @@ export class DeskService {
         .map((line) => ({
           id: line.id,
           name: line.name,
+          names: line.names,
           prefix: line.prefix,
           active: line.active,
           waiting: line.waiting,
@@ -101,8 +112,9 @@ export class DeskService {
         })),
       ticket: mine?.ticket ?? null,
       servedToday: this.deps.tickets.completedBy(counter.id, today),
-      transferTargets: atLocation.filter((line) => line.active).map((line) => ({ id: line.id, name: line.name })),
+      transferTargets: atLocation.filter((line) => line.active).map((line) => ({ id: line.id, name: line.name, names: names(line.name, line.names) })),
       serviceNames: Object.fromEntries(atLocation.map((line) => [line.id, line.name])),
+      serviceNamesByLanguage: Object.fromEntries(atLocation.map((line) => [line.id, names(line.name, line.names)])),
       clerk: caller.clerk ? { username: caller.clerk.username, displayName: caller.clerk.displayName } : null,
       deskSignIn: unit?.deskSignIn ?? 'optional',
       breakReasons: unit === undefined ? [...DEFAULT_BREAK_REASONS] : (JSON.parse(unit.breakReasons) as string[]),

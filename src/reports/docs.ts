@@ -47,9 +47,10 @@ const STAFF_EXAMPLE = {
 }
 const SUMMARY_EXAMPLE = {
   from: '2026-11-25', to: '2026-11-25',
-  locations: [{ id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' }],
-  services: [{ id: 'svc_accounts', name: 'Accounts', waitTargetSeconds: 600 }],
-  counters: [{ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall' }],
+  defaultLanguage: 'en',
+  locations: [{ id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin' }],
+  services: [{ id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, waitTargetSeconds: 600 }],
+  counters: [{ id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1', ar: 'الشباك ١' }, locationId: 'loc_hall' }],
   lines: [{
     locationId: 'loc_hall', serviceId: 'svc_accounts', issued: 4, served: 1, called: 3, withinTarget: 2,
     issuedByHour: DAILY_EXAMPLE.issuedByHour,
@@ -64,7 +65,7 @@ export const readReportSummaryDocs = routeDetail({
   operationId: 'readReportSummary',
   query: COUNTER_QUERY,
   summary: 'Range summary for the /reports page',
-  description: `What the /reports page draws besides the rows: the names of the reader's locations, services (with their waitTargetSeconds) and counters, and per location and service over the whole range: issued, served, called, within target (counts), issued and served by local hour, and the called tickets' waits in bins from 0, 5, 10, 15, 20, 30, 45 and 60 minutes (merged from the days' distributions). ${RANGE_RULES}`,
+  description: `What the /reports page draws besides the rows: the names of the reader's locations, services (with their waitTargetSeconds) and counters (contract §18: \`name\` in the unit's \`defaultLanguage\`, \`names\` beside it with every language given, a plain name as \`{"<defaultLanguage>": name}\`; the rows and their CSV carry IDs only), and per location and service over the whole range: issued, served, called, within target (counts), issued and served by local hour, and the called tickets' waits in bins from 0, 5, 10, 15, 20, 30, 45 and 60 minutes (merged from the days' distributions). ${RANGE_RULES}`,
   tags: ['Reports'],
   security: 'operator',
   responses: { 200: { description: 'the summary', name: 'ReportSummaryResponse', schema: ReportSummaryResponse, example: { data: SUMMARY_EXAMPLE } } },

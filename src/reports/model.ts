@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { NO_BREAK_REASON } from './csv'
+import { Names } from '../counters/model'
 
 const closed = { additionalProperties: false } as const
 const Seconds = Type.Union([Type.Number(), Type.Null()])
@@ -63,9 +64,10 @@ export const ReportSummaryResponse = Type.Object({
   data: Type.Object({
     from: Day,
     to: Day,
-    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, closed)),
-    services: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), waitTargetSeconds: Type.Integer() }, closed)),
-    counters: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), locationId: Type.String() }, closed)),
+    defaultLanguage: Type.String({ description: 'the reader\'s queue unit\'s default language (contract §18): each `name` is in it, and a page falls back to it' }),
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, timezone: Type.String() }, closed)),
+    services: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, waitTargetSeconds: Type.Integer() }, closed)),
+    counters: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, locationId: Type.String() }, closed)),
     lines: Type.Array(Type.Object({
       locationId: Type.String(),
       serviceId: Type.String(),

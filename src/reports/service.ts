@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { isRealDate } from '../platform/time'
+import { namesObject, storedName } from '../platform/names'
 import { Histogram, type RollupReads } from '../tickets'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
@@ -144,12 +145,17 @@ export interface LineSummary {
   waitBins: number[]
 }
 
+/** Contract §18: a name per BCP 47 language tag (a plain name under its unit's default language). */
+type Names = Record<string, string>
+
 export interface ReportSummary {
   from: string
   to: string
-  locations: { id: string; name: string; timezone: string }[]
-  services: { id: string; name: string; waitTargetSeconds: number }[]
-  counters: { id: string; name: string; locationId: string }[]
+  /** The reader's unit's default language ('en' for a reader of every unit). */
+  defaultLanguage: string
+  locations: { id: string; name: string; names: Names; timezone: string }[]
+  services: { id: string; name: string; names: Names; waitTargetSeconds: number }[]
+  counters: { id: string; name: string; names: Names; locationId: string }[]
   lines: LineSummary[]
 }
 
@@ -162,17 +168,23 @@ export class ReportSummaryReader {
   private readonly locationsStmt
   private readonly servicesStmt
   private readonly countersStmt
+  private readonly languageStmt
 
   constructor(client: Database, private readonly reports: ReportService, private readonly rollups: RollupReads) {
-    this.locationsStmt = client.query<{ id: string; name: string; timezone: string }, [string | null]>(
-      'SELECT id, name, timezone FROM locations WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    // Each row with its unit's default language: `names` is always an object (contract §18).
+    this.locationsStmt = client.query<{ id: string; name: string; names: string | null; lang: string; timezone: string }, [string | null]>(
+      `SELECT l.id, l.name, l.names, u.default_language AS lang, l.timezone FROM locations l JOIN queue_units u ON u.id = l.queue_unit_id
+       WHERE (?1 IS NULL OR l.queue_unit_id = ?1) ORDER BY l.name, l.id`,
     )
-    this.servicesStmt = client.query<{ id: string; name: string; waitTargetSeconds: number }, [string | null]>(
-      'SELECT id, name, wait_target_seconds AS waitTargetSeconds FROM services WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    this.servicesStmt = client.query<{ id: string; name: string; names: string | null; lang: string; waitTargetSeconds: number }, [string | null]>(
+      `SELECT s.id, s.name, s.names, u.default_language AS lang, s.wait_target_seconds AS waitTargetSeconds FROM services s JOIN queue_units u ON u.id = s.queue_unit_id
+       WHERE (?1 IS NULL OR s.queue_unit_id = ?1) ORDER BY s.name, s.id`,
     )
-    this.countersStmt = client.query<{ id: string; name: string; locationId: string }, [string | null]>(
-      'SELECT id, name, location_id AS locationId FROM counters WHERE (?1 IS NULL OR queue_unit_id = ?1) ORDER BY name, id',
+    this.countersStmt = client.query<{ id: string; name: string; names: string | null; lang: string; locationId: string }, [string | null]>(
+      `SELECT c.id, c.name, c.names, u.default_language AS lang, c.location_id AS locationId FROM counters c JOIN queue_units u ON u.id = c.queue_unit_id
+       WHERE (?1 IS NULL OR c.queue_unit_id = ?1) ORDER BY c.name, c.id`,
     )
+    this.languageStmt = client.query<{ lang: string }, [string]>('SELECT default_language AS lang FROM queue_units WHERE id = ?1')
   }
 
   summary(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): ReportSummary {
@@ -218,9 +230,13 @@ export class ReportSummaryReader {
     return {
       from: range.from,
       to: range.to,
-      locations: this.locationsStmt.all(scope.queueUnitId).filter((l) => seesLocation(l.id)),
-      services: this.servicesStmt.all(scope.queueUnitId).filter((s) => seesService(s.id)),
-      counters: this.countersStmt.all(scope.queueUnitId).filter((c) => seesLocation(c.locationId)),
+      defaultLanguage: (scope.queueUnitId === null ? null : this.languageStmt.get(scope.queueUnitId)?.lang) ?? 'en',
+      locations: this.locationsStmt.all(scope.queueUnitId).filter((l) => seesLocation(l.id))
+        .map(({ id, name, names, lang, timezone }) => ({ id, name, names: namesObject(storedName(name, names), lang), timezone })),
+      services: this.servicesStmt.all(scope.queueUnitId).filter((s) => seesService(s.id))
+        .map(({ id, name, names, lang, waitTargetSeconds }) => ({ id, name, names: namesObject(storedName(name, names), lang), waitTargetSeconds })),
+      counters: this.countersStmt.all(scope.queueUnitId).filter((c) => seesLocation(c.locationId))
+        .map(({ id, name, names, lang, locationId }) => ({ id, name, names: namesObject(storedName(name, names), lang), locationId })),
       lines: out,
     }
   }

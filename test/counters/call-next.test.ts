@@ -192,7 +192,7 @@ describe('open and close', () => {
   test('open and close answer the counter; repeating one changes nothing', async () => {
     const ctx = counterContext()
     const opened = await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
-    expect(opened).toEqual({ id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null })
+    expect(opened).toEqual({ id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1' }, locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null })
     const before = snapshot(ctx)
     await ok(op(ctx, 'POST', '/counters/cnt_1/open', {}))
     expect(snapshot(ctx)).toEqual(before)

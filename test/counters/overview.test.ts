@@ -29,8 +29,8 @@ describe('GET queue (operator overview)', () => {
     expect(line('svc_accounts').tickets.map((t: { id: string }) => t.id)).toEqual([c.id, b.id])
     expect(line('svc_loans').tickets.map((t: { id: string }) => t.id)).toEqual([loan.id])
     expect(data.counters).toEqual([
-      { id: 'cnt_1', name: 'Counter 1', locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null },
-      { id: 'cnt_2', name: 'Counter 2', locationId: 'loc_hall', serviceIds: ['svc_accounts'], open: true, busy: true, ticket: expect.objectContaining({ id: a.id, status: 'CALLED' }) },
+      { id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1' }, locationId: 'loc_hall', serviceIds: ['svc_accounts', 'svc_loans'], open: true, busy: false, ticket: null },
+      { id: 'cnt_2', name: 'Counter 2', names: { en: 'Counter 2' }, locationId: 'loc_hall', serviceIds: ['svc_accounts'], open: true, busy: true, ticket: expect.objectContaining({ id: a.id, status: 'CALLED' }) },
     ])
   })
 

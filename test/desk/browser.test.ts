@@ -37,6 +37,8 @@ async function shortcut(page: Page, key: string, action: 'callNext' | 'recall' |
   await page.locator(`button.desk-${action}:not([disabled])`).waitFor()
   await page.keyboard.press(key)
 }
+/** The desk view's read (not the clerk routes under it). */
+const DESK_VIEW_URL = /\/api\/devices\/v1\/desk(\?.*)?$/
 const waitingNumbers = (page: Page) => page.locator('.desk-tickets .desk-ticket-number').allTextContents()
 
 describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby', () => {
@@ -390,6 +392,94 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.setViewportSize({ width: 1920, height: 1080 })
     await desk1.goto(`${lobby.url}/desk`)
     await desk1.locator('.desk-number').waitFor()
+  }, TEST_MS * 2)
+
+  test('names in the page\'s language (contract §18): Arabic names on the Arabic desk, English on the English one', async () => {
+    await clearQueue()
+    await issue()
+    await issue('svc_loans')
+    await lobby.callNext('cnt_1')
+    await desk1.setViewportSize({ width: 1280, height: 720 })
+    await desk1.goto(`${lobby.url}/desk?lang=ar`)
+    await desk1.locator('.desk-title', { hasText: 'الشباك ١' }).waitFor()
+    expect(await desk1.locator('.desk-location').textContent()).toBe('القاعة الرئيسية · الفرع الرئيسي')
+    expect(await desk1.locator('.desk-line-name').allTextContents()).toEqual(['الحسابات', 'القروض'])
+    expect(await desk1.locator('.desk-ticket-service').textContent()).toBe('الحسابات')
+    expect(await desk1.locator('#desk-walkin-service option').allTextContents()).toEqual(['الحسابات', 'القروض'])
+    // Every name is in the page's language here: no element says it is in another.
+    expect(await desk1.locator('.desk [lang]:not(option[lang])').count()).toBe(0)
+    expect(await desk1.title()).toContain('الشباك ١')
+    await desk1.screenshot({ path: join(SHOTS, 'desk-names-ar-1280x720.png') })
+
+    await desk1.goto(`${lobby.url}/desk?lang=en`)
+    await desk1.locator('.desk-title', { hasText: 'Counter 1' }).waitFor()
+    expect(await desk1.locator('.desk-location').textContent()).toBe('Main hall · Main branch')
+    expect(await desk1.locator('.desk-line-name').allTextContents()).toEqual(['Accounts', 'Loans'])
+    expect(await desk1.getByLabel('Transfer to').locator('option').allTextContents()).toEqual(['Loans'])
+  }, TEST_MS)
+
+  test('long names in two scripts wrap and never clip, at 1920×1080, 1280×720 and 360×740; a name only in English is marked lang="en" on the Arabic desk', async () => {
+    await clearQueue()
+    await issue()
+    await issue('svc_loans')
+    await lobby.callNext('cnt_1')
+    const longAr = 'الحسابات الجارية وحسابات التوفير والودائع لأجل للأفراد والشركات الصغيرة والمتوسطة'
+    const longEn = 'Loans, mortgages and business financing for small and medium-sized enterprises'
+    // The view as the server would send it for a branch with such names (the names only change here).
+    const lengthen = async (route: Route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      const view = body.data
+      view.counter.names = { en: 'Counter 1 — accounts, loans and every other service of the main hall', ar: 'الشباك رقم ١ للحسابات والقروض وجميع خدمات القاعة الرئيسية الأخرى' }
+      for (const s of view.services) if (s.id === 'svc_accounts') s.names = { en: 'Current accounts, savings accounts and term deposits for everyone', ar: longAr }
+      for (const s of view.services) if (s.id === 'svc_loans') s.names = { en: longEn }
+      view.serviceNamesByLanguage.svc_accounts = { en: 'Current accounts, savings accounts and term deposits for everyone', ar: longAr }
+      view.serviceNamesByLanguage.svc_loans = { en: longEn }
+      for (const t of view.transferTargets) if (t.id === 'svc_loans') t.names = { en: longEn }
+      await route.fulfill({ response, json: body })
+    }
+    await desk1.route(DESK_VIEW_URL, lengthen)
+    try {
+      for (const [lang, viewport] of [
+        ['ar', { width: 1920, height: 1080 }], ['ar', { width: 1280, height: 720 }], ['ar', { width: 360, height: 740 }],
+        ['en', { width: 1280, height: 720 }], ['en', { width: 360, height: 740 }],
+      ] as const) {
+        await desk1.setViewportSize(viewport)
+        await desk1.goto(`${lobby.url}/desk?lang=${lang}`)
+        await desk1.locator('.desk-line-name', { hasText: lang === 'ar' ? longAr : 'Current accounts' }).waitFor()
+        // Nothing wider than the screen, and every name wholly inside the screen and its own box.
+        const problems = await desk1.evaluate(() => {
+          const out: string[] = []
+          const width = (globalThis as any).innerWidth as number
+          const doc = (globalThis as any).document
+          if (doc.documentElement.scrollWidth > width) out.push(`page ${doc.documentElement.scrollWidth} > ${width}`)
+          for (const el of doc.querySelectorAll('.desk-title, .desk-location, .desk-line-name, .desk-ticket-service, .desk-body select')) {
+            const r = el.getBoundingClientRect()
+            if (r.left < -1 || r.right > width + 1) out.push(`${el.className || el.id} at ${Math.round(r.left)}–${Math.round(r.right)}`)
+            if (el.tagName !== 'SELECT' && el.scrollWidth > el.clientWidth + 1) out.push(`${el.className} clipped ${el.scrollWidth} > ${el.clientWidth}`)
+          }
+          return out
+        })
+        expect({ lang, viewport, problems }).toEqual({ lang, viewport, problems: [] })
+        if (lang === 'ar') {
+          // Loans has no Arabic name: shown in English, and said to be English.
+          const loans = desk1.locator('.desk-line-name', { hasText: longEn })
+          expect(await loans.getAttribute('lang')).toBe('en')
+          expect(await desk1.locator('.desk-line-name', { hasText: longAr }).getAttribute('lang')).toBeNull()
+          expect(await desk1.locator(`#desk-walkin-service option[value="svc_loans"]`).getAttribute('lang')).toBe('en')
+          // The closed Transfer menu shows the English name left to right, from its start.
+          expect(await desk1.locator('#desk-transfer-to').evaluate((el: any) => [el.value, el.dir, el.lang])).toEqual(['svc_loans', 'ltr', 'en'])
+        } else {
+          expect(await desk1.locator('.desk-line-name', { hasText: longEn }).getAttribute('lang')).toBeNull()
+        }
+        await desk1.screenshot({ path: join(SHOTS, `desk-long-names-${lang}-${viewport.width}x${viewport.height}.png`), fullPage: true })
+      }
+    } finally {
+      await desk1.unroute(DESK_VIEW_URL, lengthen)
+      await desk1.setViewportSize({ width: 1920, height: 1080 })
+      await desk1.goto(`${lobby.url}/desk`)
+      await desk1.locator('.desk-title', { hasText: 'Counter 1' }).waitFor()
+    }
   }, TEST_MS * 2)
 
   test('offline: a banner, every button disabled; back online within 3 s of the server, it works again', async () => {

@@ -169,7 +169,10 @@ describe('GET /api/devices/v1/desk', () => {
     await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
 
     const view = (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data
-    expect(view.counter).toEqual({ id: 'cnt_1', name: 'Counter 1', open: true, locationId: 'loc_hall', locationName: 'Main hall', timezone: 'Europe/Berlin' })
+    expect(view.counter).toEqual({
+      id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1' }, open: true,
+      locationId: 'loc_hall', locationName: 'Main hall', locationNames: { en: 'Main hall' }, timezone: 'Europe/Berlin',
+    })
     expect(view.services.map((s: { id: string; waiting: number }) => [s.id, s.waiting])).toEqual([['svc_accounts', 10], ['svc_loans', 1]])
     expect(view.services[0].tickets.map((t: { id: string }) => t.id)).toEqual(tickets.slice(2, 12).map((t) => t.id))
     expect(view.services[1].tickets.map((t: { id: string }) => t.id)).toEqual([loan.id])

@@ -26,7 +26,7 @@ describe('a paired reports device, the summary and the page', () => {
     await smallDay(ctx)
     const cookie = await pairedCookie(ctx, { role: 'reports', queueUnitId: 'qu_main', name: 'manager-pc' })
     const body: any = await (await asDevice(ctx, cookie, 'GET', `${REPORTS}/summary?${DAY}`)).json()
-    expect(body.data.services.find((s: { id: string }) => s.id === 'svc_accounts')).toEqual({ id: 'svc_accounts', name: 'Accounts', waitTargetSeconds: 600 })
+    expect(body.data.services.find((s: { id: string }) => s.id === 'svc_accounts')).toEqual({ id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, waitTargetSeconds: 600 })
     expect(body.data.counters.map((c: { id: string }) => c.id)).toEqual(['cnt_1', 'cnt_2'])
     expect(body.data.lines).toEqual([
       {

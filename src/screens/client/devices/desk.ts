@@ -4,6 +4,8 @@ import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
+import { languageOfName, nameIn } from '../names'
+import { directionOf } from '../../shared/options'
 import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket } from '../../../contract/wire'
 
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
@@ -137,6 +139,8 @@ export class DeskPage {
     const shortcutOf = (action: ActionKey) => SHORTCUTS.find((s) => s.action === action)!.key
 
     this.el.requeueAt.replaceChildren(h('option', { value: 'LAST' }, labels.requeueLast), h('option', { value: 'FIRST' }, labels.requeueFirst))
+    // A closed menu shows the chosen name in that name's direction (an English service on the Arabic desk).
+    for (const select of [this.el.transferTo, this.el.walkInService]) select.addEventListener('change', () => followChosen(select))
     const language = h('select', { id: 'desk-language' }, DESK_LANGUAGES.map((l) => h('option', { value: l.tag, lang: l.tag, selected: this.page.lang.split('-')[0] === l.tag }, l.name)))
     language.addEventListener('change', () => this.page.chooseLanguage(language.value))
 
@@ -234,12 +238,17 @@ export class DeskPage {
     const { labels } = this.page
     const lang = this.page.lang
     const zone = view.counter.timezone
-    this.el.title.textContent = view.counter.name
-    this.el.location.textContent = `${view.counter.locationName} · ${view.queueUnit.name}`
+    this.named(this.el.title, view.counter.names, view.counter.name)
+    // Two names that may be in two languages: each in its own element with its own `lang`.
+    this.el.location.replaceChildren(
+      this.nameElement('span', view.counter.locationNames, view.counter.locationName),
+      ' · ',
+      this.nameElement('span', view.queueUnit.names, view.queueUnit.name),
+    )
     this.el.state.textContent = view.counter.open ? labels.open : labels.closed
     this.el.state.dataset.state = view.counter.open ? 'open' : 'closed'
     this.el.served.textContent = formatNumber(lang, view.servedToday)
-    document.title = `${view.counter.name} · ${labels.deskTitle}`
+    document.title = `${this.nameOf(view.counter.names, view.counter.name)} · ${labels.deskTitle}`
 
     // The current ticket.
     const ticket = view.ticket
@@ -249,7 +258,7 @@ export class DeskPage {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
         h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber), ticket.priority ? priorityBadge(labels.priorityBadge) : null),
-        h('p', { class: 'desk-ticket-service' }, h('bdi', null, view.serviceNames[ticket.serviceId] ?? ticket.serviceId)),
+        h('p', { class: 'desk-ticket-service' }, this.serviceName(ticket.serviceId)),
         h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
         h('p', { class: 'desk-ticket-time' },
           since ? this.page.t(ticket.status === 'SERVING' ? 'servingSince' : 'calledAt', { time: formatTime(lang, zone, since) }) : null,
@@ -268,8 +277,8 @@ export class DeskPage {
 
     // Targets of a transfer: the other active services at the location.
     const targets = view.transferTargets.filter((t) => t.id !== ticket?.serviceId)
-    keepSelect(this.el.transferTo, targets.map((t) => ({ value: t.id, label: t.name })))
-    keepSelect(this.el.walkInService, view.services.filter((s) => s.active).map((s) => ({ value: s.id, label: s.name })))
+    keepSelect(this.el.transferTo, targets.map((t) => this.option(t.id, t.names, t.name)))
+    keepSelect(this.el.walkInService, view.services.filter((s) => s.active).map((s) => this.option(s.id, s.names, s.name)))
 
     // The waiting lines, keeping focus on the same ticket's Call button.
     const focusedTicket = (document.activeElement as HTMLElement | null)?.dataset?.ticketId
@@ -279,7 +288,7 @@ export class DeskPage {
         'section',
         { class: 'desk-line', 'aria-labelledby': headingId },
         h('h3', { id: headingId },
-          h('span', { class: 'desk-line-name', dir: 'auto' }, service.name),
+          this.nameElement('span', service.names, service.name, 'desk-line-name'),
           h('span', { class: 'desk-line-count' }, this.page.t('waitingCount', { n: formatNumber(lang, service.waiting) })),
           service.waiting > 0 ? h('span', { class: 'desk-line-wait' }, this.page.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) })) : null),
         service.tickets.length === 0
@@ -303,6 +312,47 @@ export class DeskPage {
     if (focusedTicket) (this.el.lines.querySelector(`[data-ticket-id="${CSS.escape(focusedTicket)}"]`) as HTMLElement | null)?.focus()
     this.paintButtons()
     this.tick()
+  }
+
+  // ---- names in the page's language (contract §18) -----------------------------------------
+
+  /** A name in the page's language, else the unit's default, else the first given. */
+  private nameOf(names: Readonly<Record<string, string>> | undefined, fallback: string): string {
+    return nameIn(names, this.page.lang, this.view?.defaultLanguage ?? 'en', fallback)
+  }
+
+  /**
+   * Fills `el` with a name and marks its language when it is not the page's (a service named
+   * only in English on an Arabic desk): screen readers and shaping then follow the text.
+   */
+  private named<E extends HTMLElement>(el: E, names: Readonly<Record<string, string>> | undefined, fallback: string): E {
+    el.textContent = this.nameOf(names, fallback)
+    const lang = languageOfName(names, this.page.lang, this.view?.defaultLanguage ?? 'en')
+    if (lang.split('-')[0]!.toLowerCase() === this.page.lang.split('-')[0]!.toLowerCase()) el.removeAttribute('lang')
+    else el.setAttribute('lang', lang)
+    return el
+  }
+
+  /** A new element holding a name, isolated (`dir: auto`) so it reads right inside text of the other direction. */
+  private nameElement(tag: 'span' | 'bdi', names: Readonly<Record<string, string>> | undefined, fallback: string, className?: string): HTMLElement {
+    return this.named(h(tag, { dir: 'auto', ...(className ? { class: className } : {}) }), names, fallback)
+  }
+
+  /** A service of the location by ID, in the page's language (the ID itself when the view no longer has it). */
+  private serviceName(id: string): HTMLElement {
+    const view = this.view!
+    return this.nameElement('bdi', view.serviceNamesByLanguage[id], view.serviceNames[id] ?? id)
+  }
+
+  private serviceLabel(id: string): string {
+    const view = this.view!
+    return this.nameOf(view.serviceNamesByLanguage[id], view.serviceNames[id] ?? id)
+  }
+
+  private option(value: string, names: Readonly<Record<string, string>>, fallback: string): { value: string; label: string; lang: string | null } {
+    const lang = languageOfName(names, this.page.lang, this.view?.defaultLanguage ?? 'en')
+    const same = lang.split('-')[0]!.toLowerCase() === this.page.lang.split('-')[0]!.toLowerCase()
+    return { value, label: this.nameOf(names, fallback), lang: same ? null : lang }
   }
 
   private problem(problem: Problem): void {
@@ -500,7 +550,7 @@ export class DeskPage {
     const ticket = this.view?.ticket
     const serviceId = this.el.transferTo.value
     if (!ticket || !serviceId) return Promise.resolve()
-    const name = this.view!.serviceNames[serviceId] ?? serviceId
+    const name = this.serviceLabel(serviceId)
     return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/transfer`, { serviceId },
       (a) => this.page.t('didTransfer', { number: this.numberOf(a), service: name }))
   }
@@ -508,7 +558,7 @@ export class DeskPage {
   private walkIn(): Promise<void> {
     const serviceId = this.el.walkInService.value
     if (!serviceId || this.view === null) return Promise.resolve()
-    const name = this.view.serviceNames[serviceId] ?? serviceId
+    const name = this.serviceLabel(serviceId)
     // One key per click: a request whose answer was lost cannot make a second ticket if sent again.
     const priority = this.el.walkInPriority.checked
     return this.send(`${OPERATOR}/tickets`, { locationId: this.view.counter.locationId, serviceId, ...(priority ? { priority: true } : {}) },
@@ -601,11 +651,28 @@ function priorityBadge(label: string, id?: string): HTMLElement {
   return h('span', { class: 'desk-priority', ...(id ? { id } : {}) }, label)
 }
 
-/** Replaces a select's options, keeping the chosen one when it is still there. */
-function keepSelect(select: HTMLSelectElement, options: { value: string; label: string }[]): void {
+/** Replaces a select's options, keeping the chosen one when it is still there; `lang` marks a name in another language than the page's. */
+function keepSelect(select: HTMLSelectElement, options: { value: string; label: string; lang?: string | null }[]): void {
   const chosen = select.value
   const same = select.options.length === options.length && options.every((o, i) => select.options[i]?.value === o.value && select.options[i]?.text === o.label)
   if (same) return
-  select.replaceChildren(...options.map((o) => h('option', { value: o.value }, o.label)))
+  select.replaceChildren(...options.map((o) => h('option', { value: o.value, ...(o.lang ? { lang: o.lang, dir: directionOf(o.lang) } : {}) }, o.label)))
   if (options.some((o) => o.value === chosen)) select.value = chosen
+  followChosen(select)
+}
+
+/**
+ * A closed select shows its chosen option in the select's own direction: a long English name
+ * on the Arabic desk would show its end cut off. The select takes the chosen name's direction
+ * (and language) while that name is in another language than the page's.
+ */
+function followChosen(select: HTMLSelectElement): void {
+  const option = select.selectedOptions[0]
+  if (option?.lang) {
+    select.dir = option.dir
+    select.lang = option.lang
+  } else {
+    select.removeAttribute('dir')
+    select.removeAttribute('lang')
+  }
 }

@@ -7,6 +7,7 @@ import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
 import type { StaffReportRow } from '../../../contract/wire'
 import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
+import { languageOfName, nameIn } from '../names'
 
 /*
  * The /reports page (contract §12) for a paired `reports` device: a date range, totals, four
@@ -22,12 +23,17 @@ interface DailyRow {
   waitSeconds: Seconds3 & { max: number | null }; serviceSeconds: Seconds3; withinTarget: number | null; issuedByHour: number[]
 }
 interface CounterRow { date: string; counterId: string; locationId: string; served: number; noShow: number; serviceSeconds: Seconds3; busySeconds: number }
+/** A table cell: text, or a name with the language it is in when that is not the page's (its `lang`). */
+type Cell = string | { text: string; lang: string }
 interface Line { locationId: string; serviceId: string; issued: number; served: number; called: number; withinTarget: number; issuedByHour: number[]; servedByHour: number[]; waitBins: number[] }
+/** Contract §18: a name per BCP 47 tag, beside `name` (the unit's default language's). */
+type Names = Readonly<Record<string, string>>
 interface Summary {
   from: string; to: string
-  locations: { id: string; name: string; timezone: string }[]
-  services: { id: string; name: string; waitTargetSeconds: number }[]
-  counters: { id: string; name: string; locationId: string }[]
+  defaultLanguage: string
+  locations: { id: string; name: string; names: Names; timezone: string }[]
+  services: { id: string; name: string; names: Names; waitTargetSeconds: number }[]
+  counters: { id: string; name: string; names: Names; locationId: string }[]
   lines: Line[]
 }
 
@@ -207,13 +213,28 @@ class ReportsPage {
 
   private fillLocations(): void {
     const chosen = this.locationSelect.value || new URLSearchParams(location.search).get('locationId') || ''
-    const options = [h('option', { value: '' }, this.labels.allLocations), ...this.summary!.locations.map((l) => h('option', { value: l.id }, l.name))]
+    const options = [h('option', { value: '' }, this.labels.allLocations), ...this.summary!.locations.map((l) => {
+      // An option holds the name alone: nothing around it to isolate it from.
+      const cell = this.nameCell('locations', l.id)
+      return h('option', { value: l.id, ...(typeof cell === 'string' ? {} : { lang: cell.lang }) }, this.name('locations', l.id))
+    })]
     this.locationSelect.replaceChildren(...options)
     this.locationSelect.value = chosen
   }
 
+  /** A location's, service's or counter's name in the page's language, else the unit's default, else the first (contract §18). */
   private name(kind: 'locations' | 'services' | 'counters', id: string): string {
-    return this.summary?.[kind].find((x) => x.id === id)?.name ?? id
+    const entry = this.summary?.[kind].find((x) => x.id === id)
+    return entry === undefined ? id : nameIn(entry.names, this.lang, this.summary!.defaultLanguage, entry.name)
+  }
+
+  /** The same name for a table cell: isolated from the text around it, with its `lang` when not the page's. */
+  private nameCell(kind: 'locations' | 'services' | 'counters', id: string): Cell {
+    const entry = this.summary?.[kind].find((x) => x.id === id)
+    const text = isolated(this.name(kind, id))
+    if (entry === undefined) return text
+    const lang = languageOfName(entry.names, this.lang, this.summary!.defaultLanguage)
+    return primary(lang) === primary(this.lang) ? text : { text, lang }
   }
 
   /** A line's name: the service, with its location when there are several. */
@@ -346,7 +367,7 @@ class ReportsPage {
     const L = this.labels
     const head = [L.date, L.location, L.service, L.issued, L.served, L.noShow, L.cancelled, L.transferredOut, L.waitAvg, L.waitP50, L.waitP90, L.waitMax, L.serviceAvg, L.serviceP50, L.serviceP90, L.withinTarget]
     const rows = this.daily.map((r) => [
-      r.date, this.name('locations', r.locationId), this.name('services', r.serviceId),
+      r.date, this.nameCell('locations', r.locationId), this.nameCell('services', r.serviceId),
       this.num(r.issued), this.num(r.served), this.num(r.noShow), this.num(r.cancelled), this.num(r.transferredOut),
       this.duration(r.waitSeconds.avg), this.duration(r.waitSeconds.p50), this.duration(r.waitSeconds.p90), this.duration(r.waitSeconds.max),
       this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90), this.percent(r.withinTarget),
@@ -358,7 +379,7 @@ class ReportsPage {
     const L = this.labels
     const head = [L.date, L.counter, L.location, L.served, L.noShow, L.serviceAvg, L.serviceP50, L.serviceP90, L.busy]
     const rows = this.counterRows.map((r) => [
-      r.date, this.name('counters', r.counterId), this.name('locations', r.locationId), this.num(r.served), this.num(r.noShow),
+      r.date, this.nameCell('counters', r.counterId), this.nameCell('locations', r.locationId), this.num(r.served), this.num(r.noShow),
       this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90), this.duration(r.busySeconds),
     ])
     return this.table('table-counters', L.countersTable, head, rows, 3)
@@ -387,12 +408,15 @@ class ReportsPage {
    * A data table with a caption, column headers and row headers (the first `keys` cells name the
    * row); `empty`, when given, is said in the one row of a table without rows.
    */
-  private table(id: string, caption: string, head: string[], rows: string[][], keys: number, note = this.labels.tableNote, empty: string | null = null): HTMLElement {
+  private table(id: string, caption: string, head: string[], rows: Cell[][], keys: number, note = this.labels.tableNote, empty: string | null = null): HTMLElement {
     // The wrapper scrolls sideways on a narrow screen: focusable (tabindex 0) so the keyboard can
     // scroll it, named by the table's caption (axe: scrollable-region-focusable).
     const body = empty !== null
       ? [h('tr', null, h('td', { colspan: head.length, class: 'table-empty' }, empty))]
-      : rows.map((cells) => h('tr', null, cells.map((c, i) => (i < keys ? h('th', { scope: 'row' }, c) : h('td', null, c)))))
+      : rows.map((cells) => h('tr', null, cells.map((c, i) => {
+        const [text, lang] = typeof c === 'string' ? [c, null] : [c.text, c.lang]
+        return i < keys ? h('th', { scope: 'row', ...(lang ? { lang } : {}) }, text) : h('td', lang ? { lang } : null, text)
+      })))
     return h('section', { class: 'table-wrap', tabindex: 0, 'aria-labelledby': `${id}-caption` },
       h('table', { id },
         h('caption', { id: `${id}-caption` }, caption, h('span', { class: 'table-note' }, note)),
@@ -420,6 +444,10 @@ class ReportsPage {
  */
 function isolated(text: string): string {
   return '\u2068' + text + '\u2069'
+}
+
+function primary(tag: string): string {
+  return tag.split('-')[0]!.toLowerCase()
 }
 
 function isoDay(d: Date): string {
