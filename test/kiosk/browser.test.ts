@@ -225,9 +225,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await phone.evaluate(() => (window as unknown as { __vibrations?: unknown[] }).__vibrations?.length ?? 0)).toBe(1)
     expect(await phone.evaluate(() => document.documentElement.dataset.chimes)).toBe('1')
     await phone.screenshot({ path: join(SHOTS, 'phone-called-en-360x740.png') })
-    // Arabic, right to left.
+    // Arabic, right to left, with the counter's Arabic name (the demo names it in both).
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=ar`)
-    await phone.getByText('يرجى التوجه إلى Counter 2').waitFor()
+    await phone.getByText('يرجى التوجه إلى الشباك ٢').waitFor()
     expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl')
     await phone.screenshot({ path: join(SHOTS, 'phone-called-ar-360x740.png') })
     // Served to the end: the page says the ticket is closed and nothing more.
