@@ -561,6 +561,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
       }
       expect(await button(desk1, 'Call next').getAttribute('aria-describedby')).toBe('desk-clerk-notice')
       await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-required-en.png') })
+      // The same desk in Arabic, right to left: the reason in words, the buttons off.
+      await desk1.goto(`${lobby.url}/desk?lang=ar`)
+      await desk1.locator('.desk-clerk-notice', { hasText: 'يجب أن يسجّل موظف دخوله' }).waitFor()
+      expect(await desk1.evaluate(() => document.documentElement.dir)).toBe('rtl')
+      expect(await desk1.locator('button.desk-callNext').isDisabled()).toBe(true)
+      await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-required-ar.png') })
+      await desk1.goto(`${lobby.url}/desk`)
+      await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
 
       await desk1.getByLabel('Username', { exact: true }).fill('samir.k')
       await desk1.getByLabel(/^PIN/).fill('482913')
