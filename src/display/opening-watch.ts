@@ -31,11 +31,9 @@ export class OpeningWatch {
   check(): string[] {
     const looks = this.deps.tickets.openSignatures(this.deps.clock.now())
     const first = !this.looked
-    this.looked = true
     const changed: string[] = []
     for (const look of looks) {
       const before = this.seen.get(look.queueUnitId)
-      this.seen.set(look.queueUnitId, look.signature)
       if (first ? look.timed : before !== undefined && before !== look.signature) changed.push(look.queueUnitId)
     }
     if (changed.length > 0) {
@@ -44,6 +42,9 @@ export class OpeningWatch {
       })
       if (!first) this.deps.log({ level: 'info', msg: 'opening hours: a service opened or closed', queueUnits: changed })
     }
+    // Remembered only once the bump committed: a failed write is tried again at the next look.
+    this.looked = true
+    for (const look of looks) this.seen.set(look.queueUnitId, look.signature)
     return changed
   }
 

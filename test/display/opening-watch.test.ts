@@ -93,3 +93,31 @@ describe('the opening watch: boards hear of openings and closings (docs/display.
     expect(always.watch.check()).toEqual([])
   })
 })
+
+describe('the opening watch when its write fails', () => {
+  test('a bump that did not commit is tried again at the next look', () => {
+    const ctx = counterContext(hallHours)
+    let failures = 0
+    const writes = {
+      now: <T>(work: () => T): T => {
+        if (failures > 0) {
+          failures -= 1
+          throw new Error('database is locked')
+        }
+        return ctx.deps.writes.now(work)
+      },
+    }
+    const watch = new OpeningWatch({ ...ctx.deps, writes: writes as unknown as typeof ctx.deps.writes })
+    ctx.clock.set('2026-11-30T07:25:00Z') // Monday 08:25 in Berlin
+    watch.check() // the start's look: one bump for the unit with hours
+    const revision = () => (ctx.db.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r
+    const before = revision()
+    ctx.clock.set('2026-11-30T07:30:00Z') // the hall opens
+    failures = 1
+    expect(() => watch.check()).toThrow('database is locked')
+    expect(revision()).toBe(before)
+    ctx.clock.advance(OPENING_WATCH_MS)
+    expect(watch.check()).toEqual(['qu_main'])
+    expect(revision()).toBe(before + 1)
+  })
+})
