@@ -1,0 +1,129 @@
+import type { Db } from '../db/open'
+import type { ProvisioningFile } from './model'
+
+/*
+ * `lobby provision --export` (contract §17): the whole configuration as a provisioning file,
+ * without a secret. Applying it to the same database changes nothing; applying it to an empty
+ * one gives the same structure (new secrets are made there, as for any new key). A credential
+ * name every version of which is revoked is left out: re-created elsewhere it would be a live
+ * key the administrator had stopped. Devices and people are not in provisioning files.
+ */
+
+type Workspace = ProvisioningFile['workspaces'][number]
+type QueueUnit = NonNullable<Workspace['queueUnits']>[number]
+
+interface CredentialRow { name: string; scopes: string | null; locations: string | null; services: string | null; issuePerMinute: number | null; readPerMinute: number | null }
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T))
+
+/** A stored name back as provisioned: the object of languages when there is one, else the string. */
+function nameOf(row: { name: string; names: string | null }): string | Record<string, string> {
+  return json<Record<string, string>>(row.names) ?? row.name
+}
+
+/** The provisioning file of every workspace (or of one), in creation order. */
+export function exportProvisioning(db: Db, workspaceId: string | null = null): ProvisioningFile {
+  const sql = db.$client
+  return sql.transaction(() => {
+    const all = <T>(query: string, ...params: string[]) => sql.query<T, string[]>(query).all(...params)
+    // Live credential names of a kind and owner, each with its current version's properties.
+    const credentialsOf = (kind: string, owner: string) => all<CredentialRow>(
+      `SELECT name, scopes, locations, services, issue_per_minute AS issuePerMinute, read_per_minute AS readPerMinute
+       FROM credentials c WHERE kind = ?1 AND owner_id = ?2 AND revoked_at IS NULL
+         AND created_at = (SELECT max(created_at) FROM credentials v WHERE v.kind = c.kind AND v.owner_id = c.owner_id AND v.name = c.name AND v.revoked_at IS NULL)
+       GROUP BY name ORDER BY min(created_at), name`, kind, owner)
+
+    const workspaces = all<{ id: string; name: string }>(
+      `SELECT id, name FROM workspaces ${workspaceId === null ? '' : 'WHERE id = ?1'} ORDER BY created_at, id`, ...(workspaceId === null ? [] : [workspaceId]))
+    return {
+      workspaces: workspaces.map((ws): Workspace => {
+        const widgets = all<{ id: string; type: string; name: string; pushSource: string; pushRateLimitPerMinute: number }>(
+          'SELECT id, type, name, push_source AS pushSource, push_rate_limit_per_minute AS pushRateLimitPerMinute FROM widgets WHERE workspace_id = ?1 ORDER BY created_at, id', ws.id)
+        const prayerSources = all<{ id: string; name: string; timezone: string; locationName: string | null; city: string | null; country: string | null; latitude: number | null; longitude: number | null; pushRateLimitPerMinute: number }>(
+          `SELECT id, name, timezone, location_name AS locationName, city, country, latitude, longitude, push_rate_limit_per_minute AS pushRateLimitPerMinute
+           FROM prayer_sources WHERE workspace_id = ?1 ORDER BY created_at, id`, ws.id)
+        const units = all<{ id: string }>('SELECT id FROM queue_units WHERE workspace_id = ?1 ORDER BY created_at, id', ws.id)
+        return {
+          id: ws.id,
+          name: ws.name,
+          apiKeys: credentialsOf('workspace', ws.id).map((k) => ({ name: k.name })),
+          displayTokens: credentialsOf('display', ws.id).map((k) => ({ name: k.name })),
+          widgets: widgets.map((w) => ({ ...w }) as NonNullable<Workspace['widgets']>[number]),
+          prayerSources: prayerSources.map((p) => {
+            const location = Object.fromEntries(Object.entries({ name: p.locationName, city: p.city, country: p.country, latitude: p.latitude, longitude: p.longitude }).filter(([, v]) => v !== null))
+            return { id: p.id, name: p.name, timezone: p.timezone, ...(Object.keys(location).length > 0 ? { location } : {}), pushRateLimitPerMinute: p.pushRateLimitPerMinute }
+          }),
+          queueUnits: units.map((u) => unitOf(all, credentialsOf, u.id)),
+        }
+      }),
+    }
+  }).deferred()
+}
+
+function unitOf(
+  all: <T>(query: string, ...params: string[]) => T[],
+  credentialsOf: (kind: string, owner: string) => CredentialRow[],
+  unitId: string,
+): QueueUnit {
+  const [unit] = all<{ id: string; name: string; names: string | null; defaultLanguage: string; languages: string; active: number; priorityMode: 'FIRST' | 'INTERLEAVE'; normalPerPriority: number | null; kioskPriority: number; deskSignIn: 'optional' | 'required'; breakReasons: string }>(
+    `SELECT id, name, names, default_language AS defaultLanguage, languages, active, priority_mode AS priorityMode, normal_per_priority AS normalPerPriority,
+            kiosk_priority AS kioskPriority, desk_sign_in AS deskSignIn, break_reasons AS breakReasons
+     FROM queue_units WHERE id = ?1`, unitId)
+  const locations = all<{ id: string; name: string; names: string | null; timezone: string; active: number; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }>(
+    `SELECT id, name, names, timezone, active, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
+     FROM locations WHERE queue_unit_id = ?1 ORDER BY created_at, id`, unitId)
+  const services = all<{ id: string; name: string; names: string | null; prefix: string; active: number; defaultServiceSeconds: number; waitTargetSeconds: number; openingHours: string | null }>(
+    `SELECT id, name, names, prefix, active, default_service_seconds AS defaultServiceSeconds, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours
+     FROM services WHERE queue_unit_id = ?1 ORDER BY created_at, id`, unitId)
+  const counters = all<{ id: string; name: string; names: string | null; locationId: string; active: number }>(
+    'SELECT id, name, names, location_id AS locationId, active FROM counters WHERE queue_unit_id = ?1 ORDER BY created_at, id', unitId)
+  const webhooks = all<{ id: string; url: string; events: string; active: number }>(
+    'SELECT id, url, events, active FROM webhooks WHERE queue_unit_id = ?1 ORDER BY created_at, id', unitId)
+  const linked = (query: string, id: string) => all<{ other: string }>(query, id).map((r) => r.other)
+  const u = unit!
+  return {
+    id: u.id,
+    name: nameOf(u),
+    defaultLanguage: u.defaultLanguage,
+    languages: JSON.parse(u.languages) as string[],
+    active: u.active === 1,
+    priority: u.priorityMode === 'INTERLEAVE' ? { mode: 'INTERLEAVE', normalPerPriority: u.normalPerPriority ?? 1 } : { mode: 'FIRST' },
+    kioskPriority: u.kioskPriority === 1,
+    deskSignIn: u.deskSignIn,
+    breakReasons: JSON.parse(u.breakReasons) as string[],
+    locations: locations.map((l) => ({
+      id: l.id,
+      name: nameOf(l),
+      timezone: l.timezone,
+      active: l.active === 1,
+      ...(l.openingHours === null ? {} : { openingHours: JSON.parse(l.openingHours) as Record<string, string[][]> }),
+      closedDates: JSON.parse(l.closedDates) as string[],
+      lastTicketMinutesBeforeClose: l.lastTicketMinutesBeforeClose,
+    })),
+    services: services.map((s) => ({
+      id: s.id,
+      name: nameOf(s),
+      prefix: s.prefix,
+      active: s.active === 1,
+      locations: linked('SELECT location_id AS other FROM service_locations WHERE service_id = ?1 ORDER BY location_id', s.id),
+      defaultServiceSeconds: s.defaultServiceSeconds,
+      waitTargetSeconds: s.waitTargetSeconds,
+      ...(s.openingHours === null ? {} : { openingHours: JSON.parse(s.openingHours) as Record<string, string[][]> }),
+    })),
+    counters: counters.map((c) => ({
+      id: c.id,
+      name: nameOf(c),
+      locationId: c.locationId,
+      services: linked('SELECT service_id AS other FROM counter_services WHERE counter_id = ?1 ORDER BY service_id', c.id),
+      active: c.active === 1,
+    })),
+    apiKeys: credentialsOf('queue', unitId).map((k) => ({
+      name: k.name,
+      ...(k.scopes === null ? {} : { scopes: JSON.parse(k.scopes) as NonNullable<NonNullable<QueueUnit['apiKeys']>[number]['scopes']> }),
+      ...(k.locations === null ? {} : { locations: JSON.parse(k.locations) as string[] }),
+      ...(k.services === null ? {} : { services: JSON.parse(k.services) as string[] }),
+      rateLimits: { ...(k.issuePerMinute === null ? {} : { issuePerMinute: k.issuePerMinute }), ...(k.readPerMinute === null ? {} : { readPerMinute: k.readPerMinute }) },
+    })),
+    webhooks: webhooks.map((h) => ({ id: h.id, url: h.url, events: JSON.parse(h.events) as NonNullable<QueueUnit['webhooks']>[number]['events'], active: h.active === 1 })),
+  }
+}
