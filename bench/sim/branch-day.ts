@@ -55,7 +55,7 @@ export interface Scenario {
   noShowGraceSeconds: number
   /** Seconds from the call to the start of service when the customer comes. */
   walkUpSeconds: number
-  /** Share of served tickets transferred (to the first other service of the counter's location) instead of completed. */
+  /** Share of served tickets transferred, LAST, to the scenario's first other service instead of completed (none with one service). */
   transferShare: number
 }
 
@@ -303,7 +303,7 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
       case 'finish': {
         const ticket = deps.tickets.byId(event.ticketId)!
         const counter = counterStates.get(event.counterId)!
-        const target = counter.spec.services.length > 0 ? scenario.services.find((s) => s.id !== ticket.serviceId) : undefined
+        const target = scenario.services.find((s) => s.id !== ticket.serviceId)
         if (target !== undefined && random.chance(scenario.transferShare)) {
           write(() => countersService.transfer(caller, ticket.id, target.id, 'LAST', now))
           transfers++

@@ -34,7 +34,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     ...common, name: 'lunch peak', seed: 202,
-    services: [accounts([10, 12, 16, 34, 36, 16, 12, 8])],
+    services: [accounts([12, 14, 20, 44, 46, 22, 14, 10])],
     counters: [
       counter('cnt_1', ['svc_accounts'], [{ at: 11, minutes: 20 }]),
       counter('cnt_2', ['svc_accounts'], [{ at: 14.5, minutes: 20 }]),
@@ -43,7 +43,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     ...common, name: 'one counter on a long break', seed: 303,
-    services: [accounts([16, 18, 20, 20, 20, 18, 16, 12])],
+    services: [accounts([22, 24, 26, 26, 26, 24, 22, 18])],
     counters: [
       counter('cnt_1', ['svc_accounts'], [{ at: 10.5, minutes: 120 }]),
       counter('cnt_2', ['svc_accounts'], [{ at: 12.5, minutes: 30 }]),
@@ -63,7 +63,7 @@ export const SCENARIOS: Scenario[] = [
   {
     ...common, name: 'priority-heavy', seed: 505,
     priority: { mode: 'INTERLEAVE', normalPerPriority: 2 },
-    services: [accounts([14, 16, 18, 20, 20, 18, 14, 10], 0.3)],
+    services: [accounts([24, 26, 28, 30, 30, 28, 24, 18], 0.3)],
     counters: [
       counter('cnt_1', ['svc_accounts'], [{ at: 12, minutes: 30 }]),
       counter('cnt_2', ['svc_accounts'], [{ at: 12.5, minutes: 30 }]),
