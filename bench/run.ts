@@ -585,7 +585,8 @@ Phases for \`BENCH_ONLY\`: \`reads\` (state, services, ticket read vs bare Bun.s
 (issue and replay vs the bare insert server, and the nonce memory), \`push\` (widget push),
 \`big\` (1,000,000 tickets vs empty). The script needs root for \`apt-get install wrk\` only when
 wrk is missing, and \`taskset\` (util-linux). It stops every process it started and deletes its
-temporary folder.
+temporary folder. \`BENCH_ONLY=estimates\` (or \`bun bench/simulate.ts\`) runs only the wait-estimate
+simulator (contract §19, a few seconds, no build or server) and rewrites only its own section.
 
 ## Analysis
 

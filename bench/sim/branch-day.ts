@@ -53,6 +53,11 @@ export interface Scenario {
   /** Share of called tickets whose customer does not come: marked no-show after `noShowGraceSeconds`. */
   noShowShare: number
   noShowGraceSeconds: number
+  /**
+   * Share of called tickets whose customer stepped away: after the grace the clerk requeues them
+   * FIRST (contract §3) and calls the next; they are called again later.
+   */
+  requeueShare: number
   /** Seconds from the call to the start of service when the customer comes. */
   walkUpSeconds: number
   /** Share of served tickets transferred, LAST, to the scenario's first other service instead of completed (none with one service). */
@@ -78,6 +83,8 @@ export interface BranchDayOutcome {
   /** Tickets still WAITING when every counter had closed: no real wait, excluded. */
   leftAtClose: number
   noShows: number
+  /** Tickets requeued FIRST after their first call (each at most once). */
+  requeues: number
   transfers: number
   completed: number
 }
@@ -112,7 +119,7 @@ type SimEvent =
   | { kind: 'arrival'; serviceId: string; priority: boolean }
   | { kind: 'open' | 'close' | 'break-end'; counterId: string }
   | { kind: 'break'; counterId: string; minutes: number }
-  | { kind: 'start' | 'finish' | 'no-show'; counterId: string; ticketId: string }
+  | { kind: 'start' | 'finish' | 'no-show' | 'requeue'; counterId: string; ticketId: string }
 
 interface Scheduled { at: number; seq: number; event: SimEvent }
 
@@ -200,6 +207,7 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   const records = new Map<string, TicketRecord>()
   const order: TicketRecord[] = []
   let noShows = 0
+  const requeued = new Set<string>()
   let transfers = 0
   let completed = 0
   const write = <T>(work: () => T): T => deps.writes.now(work)
@@ -218,8 +226,13 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
       const record = records.get(ticketId)
       // The real wait ends at the first call; a later call (after a transfer) is another line's.
       if (record !== undefined && record.realWaitSeconds < 0) record.realWaitSeconds = (now - record.issuedAt) / 1000
-      if (random.chance(scenario.noShowShare)) events.push(now + scenario.noShowGraceSeconds * 1000, { kind: 'no-show', counterId: counter.spec.id, ticketId })
-      else events.push(now + scenario.walkUpSeconds * 1000, { kind: 'start', counterId: counter.spec.id, ticketId })
+      const draw = random.next()
+      if (draw < scenario.noShowShare) events.push(now + scenario.noShowGraceSeconds * 1000, { kind: 'no-show', counterId: counter.spec.id, ticketId })
+      // Requeued once at most: a second call of the same ticket is served or a no-show.
+      else if (draw < scenario.noShowShare + scenario.requeueShare && !requeued.has(ticketId)) {
+        requeued.add(ticketId)
+        events.push(now + scenario.noShowGraceSeconds * 1000, { kind: 'requeue', counterId: counter.spec.id, ticketId })
+      } else events.push(now + scenario.walkUpSeconds * 1000, { kind: 'start', counterId: counter.spec.id, ticketId })
     }
   }
 
@@ -314,6 +327,11 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
         release(counter, now)
         break
       }
+      case 'requeue': {
+        write(() => countersService.requeue(caller, event.ticketId, 'FIRST', now))
+        release(counterStates.get(event.counterId)!, now)
+        break
+      }
       case 'no-show': {
         write(() => countersService.transition(caller, event.ticketId, 'no-show', now))
         noShows++
@@ -325,5 +343,5 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
 
   const called = order.filter((r) => r.realWaitSeconds >= 0)
   db.$client.close()
-  return { scenario: scenario.name, called, issued: order.length, leftAtClose: order.length - called.length, noShows, transfers, completed }
+  return { scenario: scenario.name, called, issued: order.length, leftAtClose: order.length - called.length, noShows, requeues: requeued.size, transfers, completed }
 }

@@ -21,6 +21,7 @@ const common = {
   priority: { mode: 'FIRST' as const },
   noShowShare: 0.05,
   noShowGraceSeconds: 120,
+  requeueShare: 0.03,
   walkUpSeconds: 30,
   transferShare: 0,
 }
