@@ -80,6 +80,7 @@ export interface BranchDayOutcome {
   /** Called tickets, in issue order. */
   called: TicketRecord[]
   issued: number
+  priorityIssued: number
   /** Tickets still WAITING when every counter had closed: no real wait, excluded. */
   leftAtClose: number
   noShows: number
@@ -343,5 +344,5 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
 
   const called = order.filter((r) => r.realWaitSeconds >= 0)
   db.$client.close()
-  return { scenario: scenario.name, called, issued: order.length, leftAtClose: order.length - called.length, noShows, requeues: requeued.size, transfers, completed }
+  return { scenario: scenario.name, called, issued: order.length, priorityIssued: order.filter((r) => r.priority).length, leftAtClose: order.length - called.length, noShows, requeues: requeued.size, transfers, completed }
 }
