@@ -43,7 +43,7 @@ function describe(s: Scenario): string {
   const hour = (h: number) => `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`
   const counters = s.counters.map((c) => `${c.id} [${c.services.map((id) => id.replace('svc_', '')).join(', ')}] ${hour(c.opens)}–${hour(c.closes)}${c.breaks.map((b) => `, break ${hour(b.at)} ${b.minutes} min`).join('')}`).join('; ')
   const policy = s.priority.mode === 'FIRST' ? 'FIRST' : `INTERLEAVE ${s.priority.normalPerPriority}`
-  return `- **${s.name}** (seed ${s.seed}, priority ${policy}, no-show ${Math.round(s.noShowShare * 100)} % and requeue FIRST ${Math.round(s.requeueShare * 100)} % after ${s.noShowGraceSeconds} s, transfers ${Math.round(s.transferShare * 100)} %): ${services}. Counters: ${counters}.`
+  return `- **${s.name}** (seed ${s.seed}, ${s.warmUpWeeks} warm-up weeks, priority ${policy}, no-show ${Math.round(s.noShowShare * 100)} % and requeue FIRST ${Math.round(s.requeueShare * 100)} % after ${s.noShowGraceSeconds} s, transfers ${Math.round(s.transferShare * 100)} %): ${services}. Counters: ${counters}.`
 }
 
 function gitDescription(): string {
@@ -68,14 +68,15 @@ export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): stri
 ## Wait estimates (contract §19)
 
 \`bun bench/simulate.ts\` (or \`BENCH_ONLY=estimates bun run bench\`), src/ at ${gitDescription()}, ${SCENARIOS.length} scenarios in ${seconds.toFixed(1)} s of wall time.
-Each scenario is one seeded branch day (bench/sim/scenarios.ts) run in virtual time against the real ticket and
-counter code (bench/sim/branch-day.ts): an in-memory database, tickets issued through the Queue service as a
+Each scenario is one seeded branch day (bench/sim/scenarios.ts), after the same weekday of its warm-up weeks
+(run, not measured, with the daily close between), in virtual time against the real ticket and counter code
+(bench/sim/branch-day.ts): an in-memory database, tickets issued through the Queue service as a
 kiosk issues them, counters calling through the counters service's call-next with the unit's priority policy,
 then start and complete, no-show or requeue FIRST after the grace, or transfer. For every ticket the simulator records, at
 issue, **production** = \`deps.tickets.placeInLine\` of the new ticket (the kiosk's figure) and **Part one** =
 ceil((waiting + 1) / max(open counters, 1)) × average, computed by the simulator from the same moment's
-line (WAITING tickets before the new one, open counters serving the service, \`service_stats\` average else
-\`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
+line (WAITING tickets before the new one, open counters serving the service, Part one's moving average of the
+service's completions, kept by the simulator, else \`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
 are excluded and counted. While src/tickets still has Part one's estimator the two rows differ only for
 tickets the call order (priority, contract §8) puts behind fewer than all of the line's waiting tickets.
 

@@ -8,14 +8,17 @@ import { applyProvisioning } from '../../src/provisioning/service'
 import type { ProvisioningFile } from '../../src/provisioning/model'
 import { QueueService } from '../../src/queue/service'
 import { CounterService } from '../../src/counters/service'
+import { DailyClose } from '../../src/counters/daily-close'
+import { MetricsSink } from '../../src/ops/metric-hooks'
 import { ApiError } from '../../src/platform/errors'
 import { SeededRandom } from './random'
 import type { EstimateSample } from './metrics'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
-/** The simulated day (a Wednesday), local midnight of the branch, which runs on UTC. */
-const DAY_START = Date.parse('2026-11-25T00:00:00.000Z')
+const WEEK = 7 * 24 * HOUR
+/** The measured day (a Wednesday), local midnight of the branch, which runs on UTC. */
+const MEASURED_DAY = Date.parse('2026-11-25T00:00:00.000Z')
 const UNIT = 'qu_sim'
 const LOCATION = 'loc_branch'
 
@@ -62,6 +65,12 @@ export interface Scenario {
   walkUpSeconds: number
   /** Share of served tickets transferred, LAST, to the scenario's first other service instead of completed (none with one service). */
   transferShare: number
+  /**
+   * The same weekday of this many weeks before is run first, not measured, so that what is
+   * learned from history (service times; contract §19's counters usually open at that hour of
+   * that weekday) starts warm; the daily close runs between the days as the server runs it.
+   */
+  warmUpWeeks: number
 }
 
 export interface TicketRecord extends EstimateSample {
@@ -94,11 +103,35 @@ export interface BranchDayOutcome {
  * Part one's estimate (contract §3), written here and not imported so it stays Part one's when
  * the production estimator in src/tickets changes: ceil((waiting + 1) / max(open, 1)) × average,
  * where waiting = the line's WAITING tickets before the new one (no priority order), open = the
- * open counters at the location serving the service, average = `service_stats` rounded, else the
- * service's `defaultServiceSeconds`.
+ * open counters at the location serving the service, average = Part one's moving average of the
+ * service's completions (`PartOneAverage`), else the service's `defaultServiceSeconds`.
  */
 export function partOneEstimate(waiting: number, openCounters: number, averageSeconds: number): number {
   return Math.ceil((Math.max(waiting, 0) + 1) / Math.max(openCounters, 1)) * Math.max(averageSeconds, 0)
+}
+
+/** How many recent completions Part one's moving average roughly covers (src/tickets/wait.ts as of Part one). */
+const PART_ONE_AVERAGE_WINDOW = 20
+
+/**
+ * Part one's learned service time, kept by the simulator from the completions it makes (start →
+ * complete) rather than read from `service_stats`, whose meaning the new estimator may change:
+ * the n-th completion weighs max(1/n, 1/20); read rounded to whole seconds.
+ */
+export class PartOneAverage {
+  private average: number | null = null
+  private completions = 0
+  constructor(private readonly defaultSeconds: number) {}
+
+  completed(durationSeconds: number): void {
+    const sample = Math.max(durationSeconds, 0)
+    this.average = this.average === null ? sample : this.average + (sample - this.average) * Math.max(1 / (this.completions + 1), 1 / PART_ONE_AVERAGE_WINDOW)
+    this.completions++
+  }
+
+  seconds(): number {
+    return this.average === null ? this.defaultSeconds : Math.round(this.average)
+  }
 }
 
 function provisioningOf(scenario: Scenario): ProvisioningFile {
@@ -114,6 +147,18 @@ function provisioningOf(scenario: Scenario): ProvisioningFile {
       }],
     }],
   } as ProvisioningFile
+}
+
+/**
+ * A metrics sink that keeps nothing: the real one loads prom-client once it holds 1,000 events,
+ * which reads the database after the simulator has closed it, and a simulated day has no
+ * /metrics to answer.
+ */
+class DiscardedMetrics extends MetricsSink {
+  override http(): void {}
+  override ticketEvent(): void {}
+  override writeBatch(): void {}
+  override webhookGivenUp(): void {}
 }
 
 type SimEvent =
@@ -162,8 +207,9 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   const random = new SeededRandom(scenario.seed)
   const db = openDatabase(':memory:')
   migrateDatabase(db.$client)
-  const clock = new ManualClock(DAY_START)
-  const deps: AppDeps = createDeps({ db, clock, ids: new SequentialIds(), log: () => {}, changePollMs: 0 })
+  const firstDay = MEASURED_DAY - scenario.warmUpWeeks * WEEK
+  const clock = new ManualClock(firstDay)
+  const deps: AppDeps = createDeps({ db, clock, ids: new SequentialIds(), log: () => {}, changePollMs: 0, metrics: new DiscardedMetrics(db) })
   applyProvisioning(db, provisioningOf(scenario), clock.now())
   const queue = new QueueService(deps)
   const countersService = new CounterService(deps, queue)
@@ -176,33 +222,34 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   const openStmt = db.$client.query<{ n: number }, [string]>(`
     SELECT count(*) AS n FROM counters c JOIN counter_services cs ON cs.counter_id = c.id
     WHERE cs.service_id = ?1 AND c.location_id = '${LOCATION}' AND c.open = 1 AND c.active = 1`)
-  const averageStmt = db.$client.query<{ avg: number | null; defaultSeconds: number }, [string]>(`
-    SELECT st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds
-    FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = '${LOCATION}' WHERE s.id = ?1`)
+  const partOneAverages = new Map(scenario.services.map((s) => [s.id, new PartOneAverage(s.defaultServiceSeconds)]))
+  const startedAt = new Map<string, number>()
+  const dailyClose = new DailyClose(deps)
 
   const services = new Map(scenario.services.map((s) => [s.id, s]))
   const events = new EventQueue()
-  const at = (hour: number) => DAY_START + Math.round(hour * HOUR)
+  const counterStates = new Map<string, CounterState>(scenario.counters.map((spec) => [spec.id, { spec, state: 'closed', pending: null }]))
 
-  // Arrivals: per service and hour, exponential gaps at that hour's rate (memoryless, so
-  // restarting at each hour boundary is still a Poisson process with a piecewise rate).
-  for (const service of scenario.services) {
-    service.arrivalsPerHour.forEach((rate, index) => {
-      if (rate <= 0) return
-      const end = scenario.openHour + index + 1
-      let hour = scenario.openHour + index + random.exponential(rate)
-      while (hour < end) {
-        events.push(at(hour), { kind: 'arrival', serviceId: service.id, priority: random.chance(service.priorityShare) })
-        hour += random.exponential(rate)
-      }
-    })
-  }
-  const counterStates = new Map<string, CounterState>()
-  for (const spec of scenario.counters) {
-    counterStates.set(spec.id, { spec, state: 'closed', pending: null })
-    events.push(at(spec.opens), { kind: 'open', counterId: spec.id })
-    for (const pause of spec.breaks) events.push(at(pause.at), { kind: 'break', counterId: spec.id, minutes: pause.minutes })
-    events.push(at(spec.closes), { kind: 'close', counterId: spec.id })
+  const scheduleDay = (dayStart: number) => {
+    const at = (hour: number) => dayStart + Math.round(hour * HOUR)
+    // Arrivals: per service and hour, exponential gaps at that hour's rate (memoryless, so
+    // restarting at each hour boundary is still a Poisson process with a piecewise rate).
+    for (const service of scenario.services) {
+      service.arrivalsPerHour.forEach((rate, index) => {
+        if (rate <= 0) return
+        const end = scenario.openHour + index + 1
+        let hour = scenario.openHour + index + random.exponential(rate)
+        while (hour < end) {
+          events.push(at(hour), { kind: 'arrival', serviceId: service.id, priority: random.chance(service.priorityShare) })
+          hour += random.exponential(rate)
+        }
+      })
+    }
+    for (const spec of scenario.counters) {
+      events.push(at(spec.opens), { kind: 'open', counterId: spec.id })
+      for (const pause of spec.breaks) events.push(at(pause.at), { kind: 'break', counterId: spec.id, minutes: pause.minutes })
+      events.push(at(spec.closes), { kind: 'close', counterId: spec.id })
+    }
   }
 
   const records = new Map<string, TicketRecord>()
@@ -260,86 +307,108 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
     dispatch(now)
   }
 
-  for (let next = events.shift(); next !== undefined; next = events.shift()) {
-    const now = next.at
-    clock.set(now)
-    const event = next.event
-    switch (event.kind) {
-      case 'arrival': {
-        const service = services.get(event.serviceId)!
-        const waiting = waitingStmt.get(service.id)!.n
-        const open = openStmt.get(service.id)!.n
-        const average = averageStmt.get(service.id)!
-        const partOne = partOneEstimate(waiting, open, average.avg != null ? Math.round(average.avg) : average.defaultSeconds)
-        const row = write(() => queue.issueTicket(caller, { locationId: LOCATION, serviceId: service.id, priority: event.priority }, 'KIOSK', now))
-        const production = deps.tickets.placeInLine(row)
-        if (production === null) throw new Error(`ticket ${row.id} is not WAITING right after its issue`)
-        const record: TicketRecord = {
-          ticketId: row.id, serviceId: service.id, priority: event.priority, issuedAt: now,
-          productionEstimateSeconds: production.estimatedWaitSeconds, partOneEstimateSeconds: partOne,
-          estimateSeconds: production.estimatedWaitSeconds, realWaitSeconds: -1,
-        }
-        records.set(row.id, record)
-        order.push(record)
-        dispatch(now)
-        break
-      }
-      case 'open': {
-        const counter = counterStates.get(event.counterId)!
-        if (counter.state === 'closed') reopen(counter, now)
-        break
-      }
-      case 'break': {
-        const counter = counterStates.get(event.counterId)!
-        if (counter.state === 'busy') counter.pending = { kind: 'break', minutes: event.minutes }
-        else if (counter.state === 'idle') takeBreak(counter, event.minutes, now)
-        break
-      }
-      case 'break-end': {
-        const counter = counterStates.get(event.counterId)!
-        if (counter.state === 'break') reopen(counter, now)
-        break
-      }
-      case 'close': {
-        const counter = counterStates.get(event.counterId)!
-        if (counter.state === 'busy') counter.pending = { kind: 'close' }
-        else if (counter.state !== 'closed') closeCounter(counter, now)
-        break
-      }
-      case 'start': {
-        const ticket = deps.tickets.byId(event.ticketId)!
-        write(() => countersService.transition(caller, ticket.id, 'start', now))
-        const service = services.get(ticket.serviceId)!
-        const seconds = Math.max(random.logNormal(service.medianServiceSeconds, service.sigma), 15)
-        events.push(now + Math.round(seconds * 1000), { kind: 'finish', counterId: event.counterId, ticketId: event.ticketId })
-        break
-      }
-      case 'finish': {
-        const ticket = deps.tickets.byId(event.ticketId)!
-        const counter = counterStates.get(event.counterId)!
-        const target = scenario.services.find((s) => s.id !== ticket.serviceId)
-        if (target !== undefined && random.chance(scenario.transferShare)) {
-          write(() => countersService.transfer(caller, ticket.id, target.id, 'LAST', now))
-          transfers++
-        } else {
-          write(() => countersService.transition(caller, ticket.id, 'complete', now))
-          completed++
-        }
-        release(counter, now)
-        break
-      }
-      case 'requeue': {
-        write(() => countersService.requeue(caller, event.ticketId, 'FIRST', now))
-        release(counterStates.get(event.counterId)!, now)
-        break
-      }
-      case 'no-show': {
-        write(() => countersService.transition(caller, event.ticketId, 'no-show', now))
-        noShows++
-        release(counterStates.get(event.counterId)!, now)
-        break
+  for (let day = firstDay; day <= MEASURED_DAY; day += WEEK) {
+    const measured = day === MEASURED_DAY
+    if (day !== firstDay) {
+      // The server's daily close at local midnight: what an earlier day left open is closed.
+      clock.set(day)
+      dailyClose.runDue(day)
+      for (const counter of counterStates.values()) {
+        counter.state = 'closed'
+        counter.pending = null
       }
     }
+    // Only the measured day's outcomes are counted.
+    noShows = 0
+    transfers = 0
+    completed = 0
+    requeued.clear()
+    scheduleDay(day)
+    for (let next = events.shift(); next !== undefined; next = events.shift()) {
+      const now = next.at
+      clock.set(now)
+      const event = next.event
+      switch (event.kind) {
+        case 'arrival': {
+          const service = services.get(event.serviceId)!
+          const waiting = waitingStmt.get(service.id)!.n
+          const open = openStmt.get(service.id)!.n
+          const partOne = partOneEstimate(waiting, open, partOneAverages.get(service.id)!.seconds())
+          const row = write(() => queue.issueTicket(caller, { locationId: LOCATION, serviceId: service.id, priority: event.priority }, 'KIOSK', now))
+          const production = deps.tickets.placeInLine(row)
+          if (production === null) throw new Error(`ticket ${row.id} is not WAITING right after its issue`)
+          const record: TicketRecord = {
+            ticketId: row.id, serviceId: service.id, priority: event.priority, issuedAt: now,
+            productionEstimateSeconds: production.estimatedWaitSeconds, partOneEstimateSeconds: partOne,
+            estimateSeconds: production.estimatedWaitSeconds, realWaitSeconds: -1,
+          }
+          if (measured) {
+            records.set(row.id, record)
+            order.push(record)
+          }
+          dispatch(now)
+          break
+        }
+        case 'open': {
+          const counter = counterStates.get(event.counterId)!
+          if (counter.state === 'closed') reopen(counter, now)
+          break
+        }
+        case 'break': {
+          const counter = counterStates.get(event.counterId)!
+          if (counter.state === 'busy') counter.pending = { kind: 'break', minutes: event.minutes }
+          else if (counter.state === 'idle') takeBreak(counter, event.minutes, now)
+          break
+        }
+        case 'break-end': {
+          const counter = counterStates.get(event.counterId)!
+          if (counter.state === 'break') reopen(counter, now)
+          break
+        }
+        case 'close': {
+          const counter = counterStates.get(event.counterId)!
+          if (counter.state === 'busy') counter.pending = { kind: 'close' }
+          else if (counter.state !== 'closed') closeCounter(counter, now)
+          break
+        }
+        case 'start': {
+          const ticket = deps.tickets.byId(event.ticketId)!
+          write(() => countersService.transition(caller, ticket.id, 'start', now))
+          startedAt.set(ticket.id, now)
+          const service = services.get(ticket.serviceId)!
+          const seconds = Math.max(random.logNormal(service.medianServiceSeconds, service.sigma), 15)
+          events.push(now + Math.round(seconds * 1000), { kind: 'finish', counterId: event.counterId, ticketId: event.ticketId })
+          break
+        }
+        case 'finish': {
+          const ticket = deps.tickets.byId(event.ticketId)!
+          const counter = counterStates.get(event.counterId)!
+          const target = scenario.services.find((s) => s.id !== ticket.serviceId)
+          if (target !== undefined && random.chance(scenario.transferShare)) {
+            write(() => countersService.transfer(caller, ticket.id, target.id, 'LAST', now))
+            transfers++
+          } else {
+            write(() => countersService.transition(caller, ticket.id, 'complete', now))
+            partOneAverages.get(ticket.serviceId)!.completed((now - startedAt.get(ticket.id)!) / 1000)
+            completed++
+          }
+          release(counter, now)
+          break
+        }
+        case 'requeue': {
+          write(() => countersService.requeue(caller, event.ticketId, 'FIRST', now))
+          release(counterStates.get(event.counterId)!, now)
+          break
+        }
+        case 'no-show': {
+          write(() => countersService.transition(caller, event.ticketId, 'no-show', now))
+          noShows++
+          release(counterStates.get(event.counterId)!, now)
+          break
+        }
+      }
+    }
+
   }
 
   const called = order.filter((r) => r.realWaitSeconds >= 0)

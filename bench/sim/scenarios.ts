@@ -24,6 +24,7 @@ const common = {
   requeueShare: 0.03,
   walkUpSeconds: 30,
   transferShare: 0,
+  warmUpWeeks: 4,
 }
 
 /** The scenarios RESULTS.md reports, each with its fixed seed. */
@@ -75,7 +76,7 @@ export const SCENARIOS: Scenario[] = [
 
 /** A tiny day for the test: one service, one counter, two hours. */
 export const TINY_SCENARIO: Scenario = {
-  ...common, name: 'tiny', seed: 7, transferShare: 0.1,
+  ...common, name: 'tiny', seed: 7, transferShare: 0.1, warmUpWeeks: 1,
   services: [accounts([10, 10], 0.2), cash([6, 6])],
   counters: [counter('cnt_1', ['svc_accounts', 'svc_cash'], [{ at: 9.25, minutes: 15 }], OPEN_HOUR, 11)],
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { simulateBranchDay, partOneEstimate } from '../../bench/sim/branch-day'
+import { simulateBranchDay, partOneEstimate, PartOneAverage } from '../../bench/sim/branch-day'
 import { TINY_SCENARIO } from '../../bench/sim/scenarios'
 import { figuresOf } from '../../bench/simulate'
 import { accuracyOf, percentile } from '../../bench/sim/metrics'
@@ -26,6 +26,14 @@ describe('the wait-estimate simulator (contract §19, bench/simulate.ts)', () =>
   test("Part one's formula and the figures", () => {
     expect(partOneEstimate(0, 0, 300)).toBe(300)
     expect(partOneEstimate(3, 2, 300)).toBe(600)
+    const average = new PartOneAverage(300)
+    expect(average.seconds()).toBe(300)
+    average.completed(100)
+    average.completed(201)
+    expect(average.seconds()).toBe(151) // the first completions' plain mean, rounded
+    for (let i = 0; i < 18; i++) average.completed(150.5)
+    average.completed(1150.5)
+    expect(average.seconds()).toBe(201) // the 21st moves it by 1/20 of its difference
     expect(percentile([5, 1, 4, 2, 3], 90)).toBe(5)
     const figures = accuracyOf([
       { estimateSeconds: 600, realWaitSeconds: 400 },
