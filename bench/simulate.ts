@@ -4,8 +4,10 @@
  * measurement. Runs every scenario of bench/sim/scenarios.ts (a seeded branch day against the
  * real ticket code in virtual time, bench/sim/branch-day.ts) and reports, per scenario, the
  * production estimate at issue (what the kiosk shows) and Part one's formula against the real
- * waits; writes its own section of bench/RESULTS.md (BENCH_OUT elsewhere, SIM_NO_WRITE=1 not at all).
+ * waits; writes its own section of bench/RESULTS.md (BENCH_OUT elsewhere, SIM_NO_WRITE=1 not at all),
+ * and with SIM_TICKETS=dir every called ticket's figures, one CSV per scenario, for a closer look.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { simulateBranchDay, type BranchDayOutcome, type Scenario } from './sim/branch-day'
 import { accuracyOf, type AccuracyFigures } from './sim/metrics'
@@ -53,6 +55,13 @@ function gitDescription(): string {
   return dirty ? `${head} with uncommitted changes in src/` : head
 }
 
+/** One scenario's called tickets as CSV: what each estimator said at issue and the real wait, seconds. */
+function ticketsCsv(outcome: BranchDayOutcome): string {
+  const header = 'ticket_id,service_id,priority,issued_at,production_estimate_s,part_one_estimate_s,real_wait_s'
+  const rows = outcome.called.map((t) => [t.ticketId, t.serviceId, t.priority ? 1 : 0, new Date(t.issuedAt).toISOString(), t.productionEstimateSeconds, t.partOneEstimateSeconds, t.realWaitSeconds].join(','))
+  return [header, ...rows].join('\n') + '\n'
+}
+
 export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): string {
   const started = performance.now()
   const lines: string[] = []
@@ -60,6 +69,11 @@ export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): stri
   for (const scenario of SCENARIOS) {
     const outcome = simulateBranchDay(scenario)
     const figures = figuresOf(outcome)
+    const ticketsDir = process.env.SIM_TICKETS
+    if (ticketsDir) {
+      mkdirSync(ticketsDir, { recursive: true })
+      writeFileSync(join(ticketsDir, `${scenario.name.replaceAll(/[^a-z0-9]+/gi, '-')}.csv`), ticketsCsv(outcome))
+    }
     lines.push(row(scenario.name, 'production', figures.production), row('', 'Part one', figures.partOne))
     counts.push(`| ${scenario.name} | ${outcome.issued} | ${outcome.priorityIssued} | ${outcome.called.length} | ${outcome.leftAtClose} | ${outcome.noShows} | ${outcome.requeues} | ${outcome.transfers} | ${outcome.completed} |`)
   }
@@ -68,17 +82,19 @@ export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): stri
 ## Wait estimates (contract §19)
 
 \`bun bench/simulate.ts\` (or \`BENCH_ONLY=estimates bun run bench\`), src/ at ${gitDescription()}, ${SCENARIOS.length} scenarios in ${seconds.toFixed(1)} s of wall time.
-Each scenario is one seeded branch day (bench/sim/scenarios.ts), after the same weekday of its warm-up weeks
-(run, not measured, with the daily close between), in virtual time against the real ticket and counter code
-(bench/sim/branch-day.ts): an in-memory database, tickets issued through the Queue service as a
-kiosk issues them, counters calling through the counters service's call-next with the unit's priority policy,
-then start and complete, no-show or requeue FIRST after the grace, or transfer. For every ticket the simulator records, at
-issue, **production** = \`deps.tickets.placeInLine\` of the new ticket (the kiosk's figure) and **Part one** =
-ceil((waiting + 1) / max(open counters, 1)) × average, computed by the simulator from the same moment's
-line (WAITING tickets before the new one, open counters serving the service, Part one's moving average of the
-service's completions, kept by the simulator, else \`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
+Each scenario is one seeded branch day (bench/sim/scenarios.ts), after the same weekday of its warm-up
+weeks (run, not measured, with the daily close between), in virtual time against the real ticket and
+counter code (bench/sim/branch-day.ts): an in-memory database, tickets issued through the Queue service as
+a kiosk issues them, counters calling through the counters service's call-next with the unit's priority
+policy, then start and complete, no-show or requeue FIRST after the grace, or transfer. For every ticket
+the simulator records, at issue, **production** = \`deps.tickets.placeInLine\` of the new ticket (the
+kiosk's figure) and **Part one** = ceil((waiting + 1) / max(open counters, 1)) × average, computed by the
+simulator from the same moment's line (WAITING tickets before the new one, open counters serving the
+service, Part one's moving average of the service's completions, kept by the simulator, else
+\`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
 are excluded and counted. While src/tickets still has Part one's estimator the two rows differ only for
 tickets the call order (priority, contract §8) puts behind fewer than all of the line's waiting tickets.
+Per-ticket records: \`SIM_TICKETS=dir bun bench/simulate.ts\` writes one CSV per scenario there.
 
 Errors are estimate − real, in seconds. MdAPE > 5 min: median |error| / real wait over tickets that waited
 more than 5 minutes (their count in brackets); MdAPE all: median |error| / max(real wait, 60 s) over every
