@@ -19,6 +19,8 @@
  *                          which writes its own section of RESULTS.md; the others keep it)
  *   BENCH_ONLY=replication  alone: bench/replication.ts, ticket issue with head-office
  *                          replication on and off (its own section of RESULTS.md, kept likewise)
+ *   BENCH_ONLY=estimates    alone: bench/simulate.ts, wait estimates against simulated branch days
+ *                          (contract §19; no build, no server; its own section of RESULTS.md, kept likewise)
  *   BENCH_OUT=path         write the report elsewhere    BENCH_NO_BUILD=1 use the dist/lobby there is
  *   BENCH_DATA=path        where the measurements go (bench/results.json)
  *   BENCH_BEFORE=450c735   the code "before" (part one's last commit): built from git into a
@@ -32,6 +34,7 @@ import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
 import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
+import { runEstimateBench, currentEstimatesSection } from './simulate'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -582,7 +585,8 @@ Phases for \`BENCH_ONLY\`: \`reads\` (state, services, ticket read vs bare Bun.s
 (issue and replay vs the bare insert server, and the nonce memory), \`push\` (widget push),
 \`big\` (1,000,000 tickets vs empty). The script needs root for \`apt-get install wrk\` only when
 wrk is missing, and \`taskset\` (util-linux). It stops every process it started and deletes its
-temporary folder.
+temporary folder. \`BENCH_ONLY=estimates\` (or \`bun bench/simulate.ts\`) runs only the wait-estimate
+simulator (contract §19, a few seconds, no build or server) and rewrites only its own section.
 
 ## Analysis
 
@@ -694,13 +698,22 @@ function withReportsSection(text: string): string {
   const withReports = section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
   // bench/replication.ts's section (BENCH_ONLY=replication) is kept the same way.
   const replication = currentReplicationSection()
-  return replication === '' ? withReports : withReports.trimEnd() + '\n\n' + replication + '\n'
+  const withReplication = replication === '' ? withReports : withReports.trimEnd() + '\n\n' + replication + '\n'
+  // bench/simulate.ts's section (BENCH_ONLY=estimates) likewise.
+  const estimates = currentEstimatesSection()
+  return estimates === '' ? withReplication : withReplication.trimEnd() + '\n\n' + estimates + '\n'
 }
 
 async function main(): Promise<void> {
   const wallStart = performance.now()
   const checks: string[] = []
 
+  if (CONFIG.only.size === 1 && CONFIG.only.has('estimates')) {
+    // Wait estimates against simulated days (bench/simulate.ts): in process, needs no build.
+    runEstimateBench()
+    say(`wrote the estimates section of ${CONFIG.out}`)
+    return
+  }
   let buildSeconds = NaN
   if (CONFIG.build) {
     say('building dist/lobby (bun run build)')
