@@ -102,7 +102,8 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     const opened = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!
     expect(opened.stateRevision).toBe(r0 + 1)
-    expect(opened.services.find((s) => s.locationId === 'loc_hall' && s.id === 'svc_accounts')!.estimatedWaitSeconds).toBe(300)
+    // Contract §19: nobody waits and the open counter is free, so a new ticket is next (Part one said 300).
+    expect(opened.services.find((s) => s.locationId === 'loc_hall' && s.id === 'svc_accounts')!.estimatedWaitSeconds).toBe(0)
     const t = await issued(ctx)
     await ok(act(ctx, t.id, 'cancel'))
     expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.stateRevision).toBe(r0 + 3)
