@@ -105,6 +105,7 @@ export const OverviewLine = Type.Object(
     active: Type.Boolean({ description: 'the service and its location are active (an inactive line may still hold waiting tickets)' }),
     waiting: Type.Integer({ minimum: 0 }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+    noCounterOpen: Type.Boolean({ description: 'Contract §19: no open counter serves the line now; `estimatedWaitSeconds` assumed one.' }),
     nowServing: Type.Union([OverviewNowServing, Type.Null()]),
     tickets: Type.Array(QueueTicket, {
       description: 'the WAITING tickets of this line in the order call-next takes them: requeued FIRST, then by the unit\'s priority policy (INTERLEAVE: as a counter that just called a priority ticket)',

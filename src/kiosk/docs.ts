@@ -21,8 +21,8 @@ const VIEW_EXAMPLE = {
     location: { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin', active: true },
     priorityChoice: true,
     services: [
-      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, priorityEstimatedWaitSeconds: 300 },
-      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, priorityEstimatedWaitSeconds: 600 },
+      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: false, priorityEstimatedWaitSeconds: 300 },
+      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, noCounterOpen: true, priorityEstimatedWaitSeconds: 600 },
     ],
   },
 }
@@ -40,6 +40,7 @@ const TICKET_EXAMPLE = {
     timezone: 'Europe/Berlin',
     peopleAhead: 2,
     estimatedWaitSeconds: 900,
+    noCounterOpen: false,
     printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
   },
 }

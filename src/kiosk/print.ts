@@ -58,6 +58,8 @@ const WORDS = {
     wait: 'Approx. wait',
     scan: 'Scan to follow your place on your phone',
     print: 'Print',
+    youreNext: "You're next",
+    noCounterOpen: 'No counter is open right now',
     minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
   ar: {
@@ -67,13 +69,20 @@ const WORDS = {
     wait: 'الانتظار التقريبي',
     scan: 'امسح الرمز لمتابعة دورك على هاتفك',
     print: 'طباعة',
+    youreNext: 'أنت التالي',
+    noCounterOpen: 'لا يوجد شباك مفتوح الآن',
     minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
 }
 
-/** Whole minutes, at least 1 (the screens' "approx." rounding); 0 when nobody is ahead and a counter is free is still "1 min". */
+/**
+ * Minutes as people say them (contract §19, as the screens' formatMinutes): whole minutes,
+ * at least 1, up to 10, then to the nearest 5. A wait of 0 with nobody ahead is printed as
+ * "You're next" instead.
+ */
 function minutesOf(seconds: number): number {
-  return Math.max(1, Math.ceil(seconds / 60))
+  const exact = Math.max(1, Math.ceil(seconds / 60))
+  return exact > 10 ? Math.round(exact / 5) * 5 : exact
 }
 
 export interface PrintAssets {
@@ -120,9 +129,10 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
 <p class="service" dir="auto">${escapeHtml(view.serviceName)}</p>
 <dl class="facts">
 <div><dt>${escapeHtml(words.ahead)}</dt><dd class="ahead">${escapeHtml(count)}</dd></div>
-<div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">≈ ${escapeHtml(words.minutes(minutesOf(view.estimatedWaitSeconds), lang))}</dd></div>
+<div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">${view.peopleAhead === 0 && view.estimatedWaitSeconds === 0 ? escapeHtml(words.youreNext) : `≈ ${escapeHtml(words.minutes(minutesOf(view.estimatedWaitSeconds), lang))}`}</dd></div>
 </dl>
-<p class="when">${escapeHtml(when)}</p>
+${view.noCounterOpen ? `<p class="no-counter">${escapeHtml(words.noCounterOpen)}</p>
+` : ''}<p class="when">${escapeHtml(when)}</p>
 <div class="qr">${qrSvg(phoneUrl, { label: words.scan })}</div>
 <p class="scan">${escapeHtml(words.scan)}</p>
 <p class="url" dir="ltr">${escapeHtml(phoneUrl)}</p>

@@ -138,6 +138,7 @@ export class KioskService {
           opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
           waiting: line.waiting,
           estimatedWaitSeconds: line.estimatedWaitSeconds,
+          noCounterOpen: line.noCounterOpen,
           priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
         }
       })
@@ -219,6 +220,7 @@ export class KioskService {
       timezone: place.timezone,
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
+      noCounterOpen: inLine?.noCounterOpen ?? false,
       printPath: `/kiosk/tickets/${encodeURIComponent(row.id)}/print`,
     }
   }

@@ -32,7 +32,7 @@ export const readTicketByTrackingCodeDocs = routeDetail({
           serviceName: 'الحسابات', serviceNames: { en: 'Accounts', ar: 'الحسابات' },
           locationName: 'القاعة الرئيسية', locationNames: { en: 'Main hall', ar: 'القاعة الرئيسية' },
           branchName: 'الفرع الرئيسي', branchNames: { en: 'Main branch', ar: 'الفرع الرئيسي' },
-          peopleAhead: 2, estimatedWaitSeconds: 900, counterName: null, counterNames: null, callCount: 0,
+          peopleAhead: 2, estimatedWaitSeconds: 900, noCounterOpen: false, counterName: null, counterNames: null, callCount: 0,
         },
         version: '1a2b3c4d5e6f',
       },

@@ -27,6 +27,8 @@ export type PhoneStatus =
       branchNames: Names
       peopleAhead: number
       estimatedWaitSeconds: number
+      /** Contract §19: no open counter serves its line now. */
+      noCounterOpen: boolean
       /** The counter it is called to (CALLED, SERVING), else null. */
       counterName: string | null
       counterNames: Names | null
@@ -168,6 +170,7 @@ export class PhoneService {
       branchNames: namesObject(place.unitName, fallback),
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
+      noCounterOpen: inLine?.noCounterOpen ?? false,
       counterName: counter === null ? null : resolveName(counter, language, fallback),
       counterNames: counter === null ? null : namesObject(counter, fallback),
       callCount: row.callCount,

@@ -35,6 +35,8 @@ export interface QueueDisplayService {
   locationId: string
   waiting: number
   estimatedWaitSeconds: number
+  /** Contract §19: no open counter serves the line now (the board says "No counter is open right now"). */
+  noCounterOpen: boolean
   nowServing: QueueDisplayNowServing | null
   /** Contract §18: the service takes tickets now (its location's hours narrowed by its own). */
   open: boolean
@@ -164,6 +166,7 @@ export class QueueDisplayReader {
             locationId: line.locationId,
             waiting: line.waiting,
             estimatedWaitSeconds: line.estimatedWaitSeconds,
+            noCounterOpen: line.noCounterOpen,
             nowServing: line.nowServing === null ? null : {
               number: line.nowServing.number,
               counterName: line.nowServing.counterName,

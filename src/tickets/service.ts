@@ -3,7 +3,7 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
 import type { WriteBatcher } from '../platform/write-batch'
-import { isoTime } from '../platform/clock'
+import { isoTime, systemClock, type Clock } from '../platform/clock'
 import { decodeActor } from '../platform/actor'
 import { planStable } from '../platform/sql'
 import { inReadTransaction } from '../platform/transactions'
@@ -14,12 +14,13 @@ import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store
 import { TicketWriter, SYSTEM_ACTOR, isSystemActor } from './writer'
 import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
-import { QueueLines, type QueueLine } from './lines'
+import { QueueLines, lineKey, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type OpenSignature, type QueueDisplayState } from './display-state'
 import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
 import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
-import { averageServiceSeconds, estimatedWaitSeconds } from './wait'
+import { averageServiceSeconds } from './wait'
+import { estimateWait } from './estimate'
 import { RollupReads } from './rollup-reads'
 
 /** Where a requeued or transferred ticket joins the waiting line. */
@@ -29,8 +30,10 @@ export type LinePosition = 'FIRST' | 'LAST'
 export interface PlaceInLine {
   /** Tickets of the line that will be called before it. */
   ahead: number
-  /** Contract §3's estimate with `ahead` as the waiting ahead. */
+  /** Contract §19: seconds until it is called (estimate.ts); 0 with nobody ahead and a free open counter. */
   estimatedWaitSeconds: number
+  /** Contract §19: no open counter serves its line now; the estimate assumed one. */
+  noCounterOpen: boolean
 }
 
 interface PlaceRow { id: string; priority: number; front: number; queueRank: number; createdAt: number }
@@ -55,6 +58,8 @@ export interface TicketsDeps {
   ids: IdGenerator
   log: Logger
   writes: WriteBatcher
+  /** What wait estimates measure a counter's current service against (contract §19; default the system clock). */
+  clock?: Clock
   /** Told each ticket event once its write committed (`lobby_tickets_total`). */
   onEvent?: (type: TicketEventType) => void
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
@@ -273,8 +278,8 @@ export class Tickets {
 
   /**
    * A waiting ticket's place in its (service, location) line: how many of the line's tickets
-   * will be called before it under the unit's priority policy (`callsAhead`), and contract §3's
-   * estimate from that. O(the line's waiting tickets). Null when the ticket is not WAITING.
+   * will be called before it under the unit's priority policy (`callsAhead`), and contract §19's
+   * estimate from that (estimate.ts). O(the line's waiting tickets + the unit's open counters). Null when the ticket is not WAITING.
    */
   placeInLine(ticket: TicketRow): PlaceInLine | null {
     if (ticket.status !== 'WAITING') return null
@@ -290,11 +295,11 @@ export class Tickets {
     return inReadTransaction(this.deps.db, () => {
       const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
       const line = this.parts.lineFactsStmt.get(serviceId, locationId)
-      const open = line?.open ?? 0
       const average = averageServiceSeconds(line?.avg, line?.defaultSeconds)
+      const counters = this.parts.lines.openCounters(queueUnitId).get(lineKey(serviceId, locationId)) ?? []
       const places = new Map<string, PlaceInLine>()
       callOrder(waiting, this.priorityPolicy(queueUnitId)).forEach((ticket, ahead) => {
-        places.set(ticket.id, { ahead, estimatedWaitSeconds: estimatedWaitSeconds(ahead, open, average) })
+        places.set(ticket.id, { ahead, ...estimateWait(ahead, average, waiting.length, counters) })
       })
       return places
     })
@@ -310,10 +315,8 @@ export class Tickets {
       const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
       const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
       const line = this.parts.lineFactsStmt.get(serviceId, locationId)
-      return {
-        ahead,
-        estimatedWaitSeconds: estimatedWaitSeconds(ahead, line?.open ?? 0, averageServiceSeconds(line?.avg, line?.defaultSeconds)),
-      }
+      const counters = this.parts.lines.openCounters(queueUnitId).get(lineKey(serviceId, locationId)) ?? []
+      return { ahead, ...estimateWait(ahead, averageServiceSeconds(line?.avg, line?.defaultSeconds), waiting.length, counters) }
     })
   }
 
@@ -414,7 +417,8 @@ const ISSUE = { event: 'created', webhook: 'ticket.created' } as const
 function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void) {
   const db = deps.db
   const store = new TicketStore(db, deps.ids, deps.trackingCodes)
-  const lines = new QueueLines(db)
+  const clock = deps.clock ?? systemClock
+  const lines = new QueueLines(db, () => clock.now())
   return {
     store,
     lines,
@@ -442,10 +446,8 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     lineStmt: db.$client.query<PlaceRow, [string, string]>(`
       SELECT id, priority, front, queue_rank AS queueRank, created_at AS createdAt FROM tickets
       WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'`),
-    lineFactsStmt: db.$client.query<{ avg: number | null; defaultSeconds: number; open: number }, [string, string]>(`
-      SELECT st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds,
-        (SELECT count(*) FROM counters c JOIN counter_services cs ON cs.counter_id = c.id
-          WHERE cs.service_id = ?1 AND c.location_id = ?2 AND c.open = 1) AS open
+    lineFactsStmt: db.$client.query<{ avg: number | null; defaultSeconds: number }, [string, string]>(`
+      SELECT st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds
       FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = ?2
       WHERE s.id = ?1`),
     // Contract §3: one open ticket per counter, CALLED or SERVING.

@@ -8,9 +8,9 @@ import { DEFAULT_SERVICE_SECONDS } from '../queue/tables'
 export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../queue/tables'
 
 /**
- * Contract §3: `estimatedWaitSeconds` = ceil((waiting ahead + 1) / max(open counters, 1))
- * × average service seconds. Inputs come from `service_stats` and one grouped count of open
- * counters, never from a scan of the ticket history.
+ * Part one's formula (contract §3): ceil((waiting ahead + 1) / max(open counters, 1)) × average
+ * service seconds. No surface uses it since contract §19 (estimate.ts's `estimateWait` does);
+ * it stays as the baseline the accuracy measurements compare against.
  */
 export function estimatedWaitSeconds(waitingAhead: number, openCounters: number, averageServiceSeconds: number): number {
   return Math.ceil((Math.max(waitingAhead, 0) + 1) / Math.max(openCounters, 1)) * Math.max(averageServiceSeconds, 0)
@@ -24,19 +24,39 @@ export function averageServiceSeconds(recentAverage: number | null | undefined, 
   return recentAverage != null ? Math.round(recentAverage) : serviceDefault ?? DEFAULT_SERVICE_SECONDS
 }
 
-/** How many recent completions the moving average of service time roughly covers. */
+/** How many recent completions the service-time estimate roughly covers once it has settled. */
 export const AVERAGE_WINDOW = 20
 
 /**
- * Contract §3 "average service seconds from recent completions": an exponentially weighted
- * moving average of `completedAt − servingAt`. The n-th completion weighs max(1/n, 1/20): the
- * first 20 give their plain mean (no bias towards a seed value), later ones move the average by
- * 1/20 of their difference, so it follows roughly the last 20 completions. Returns the new
- * average (unrounded) from the previous one and how many completions it already holds.
+ * How many completions the service's default counts as before any is seen: the first
+ * completion weighs 1/(PRIOR_COMPLETIONS + 1), so the estimate moves from the default towards
+ * the learned value as completions accumulate instead of jumping to the first one.
  */
-export function nextServiceAverage(previous: number | null, completedBefore: number, durationSeconds: number): number {
+export const PRIOR_COMPLETIONS = 5
+
+/**
+ * Contract §19's band: a completion counts as at most this far from the current estimate
+ * (×0.5 … ×1.5). With the weights below, one completion moves the estimate by at most
+ * 0.5 / (PRIOR_COMPLETIONS + 1) ≈ 8 % at first and 0.5 / AVERAGE_WINDOW = 2.5 % later: a
+ * 2-second or 3-hour service moves it by less than a tenth. A service that is really longer or
+ * shorter still gets there, by a few percent per completion.
+ */
+export const SAMPLE_BAND = { low: 0.5, high: 1.5 } as const
+
+/**
+ * Contract §19 "service times are learned per service from recent completions, robust to
+ * outliers": the current estimate (`previous`, or the service's default before the first
+ * completion) moves towards each new `completedAt − servingAt`, clamped to `SAMPLE_BAND` around
+ * it, with the weight max(1/(n + 1 + PRIOR_COMPLETIONS), 1/AVERAGE_WINDOW) for the n-th
+ * completion (n = `completedBefore`). O(1) state: the estimate and the count, stored in
+ * `service_stats.avg_service_seconds` and `completed_count`. Returns the new estimate, unrounded.
+ */
+export function nextServiceAverage(previous: number | null, completedBefore: number, durationSeconds: number, serviceDefault: number = DEFAULT_SERVICE_SECONDS): number {
+  const current = previous !== null && completedBefore > 0 ? previous : Math.max(serviceDefault, 0)
   const sample = Math.max(durationSeconds, 0)
-  if (previous === null || completedBefore <= 0) return sample
-  const weight = Math.max(1 / (completedBefore + 1), 1 / AVERAGE_WINDOW)
-  return previous + (sample - previous) * weight
+  // An estimate of 0 (a service provisioned with 0 seconds) has no band: one second is the least it starts from.
+  const anchor = Math.max(current, 1)
+  const clamped = Math.min(Math.max(sample, anchor * SAMPLE_BAND.low), anchor * SAMPLE_BAND.high)
+  const weight = Math.max(1 / (Math.max(completedBefore, 0) + 1 + PRIOR_COMPLETIONS), 1 / AVERAGE_WINDOW)
+  return current + (clamped - current) * weight
 }

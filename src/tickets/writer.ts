@@ -75,9 +75,11 @@ export class TicketWriter {
     this.pointerStmt = db.$client.query<unknown, [string, string, string | null]>(`
       INSERT INTO service_stats (service_id, location_id, now_serving_ticket_id) VALUES (?1, ?2, ?3)
       ON CONFLICT (service_id, location_id) DO UPDATE SET now_serving_ticket_id = excluded.now_serving_ticket_id`)
-    this.statsStmt = db.$client.query<{ avg: number | null; n: number }, [string, string]>(
-      'SELECT avg_service_seconds AS avg, completed_count AS n FROM service_stats WHERE service_id = ?1 AND location_id = ?2',
-    )
+    // The service's default is where the estimate starts before its first completion (contract §19).
+    this.statsStmt = db.$client.query<{ avg: number | null; n: number | null; defaultSeconds: number }, [string, string]>(`
+      SELECT st.avg_service_seconds AS avg, st.completed_count AS n, s.default_service_seconds AS defaultSeconds
+      FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = ?2
+      WHERE s.id = ?1`)
     this.averageStmt = db.$client.query<unknown, [string, string, number, number]>(`
       INSERT INTO service_stats (service_id, location_id, avg_service_seconds, completed_count) VALUES (?1, ?2, ?3, ?4)
       ON CONFLICT (service_id, location_id) DO UPDATE SET avg_service_seconds = excluded.avg_service_seconds, completed_count = excluded.completed_count`)
@@ -154,10 +156,10 @@ export class TicketWriter {
     this.pointerStmt.run(serviceId, locationId, current?.id ?? null)
   }
 
-  /** Folds one service duration into the line's moving average (see `nextServiceAverage`). */
+  /** Folds one service duration into the line's robust service-time estimate (see `nextServiceAverage`): O(1), in the write's transaction. */
   private recordServiceTime(serviceId: string, locationId: string, seconds: number): void {
     const stats = this.statsStmt.get(serviceId, locationId)
     const count = stats?.n ?? 0
-    this.averageStmt.run(serviceId, locationId, nextServiceAverage(stats?.avg ?? null, count, seconds), count + 1)
+    this.averageStmt.run(serviceId, locationId, nextServiceAverage(stats?.avg ?? null, count, seconds, stats?.defaultSeconds), count + 1)
   }
 }

@@ -17,6 +17,10 @@ const hall = (lines: Line[], serviceId = 'svc_accounts') => lines.find((l) => l.
 const state = async (ctx: QueueTestContext) => hall((await jsonOf(await get(ctx, STATE, ctx.key('all')))).data.services)
 const services = async (ctx: QueueTestContext, serviceId = 'svc_accounts') => hall((await jsonOf(await get(ctx, SERVICES, ctx.key('all')))).data.services, serviceId)
 
+/** The tickets owner's line (what the public lists read), with the fields the public shape leaves out. */
+const line = (ctx: QueueTestContext, serviceId = 'svc_accounts') =>
+  ctx.deps.tickets.lines('qu_main', true).find((l) => l.id === serviceId && l.locationId === 'loc_hall')!
+
 describe('public services list and state follow the lifecycle at once', () => {
   test('after call, start and complete: nowServing with the counter name, waiting', async () => {
     const ctx = counterContext()
@@ -47,16 +51,21 @@ describe('public services list and state follow the lifecycle at once', () => {
     expect(await state(ctx)).toMatchObject({ waiting: 1, nowServing: null })
   })
 
-  test('the estimate follows open counters and completed service times', async () => {
+  test('the estimate follows open counters, what they hold and completed service times (contract §19)', async () => {
     const ctx = counterContext()
     for (let i = 0; i < 3; i++) await issued(ctx)
-    // 3 waiting, no counter open: (3 + 1) × 300.
+    // 3 waiting, no counter open: one counter assumed, busy for one average: (3 + 1) × 300.
     expect((await services(ctx)).estimatedWaitSeconds).toBe(4 * 300)
+    expect(line(ctx)).toMatchObject({ estimatedWaitSeconds: 4 * 300, noCounterOpen: true })
     await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
-    expect((await services(ctx)).estimatedWaitSeconds).toBe(2 * 300)
-    expect((await services(ctx, 'svc_loans')).estimatedWaitSeconds).toBe(300)
-    // Two completions at cnt_1: 60 s and 120 s of service → average 90 s.
+    // Two free counters take the 3 waiting at 0, 0 and 300 s: a new ticket is called at 300 s.
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(300)
+    expect(line(ctx)).toMatchObject({ estimatedWaitSeconds: 300, noCounterOpen: false })
+    // Nobody waits for loans and an open counter of it is free: 0 ("You're next").
+    expect((await services(ctx, 'svc_loans')).estimatedWaitSeconds).toBe(0)
+    // Two completions at cnt_1: 60 s and 120 s of service. Each is clamped to ×0.5 … ×1.5 of the
+    // estimate before it moves it: 300 → 275 (weight 1/6) → 255.36 (weight 1/7).
     for (const seconds of [60, 120]) {
       const t = await ok(callNext(ctx, 'cnt_1'))
       ctx.clock.advance(10_000)
@@ -64,21 +73,33 @@ describe('public services list and state follow the lifecycle at once', () => {
       ctx.clock.advance(seconds * 1000)
       await ok(act(ctx, t.id, 'complete'))
     }
-    expect(stats(ctx, 'svc_accounts')).toMatchObject({ avg_service_seconds: 90, completed_count: 2 })
-    // 1 waiting, 2 open counters: ceil(2 / 2) × 90.
-    expect((await services(ctx)).estimatedWaitSeconds).toBe(90)
+    expect(stats(ctx, 'svc_accounts')).toMatchObject({ completed_count: 2 })
+    expect(stats(ctx, 'svc_accounts').avg_service_seconds).toBeCloseTo(300 - 25 - 275 / 2 / 7, 6)
+    // 1 waiting, 2 free open counters: the waiting one goes to one, a new ticket to the other at once.
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(0)
     await ok(op(ctx, 'POST', '/counters/cnt_2/close'))
-    expect((await services(ctx)).estimatedWaitSeconds).toBe(2 * 90)
-    // Loans has no completion yet: still its default.
-    expect((await services(ctx, 'svc_loans')).estimatedWaitSeconds).toBe(300)
+    // One free counter, one ahead: one service time.
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(255)
+    // A counter that is serving is free after the rest of its average (255 − 100 s served).
+    const t = await ok(callNext(ctx, 'cnt_1'))
+    await ok(act(ctx, t.id, 'start'))
+    ctx.clock.advance(100_000)
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(155)
   })
 
-  test('the moving average: plain mean of the first 20 completions, then each moves it by 1/20', () => {
+  test('the service-time estimate: starts at the default, learns, and one outlier moves it by less than a tenth', () => {
+    // Before any completion the default is where it starts; 150 s completions pull it down gradually.
     let avg: number | null = null
-    for (let n = 0; n < 20; n++) avg = nextServiceAverage(avg, n, n % 2 === 0 ? 100 : 200)
-    expect(avg).toBeCloseTo(150, 9)
-    expect(nextServiceAverage(avg, 20, 350)).toBeCloseTo(160, 9)
-    expect(nextServiceAverage(null, 0, -5)).toBe(0)
+    for (let n = 0; n < 200; n++) avg = nextServiceAverage(avg, n, 150, 300)
+    expect(avg!).toBeCloseTo(150, 0)
+    // One 2-second or 3-hour completion, early or late, moves it by less than a tenth.
+    for (const [previous, count] of [[null, 0], [300, 1], [150, 200]] as const) {
+      const base = previous ?? 300
+      expect(Math.abs(nextServiceAverage(previous, count, 2, 300) - base) / base).toBeLessThan(0.1)
+      expect(Math.abs(nextServiceAverage(previous, count, 3 * 3600, 300) - base) / base).toBeLessThan(0.1)
+    }
+    expect(nextServiceAverage(null, 0, -5, 300)).toBeLessThan(300)
+    expect(nextServiceAverage(null, 0, -5, 0)).toBeGreaterThanOrEqual(0)
   })
 
   test('a completion by the daily close or a no-show does not count as a service time', async () => {

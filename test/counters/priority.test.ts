@@ -277,24 +277,25 @@ describe('priority tickets: wait estimates count the tickets really called ahead
     const n3 = await issued(ctx)
     const p1 = await walkIn(ctx, true)
     const p2 = await walkIn(ctx, true)
-    // One open counter (cnt_2) serves accounts; no completion yet: 300 s per ticket.
-    expect(place(ctx, p1.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 300 })
-    expect(place(ctx, p2.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 600 })
-    expect(place(ctx, n1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 900 })
-    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1500 })
-    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', true)).toEqual({ ahead: 2, estimatedWaitSeconds: 900 })
-    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', false)).toEqual({ ahead: 5, estimatedWaitSeconds: 1800 })
+    // One open counter (cnt_2) serves accounts and holds nothing; no completion yet: 300 s per
+    // ticket (contract §19: the free counter takes the first ticket now, so 0 with nobody ahead).
+    expect(place(ctx, p1.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(place(ctx, p2.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 300, noCounterOpen: false })
+    expect(place(ctx, n1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
+    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1200, noCounterOpen: false })
+    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', true)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
+    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', false)).toEqual({ ahead: 5, estimatedWaitSeconds: 1500, noCounterOpen: false })
     // The line's estimate (services list, display) is for a normal ticket issued now: everyone waits ahead.
     const line = ctx.deps.tickets.lines('qu_main', true).find((l) => l.id === 'svc_accounts' && l.locationId === 'loc_hall')!
-    expect(line).toMatchObject({ waiting: 5, estimatedWaitSeconds: 1800 })
+    expect(line).toMatchObject({ waiting: 5, estimatedWaitSeconds: 1500, noCounterOpen: false })
     // A requeued-FIRST ticket is ahead of the priority ones.
     await ok(act(ctx, n2.id, 'call', { counterId: 'cnt_1' }))
     await ok(act(ctx, n2.id, 'requeue', { position: 'FIRST' }))
     expect(place(ctx, n2.id)!.ahead).toBe(0)
     expect(place(ctx, p1.id)!.ahead).toBe(1)
     expect(place(ctx, n1.id)!.ahead).toBe(3)
-    // cnt_1 opened by its call: two open counters for accounts now.
-    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 900 })
+    // cnt_1 opened by its call: two free open counters for accounts now, 4 tickets ahead: 2 each.
+    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 600, noCounterOpen: false })
     expect(ctx.deps.tickets.placeInLine({ ...ctx.deps.tickets.byId(n1.id)!, status: 'CALLED' })).toBeNull()
   })
 
@@ -305,7 +306,8 @@ describe('priority tickets: wait estimates count the tickets really called ahead
     const p2 = await walkIn(ctx, true)
     // Call order: n0 n1 p1 n2 n3 p2.
     expect([p1, p2, ...n].map((t) => place(ctx, t.id)!.ahead)).toEqual([2, 5, 0, 1, 3, 4])
-    expect(place(ctx, p2.id)!.estimatedWaitSeconds).toBe(6 * 300)
+    // No counter open: one counter is assumed, busy for one average (contract §19).
+    expect(place(ctx, p2.id)).toMatchObject({ estimatedWaitSeconds: 6 * 300, noCounterOpen: true })
     expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', true).ahead).toBe(6)
     expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', false).ahead).toBe(6)
   })

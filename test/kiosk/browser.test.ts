@@ -213,6 +213,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     // Counter 1 takes the ticket ahead: one fewer ahead, live.
     await lobby.callNext('cnt_1')
     await phone.locator('.phone-ahead', { hasText: '0' }).waitFor({ timeout: LIVE_MS })
+    // Contract §19: nobody ahead and a free open counter (cnt_2) of the service: "You're next",
+    // never "0 ahead" beside a number of minutes.
+    await fetch(`${lobby.url}/api/operator/v1/counters/cnt_2/open`, { method: 'POST', headers: { authorization: `Bearer ${lobby.secrets.operator}` } })
+    await phone.locator('.phone-wait', { hasText: "You're next" }).waitFor({ timeout: LIVE_MS })
+    expect(await phone.locator('.phone-wait').textContent()).not.toMatch(/\d/)
     // Counter 2 calls this one.
     const calledAt = Date.now()
     await fetch(`${lobby.url}/api/operator/v1/tickets/${mine.id}/call`, {

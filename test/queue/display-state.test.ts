@@ -27,14 +27,16 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
         { id: 'loc_annex', name: 'Annex', names: { en: 'Annex' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
         { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
       ],
+      // Contract §19: the annex has no counter (one assumed, flagged); the hall's ticket waits for
+      // cnt_1's service just begun (300 s) plus its own turn; loans waits for cnt_1's current ticket.
       services: [
-        { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, nowServing: null, open: true, opensAt: null },
+        { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: true, nowServing: null, open: true, opensAt: null },
         {
-          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600,
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: false,
           nowServing: { number: 'A001', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, status: 'SERVING', calledAt: T0, priority: false },
           open: true, opensAt: null,
         },
-        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, nowServing: null, open: true, opensAt: null },
+        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: false, nowServing: null, open: true, opensAt: null },
       ],
       recentCalls: [
         { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, calledAt: T0, status: 'SERVING', priority: false },
@@ -43,7 +45,7 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     // Exactly the documented keys, in the documented order.
     expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'names', 'defaultLanguage', 'languages', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
     expect(Object.keys(state!.locations[0]!)).toEqual(['id', 'name', 'names', 'timezone', 'open', 'opensAt'])
-    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'names', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'nowServing', 'open', 'opensAt'])
+    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'names', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'noCounterOpen', 'nowServing', 'open', 'opensAt'])
     expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'counterNames', 'calledAt', 'status', 'priority'])
   })
 
@@ -102,7 +104,8 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     const opened = queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!
     expect(opened.stateRevision).toBe(r0 + 1)
-    expect(opened.services.find((s) => s.locationId === 'loc_hall' && s.id === 'svc_accounts')!.estimatedWaitSeconds).toBe(300)
+    // Contract §19: nobody waits and the open counter is free, so a new ticket is next (Part one said 300).
+    expect(opened.services.find((s) => s.locationId === 'loc_hall' && s.id === 'svc_accounts')!.estimatedWaitSeconds).toBe(0)
     const t = await issued(ctx)
     await ok(act(ctx, t.id, 'cancel'))
     expect(queueDisplayState(ctx.deps, 'qu_main', 'ws_demo')!.stateRevision).toBe(r0 + 3)

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { QueueCodes } from '../../src/queue/errors'
-import { estimatedWaitSeconds } from '../../src/tickets/wait'
 import { queueContext, mainUnit, issue, get, counts, expectError, jsonOf, HALL_ACCOUNTS, SERVICES, STATE, TICKETS, type QueueTestContext } from './helpers'
 
 const sql = (ctx: QueueTestContext, query: string, ...params: (string | number | null)[]) => ctx.db.$client.query(query).run(...params)
@@ -29,24 +28,26 @@ describe('GET /queue/services', () => {
     expect(data.services.map((s: { id: string; locationId: string }) => `${s.id}@${s.locationId}`)).toEqual(['svc_accounts@loc_hall', 'svc_loans@loc_hall'])
   })
 
-  test('estimatedWaitSeconds = ceil((waiting + 1) / max(open counters of the service, 1)) × average service seconds', async () => {
+  // Contract §19 replaced Part one's ceil((waiting + 1) / max(open, 1)) × average: the estimate
+  // now hands the waiting tickets to the open counters one by one, each free after what it holds.
+  test('estimatedWaitSeconds: the waiting tickets shared out over the open counters of the service (contract §19)', async () => {
     const ctx = queueContext()
     for (let i = 0; i < 4; i++) await issue(ctx, ctx.key('all'))
     const entry = async (serviceId: string, locationId: string) =>
       (await jsonOf(await get(ctx, SERVICES, ctx.key('all')))).data.services.find((s: { id: string; locationId: string }) => s.id === serviceId && s.locationId === locationId)
-    // No counter open: as if one were.
+    // No counter open: as if one were, busy for one average.
     expect(await entry('svc_accounts', 'loc_hall')).toMatchObject({ waiting: 4, estimatedWaitSeconds: 5 * 300 })
-    // Both hall counters serve accounts; only cnt_1 serves loans.
+    // Both hall counters serve accounts; only cnt_1 serves loans. Two free counters take the 4
+    // waiting two each: a new ticket is called after 2 × 300 s (Part one said 3 × 300).
     sql(ctx, 'UPDATE counters SET open = 1')
-    expect(await entry('svc_accounts', 'loc_hall')).toMatchObject({ waiting: 4, estimatedWaitSeconds: 3 * 300 })
-    expect(await entry('svc_loans', 'loc_hall')).toMatchObject({ waiting: 0, estimatedWaitSeconds: 300 })
+    expect(await entry('svc_accounts', 'loc_hall')).toMatchObject({ waiting: 4, estimatedWaitSeconds: 2 * 300 })
+    // Nobody waits for loans and cnt_1 is free: 0 (Part one said 300).
+    expect(await entry('svc_loans', 'loc_hall')).toMatchObject({ waiting: 0, estimatedWaitSeconds: 0 })
     // The annex has no counter: its line is not shortened by the hall's.
     expect(await entry('svc_accounts', 'loc_annex')).toMatchObject({ waiting: 0, estimatedWaitSeconds: 300 })
-    // The recent average replaces the service default once completions exist.
+    // The learned service time replaces the service default once completions exist.
     sql(ctx, "UPDATE service_stats SET avg_service_seconds = 120 WHERE service_id = 'svc_accounts' AND location_id = 'loc_hall'")
-    expect(await entry('svc_accounts', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: 3 * 120 })
-    expect(estimatedWaitSeconds(0, 0, 90)).toBe(90)
-    expect(estimatedWaitSeconds(7, 3, 60)).toBe(180)
+    expect(await entry('svc_accounts', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: 2 * 120 })
   })
 
   test('the default service seconds of the service apply when no average exists', async () => {

@@ -93,9 +93,14 @@ export function formatNumber(lang: string, n: number): string {
   return numberFormat(lang, {}).format(n)
 }
 
-/** `10 min` (rounded up to whole minutes; at least 1). */
+/**
+ * Minutes as people say them (contract §19): whole minutes rounded up (at least 1) up to 10,
+ * then to the nearest 5 (`15 min`, not `13 min`), and half hours from 2 hours. The page's label
+ * says it is approximate ("Approximate wait", "about {time}").
+ */
 export function formatMinutes(lang: string, seconds: number): string {
-  const minutes = Math.max(1, Math.ceil(seconds / 60))
+  const exact = Math.max(1, Math.ceil(seconds / 60))
+  const minutes = exact > 10 ? Math.round(exact / 5) * 5 : exact
   if (minutes >= 120) {
     const hours = Math.round(minutes / 30) / 2
     return numberFormat(lang, { style: 'unit', unit: 'hour', unitDisplay: 'short', maximumFractionDigits: 1 }).format(hours)

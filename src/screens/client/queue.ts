@@ -158,7 +158,9 @@ export class QueueBoard extends Board<QueueState> {
         'footer',
         { class: 'svc-stats' },
         h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.waiting))),
-        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' }, formatMinutes(lang, service.estimatedWaitSeconds))),
+        // Contract §19: a new ticket with a free counter is "You're next"; no counter open is said in words.
+        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' },
+          service.noCounterOpen ? labels.noCounterOpen : service.estimatedWaitSeconds === 0 ? labels.youreNext : formatMinutes(lang, service.estimatedWaitSeconds))),
       ),
     )
   }

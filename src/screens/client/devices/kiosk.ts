@@ -255,7 +255,9 @@ export class KioskPage {
         name,
         h('span', { class: 'kiosk-service-facts' },
           h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.count(this.words.waiting, service.waiting)),
-          h('span', { class: 'kiosk-service-wait' }, this.t('approxWait', { time: formatMinutes(lang, estimate) }))))
+          // Contract §19: 0 is "You're next" (nobody ahead, a free counter), never "about 1 min".
+          h('span', { class: 'kiosk-service-wait' }, estimate === 0 ? this.words.youreNext : this.t('approxWait', { time: formatMinutes(lang, estimate) })),
+          service.noCounterOpen ? h('span', { class: 'kiosk-service-no-counter' }, this.words.noCounterOpen) : null))
       button.addEventListener('click', () => void this.take(service.id))
       return button
     })
@@ -331,7 +333,9 @@ export class KioskPage {
         data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
         h('dl', { class: 'kiosk-ticket-facts' },
           h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
-          h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' }, formatMinutes(lang, data.estimatedWaitSeconds)))),
+          h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' },
+            data.peopleAhead === 0 && data.estimatedWaitSeconds === 0 ? this.words.youreNext : formatMinutes(lang, data.estimatedWaitSeconds)))),
+        data.noCounterOpen ? h('p', { class: 'kiosk-ticket-no-counter' }, this.words.noCounterOpen) : null,
         this.printing ? h('p', { class: 'kiosk-printed' }, this.words.printed) : null),
       tracking === null ? null : h('figure', { class: 'kiosk-qr' },
         h('img', { src: `${tracking}/qr.svg`, alt: this.words.scan, width: 320, height: 320 }),

@@ -13,7 +13,7 @@ type Status =
   | {
       state: 'WAITING' | 'CALLED' | 'SERVING'; language: string; defaultLanguage: string; languages: string[]; ticketNumber: string
       serviceName: string; serviceNames: Names; locationName: string; locationNames: Names; branchName: string; branchNames: Names
-      peopleAhead: number; estimatedWaitSeconds: number; counterName: string | null; counterNames: Names | null; callCount: number
+      peopleAhead: number; estimatedWaitSeconds: number; noCounterOpen?: boolean; counterName: string | null; counterNames: Names | null; callCount: number
     }
   | { state: 'ENDED'; language: string }
   | { state: 'EXPIRED'; language: string }
@@ -132,7 +132,10 @@ class PhonePage {
         ...head,
         h('dl', { class: 'phone-facts' },
           h('div', null, h('dt', null, w.peopleAhead), h('dd', { class: 'phone-ahead' }, formatNumber(lang, status.peopleAhead))),
-          h('div', null, h('dt', null, w.approxWait), h('dd', { class: 'phone-wait' }, formatMinutes(lang, status.estimatedWaitSeconds)))),
+          // Contract §19: nobody ahead and a free counter is "You're next", never "1 min".
+          h('div', null, h('dt', null, w.approxWait), h('dd', { class: 'phone-wait' },
+            status.peopleAhead === 0 && status.estimatedWaitSeconds === 0 ? w.youreNext : formatMinutes(lang, status.estimatedWaitSeconds)))),
+        ...(status.noCounterOpen === true ? [h('p', { class: 'phone-no-counter' }, w.noCounterOpen)] : []),
         h('p', { class: 'phone-hint' }, status.peopleAhead === 0 ? `${w.nextUp} ${w.waitingHint}` : w.waitingHint),
       )
       return false
