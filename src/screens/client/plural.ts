@@ -13,12 +13,23 @@ export type PluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other'
 /** `{n}` is the count in the page's digits. */
 export type PluralPhrase = Partial<Record<PluralForm, string>> & { other: string }
 
-const rules = new Map<string, Intl.PluralRules>()
+const rules = new Map<string, Intl.PluralRules | null>()
+
+/** The plural form `lang`'s rules choose for `n` (`other` for a tag Intl does not take). */
+export function pluralForm(lang: string, n: number): PluralForm {
+  let rule = rules.get(lang)
+  if (rule === undefined) {
+    try {
+      rule = new Intl.PluralRules(lang)
+    } catch {
+      rule = null
+    }
+    rules.set(lang, rule)
+  }
+  return rule === null ? 'other' : (rule.select(n) as PluralForm)
+}
 
 /** `n` in the phrase form `lang`'s rules choose for it ("3 tickets still waiting"). */
 export function plural(lang: string, phrase: PluralPhrase, n: number): string {
-  let rule = rules.get(lang)
-  if (rule === undefined) rules.set(lang, (rule = new Intl.PluralRules(lang)))
-  const form = rule.select(n) as PluralForm
-  return fill(phrase[form] ?? phrase.other, { n: formatNumber(lang, n) })
+  return fill(phrase[pluralForm(lang, n)] ?? phrase.other, { n: formatNumber(lang, n) })
 }

@@ -4,9 +4,10 @@
  * plural category (`Intl.PluralRules`: Arabic has six), never a number glued to one word.
  * A unit language with no table here gets the English words around its own names.
  */
+import { pluralForm, type PluralPhrase } from '../plural'
 
 /** A count's phrase per plural category; `other` is the one every language has. */
-export type PluralWords = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+export type PluralWords = PluralPhrase
 
 const en = {
   title: 'Take a ticket',
@@ -119,11 +120,7 @@ export function kioskWordsFor(lang: string): KioskWords {
  * "شخصان", "3 أشخاص", "11 شخصًا", "100 شخص"); `formatted` is the number as the page writes it.
  */
 export function countWords(words: PluralWords, n: number, lang: string, formatted: string = String(n)): string {
-  let rule: Intl.LDMLPluralRule = 'other'
-  try {
-    rule = new Intl.PluralRules(lang).select(n)
-  } catch {}
-  return (words[rule] ?? words.other).replaceAll('{n}', formatted)
+  return (words[pluralForm(lang, n)] ?? words.other).replaceAll('{n}', formatted)
 }
 
 // The language switch names each language in itself (shared with the phone page).
