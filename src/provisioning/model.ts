@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { MAX_LAST_TICKET_MINUTES } from '../queue/opening-hours'
 
 /** IDs appear in URLs: letters, digits, `_` and `-`, 1 to 160 characters. */
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,160}$' })
@@ -52,7 +53,7 @@ const Location = Type.Object({
   /** Contract §18: absent = always open. */
   openingHours: Type.Optional(WeeklyHours),
   closedDates: Type.Optional(Type.Array(Type.String({ maxLength: 10 }), { maxItems: 1000 })),
-  lastTicketMinutesBeforeClose: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
+  lastTicketMinutesBeforeClose: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LAST_TICKET_MINUTES })),
   active: Type.Optional(Type.Boolean()),
 }, closed)
 

@@ -41,7 +41,7 @@ export interface OpenState {
 /** How far ahead the next opening is looked for: past it, a service counts as closed for good. */
 export const OPENING_SEARCH_DAYS = 400
 
-/** The longest last-ticket margin: half a day. */
+/** The longest last-ticket margin: half a day (the provisioning schema's bound). */
 export const MAX_LAST_TICKET_MINUTES = 720
 
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/
@@ -135,14 +135,6 @@ export function closedDatesErrors(value: unknown, pointer: string): ErrorDetail[
     }
   })
   return errors
-}
-
-/** What is wrong with `lastTicketMinutesBeforeClose`: a whole number of minutes, 0 to 720. */
-export function lastTicketMinutesErrors(value: unknown, pointer: string): ErrorDetail[] {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LAST_TICKET_MINUTES) {
-    return [{ path: pointer, message: `must be a whole number of minutes from 0 to ${MAX_LAST_TICKET_MINUTES}` }]
-  }
-  return []
 }
 
 // ---- the schedule ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import {
-  ALWAYS_OPEN, closedDatesErrors, lastTicketMinutesErrors, openStateAt, weeklyHoursErrors, type LocationHours, type WeeklyHours,
+  ALWAYS_OPEN, closedDatesErrors, openStateAt, weeklyHoursErrors, type LocationHours, type WeeklyHours,
 } from '../../src/queue/opening-hours'
 
 const at = (iso: string) => Date.parse(iso)
@@ -117,13 +117,9 @@ describe('opening hours validation: each problem with the JSON Pointer of its fi
     expect(weeklyHoursErrors({ mon: [['08:00', '12:00'], ['12:00', '13:00']] }, '/h')).toEqual([])
   })
 
-  test('closed dates and the last-ticket margin', () => {
+  test('closed dates', () => {
     expect(closedDatesErrors(['2026-12-25', '2026-02-30', '2026-12-25', 'tomorrow'], '/c').map((e) => e.path)).toEqual(['/c/1', '/c/2', '/c/3'])
     expect(closedDatesErrors('2026-12-25', '/c')).toHaveLength(1)
-    expect(lastTicketMinutesErrors(15, '/m')).toEqual([])
-    expect(lastTicketMinutesErrors(-1, '/m')).toHaveLength(1)
-    expect(lastTicketMinutesErrors(721, '/m')).toHaveLength(1)
-    expect(lastTicketMinutesErrors(1.5, '/m')).toHaveLength(1)
   })
 })
 
