@@ -65,12 +65,13 @@ function unitOf(
   credentialsOf: (kind: string, owner: string) => CredentialRow[],
   unitId: string,
 ): QueueUnit {
-  const [unit] = all<{ id: string; name: string; names: string | null; defaultLanguage: string; languages: string; active: number; priorityMode: 'FIRST' | 'INTERLEAVE'; normalPerPriority: number | null; kioskPriority: number; deskSignIn: 'optional' | 'required'; breakReasons: string }>(
+  const [unit] = all<{ id: string; name: string; names: string | null; defaultLanguage: string; languages: string; active: number; priorityMode: 'FIRST' | 'INTERLEAVE'; normalPerPriority: number | null; kioskPriority: number; deskSignIn: 'optional' | 'required'; breakReasons: string; noShowGraceMinutes: number; approachingAhead: number }>(
     `SELECT id, name, names, default_language AS defaultLanguage, languages, active, priority_mode AS priorityMode, normal_per_priority AS normalPerPriority,
-            kiosk_priority AS kioskPriority, desk_sign_in AS deskSignIn, break_reasons AS breakReasons
+            kiosk_priority AS kioskPriority, desk_sign_in AS deskSignIn, break_reasons AS breakReasons,
+            no_show_grace_minutes AS noShowGraceMinutes, approaching_ahead AS approachingAhead
      FROM queue_units WHERE id = ?1`, unitId)
-  const locations = all<{ id: string; name: string; names: string | null; timezone: string; active: number; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }>(
-    `SELECT id, name, names, timezone, active, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
+  const locations = all<{ id: string; name: string; names: string | null; timezone: string; active: number; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number; remoteJoin: string | null }>(
+    `SELECT id, name, names, timezone, active, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose, remote_join AS remoteJoin
      FROM locations WHERE queue_unit_id = ?1 ORDER BY created_at, id`, unitId)
   const services = all<{ id: string; name: string; names: string | null; prefix: string; active: number; defaultServiceSeconds: number; waitTargetSeconds: number; openingHours: string | null }>(
     `SELECT id, name, names, prefix, active, default_service_seconds AS defaultServiceSeconds, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours
@@ -91,6 +92,8 @@ function unitOf(
     kioskPriority: u.kioskPriority === 1,
     deskSignIn: u.deskSignIn,
     breakReasons: JSON.parse(u.breakReasons) as string[],
+    noShowGraceMinutes: u.noShowGraceMinutes,
+    approachingAhead: u.approachingAhead,
     locations: locations.map((l) => ({
       id: l.id,
       name: nameOf(l),
@@ -99,6 +102,7 @@ function unitOf(
       ...(l.openingHours === null ? {} : { openingHours: JSON.parse(l.openingHours) as Record<string, string[][]> }),
       closedDates: JSON.parse(l.closedDates) as string[],
       lastTicketMinutesBeforeClose: l.lastTicketMinutesBeforeClose,
+      ...(l.remoteJoin === null ? {} : { remoteJoin: JSON.parse(l.remoteJoin) as { enabled: boolean; maxWaiting: number; allowedNetworks: string[] } }),
     })),
     services: services.map((s) => ({
       id: s.id,

@@ -17,6 +17,8 @@ export const DEFAULT_QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:
 export const WEBHOOK_EVENTS = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
   'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
+  // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
+  'ticket.reinstated', 'ticket.approaching',
 ] as const
 export const WIDGET_TYPES = ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRANSPORT_BOARD'] as const
 
@@ -46,6 +48,20 @@ const PrayerSource = Type.Object({
   pushRateLimitPerMinute: Type.Optional(PerMinute),
 }, closed)
 
+/** Contract §20's bounds on `remoteJoin`. */
+export const MAX_REMOTE_JOIN_WAITING = 10_000
+export const MAX_ALLOWED_NETWORKS = 50
+
+/**
+ * Contract §20 `remoteJoin`: `allowedNetworks` are CIDRs (`10.0.0.0/8`, `fd00::/8`); each is
+ * parsed with the references (`checkReferences`), so a bad one is reported at its pointer.
+ */
+const RemoteJoin = Type.Object({
+  enabled: Type.Boolean(),
+  maxWaiting: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REMOTE_JOIN_WAITING })),
+  allowedNetworks: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 49 }), { maxItems: MAX_ALLOWED_NETWORKS })),
+}, closed)
+
 const Location = Type.Object({
   id: Id,
   name: LocalizedName,
@@ -54,6 +70,8 @@ const Location = Type.Object({
   openingHours: Type.Optional(WeeklyHours),
   closedDates: Type.Optional(Type.Array(Type.String({ maxLength: 10 }), { maxItems: 1000 })),
   lastTicketMinutesBeforeClose: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LAST_TICKET_MINUTES })),
+  /** Contract §20: `/join/{locationId}` for customers' phones; absent = off. */
+  remoteJoin: Type.Optional(RemoteJoin),
   active: Type.Optional(Type.Boolean()),
 }, closed)
 
@@ -110,6 +128,10 @@ const PriorityPolicy = Type.Object({
   normalPerPriority: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NORMAL_PER_PRIORITY })),
 }, closed)
 
+/** Contract §20's bounds: a no-show can be brought back within a day at most; approaching within 50 tickets. */
+export const MAX_NO_SHOW_GRACE_MINUTES = 1440
+export const MAX_APPROACHING_AHEAD = 50
+
 /** Contract §16's break reasons: 1–20 of them, each 1–60 characters, not blank, no two alike. */
 export const MAX_BREAK_REASONS = 20
 export const MAX_BREAK_REASON_LENGTH = 60
@@ -130,6 +152,10 @@ const QueueUnit = Type.Object({
   deskSignIn: Type.Optional(Type.Union([Type.Literal('optional'), Type.Literal('required')])),
   /** Contract §16: what "Close counter" offers (default DEFAULT_BREAK_REASONS); uniqueness is checked with the references. */
   breakReasons: Type.Optional(Type.Array(BreakReason, { minItems: 1, maxItems: MAX_BREAK_REASONS })),
+  /** Contract §20: minutes after a no-show during which a desk can bring it back (default 30; 0 = never). */
+  noShowGraceMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NO_SHOW_GRACE_MINUTES })),
+  /** Contract §20: `ticket.approaching` at this many tickets ahead or fewer (default 3). */
+  approachingAhead: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_APPROACHING_AHEAD })),
   locations: Type.Optional(Type.Array(Location)),
   services: Type.Optional(Type.Array(Service)),
   counters: Type.Optional(Type.Array(Counter)),

@@ -16,6 +16,15 @@ export const DEFAULT_WAIT_TARGET_SECONDS = 900
 /** Contract §16: the reasons "Close counter" offers when provisioning names none. */
 export const DEFAULT_BREAK_REASONS: readonly string[] = ['Break', 'Lunch', 'Admin work', 'Other']
 
+/** Contract §20: minutes after a no-show during which a desk can bring the ticket back. */
+export const DEFAULT_NO_SHOW_GRACE_MINUTES = 30
+
+/** Contract §20: `ticket.approaching` fires at this many tickets ahead when provisioning names none. */
+export const DEFAULT_APPROACHING_AHEAD = 3
+
+/** Contract §20: remote joining stops while a service has this many waiting, unless provisioning says otherwise. */
+export const DEFAULT_REMOTE_JOIN_MAX_WAITING = 50
+
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {
   id: text('id').primaryKey(),
@@ -46,6 +55,10 @@ export const queueUnits = sqliteTable('queue_units', {
   deskSignIn: text('desk_sign_in', { enum: ['optional', 'required'] }).notNull().default('optional'),
   /** Contract §16: JSON array of the reasons "Close counter" offers. */
   breakReasons: text('break_reasons').notNull().default(JSON.stringify(DEFAULT_BREAK_REASONS)),
+  /** Contract §20: a desk may "Bring back" a no-show for this many minutes after it. */
+  noShowGraceMinutes: integer('no_show_grace_minutes').notNull().default(DEFAULT_NO_SHOW_GRACE_MINUTES),
+  /** Contract §20: `ticket.approaching` is written when a waiting ticket has this many or fewer ahead. */
+  approachingAhead: integer('approaching_ahead').notNull().default(DEFAULT_APPROACHING_AHEAD),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
@@ -63,6 +76,11 @@ export const locations = sqliteTable('locations', {
   closedDates: text('closed_dates').notNull().default('[]'),
   /** Contract §18: no ticket in the last N minutes before closing. */
   lastTicketMinutesBeforeClose: integer('last_ticket_minutes_before_close').notNull().default(0),
+  /**
+   * Contract §20: JSON `{"enabled": true, "maxWaiting": 50, "allowedNetworks": ["10.0.0.0/8"]}`
+   * (defaults filled in by provisioning), or null: no `/join/{locationId}`.
+   */
+  remoteJoin: text('remote_join'),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ACTOR_TYPES } from '../platform/actor'
+import { TICKET_SOURCES } from './tables'
 
 /*
  * The ticket as every feature sees it (contract §3): its statuses, its sources and its JSON:
@@ -11,8 +12,8 @@ import { ACTOR_TYPES } from '../platform/actor'
 /** Contract §3. */
 export const TICKET_STATUSES = ['WAITING', 'CALLED', 'SERVING', 'COMPLETED', 'NO_SHOW', 'CANCELLED'] as const
 export type TicketStatus = (typeof TICKET_STATUSES)[number]
-export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE'] as const
-export type TicketSource = (typeof TICKET_SOURCES)[number]
+/** Part one's API/OPERATOR/KIOSK/EDGE, a phone's join page (REMOTE, §20), a checked-in appointment (APPOINTMENT, §21). */
+export { TICKET_SOURCES, type TicketSource } from './tables'
 
 const closed = { additionalProperties: false } as const
 

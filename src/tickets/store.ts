@@ -200,6 +200,11 @@ export class TicketStore {
       completedAt: null,
       trackingCode: this.trackingCodes(now),
       language: input.language ?? null,
+      transferredFromServiceId: null,
+      transferredFromCounterId: null,
+      transferNote: null,
+      moreTimeCount: 0,
+      approachingAt: null,
     }
     this.insertStmt.run({
       id: row.id,

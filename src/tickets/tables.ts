@@ -8,6 +8,10 @@ import { queueUnits, locations, services } from '../queue/tables'
  * structure (queue units, locations, services), which the tickets feature only reads.
  */
 
+/** Where a ticket came from (contract §3, §20, §21); src/tickets/model.ts re-exports it for the JSON. */
+export const TICKET_SOURCES = ['API', 'OPERATOR', 'KIOSK', 'EDGE', 'REMOTE', 'APPOINTMENT'] as const
+export type TicketSource = (typeof TICKET_SOURCES)[number]
+
 /**
  * Tickets. `seq` is the day's number for (location, prefix, businessDay); the unique index
  * makes a duplicate number impossible even if two writers raced.
@@ -29,7 +33,7 @@ export const tickets = sqliteTable(
     status: text('status', {
       enum: ['WAITING', 'CALLED', 'SERVING', 'COMPLETED', 'NO_SHOW', 'CANCELLED'],
     }).notNull(),
-    source: text('source', { enum: ['API', 'OPERATOR', 'KIOSK', 'EDGE'] }).notNull(),
+    source: text('source', { enum: TICKET_SOURCES }).notNull(),
     externalReference: text('external_reference'),
     credentialId: text('credential_id'),
     counterId: text('counter_id'),
@@ -57,6 +61,14 @@ export const tickets = sqliteTable(
      * `languages`); its print page, QR link and phone page use it. Null: the unit's default.
      */
     language: text('language'),
+    /** Contract §20: the service and counter a transferred ticket came from (the last transfer), and its optional note (≤ 200 characters). */
+    transferredFromServiceId: text('transferred_from_service_id'),
+    transferredFromCounterId: text('transferred_from_counter_id'),
+    transferNote: text('transfer_note'),
+    /** Contract §20: how many times the customer asked for more time (at most 2). */
+    moreTimeCount: integer('more_time_count').notNull().default(0),
+    /** Contract §20: when `ticket.approaching` was written for this ticket (once per ticket), or null. */
+    approachingAt: integer('approaching_at'),
   },
   (t) => [
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),
@@ -298,4 +310,28 @@ export const reportStaffDistributions = sqliteTable(
     serviceHist: blob('service_hist'),
   },
   (t) => [primaryKey({ columns: [t.username, t.queueUnitId, t.businessDay] })],
+)
+
+/**
+ * Contract §20: a customer's rating of a completed visit, once per ticket, within 24 hours of
+ * completion. The service, counter and clerk are copied from the ticket at rating time so the
+ * feedback report reads one table. `comment` is plain text (≤ 500 characters), shown as text.
+ */
+export const ticketFeedback = sqliteTable(
+  'ticket_feedback',
+  {
+    ticketId: text('ticket_id').primaryKey().references(() => tickets.id),
+    queueUnitId: text('queue_unit_id').notNull(),
+    locationId: text('location_id').notNull(),
+    serviceId: text('service_id').notNull(),
+    counterId: text('counter_id'),
+    /** The actor who completed the ticket when it was a clerk (`clerk:<userId>`), else null. */
+    clerk: text('clerk'),
+    /** The location's local business day of the completion (`YYYY-MM-DD`). */
+    businessDay: text('business_day').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('ticket_feedback_by_day').on(t.queueUnitId, t.businessDay)],
 )

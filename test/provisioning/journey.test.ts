@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'bun:test'
+import { testContext } from '../support/app'
+import { exampleDocument } from '../support/fixtures'
+import { applyProvisioning } from '../../src/provisioning/service'
+import { exportProvisioning } from '../../src/provisioning/export'
+import { refusal, unitOf, UNIT } from './helpers'
+
+const row = (ctx: ReturnType<typeof testContext>, sql: string) => ctx.db.$client.query(sql).get()
+
+describe('provisioning: the customer journey settings (contract §20)', () => {
+  test('absent: no remote join, a 30-minute no-show grace, approaching at 3 ahead', () => {
+    const ctx = testContext()
+    applyProvisioning(ctx.db, exampleDocument(), ctx.clock.now())
+    expect(row(ctx, "SELECT no_show_grace_minutes AS g, approaching_ahead AS a FROM queue_units WHERE id = 'qu_main'")).toEqual({ g: 30, a: 3 })
+    expect(row(ctx, "SELECT remote_join AS r FROM locations WHERE id = 'loc_hall'")).toEqual({ r: null })
+  })
+
+  test('remoteJoin is stored with its defaults filled in, the unit settings as given, and the export writes them back as no change', () => {
+    const ctx = testContext()
+    const doc = exampleDocument()
+    const unit = unitOf(doc)
+    unit.noShowGraceMinutes = 10
+    unit.approachingAhead = 5
+    unit.locations[0].remoteJoin = { enabled: true, allowedNetworks: ['192.168.1.0/24', 'fd00::/8'] }
+    applyProvisioning(ctx.db, doc, ctx.clock.now())
+    expect(row(ctx, "SELECT no_show_grace_minutes AS g, approaching_ahead AS a FROM queue_units WHERE id = 'qu_main'")).toEqual({ g: 10, a: 5 })
+    expect(row(ctx, "SELECT remote_join AS r FROM locations WHERE id = 'loc_hall'"))
+      .toEqual({ r: '{"enabled":true,"maxWaiting":50,"allowedNetworks":["192.168.1.0/24","fd00::/8"]}' })
+    const exported = exportProvisioning(ctx.db)
+    const again = applyProvisioning(ctx.db, exported, ctx.clock.now()).applied
+    for (const kind of ['queueUnits', 'locations']) expect(again[kind]).toMatchObject({ created: 0, updated: 0 })
+  })
+
+  test('a bad network is refused at its pointer; the bounds at theirs; nothing applied', () => {
+    expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, allowedNetworks: ['10.0.0.0/8', '10.0.0.0/33'] } }))
+      .toEqual([{ path: `${UNIT}/locations/0/remoteJoin/allowedNetworks/1`, message: 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)' }])
+    expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, maxWaiting: 0 } })[0]?.path).toBe(`${UNIT}/locations/0/remoteJoin/maxWaiting`)
+    expect(refusal((u) => { u.noShowGraceMinutes = 1441 })[0]?.path).toBe(`${UNIT}/noShowGraceMinutes`)
+    expect(refusal((u) => { u.approachingAhead = 0 })[0]?.path).toBe(`${UNIT}/approachingAhead`)
+  })
+})
