@@ -15,6 +15,7 @@ import m12 from '../../drizzle/0012_people_desk_staff.sql' with { type: 'text' }
 import m13 from '../../drizzle/0013_names_and_opening_hours.sql' with { type: 'text' }
 import m14 from '../../drizzle/0014_customer_journey.sql' with { type: 'text' }
 import m15 from '../../drizzle/0015_audit_log.sql' with { type: 'text' }
+import m16 from '../../drizzle/0016_appointments.sql' with { type: 'text' }
 
 export const embeddedMigrations: { idx: number; tag: string; when: number; sql: string }[] = [
   { idx: 0, tag: '0000_config_entities', when: 1795648190546, sql: m0 },
@@ -33,4 +34,5 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 13, tag: '0013_names_and_opening_hours', when: 1795707574391, sql: m13 },
   { idx: 14, tag: '0014_customer_journey', when: 1795716131616, sql: m14 },
   { idx: 15, tag: '0015_audit_log', when: 1795716336551, sql: m15 },
+  { idx: 16, tag: '0016_appointments', when: 1795716557493, sql: m16 },
 ]

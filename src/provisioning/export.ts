@@ -73,8 +73,8 @@ function unitOf(
   const locations = all<{ id: string; name: string; names: string | null; timezone: string; active: number; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number; remoteJoin: string | null }>(
     `SELECT id, name, names, timezone, active, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose, remote_join AS remoteJoin
      FROM locations WHERE queue_unit_id = ?1 ORDER BY created_at, id`, unitId)
-  const services = all<{ id: string; name: string; names: string | null; prefix: string; active: number; defaultServiceSeconds: number; waitTargetSeconds: number; openingHours: string | null }>(
-    `SELECT id, name, names, prefix, active, default_service_seconds AS defaultServiceSeconds, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours
+  const services = all<{ id: string; name: string; names: string | null; prefix: string; active: number; defaultServiceSeconds: number; waitTargetSeconds: number; openingHours: string | null; appointments: string | null }>(
+    `SELECT id, name, names, prefix, active, default_service_seconds AS defaultServiceSeconds, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours, appointments
      FROM services WHERE queue_unit_id = ?1 ORDER BY created_at, id`, unitId)
   const counters = all<{ id: string; name: string; names: string | null; locationId: string; active: number }>(
     'SELECT id, name, names, location_id AS locationId, active FROM counters WHERE queue_unit_id = ?1 ORDER BY created_at, id', unitId)
@@ -113,6 +113,7 @@ function unitOf(
       defaultServiceSeconds: s.defaultServiceSeconds,
       waitTargetSeconds: s.waitTargetSeconds,
       ...(s.openingHours === null ? {} : { openingHours: JSON.parse(s.openingHours) as Record<string, string[][]> }),
+      ...(s.appointments === null ? {} : { appointments: JSON.parse(s.appointments) as NonNullable<NonNullable<QueueUnit['services']>[number]['appointments']> }),
     })),
     counters: counters.map((c) => ({
       id: c.id,

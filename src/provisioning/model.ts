@@ -12,13 +12,15 @@ const LanguageTag = Type.String({ minLength: 1, maxLength: 35 })
 /** Contract §18 weekly hours: weekdays to `["HH:mm", "HH:mm"]` intervals (times, weekdays and overlaps checked with the references). */
 const WeeklyHours = Type.Record(Type.String({ maxLength: 16 }), Type.Array(Type.Array(Type.String({ maxLength: 5 }), { minItems: 2, maxItems: 2 }), { maxItems: 12 }))
 
-export const QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read', 'counter:operate', 'reports:read'] as const
+export const QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read', 'counter:operate', 'reports:read', 'appointments:write'] as const
 export const DEFAULT_QUEUE_SCOPES = ['services:read', 'tickets:write', 'tickets:read', 'state:read']
 export const WEBHOOK_EVENTS = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
   'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
   // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
   'ticket.reinstated', 'ticket.approaching',
+  // Contract §21: a booking's life.
+  'appointment.booked', 'appointment.cancelled', 'appointment.checked_in', 'appointment.missed',
 ] as const
 export const WIDGET_TYPES = ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRANSPORT_BOARD'] as const
 
@@ -75,6 +77,25 @@ const Location = Type.Object({
   active: Type.Optional(Type.Boolean()),
 }, closed)
 
+/** Contract §21's bounds on a service's appointment settings. */
+export const APPOINTMENT_LIMITS = { slotMinutes: [5, 240], capacityPerSlot: [1, 100], bookAheadDays: [1, 365], checkInMinutes: [0, 240], retainDays: [1, 3650] } as const
+export const DEFAULT_APPOINTMENTS = { slotMinutes: 15, bookAheadDays: 14, checkIn: { earlyMinutes: 15, lateMinutes: 10 }, retainDays: 30 } as const
+
+const bounded = ([minimum, maximum]: readonly [number, number]) => Type.Integer({ minimum, maximum })
+
+/** Contract §21: absent `capacityPerSlot` = the service's active counters at the location. */
+const AppointmentSettings = Type.Object({
+  enabled: Type.Boolean(),
+  slotMinutes: Type.Optional(bounded(APPOINTMENT_LIMITS.slotMinutes)),
+  capacityPerSlot: Type.Optional(bounded(APPOINTMENT_LIMITS.capacityPerSlot)),
+  bookAheadDays: Type.Optional(bounded(APPOINTMENT_LIMITS.bookAheadDays)),
+  checkIn: Type.Optional(Type.Object({
+    earlyMinutes: Type.Optional(bounded(APPOINTMENT_LIMITS.checkInMinutes)),
+    lateMinutes: Type.Optional(bounded(APPOINTMENT_LIMITS.checkInMinutes)),
+  }, closed)),
+  retainDays: Type.Optional(bounded(APPOINTMENT_LIMITS.retainDays)),
+}, closed)
+
 const Service = Type.Object({
   id: Id,
   name: LocalizedName,
@@ -85,6 +106,8 @@ const Service = Type.Object({
   locations: Type.Array(Id, { minItems: 1, uniqueItems: true }),
   defaultServiceSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   waitTargetSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  /** Contract §21: bookable slots inside the service's opening hours; absent = none. */
+  appointments: Type.Optional(AppointmentSettings),
 }, closed)
 
 const Counter = Type.Object({

@@ -17,7 +17,7 @@ import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets
 import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS, DEFAULT_NO_SHOW_GRACE_MINUTES, DEFAULT_APPROACHING_AHEAD, DEFAULT_REMOTE_JOIN_MAX_WAITING } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
-import { ProvisioningFile, DEFAULT_QUEUE_SCOPES } from './model'
+import { ProvisioningFile, DEFAULT_QUEUE_SCOPES, DEFAULT_APPOINTMENTS } from './model'
 import { insertCredential, NO_PROPERTIES, type KeyProperties } from './keys'
 
 const checkFile = compile(ProvisioningFile)
@@ -318,6 +318,17 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
           openingHours: hoursColumn(s.openingHours),
           defaultServiceSeconds: s.defaultServiceSeconds ?? DEFAULT_SERVICE_SECONDS,
           waitTargetSeconds: s.waitTargetSeconds ?? DEFAULT_WAIT_TARGET_SECONDS,
+          appointments: s.appointments === undefined ? null : JSON.stringify({
+            enabled: s.appointments.enabled,
+            slotMinutes: s.appointments.slotMinutes ?? DEFAULT_APPOINTMENTS.slotMinutes,
+            ...(s.appointments.capacityPerSlot === undefined ? {} : { capacityPerSlot: s.appointments.capacityPerSlot }),
+            bookAheadDays: s.appointments.bookAheadDays ?? DEFAULT_APPOINTMENTS.bookAheadDays,
+            checkIn: {
+              earlyMinutes: s.appointments.checkIn?.earlyMinutes ?? DEFAULT_APPOINTMENTS.checkIn.earlyMinutes,
+              lateMinutes: s.appointments.checkIn?.lateMinutes ?? DEFAULT_APPOINTMENTS.checkIn.lateMinutes,
+            },
+            retainDays: s.appointments.retainDays ?? DEFAULT_APPOINTMENTS.retainDays,
+          }),
         })
         link(serviceLocations, serviceLocations.serviceId, serviceLocations.locationId, s.id, s.locations, (l) => ({ serviceId: s.id, locationId: l }))
       }

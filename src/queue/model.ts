@@ -8,6 +8,8 @@ export const Scopes = {
   STATE_READ: 'state:read',
   COUNTER_OPERATE: 'counter:operate',
   REPORTS_READ: 'reports:read',
+  /** Contract §21: book, cancel and check in appointments through the operator API. */
+  APPOINTMENTS_WRITE: 'appointments:write',
 } as const
 export type Scope = (typeof Scopes)[keyof typeof Scopes]
 export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]

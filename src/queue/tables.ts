@@ -99,6 +99,13 @@ export const services = sqliteTable('services', {
   defaultServiceSeconds: integer('default_service_seconds').notNull().default(DEFAULT_SERVICE_SECONDS),
   /** Contract §12: a called ticket whose wait is at most this many seconds counts as within target. */
   waitTargetSeconds: integer('wait_target_seconds').notNull().default(DEFAULT_WAIT_TARGET_SECONDS),
+  /**
+   * Contract §21: JSON `{"enabled", "slotMinutes", "capacityPerSlot", "bookAheadDays",
+   * "checkIn": {"earlyMinutes", "lateMinutes"}, "retainDays"}` with provisioning's defaults
+   * filled in except `capacityPerSlot` (absent: the number of the service's active counters at
+   * the location, counted when slots are read), or null: no appointments.
+   */
+  appointments: text('appointments'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

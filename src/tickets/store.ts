@@ -205,6 +205,8 @@ export class TicketStore {
       transferNote: null,
       moreTimeCount: 0,
       approachingAt: null,
+      appointmentId: null,
+      appointmentStartAt: null,
     }
     this.insertStmt.run({
       id: row.id,

@@ -69,6 +69,12 @@ export const tickets = sqliteTable(
     moreTimeCount: integer('more_time_count').notNull().default(0),
     /** Contract §20: when `ticket.approaching` was written for this ticket (once per ticket), or null. */
     approachingAt: integer('approaching_at'),
+    /**
+     * Contract §21: a ticket issued at an appointment's check-in (source APPOINTMENT): the
+     * booking and its slot start. The line calls it before walk-ins created after that start.
+     */
+    appointmentId: text('appointment_id'),
+    appointmentStartAt: integer('appointment_start_at'),
   },
   (t) => [
     uniqueIndex('tickets_number_per_day').on(t.locationId, t.prefix, t.businessDay, t.seq),

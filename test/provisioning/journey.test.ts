@@ -39,3 +39,24 @@ describe('provisioning: the customer journey settings (contract §20)', () => {
     expect(refusal((u) => { u.approachingAhead = 0 })[0]?.path).toBe(`${UNIT}/approachingAhead`)
   })
 })
+
+describe('provisioning: a service\'s appointment settings (contract §21)', () => {
+  test('stored with defaults filled in (capacity stays absent: counted from the counters), exported back as no change', () => {
+    const ctx = testContext()
+    const doc = exampleDocument()
+    const unit = unitOf(doc)
+    unit.services[0].appointments = { enabled: true, checkIn: { lateMinutes: 5 } }
+    applyProvisioning(ctx.db, doc, ctx.clock.now())
+    expect(JSON.parse((row(ctx, "SELECT appointments AS a FROM services WHERE id = 'svc_accounts'") as { a: string }).a))
+      .toEqual({ enabled: true, slotMinutes: 15, bookAheadDays: 14, checkIn: { earlyMinutes: 15, lateMinutes: 5 }, retainDays: 30 })
+    expect(row(ctx, "SELECT appointments AS a FROM services WHERE id = 'svc_loans'")).toEqual({ a: null })
+    const again = applyProvisioning(ctx.db, exportProvisioning(ctx.db), ctx.clock.now()).applied
+    expect(again.services).toMatchObject({ created: 0, updated: 0 })
+  })
+
+  test('out-of-bounds settings are refused at their pointer', () => {
+    expect(refusal((u) => { u.services[0].appointments = { enabled: true, slotMinutes: 1 } })[0]?.path).toBe(`${UNIT}/services/0/appointments/slotMinutes`)
+    expect(refusal((u) => { u.services[0].appointments = { enabled: true, checkIn: { earlyMinutes: -1 } } })[0]?.path).toBe(`${UNIT}/services/0/appointments/checkIn/earlyMinutes`)
+    expect(refusal((u) => { u.services[0].appointments = { enabled: true, colour: 'red' } })[0]?.path).toContain(`${UNIT}/services/0/appointments`)
+  })
+})
