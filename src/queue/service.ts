@@ -14,6 +14,12 @@ import type { IssueTicketRequest, TicketSource } from './model'
 import { locationHoursOf, openStateAt, serviceHoursOf } from './opening-hours'
 import { localDateTime } from '../platform/time'
 
+/**
+ * Who takes a ticket on the join page (contract §20): a customer, not yet known by any ticket
+ * (the event's own `ticketId` says which ticket it became).
+ */
+export const REMOTE_JOIN_ACTOR = { type: 'customer', id: 'join' } as const
+
 export interface QueueUnitRow {
   id: string
   active: boolean
@@ -31,7 +37,7 @@ export const TICKETS_PATH = '/api/public/v1/queue/tickets'
  * Where an Idempotency-Key of each ticket source lives: public issues and walk-ins at a counter
  * keep separate records, so the same key string on both routes never meets.
  */
-const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk' }
+const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk', REMOTE: 'join' }
 
 /** The answer to a ticket issue: the new ticket, or the stored response of an earlier one. */
 export interface IssueOutcome {
@@ -155,9 +161,9 @@ export class QueueService {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
-    // Contract §18: outside its hours a service takes no ticket from the public API or a kiosk;
-    // a walk-in at a counter is the staff's decision, and an Edge has decided already.
-    if (source === 'API' || source === 'KIOSK') assertServiceOpen(target.location, target.service, now)
+    // Contract §18: outside its hours a service takes no ticket from the public API, a kiosk or
+    // a phone (remote join); a walk-in at a counter is the staff's decision, and an Edge has decided already.
+    if (source === 'API' || source === 'KIOSK' || source === 'REMOTE') assertServiceOpen(target.location, target.service, now)
     return this.deps.tickets.issue({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
@@ -165,8 +171,9 @@ export class QueueService {
       source,
       externalReference: request.externalReference ?? null,
       priority: request.priority === true,
-      credentialId: caller.id,
-      actor: encodeActor(actorOf(caller)),
+      // A ticket taken from a phone (contract §20) has no credential behind it: the customer took it.
+      credentialId: source === 'REMOTE' ? null : caller.id,
+      actor: encodeActor(source === 'REMOTE' ? REMOTE_JOIN_ACTOR : actorOf(caller)),
       language: request.language ?? null,
     }, now)
   }
