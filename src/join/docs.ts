@@ -4,39 +4,20 @@ import { JoinCodes, JoinErrorExamples } from './errors'
 import { JoinRequest, JoinTicket, JoinTicketResponse } from './model'
 
 /*
- * The OpenAPI details of the join routes (src/join/routes.ts, contract §20). The page and the
- * poster are HTML for people; the ticket issue answers a form with a redirect or a page in
+ * The OpenAPI detail of the join ticket issue (src/join/routes.ts, contract §20). The join page
+ * and the poster are pages for people, left out of the document like the kiosk's and phone's
+ * pages (docs/journey.md describes them); the issue answers a form with a redirect or a page in
  * words, and JSON with JSON.
  */
 
 const LOCATION_PARAM = { locationId: { description: 'a location with `remoteJoin.enabled: true`', example: 'loc_hall' } }
-const LANG_QUERY = { lang: { description: 'the page\'s language (the language switch): one of the unit\'s `languages`; else Accept-Language, else the unit\'s default', example: 'ar' } }
-const HTML = { type: 'string', description: 'an HTML page' }
-
-export const readJoinPageDocs = routeDetail({
-  operationId: 'readJoinPage',
-  summary: 'The join page of a location',
-  description:
-    'Contract §20, for people on their phones (no credential, no pairing): the branch and location names, the language switch, and each active service ' +
-    'offered at the location with the people waiting and the estimate for a ticket taken now (the kiosk\'s estimator and words: "about 15 min", "You\'re next", ' +
-    '"No counter is open right now"), a "Take a ticket" button per open service (a form POST to this path), closed services with their next opening, and services ' +
-    'whose waiting count reached `remoteJoin.maxWaiting` marked full. When the browser\'s `lobby_join` cookie holds an active ticket of this location the page links ' +
-    'to that ticket instead of offering buttons. A location that does not offer joining (unknown, inactive, `remoteJoin` absent or not enabled) is a page in words with 404.',
-  tags: ['Join'],
-  public: true,
-  params: LOCATION_PARAM,
-  query: LANG_QUERY,
-  responses: {
-    200: { description: 'the join page', mediaType: 'text/html', name: 'JoinHtmlPage', schema: HTML, example: '<!doctype html>…' },
-    404: { description: 'joining from a phone is not offered here (a page in words)', mediaType: 'text/html', name: 'JoinHtmlPage', schema: HTML, example: '<!doctype html>…' },
-  },
-})
 
 const issueDetail = routeDetail({
   operationId: 'issueJoinTicket',
   summary: 'Take a ticket from a phone',
   description:
-    'Contract §20: issues a ticket (source `REMOTE`) for the chosen service at the location by the public issue\'s rules and write path (numbering, Edge authority, ' +
+    'Contract §20: the join page `GET /join/{locationId}` (public, no pairing) lists the location\'s services with their waits and a button each; ' +
+    'its poster is `GET /join/{locationId}/poster`. A tap issues a ticket (source `REMOTE`) for the chosen service at the location by the public issue\'s rules and write path (numbering, Edge authority, ' +
     'inactive unit or service, idempotency by `key`, and the service\'s opening hours: 409 SERVICE_CLOSED), and sets the cookie `lobby_join` (HttpOnly, SameSite=Lax, ' +
     '`Path=/join/{locationId}`) holding the new ticket\'s tracking code. The join page sends a form (`application/x-www-form-urlencoded`): success is 303 to the ' +
     'ticket\'s phone page `/t/{code}`, and every refusal is a page in words with the status below (its `data-code` names the code). A JSON body ' +
@@ -107,20 +88,3 @@ export const issueJoinTicketDocs: typeof issueDetail = {
   ...issueDetail,
   requestBody: { ...issueBody, content: { 'application/x-www-form-urlencoded': { schema: JoinRequest }, ...issueBody.content } },
 } as typeof issueDetail
-
-export const readJoinPosterDocs = routeDetail({
-  operationId: 'readJoinPoster',
-  summary: 'The join poster of a location',
-  description:
-    'Contract §20: a printable A4 page (print CSS, `@page size: A4`) with the branch\'s and location\'s names (in the page\'s language, and beneath them in the ' +
-    'unit\'s other languages), a large QR code of the join page\'s absolute URL (`--public-origin` when set, else this request\'s origin) and three short steps. ' +
-    'The console links to it; a "Print" button prints it. 404 (a page in words) where joining is not offered.',
-  tags: ['Join'],
-  public: true,
-  params: LOCATION_PARAM,
-  query: LANG_QUERY,
-  responses: {
-    200: { description: 'the poster', mediaType: 'text/html', name: 'JoinHtmlPage', schema: HTML, example: '<!doctype html>…' },
-    404: { description: 'joining from a phone is not offered here (a page in words)', mediaType: 'text/html', name: 'JoinHtmlPage', schema: HTML, example: '<!doctype html>…' },
-  },
-})

@@ -12,7 +12,7 @@ import { JoinCodes } from './errors'
 import type { JoinPlace, JoinService } from './service'
 import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinFrame } from './page'
 import { fill, joinWordsFor } from './words'
-import { issueJoinTicketDocs, readJoinPageDocs, readJoinPosterDocs } from './docs'
+import { issueJoinTicketDocs } from './docs'
 
 /** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window). */
 export const JOIN_TICKETS_PER_ADDRESS = 3
@@ -173,7 +173,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
         key: deps.ids.next('join'),
       })
       return new Response(html, { status: 200, headers: pageHeaders })
-    }, { detail: readJoinPageDocs })
+    }, { detail: { hide: true } })
     .post('/join/:locationId', async ({ params, request, server }) => {
       const now = deps.clock.now()
       const asJson = isJsonContentType(request)
@@ -238,5 +238,5 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
         script: POSTER_JS.path,
       })
       return new Response(html, { status: 200, headers: posterHeaders })
-    }, { detail: readJoinPosterDocs })
+    }, { detail: { hide: true } })
 }
