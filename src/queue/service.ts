@@ -14,12 +14,6 @@ import type { IssueTicketRequest, TicketSource } from './model'
 import { locationHoursOf, openStateAt, serviceHoursOf } from './opening-hours'
 import { localDateTime } from '../platform/time'
 
-/**
- * Who takes a ticket on the join page (contract §20): a customer, not yet known by any ticket
- * (the event's own `ticketId` says which ticket it became).
- */
-export const REMOTE_JOIN_ACTOR = { type: 'customer', id: 'join' } as const
-
 export interface QueueUnitRow {
   id: string
   active: boolean
@@ -171,9 +165,10 @@ export class QueueService {
       source,
       externalReference: request.externalReference ?? null,
       priority: request.priority === true,
-      // A ticket taken from a phone (contract §20) has no credential behind it: the customer took it.
+      // A ticket taken from a phone (contract §20) has no credential behind it: the customer
+      // took it, and a customer is named by their ticket (docs/people.md "Attribution").
       credentialId: source === 'REMOTE' ? null : caller.id,
-      actor: encodeActor(source === 'REMOTE' ? REMOTE_JOIN_ACTOR : actorOf(caller)),
+      actor: source === 'REMOTE' ? (ticketId: string) => encodeActor({ type: 'customer', id: ticketId }) : encodeActor(actorOf(caller)),
       language: request.language ?? null,
     }, now)
   }

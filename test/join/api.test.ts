@@ -83,7 +83,7 @@ describe('POST /join/{locationId}', () => {
     expect(response.headers.get('location')).toBe(`/t/${row!.trackingCode}`)
     const cookie = response.headers.get('set-cookie')!
     expect(cookie).toBe(`lobby_join=${row!.trackingCode}; HttpOnly; SameSite=Lax; Path=/join/loc_hall; Max-Age=86400`)
-    expect(eventsOf(ctx, row!.id)[0]).toMatchObject({ type: 'created', actor: 'customer:join' })
+    expect(eventsOf(ctx, row!.id)[0]).toMatchObject({ type: 'created', actor: `customer:${row!.id}` })
     // The phone page reads it, in the language it was taken in.
     const status = await (await ctx.app.handle(new Request(`http://localhost/api/phone/v1/tickets/${row!.trackingCode}`))).json() as any
     expect(status.data).toMatchObject({ state: 'WAITING', ticketNumber: 'A001', language: 'ar', serviceName: 'الحسابات' })
