@@ -88,7 +88,6 @@ function document(frame: { lang: string; stylesheet: string; title: string }, bo
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(frame.title)}</title>
 <link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="${frame.stylesheet}">

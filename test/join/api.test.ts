@@ -14,7 +14,10 @@ describe('GET /join/{locationId}', () => {
     const response = await joinGet(ctx)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-security-policy')).toContain("form-action 'self'")
+    // Under no-referrer a browser sends `Origin: null` with the form, which the Origin check refuses.
+    expect(response.headers.get('referrer-policy')).toBe('same-origin')
     const html = await response.text()
+    expect(html).not.toContain('no-referrer')
     expect(html).toContain('Main branch')
     expect(html).toContain('Main hall')
     // One waiting, no counter open: the kiosk's words.
