@@ -3,6 +3,7 @@ import { JoinCodes } from '../../src/join/errors'
 import { JOIN_TICKETS_PER_ADDRESS } from '../../src/join/routes'
 import { qrSvg } from '../../src/platform/qr'
 import { parseCidr } from '../../src/platform/client-address'
+import type { RollingWindowLimiter } from '../../src/platform/rate-limit'
 import { mainUnit, issue, HALL_ACCOUNTS } from '../queue/helpers'
 import { act, callNext, ok, eventsOf } from '../counters/helpers'
 import { cookieOf, JOIN, joinContext, joinGet, joinPost, pageCode, ticketRows } from './helpers'
@@ -149,6 +150,10 @@ describe('POST /join/{locationId}', () => {
     expect(page).toContain('Too many tickets from this connection')
     expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7', json: true })).status).toBe(429)
     expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '198.51.100.8' })).status).toBe(303)
+    // Contract §23: the windows live in the limiter's bounded per-address store, one key per address.
+    const limiter = ctx.deps.limiter as RollingWindowLimiter
+    expect(limiter.addresses.size).toBe(2)
+    expect(limiter.fixed.size).toBe(0)
     ctx.clock.advance(9 * 60_000)
     expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7' })).status).toBe(429)
     ctx.clock.advance(61_000)
@@ -204,6 +209,8 @@ describe('POST /join/{locationId}', () => {
     for (const origin of ['https://evil.example', 'null', null]) {
       const refused = await joinPost(ctx, { serviceId: 'svc_accounts' }, { origin })
       expect(refused.status).toBe(403)
+      // Refused before its body was read (contract §23).
+      expect(refused.headers.get('connection')).toBe('close')
       expect(pageCode(await refused.text())).toBe(JoinCodes.ORIGIN_FORBIDDEN)
     }
     const json = await joinPost(ctx, { serviceId: 'svc_accounts' }, { origin: 'https://evil.example', json: true })
