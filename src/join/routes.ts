@@ -5,10 +5,12 @@ import { ApiError, CommonCodes, pointer } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
 import { acceptedLanguage, resolveName } from '../platform/names'
+import { assertSchema, compile } from '../platform/validation'
 import { assertSameOrigin, isSecureRequest, serverOrigin } from '../devices/access'
 import { trackingPath, TRACKING_CODE_PATTERN } from '../tickets'
 import { formatOpening } from '../screens/client/format'
 import { JoinCodes } from './errors'
+import { JoinRequest } from './model'
 import type { JoinPlace, JoinService } from './service'
 import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinFrame } from './page'
 import { fill, joinWordsFor } from './words'
@@ -23,6 +25,7 @@ export const JOIN_COOKIE = 'lobby_join'
 
 /** A join request is a service ID, a language and a key: 1 KB is plenty. */
 const MAX_JOIN_BODY = 1024
+const checkJoin = compile(JoinRequest)
 
 const ASSETS = '/join-assets'
 function hashed(name: string, extension: string, body: string) {
@@ -119,35 +122,11 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
     return new Response(joinProblemPage(frameOf(place, lang), { heading, hint, code: error.code, ...(link === undefined ? {} : { link }) }), { status: error.status, headers })
   }
 
-  /** The request body's fields, from the form or from JSON. */
-  function readJoinBody(raw: Uint8Array, asJson: boolean): { serviceId: string; language?: string; key?: string } {
-    let body: Record<string, unknown>
-    if (asJson) {
-      const parsed = parseJsonBytes(raw)
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(422, JoinCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '', message: 'must be an object' }])
-      body = parsed as Record<string, unknown>
-    } else {
-      body = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(raw)))
-    }
-    const problems: { path: string; message: string }[] = []
-    const text = (name: string, required: boolean, max: number) => {
-      const value = body[name]
-      if (value === undefined || value === '') {
-        if (required) problems.push({ path: pointer(name), message: 'required' })
-        return undefined
-      }
-      if (typeof value !== 'string' || value.length > max) {
-        problems.push({ path: pointer(name), message: `must be a string of 1 to ${max} characters` })
-        return undefined
-      }
-      return value
-    }
-    const serviceId = text('serviceId', true, 160)
-    const language = text('language', false, 35)
-    const key = text('key', false, 160)
-    if (asJson) for (const name of Object.keys(body)) if (!['serviceId', 'language', 'key'].includes(name)) problems.push({ path: pointer(name), message: 'unknown field' })
-    if (problems.length > 0) throw new ApiError(422, JoinCodes.VALIDATION_FAILED, 'request validation failed', problems)
-    return { serviceId: serviceId!, ...(language === undefined ? {} : { language }), ...(key === undefined ? {} : { key }) }
+  /** The request body's fields, from the form or from JSON, checked against `JoinRequest` (422 listing each bad field). */
+  function readJoinBody(raw: Uint8Array, asJson: boolean): JoinRequest {
+    const body = asJson ? parseJsonBytes(raw) : Object.fromEntries(new URLSearchParams(new TextDecoder().decode(raw)))
+    assertSchema(checkJoin, body, JoinCodes.VALIDATION_FAILED)
+    return body
   }
 
   return new Elysia({ name: 'lobby.join' })
