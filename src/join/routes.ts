@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { ApiError, CommonCodes, pointer } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
 import { acceptedLanguage, resolveName } from '../platform/names'
 import { assertSchema, compile } from '../platform/validation'
@@ -67,14 +67,14 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
     return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage
   }
 
-  function frameOf(place: JoinPlace, lang: string, stylesheet = JOIN_STYLES.path): JoinFrame {
+  function frameOf(place: JoinPlace, lang: string): JoinFrame {
     return {
       lang,
       languages: place.languages,
       branchName: resolveName(place.unitName, lang, place.defaultLanguage),
       locationName: resolveName(place.locationName, lang, place.defaultLanguage),
       path: `/join/${encodeURIComponent(place.locationId)}`,
-      stylesheet,
+      stylesheet: JOIN_STYLES.path,
     }
   }
 
@@ -87,9 +87,9 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
     return `${JOIN_COOKIE}=${code}; HttpOnly; SameSite=Lax; Path=/join/${encodeURIComponent(place.locationId)}; Max-Age=86400${isSecureRequest(request, deps.publicOrigin) ? '; Secure' : ''}`
   }
 
-  function notOffered(request: Request): Response {
+  function notOffered(request: Request, extraHeaders: Record<string, string> = {}): Response {
     const lang = acceptedLanguage(request.headers.get('accept-language'), ['en', 'ar']) ?? 'en'
-    return new Response(notOfferedPage(lang, JOIN_STYLES.path), { status: 404, headers: pageHeaders })
+    return new Response(notOfferedPage(lang, JOIN_STYLES.path), { status: 404, headers: { ...pageHeaders, ...extraHeaders } })
   }
 
   /** A refusal of the form POST as a page in words, with the error's status and headers (Retry-After, Connection). */
@@ -158,9 +158,10 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
       const asJson = isJsonContentType(request)
       const place = join.place(params.locationId)
       if (place === null) {
-        const error = new ApiError(404, JoinCodes.JOIN_NOT_OFFERED, 'joining from a phone is not offered at this location')
+        // Refused before its body is read: the connection closes (contract §23).
+        const error = closingConnection(new ApiError(404, JoinCodes.JOIN_NOT_OFFERED, 'joining from a phone is not offered at this location'))
         if (asJson) throw error
-        return notOffered(request)
+        return notOffered(request, { connection: 'close' })
       }
       let lang = pageLanguage(place, request, undefined)
       try {
