@@ -5,7 +5,7 @@ import { qrSvg } from '../../src/platform/qr'
 import { parseCidr } from '../../src/platform/client-address'
 import type { RollingWindowLimiter } from '../../src/platform/rate-limit'
 import { mainUnit, issue, HALL_ACCOUNTS } from '../queue/helpers'
-import { act, callNext, ok, eventsOf } from '../counters/helpers'
+import { act, callNext, ok, eventsOf, deliveriesOf } from '../counters/helpers'
 import { cookieOf, JOIN, joinContext, joinGet, joinPost, pageCode, ticketRows } from './helpers'
 
 describe('GET /join/{locationId}', () => {
@@ -88,6 +88,8 @@ describe('POST /join/{locationId}', () => {
     const cookie = response.headers.get('set-cookie')!
     expect(cookie).toBe(`lobby_join=${row!.trackingCode}; HttpOnly; SameSite=Lax; Path=/join/loc_hall; Max-Age=86400`)
     expect(eventsOf(ctx, row!.id)[0]).toMatchObject({ type: 'created', actor: `customer:${row!.id}` })
+    // The integrator's webhook says the same (contract §16 "Attribution").
+    expect(deliveriesOf(ctx, row!.id).map((d) => [d.event_type, JSON.parse(d.body).actor, JSON.parse(d.body).data.source])).toEqual([['ticket.created', { type: 'customer', id: row!.id }, 'REMOTE']])
     // The phone page reads it, in the language it was taken in.
     const status = await (await ctx.app.handle(new Request(`http://localhost/api/phone/v1/tickets/${row!.trackingCode}`))).json() as any
     expect(status.data).toMatchObject({ state: 'WAITING', ticketNumber: 'A001', language: 'ar', serviceName: 'الحسابات' })
