@@ -18,6 +18,7 @@ import { faviconRoute } from './platform/favicon'
 import { voiceRoutes } from './voice/routes'
 import { kioskRoutes } from './kiosk/routes'
 import { phoneRoutes } from './phone/routes'
+import { joinRoutes } from './join/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
 import { webhooksDoc } from './webhooks/model'
@@ -53,6 +54,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
+    .use(joinRoutes(deps, { join: services.join }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .decorate('deps', deps)

@@ -37,6 +37,8 @@ export const RateBuckets = {
   signInPerAddress: { name: 'sign-in:address', perAddress: true },
   /** Setup-link uses (each costs two Argon2 hashes), per address. */
   setupPerAddress: { name: 'setup:address', perAddress: true },
+  /** Contract §20: tickets taken from a phone (the join page), 3 per address per 10 minutes. */
+  joinPerAddress: { name: 'join:address', perAddress: true, windowMs: 10 * 60_000 },
   /** Range reads of reports (summary, daily, counters): contract §23, per credential. */
   reportRange: { name: 'reports:range' },
 } as const satisfies Record<string, RateBucket>

@@ -354,6 +354,7 @@ const TAGS = [
   { name: 'Devices', description: 'Pairing a browser as a device, and what a paired device reads (device cookie `lobby_device`).' },
   { name: 'Kiosk', description: 'A paired kiosk: its services and ticket issue (device cookie `lobby_device`, contract §9).' },
   { name: 'Phone', description: 'A ticket followed on a phone by its tracking code (no credential: the code is the capability, contract §10).' },
+  { name: 'Join', description: 'Joining the queue from a phone at a location with `remoteJoin` (no credential: the public join page, its form and its poster, contract §20).' },
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Platform', description: 'Liveness and metrics.' },

@@ -31,7 +31,7 @@ export const TICKETS_PATH = '/api/public/v1/queue/tickets'
  * Where an Idempotency-Key of each ticket source lives: public issues and walk-ins at a counter
  * keep separate records, so the same key string on both routes never meets.
  */
-const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk' }
+const IDEMPOTENCY_SCOPES: Partial<Record<TicketSource, string>> = { API: 'ticket', OPERATOR: 'walkin', KIOSK: 'kiosk', REMOTE: 'join' }
 
 /** The answer to a ticket issue: the new ticket, or the stored response of an earlier one. */
 export interface IssueOutcome {
@@ -155,9 +155,9 @@ export class QueueService {
     const unit = this.queueUnit(caller.ownerId)
     if (unit !== null) assertNotEdgeManaged(unit, now)
     const target = this.resolveIssueTarget(caller, unit, request)
-    // Contract §18: outside its hours a service takes no ticket from the public API or a kiosk;
-    // a walk-in at a counter is the staff's decision, and an Edge has decided already.
-    if (source === 'API' || source === 'KIOSK') assertServiceOpen(target.location, target.service, now)
+    // Contract §18: outside its hours a service takes no ticket from the public API, a kiosk or
+    // a phone (remote join); a walk-in at a counter is the staff's decision, and an Edge has decided already.
+    if (source === 'API' || source === 'KIOSK' || source === 'REMOTE') assertServiceOpen(target.location, target.service, now)
     return this.deps.tickets.issue({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
@@ -165,8 +165,10 @@ export class QueueService {
       source,
       externalReference: request.externalReference ?? null,
       priority: request.priority === true,
-      credentialId: caller.id,
-      actor: encodeActor(actorOf(caller)),
+      // A ticket taken from a phone (contract §20) has no credential behind it: the customer
+      // took it, and a customer is named by their ticket (docs/people.md "Attribution").
+      credentialId: source === 'REMOTE' ? null : caller.id,
+      actor: source === 'REMOTE' ? (ticketId: string) => encodeActor({ type: 'customer', id: ticketId }) : encodeActor(actorOf(caller)),
       language: request.language ?? null,
     }, now)
   }

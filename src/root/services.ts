@@ -7,6 +7,7 @@ import { DeskService } from '../desk/service'
 import { DeviceService } from '../devices/service'
 import { KioskService } from '../kiosk/service'
 import { PhoneService } from '../phone/service'
+import { JoinService } from '../join/service'
 import { ReportService, ReportSummaryReader } from '../reports/service'
 import { ReportCache } from '../reports/cache'
 import { StaffReport } from '../reports/staff'
@@ -30,6 +31,8 @@ export interface AppServices {
   devices: DeviceService
   kiosk: KioskService
   phone: PhoneService
+  /** Joining the queue from a phone (contract §20). */
+  join: JoinService
   /** The phone's long polls waiting for a change (src/phone/live.ts). */
   phoneWaits: PhoneWaits<PhoneStatus, UnitView>
   /** The display feeds' websocket hub. */
@@ -82,6 +85,7 @@ export function composeServices(deps: AppDeps): AppServices {
     desk: new DeskService(deps, counters, people),
     devices: new DeviceService(deps.db, deps.ids),
     kiosk: new KioskService(deps, queue),
+    join: new JoinService(deps, queue),
     phone,
     phoneWaits,
     liveHub,

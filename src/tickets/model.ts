@@ -42,7 +42,7 @@ const publicTicketFields = {
   ticketId: Type.String({ description: 'the same value as id' }),
   ticketNumber: Type.String({ description: 'service prefix + number, zero-padded to 3 digits (A007, A1000), per location and prefix per local day' }),
   status: Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))),
-  source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s))),
+  source: Type.Union(TICKET_SOURCES.map((s) => Type.Literal(s)), { description: 'where it was taken: API (the public Queue API), OPERATOR (a walk-in at a counter), KIOSK (a paired kiosk), EDGE (an Edge holding the unit), REMOTE (a customer\'s phone on the join page, contract §20), APPOINTMENT (a booked appointment, contract §21)' }),
   queueUnitId: Type.String(),
   locationId: Type.String(),
   serviceId: Type.String(),

@@ -10,7 +10,7 @@ import { inReadTransaction } from '../platform/transactions'
 import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
-import { TicketStore, ticketJson, type NewTicket, type TicketRow } from './store'
+import { TicketStore, issueActor, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, SYSTEM_ACTOR, isSystemActor } from './writer'
 import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
@@ -107,7 +107,7 @@ export class Tickets {
    */
   issue(input: NewTicket, now: number): TicketRow {
     const row = this.parts.store.insertTicket(input, now)
-    this.changed({ before: null, after: row, rule: ISSUE, actor: input.actor, now, timezone: input.location.timezone })
+    this.changed({ before: null, after: row, rule: ISSUE, actor: issueActor(input, row.id), now, timezone: input.location.timezone })
     return row
   }
 

@@ -21,10 +21,19 @@ export interface NewTicket {
   priority: boolean
   /** The credential that issued it (stored on the ticket: a kiosk reprints only its own tickets); null for the system. */
   credentialId: string | null
-  /** Who issued it, encoded (`type:id`, src/platform/actor.ts): the `actor` of its `created` event and `ticket.created` webhook. */
-  actor: string
+  /**
+   * Who issued it, encoded (`type:id`, src/platform/actor.ts): the `actor` of its `created` event
+   * and `ticket.created` webhook. A function of the new ticket's ID when the actor is named by
+   * it: a customer taking a ticket on the join page is `customer:<ticket ID>` (contract §20).
+   */
+  actor: string | ((ticketId: string) => string)
   /** Contract §18: the language it was taken in (one of its unit's `languages`); absent or null = the unit's default. */
   language?: string | null
+}
+
+/** The encoded actor of a new ticket (`NewTicket.actor`, resolved with its ID). */
+export function issueActor(input: Pick<NewTicket, 'actor'>, ticketId: string): string {
+  return typeof input.actor === 'string' ? input.actor : input.actor(ticketId)
 }
 
 /**
@@ -226,7 +235,7 @@ export class TicketStore {
       trackingCode: row.trackingCode,
       language: row.language,
     })
-    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: input.actor, detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: issueActor(input, row.id), detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
     return row
   }

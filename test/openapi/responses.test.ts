@@ -155,6 +155,13 @@ async function driveEveryOperation() {
   await expectStatus(post(`${OP}/counters/cnt_1/call-next`, undefined, { cookie: desk, origin: ORIGIN }), 200)
   await expectStatus(get(`${state}`, { cookie: screen }), 200)
 
+  // Joining from a phone (contract §20): JSON, from this server's page.
+  ctx.db.$client.run(`UPDATE locations SET remote_join = '{"enabled":true,"maxWaiting":50,"allowedNetworks":[]}' WHERE id = 'loc_hall'`)
+  const joined = await data(post('/join/loc_hall', { serviceId: 'svc_loans' }, { origin: ORIGIN }), 201)
+  await expectStatus(post('/join/loc_hall', { serviceId: 'svc_loans' }, { origin: ORIGIN, cookie: `lobby_join=${String(joined.trackingUrl).slice(3)}` }), 409)
+  await expectStatus(post('/join/loc_hall', { serviceId: 'svc_loans' }, { origin: 'https://elsewhere.example' }), 403)
+  await expectStatus(post('/join/loc_annex', { serviceId: 'svc_accounts' }, { origin: ORIGIN }), 404)
+
   // The phone.
   const code = String(tapped.ticket.trackingUrl).slice('/t/'.length)
   await expectStatus(get(`/api/phone/v1/tickets/${code}`), 200)

@@ -29,3 +29,13 @@ test('the demo branch is bilingual (contract §18) and always open: English by d
   const serviceHours = ctx.db.$client.query('SELECT count(*) AS n FROM services WHERE opening_hours IS NOT NULL').get() as { n: number }
   expect(hours.n + serviceHours.n).toBe(0)
 })
+
+test('the demo\'s main hall offers joining from a phone (contract §20): its join page and poster are served, the annex\'s is not', async () => {
+  const ctx = testContext()
+  applyProvisioning(ctx.db, Bun.YAML.parse(demoYaml), ctx.clock.now())
+  const page = await ctx.app.handle(new Request('http://127.0.0.1:8080/join/loc_hall'))
+  expect(page.status).toBe(200)
+  expect(await page.text()).toContain('aria-label="Take a ticket for Accounts"')
+  expect((await ctx.app.handle(new Request('http://127.0.0.1:8080/join/loc_hall/poster'))).status).toBe(200)
+  expect((await ctx.app.handle(new Request('http://127.0.0.1:8080/join/loc_annex'))).status).toBe(404)
+})

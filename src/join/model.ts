@@ -1,0 +1,25 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { TrackedQueueTicket } from '../tickets'
+
+/**
+ * `POST /join/{locationId}`: the service tapped, the page's language and the page's key. The
+ * page sends it as a form (`application/x-www-form-urlencoded`); a script may send it as JSON.
+ */
+export const JoinRequest = Type.Object(
+  {
+    serviceId: Type.String({ minLength: 1, maxLength: 160, description: 'a service offered at the location (listed on the join page)', examples: ['svc_accounts'] }),
+    language: Type.Optional(Type.String({ minLength: 1, maxLength: 35, description: 'contract §18: the page\'s language, one of the unit\'s `languages` (`ar-EG` reads `ar`), else 422 on /language; stored on the ticket, whose phone page then speaks it. Absent: the unit\'s default', examples: ['ar'] })),
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 160, description: 'an idempotency key, one per page shown: the same key gives the same ticket (a double tap makes one ticket)', examples: ['q1Zc7o0m3hV9dY2kPpW8xA'] })),
+  },
+  { additionalProperties: false },
+)
+export type JoinRequest = Static<typeof JoinRequest>
+
+export const JoinTicket = Type.Object(
+  {
+    ticket: TrackedQueueTicket,
+    trackingUrl: Type.String({ description: 'the ticket\'s phone page (path only); the form answer redirects there (303)', examples: ['/t/k3v9q2m7x4c8h6b5n2r7t3w4'] }),
+  },
+  { additionalProperties: false },
+)
+export const JoinTicketResponse = Type.Object({ data: JoinTicket }, { additionalProperties: false })

@@ -1,0 +1,222 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
+import { ApiError, CommonCodes, pointer } from '../platform/errors'
+import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { cookieValue, json } from '../platform/http'
+import { acceptedLanguage, resolveName } from '../platform/names'
+import { assertSchema, compile } from '../platform/validation'
+import { assertSameOrigin, isSecureRequest, serverOrigin } from '../devices/access'
+import { trackingPath, TRACKING_CODE_PATTERN } from '../tickets'
+import { formatOpening } from '../screens/client/format'
+import { JoinCodes } from './errors'
+import { JoinRequest } from './model'
+import type { JoinPlace, JoinService } from './service'
+import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinFrame } from './page'
+import { fill, joinWordsFor } from './words'
+import { issueJoinTicketDocs } from './docs'
+
+/** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window). */
+export const JOIN_TICKETS_PER_ADDRESS = 3
+export const JOIN_WINDOW_MS = RateBuckets.joinPerAddress.windowMs
+
+/** The cookie holding the browser's ticket at one location (its path is that location's join page). */
+export const JOIN_COOKIE = 'lobby_join'
+
+/** A join request is a service ID, a language and a key: 1 KB is plenty. */
+const MAX_JOIN_BODY = 1024
+const checkJoin = compile(JoinRequest)
+
+const ASSETS = '/join-assets'
+function hashed(name: string, extension: string, body: string) {
+  return { path: `${ASSETS}/${name}.${Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)}.${extension}`, body }
+}
+const JOIN_STYLES = hashed('join', 'css', JOIN_CSS)
+const POSTER_STYLES = hashed('poster', 'css', POSTER_CSS)
+const POSTER_JS = hashed('poster', 'js', POSTER_SCRIPT)
+
+/**
+ * The join page's headers: its own CSP (no script; forms post to this server only), never
+ * framed (its buttons take tickets), not cached (the waits are live). The referrer policy is
+ * `same-origin`, not the other pages' `no-referrer`: under `no-referrer` a browser sends
+ * `Origin: null` with a form POST, and the Origin check below needs the real one.
+ */
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+}
+
+const posterHeaders = {
+  ...pageHeaders,
+  'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'self'",
+  'x-frame-options': 'SAMEORIGIN',
+}
+
+/**
+ * Joining the queue from a phone (contract §20): the public page `/join/{locationId}`, its
+ * ticket issue `POST /join/{locationId}` (a form, or JSON) and the printable poster
+ * `/join/{locationId}/poster`. No pairing: each rule is checked per request (docs/journey.md).
+ */
+export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
+  /** The page's language: `?lang=` (the switch), else Accept-Language, else the unit's default. */
+  function pageLanguage(place: JoinPlace, request: Request, asked: string | undefined): string {
+    return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage
+  }
+
+  function frameOf(place: JoinPlace, lang: string): JoinFrame {
+    return {
+      lang,
+      languages: place.languages,
+      branchName: resolveName(place.unitName, lang, place.defaultLanguage),
+      locationName: resolveName(place.locationName, lang, place.defaultLanguage),
+      path: `/join/${encodeURIComponent(place.locationId)}`,
+      stylesheet: JOIN_STYLES.path,
+    }
+  }
+
+  function cookieCode(request: Request): string | null {
+    return cookieValue(request, JOIN_COOKIE, TRACKING_CODE_PATTERN)
+  }
+
+  /** Until the end of the ticket's day at most: the ticket is over by then anyway (the daily close). */
+  function joinCookie(place: JoinPlace, code: string, request: Request): string {
+    return `${JOIN_COOKIE}=${code}; HttpOnly; SameSite=Lax; Path=/join/${encodeURIComponent(place.locationId)}; Max-Age=86400${isSecureRequest(request, deps.publicOrigin) ? '; Secure' : ''}`
+  }
+
+  function notOffered(request: Request, extraHeaders: Record<string, string> = {}): Response {
+    const lang = acceptedLanguage(request.headers.get('accept-language'), ['en', 'ar']) ?? 'en'
+    return new Response(notOfferedPage(lang, JOIN_STYLES.path), { status: 404, headers: { ...pageHeaders, ...extraHeaders } })
+  }
+
+  /** A refusal of the form POST as a page in words, with the error's status and headers (Retry-After, Connection). */
+  function problemPage(place: JoinPlace, lang: string, error: ApiError): Response {
+    const words = joinWordsFor(lang)
+    const back = { href: `/join/${encodeURIComponent(place.locationId)}?lang=${encodeURIComponent(lang)}`, label: words.back }
+    let heading = words.failed
+    let hint = words.failedHint
+    let link: { href: string; label: string } | undefined = back
+    switch (error.code) {
+      case JoinCodes.ORIGIN_FORBIDDEN: heading = words.origin; hint = words.originHint; break
+      case JoinCodes.NETWORK_FORBIDDEN: heading = words.network; hint = words.networkHint; link = undefined; break
+      case JoinCodes.RATE_LIMITED: heading = words.tooMany; hint = fill(words.tooManyHint, { minutes: String(Math.max(1, Math.ceil(Number(error.headers?.['retry-after'] ?? 60) / 60))) }); break
+      case JoinCodes.QUEUE_FULL: heading = words.queueFull; hint = words.queueFullHint; break
+      case JoinCodes.SERVICE_CLOSED: {
+        heading = words.closed
+        const opensAt = /^opens at (.+)$/.exec(error.details?.[0]?.message ?? '')?.[1]
+        hint = opensAt === undefined ? words.closedNoOpening : fill(words.closedHint, { when: formatOpening(lang, place.timezone, opensAt, deps.clock.now()) })
+        break
+      }
+      case JoinCodes.ACTIVE_TICKET: heading = words.haveTicket; hint = words.haveTicketHint; link = { href: error.details?.[0]?.message ?? back.href, label: words.openTicket }; break
+      case JoinCodes.QUEUE_UNIT_INACTIVE:
+      case JoinCodes.QUEUE_UNIT_EDGE_MANAGED: heading = words.unavailable; hint = words.unavailableHint; break
+      case JoinCodes.VALIDATION_FAILED:
+      case JoinCodes.INVALID_REQUEST:
+      case JoinCodes.PAYLOAD_TOO_LARGE:
+      case JoinCodes.IDEMPOTENCY_KEY_REUSED: heading = words.invalid; hint = words.invalidHint; break
+    }
+    const headers: Record<string, string> = { ...pageHeaders, ...error.headers }
+    return new Response(joinProblemPage(frameOf(place, lang), { heading, hint, code: error.code, ...(link === undefined ? {} : { link }) }), { status: error.status, headers })
+  }
+
+  /** The request body's fields, from the form or from JSON, checked against `JoinRequest` (422 listing each bad field). */
+  function readJoinBody(raw: Uint8Array, asJson: boolean): JoinRequest {
+    const body = asJson ? parseJsonBytes(raw) : Object.fromEntries(new URLSearchParams(new TextDecoder().decode(raw)))
+    assertSchema(checkJoin, body, JoinCodes.VALIDATION_FAILED)
+    return body
+  }
+
+  return new Elysia({ name: 'lobby.join' })
+    .get(`${ASSETS}/:file`, ({ params }) => {
+      const asset = [JOIN_STYLES, POSTER_STYLES, POSTER_JS].find((a) => a.path === `${ASSETS}/${params.file}`)
+      if (asset === undefined) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
+      const type = asset.path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8'
+      return new Response(asset.body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' } })
+    }, { detail: { hide: true } })
+    .get('/join/:locationId', ({ params, query, request }) => {
+      const now = deps.clock.now()
+      const place = join.place(params.locationId)
+      if (place === null) return notOffered(request)
+      const lang = pageLanguage(place, request, query.lang)
+      const active = join.activeTicket(place, cookieCode(request), now)
+      const html = joinPage({
+        frame: frameOf(place, lang),
+        timezone: place.timezone,
+        now,
+        services: join.services(place, lang, now),
+        active: active === null ? null : { ticketNumber: active.ticketNumber, trackingPath: trackingPath(active.trackingCode ?? '') },
+        action: `/join/${encodeURIComponent(place.locationId)}`,
+        key: deps.ids.next('join'),
+      })
+      return new Response(html, { status: 200, headers: pageHeaders })
+    }, { detail: { hide: true } })
+    .post('/join/:locationId', async ({ params, request, server }) => {
+      const now = deps.clock.now()
+      const asJson = isJsonContentType(request)
+      const place = join.place(params.locationId)
+      if (place === null) {
+        // Refused before its body is read: the connection closes (contract §23).
+        const error = closingConnection(new ApiError(404, JoinCodes.JOIN_NOT_OFFERED, 'joining from a phone is not offered at this location'))
+        if (asJson) throw error
+        return notOffered(request, { connection: 'close' })
+      }
+      let lang = pageLanguage(place, request, undefined)
+      try {
+        // Contract §23: every check that needs only the headers first; the body is read only then.
+        const { raw } = await readBodyAfterChecks(request, MAX_JOIN_BODY, () => {
+          assertSameOrigin(request, deps.publicOrigin, 'a ticket is taken only from a page of this server (Origin does not match)')
+          const address = deps.clients.of(request, server).address
+          if (!join.networkAllows(place, address)) throw new ApiError(403, JoinCodes.NETWORK_FORBIDDEN, 'joining from a phone is open only on the branch\'s own network')
+          const active = join.activeTicket(place, cookieCode(request), now)
+          if (active !== null) {
+            throw new ApiError(409, JoinCodes.ACTIVE_TICKET, 'this browser already has a ticket here', [{ path: 'Cookie', message: trackingPath(active.trackingCode ?? '') }])
+          }
+          const type = request.headers.get('content-type')?.toLowerCase() ?? ''
+          if (!asJson && !type.includes('application/x-www-form-urlencoded')) {
+            throw new ApiError(400, JoinCodes.INVALID_REQUEST, 'send the form (application/x-www-form-urlencoded) or JSON (application/json)')
+          }
+          admitRate(deps.limiter, RateBuckets.joinPerAddress, clientAddressOf(deps.clients, request, server), JOIN_TICKETS_PER_ADDRESS, now,
+            (retry) => `over ${JOIN_TICKETS_PER_ADDRESS} tickets per 10 minutes from this address; retry after ${retry} s`)
+        })
+        const body = readJoinBody(raw, asJson)
+        const language = body.language === undefined ? null : join.languageOf(place, body.language)
+        if (body.language !== undefined && language === null) {
+          throw new ApiError(422, JoinCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('language'), message: `must be one of this branch's languages: ${place.languages.join(', ')}` }])
+        }
+        if (language !== null) lang = language
+        const outcome = await deps.writes.run(() => join.issue(place, body.serviceId, language, body.key ?? null, now))
+        const ticket = (JSON.parse(outcome.body) as { data: { trackingUrl: string } }).data
+        const code = ticket.trackingUrl.slice(trackingPath('').length)
+        const headers: Record<string, string> = { 'set-cookie': joinCookie(place, code, request), 'cache-control': 'no-store' }
+        if (outcome.replayed) headers['idempotent-replayed'] = 'true'
+        if (asJson) return json(201, { data: { ticket, trackingUrl: ticket.trackingUrl } }, { ...headers, location: ticket.trackingUrl })
+        // 303: the browser follows with a GET, so a reload of the phone page never posts again.
+        return new Response(null, { status: 303, headers: { ...headers, location: ticket.trackingUrl } })
+      } catch (error) {
+        if (asJson || !(error instanceof ApiError)) throw error
+        return problemPage(place, lang, error)
+      }
+    }, { parse: 'none', detail: issueJoinTicketDocs })
+    .get('/join/:locationId/poster', ({ params, query, request }) => {
+      const place = join.place(params.locationId)
+      if (place === null) return notOffered(request)
+      const lang = pageLanguage(place, request, query.lang)
+      const others = place.languages.filter((l) => l !== lang)
+      const joinUrl = `${serverOrigin(request, deps.publicOrigin)}/join/${encodeURIComponent(place.locationId)}`
+      const html = posterPage({
+        lang,
+        branchName: resolveName(place.unitName, lang, place.defaultLanguage),
+        locationName: resolveName(place.locationName, lang, place.defaultLanguage),
+        // The unit's other languages beneath (a poster speaks to everyone who walks past), each once.
+        otherNames: [...new Set(others.map((l) => `${resolveName(place.unitName, l, place.defaultLanguage)} · ${resolveName(place.locationName, l, place.defaultLanguage)}`))]
+          .filter((n) => n !== `${resolveName(place.unitName, lang, place.defaultLanguage)} · ${resolveName(place.locationName, lang, place.defaultLanguage)}`),
+        joinUrl,
+        stylesheet: POSTER_STYLES.path,
+        script: POSTER_JS.path,
+      })
+      return new Response(html, { status: 200, headers: posterHeaders })
+    }, { detail: { hide: true } })
+}

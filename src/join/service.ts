@@ -1,0 +1,217 @@
+import type { AppDeps } from '../root/deps'
+import type { Credential } from '../platform/credentials'
+import { ApiError } from '../platform/errors'
+import { isoTime } from '../platform/clock'
+import { inCidr, parseCidr, parseIp, type Cidr } from '../platform/client-address'
+import { canonicalLanguageTag, matchLanguage, resolveName, storedName, type LocalizedName } from '../platform/names'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
+import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue/service'
+import { openStateAt } from '../queue/opening-hours'
+import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
+import { JoinCodes } from './errors'
+
+/** Contract §20: `remoteJoin.maxWaiting` when provisioning left it out (provisioning fills it in too). */
+export const DEFAULT_MAX_WAITING = 50
+
+/** A location's join settings and what its pages show, read fresh on each request. */
+export interface JoinPlace {
+  queueUnitId: string
+  locationId: string
+  unitName: LocalizedName
+  locationName: LocalizedName
+  defaultLanguage: string
+  languages: string[]
+  timezone: string
+  maxWaiting: number
+  /** `allowedNetworks` was given (non-empty): only addresses in `networks` may join. */
+  restricted: boolean
+  networks: Cidr[]
+  hours: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
+}
+
+/** A service as the join page lists it, in one language. */
+export interface JoinServiceView {
+  id: string
+  name: string
+  open: boolean
+  /** Closed: its next opening (ISO), or null when none is scheduled. */
+  opensAt: string | null
+  waiting: number
+  estimatedWaitSeconds: number
+  noCounterOpen: boolean
+  /** Open, but its waiting count has reached `maxWaiting`: no more joining from a phone for now. */
+  full: boolean
+}
+
+interface PlaceRow {
+  queueUnitId: string
+  unitName: string
+  unitNames: string | null
+  unitActive: number
+  defaultLanguage: string
+  languages: string
+  locationName: string
+  locationNames: string | null
+  timezone: string
+  locationActive: number
+  openingHours: string | null
+  closedDates: string
+  lastTicketMinutesBeforeClose: number
+  remoteJoin: string | null
+}
+
+/** What a ticket's status must be for the browser's cookie to hold it back from taking another. */
+const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['WAITING', 'CALLED', 'SERVING'])
+
+/**
+ * Joining the queue from a phone (contract §20), free of HTTP: which locations offer it, what
+ * the page lists (the kiosk's lines and estimates: `deps.tickets.lines`), the rules that refuse
+ * a ticket, and the issue itself through the public issue's write path (`QueueService.issueIdempotent`),
+ * source REMOTE.
+ */
+export class JoinService {
+  private readonly placeStmt
+  private readonly serviceHoursStmt
+
+  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {
+    this.placeStmt = deps.db.$client.query<PlaceRow, [string]>(
+      `SELECT u.id AS queueUnitId, u.name AS unitName, u.names AS unitNames, u.active AS unitActive,
+              u.default_language AS defaultLanguage, u.languages AS languages,
+              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
+              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose,
+              l.remote_join AS remoteJoin
+       FROM locations l INNER JOIN queue_units u ON u.id = l.queue_unit_id WHERE l.id = ?1`,
+    )
+    this.serviceHoursStmt = deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
+      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
+    )
+  }
+
+  /**
+   * The location's join settings, or null when joining is not offered there: an unknown or
+   * inactive location or unit, or `remoteJoin` absent or not enabled (one answer for all, so
+   * the page does not tell which locations exist).
+   */
+  place(locationId: string): JoinPlace | null {
+    const row = this.placeStmt.get(locationId)
+    if (row === null || row.remoteJoin === null || row.unitActive !== 1 || row.locationActive !== 1) return null
+    let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown }
+    try {
+      settings = JSON.parse(row.remoteJoin) as typeof settings
+    } catch {
+      return null
+    }
+    if (settings.enabled !== true) return null
+    const networks = Array.isArray(settings.allowedNetworks) ? settings.allowedNetworks : []
+    return {
+      queueUnitId: row.queueUnitId,
+      locationId,
+      unitName: storedName(row.unitName, row.unitNames),
+      locationName: storedName(row.locationName, row.locationNames),
+      defaultLanguage: row.defaultLanguage,
+      languages: JSON.parse(row.languages) as string[],
+      timezone: row.timezone,
+      maxWaiting: typeof settings.maxWaiting === 'number' ? settings.maxWaiting : DEFAULT_MAX_WAITING,
+      restricted: networks.length > 0,
+      // Provisioning validated each network; one that still does not parse admits nobody.
+      networks: networks.map((n) => (typeof n === 'string' ? parseCidr(n) : null)).filter((c): c is Cidr => c !== null),
+      hours: { openingHours: row.openingHours, closedDates: row.closedDates, lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose },
+    }
+  }
+
+  /** Contract §20: with `allowedNetworks`, only a caller whose (resolved) address is in one of them; an unknown address is not. */
+  networkAllows(place: JoinPlace, address: string | null): boolean {
+    if (!place.restricted) return true
+    const bytes = address === null ? null : parseIp(address)
+    return bytes !== null && place.networks.some((cidr) => inCidr(bytes, cidr))
+  }
+
+  /** The unit's language a page or request asked for (`ar-EG` is served by `ar`), or null. */
+  languageOf(place: JoinPlace, asked: string | null | undefined): string | null {
+    if (asked === null || asked === undefined || asked === '') return null
+    const canonical = canonicalLanguageTag(asked)
+    return canonical === null ? null : matchLanguage(canonical, place.languages)
+  }
+
+  /**
+   * The browser's active ticket at this location: the ticket of the tracking code its cookie
+   * holds, when it is of this location, still WAITING, CALLED or SERVING and of today's
+   * business day. Anything else (ended, expired, another location, a made-up code) is null:
+   * the browser may take a new ticket.
+   */
+  activeTicket(place: JoinPlace, code: string | null, now: number): TicketRow | null {
+    if (code === null || !TRACKING_CODE_PATTERN.test(code)) return null
+    const row = this.deps.tickets.byTrackingCode(code)
+    if (row === null || row.locationId !== place.locationId || !ACTIVE_STATUSES.has(row.status)) return null
+    return businessDayAt(now, place.timezone) > row.businessDay ? null : row
+  }
+
+  /**
+   * The services the page lists: every active service offered at the location, with its
+   * people waiting and the kiosk's estimate for a ticket taken now (contract §19), whether it
+   * is open now (contract §18, else when it opens), and whether it is full for phones.
+   */
+  services(place: JoinPlace, language: string, now: number): JoinServiceView[] {
+    const lines = this.deps.tickets.lines(place.queueUnitId, true).filter((line) => line.locationId === place.locationId)
+    if (lines.length === 0) return []
+    const serviceHours = new Map(this.serviceHoursStmt.all(place.queueUnitId).map((s) => [s.id, s.openingHours]))
+    const locationHours = locationHoursOf(place.hours)
+    return lines.map((line) => {
+      const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
+      return {
+        id: line.id,
+        name: resolveName(line.names ?? line.name, language, place.defaultLanguage),
+        open: state.open,
+        opensAt: state.open || state.opensAt === null ? null : isoTime(state.opensAt),
+        waiting: line.waiting,
+        estimatedWaitSeconds: line.estimatedWaitSeconds,
+        noCounterOpen: line.noCounterOpen,
+        full: state.open && line.waiting >= place.maxWaiting,
+      }
+    })
+  }
+
+  /**
+   * Issues a ticket for `serviceId` at the place, source REMOTE, by the public issue's rules
+   * and write path: idempotency lookup (the page's key: a double tap gives one ticket) → Edge
+   * authority → unit, location and service (422) → open (409 SERVICE_CLOSED) → write. Before
+   * that, in the same write, 409 QUEUE_FULL when the service is open and its waiting count has
+   * reached `maxWaiting` (read in this transaction, so two phones cannot both take the 50th
+   * place). Must run inside `deps.writes.run`.
+   */
+  issue(place: JoinPlace, serviceId: string, language: string | null, key: string | null, now: number): IssueOutcome {
+    const line = this.deps.tickets.lines(place.queueUnitId, true).find((l) => l.id === serviceId && l.locationId === place.locationId)
+    if (line !== undefined && line.waiting >= place.maxWaiting) {
+      const hours = this.serviceHoursStmt.all(place.queueUnitId).find((s) => s.id === serviceId)?.openingHours ?? null
+      // A closed service answers SERVICE_CLOSED (contract §18), whatever its count.
+      if (openStateAt(locationHoursOf(place.hours), serviceHoursOf({ openingHours: hours }), now, place.timezone).open) {
+        throw new ApiError(409, JoinCodes.QUEUE_FULL, `this service's line is full for joining from a phone (${place.maxWaiting} waiting); take a ticket at the kiosk`)
+      }
+    }
+    return this.queue.issueIdempotent(joinCredential(place), key, {
+      locationId: place.locationId,
+      serviceId,
+      ...(language !== null ? { language } : {}),
+    }, now, 'REMOTE')
+  }
+}
+
+/**
+ * The join page as the Queue feature's caller: the location's unit, that one location, every
+ * service there. No secret stands behind it (the page is public); it scopes the page's
+ * Idempotency-Keys to the location (`name` carries a `/`, which no key name may) and is not
+ * stored on the ticket (`QueueService.issueTicket` records REMOTE tickets without a credential).
+ */
+function joinCredential(place: JoinPlace): Credential {
+  return {
+    id: `join/${place.locationId}`,
+    kind: 'device',
+    ownerId: place.queueUnitId,
+    name: `join/${place.locationId}`,
+    scopes: ['tickets:write'],
+    locations: [place.locationId],
+    services: null,
+    issuePerMinute: DEFAULT_ISSUE_PER_MINUTE,
+    readPerMinute: DEFAULT_READ_PER_MINUTE,
+  }
+}
