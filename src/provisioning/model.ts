@@ -19,6 +19,8 @@ export const WEBHOOK_EVENTS = [
   'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
   // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
   'ticket.reinstated', 'ticket.approaching',
+  // Contract §22: a line's longest current wait passed its service's waitTargetSeconds (once per crossing).
+  'queue.wait_target_exceeded',
 ] as const
 export const WIDGET_TYPES = ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRANSPORT_BOARD'] as const
 
