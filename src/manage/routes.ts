@@ -68,6 +68,7 @@ export function manageRoutes(deps: AppDeps, { manage, people }: { manage: Manage
   }
 
   return new Elysia({ name: 'lobby.manage' })
+    .decorate('manage', manage)
     .get('/manage', async ({ request, query }) => {
       const lang = manageLangOf(query)
       const found = await people.authenticate(sessionIdOf(request), deps.clock.now())
