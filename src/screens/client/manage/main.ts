@@ -1,7 +1,7 @@
 import type { FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
-import { formatCountdown, formatMinutes, formatNumber } from '../format'
+import { formatMinutes, formatNumber } from '../format'
 import { keepClockInSync, serverNow } from '../clock'
 import { nameIn } from '../names'
 import { reconnectDelayMs } from '../reconnect'
@@ -44,6 +44,16 @@ function start(root: HTMLElement): void {
     errorEl.textContent = message
   }
   const secondsSince = (iso: string) => Math.max(0, Math.floor((serverNow() - Date.parse(iso)) / 1000))
+  const unit = (u: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(lang, { style: 'unit', unit: u, unitDisplay: 'narrow' })
+  const units = { hour: unit('hour'), minute: unit('minute'), second: unit('second') }
+  /** An elapsed time in words a screen reader reads as a duration ("7m 6s"), never a clock time ("7:06"). */
+  const elapsed = (seconds: number): string => {
+    const h = Math.floor(seconds / 3600)
+    const m = Math.floor((seconds % 3600) / 60)
+    const sec = seconds % 60
+    if (h > 0) return `${units.hour.format(h)} ${units.minute.format(m)}`
+    return m > 0 ? `${units.minute.format(m)} ${units.second.format(sec)}` : units.second.format(sec)
+  }
 
   keepClockInSync()
   byId('manage-sign-out').addEventListener('click', async () => {
@@ -150,7 +160,9 @@ function start(root: HTMLElement): void {
             h('thead', null, h('tr', null,
               h('th', { scope: 'col' }, t('service')), h('th', { scope: 'col' }, t('waiting')), h('th', { scope: 'col' }, t('longestWait')),
               h('th', { scope: 'col' }, t('estimate')), h('th', { scope: 'col' }, t('withinTarget')))),
-            h('tbody', null, loc.services.map((s) => serviceRow(s, loc, language))))),
+            h('tbody', null, loc.services.length === 0
+              ? h('tr', null, h('td', { colspan: 5, class: 'muted' }, t('noServices')))
+              : loc.services.map((s) => serviceRow(s, loc, language))))),
         h('div', { class: 'pane' },
           h('h3', null, t('counters')),
           h('table', { class: 'counters' },
@@ -158,7 +170,9 @@ function start(root: HTMLElement): void {
               h('th', { scope: 'col' }, t('counter')), h('th', { scope: 'col' }, t('state')), h('th', { scope: 'col' }, t('clerk')),
               h('th', { scope: 'col' }, t('ticket')), h('th', { scope: 'col' }, t('timeInState')), h('th', { scope: 'col' }, t('servedToday')),
               h('th', { scope: 'col' }, t('actions')))),
-            h('tbody', null, loc.counters.map((c) => counterRow(c, loc, unit, language)))))))
+            h('tbody', null, loc.counters.length === 0
+              ? h('tr', null, h('td', { colspan: 7, class: 'muted' }, t('noCounters')))
+              : loc.counters.map((c) => counterRow(c, loc, unit, language)))))))
   }
 
   function serviceRow(s: FloorService, loc: FloorLocation, language: string): HTMLElement {
@@ -170,7 +184,7 @@ function start(root: HTMLElement): void {
       h('td', { class: 'longest' },
         wait === null
           ? h('span', { class: 'muted' }, t('noneWaiting'))
-          : [h('span', { class: 'elapsed', 'data-since': wait.waitingSince }, formatCountdown(lang, wait.seconds * 1000)), ' ', h('span', { class: 'ticket-number' }, wait.ticketNumber)],
+          : [h('span', { class: 'elapsed', 'data-since': wait.waitingSince }, elapsed(wait.seconds)), ' ', h('span', { class: 'ticket-number' }, wait.ticketNumber)],
         h('span', { class: 'over-target', hidden: true }, h('span', { class: 'icon', 'aria-hidden': 'true' }, '⚠'), ' ', t('overTarget')),
         h('span', { class: 'target muted' }, t('target', { time: formatMinutes(lang, s.waitTargetSeconds) }))),
       h('td', { class: 'estimate' }, formatMinutes(lang, s.estimatedWaitSeconds), s.noCounterOpen ? h('span', { class: 'muted' }, ` (${t('noCounterOpen')})`) : null),
@@ -194,7 +208,7 @@ function start(root: HTMLElement): void {
       h('td', { class: 'ticket' }, c.ticket === null
         ? h('span', { class: 'muted' }, t('noTicket'))
         : [h('span', { class: 'ticket-number' }, c.ticket.ticketNumber), ' ', h('span', { class: 'muted' }, c.ticket.status === 'SERVING' ? t('serving') : t('called'))]),
-      h('td', { class: 'in-state' }, since === null ? '' : h('span', { class: 'elapsed', 'data-since': since }, formatCountdown(lang, secondsSince(since) * 1000))),
+      h('td', { class: 'in-state' }, since === null ? '' : h('span', { class: 'elapsed', 'data-since': since }, elapsed(secondsSince(since)))),
       h('td', { class: 'num served' }, formatNumber(lang, c.servedToday)),
       h('td', { class: 'action' }, action))
   }
@@ -202,7 +216,7 @@ function start(root: HTMLElement): void {
   /** Every second: the elapsed times, and which lines are over their target (announced once each). */
   function tick(): void {
     for (const el of floorEl.querySelectorAll<HTMLElement>('.elapsed')) {
-      el.textContent = formatCountdown(lang, secondsSince(el.dataset.since ?? '') * 1000)
+      el.textContent = elapsed(secondsSince(el.dataset.since ?? ''))
     }
     const over = new Set<string>()
     for (const row of floorEl.querySelectorAll<HTMLElement>('tr.service')) {
