@@ -89,7 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       await page.goto(`${base}/manage?lang=ar`)
       expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
       await page.locator('#manage-connection.is-live').waitFor()
-      await page.locator('.over-target', { hasText: 'تجاوز الهدف' }).first().waitFor({ timeout: 8_000 })
+      await accounts.locator('.over-target', { hasText: 'تجاوز الهدف' }).waitFor({ timeout: 2_000 })
       await page.screenshot({ path: join(IMAGES, 'manage-tablet-ar.png') })
       await page.setViewportSize({ width: 800, height: 1280 })
       await page.screenshot({ path: join(IMAGES, 'manage-portrait-ar.png') })
