@@ -130,7 +130,7 @@ export class ManageService {
     })
   }
 
-  /** The watch's timer and the pending publish, with the server; the views' sockets are closed first at shutdown. */
+  /** The watch's timer and the pending publish, with the server (the hub's own timers and its closing at shutdown: `liveHubTask`, registered beside this). */
   task(): BackgroundTask {
     const watch = this.watch.task()
     return {
@@ -139,7 +139,6 @@ export class ManageService {
         watch.beforeStop?.()
         clearTimeout(this.timer)
         this.timer = undefined
-        this.hub.closeAll()
       },
     }
   }
