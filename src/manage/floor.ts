@@ -118,18 +118,9 @@ export class FloorModel {
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
       const targets = new Map(this.targetsStmt.all(queueUnitId).map((s) => [s.id, s.waitTargetSeconds]))
 
-      // The live queue, once: the longest-waiting ticket of each line and each counter's ticket.
-      const heads = new Map<string, TicketRow>()
-      const held = new Map<string, TicketRow>()
-      for (const ticket of tickets.openOfUnit(queueUnitId)) {
-        if (ticket.status === 'WAITING') {
-          const key = `${ticket.serviceId}\u0000${ticket.locationId}`
-          const head = heads.get(key)
-          if (head === undefined || ticket.createdAt < head.createdAt) heads.set(key, ticket)
-        } else if (ticket.counterId !== null) {
-          held.set(ticket.counterId, ticket)
-        }
-      }
+      // The longest-waiting ticket of each line (one seek per line), and each counter's ticket:
+      // never a read of every open ticket, so a build does not grow with the waiting line.
+      const heads = new Map(tickets.oldestWaiting(queueUnitId).map((h) => [`${h.serviceId}\u0000${h.locationId}`, h]))
       const breaks = new Map<string, IntervalRow>()
       const clerks = new Map<string, IntervalRow>()
       for (const interval of this.intervalsStmt.all(queueUnitId)) {
@@ -138,6 +129,11 @@ export class FloorModel {
       }
       const lines = tickets.lines(queueUnitId, true)
       const counterRows = this.countersStmt.all(queueUnitId)
+      const held = new Map<string, TicketRow>()
+      for (const counter of counterRows) {
+        const ticket = tickets.heldBy(counter.id)
+        if (ticket !== null) held.set(counter.id, ticket)
+      }
       const lineHeads: LineHead[] = []
 
       const locations: FloorLocation[] = this.locationsStmt.all(queueUnitId).map((location) => {
@@ -146,11 +142,11 @@ export class FloorModel {
         const servedToday = new Map(tickets.rollupReads.counters(queueUnitId, day, day, location.id).map((r) => [r.counterId, r.served]))
         const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
           const target = targets.get(line.id) ?? 0
-          const head = heads.get(`${line.id}\u0000${location.id}`) ?? null
-          const seconds = head === null ? 0 : Math.max(0, Math.floor((now - head.createdAt) / 1000))
+          const head = heads.get(`${line.id}\u0000${location.id}`)
+          const seconds = head === undefined ? 0 : Math.max(0, Math.floor((now - head.createdAt) / 1000))
           lineHeads.push({
             queueUnitId, locationId: location.id, serviceId: line.id, waitTargetSeconds: target,
-            head: head === null ? null : { ticketId: head.id, ticketNumber: head.ticketNumber, waitingSince: head.createdAt },
+            head: head === undefined ? null : { ticketId: head.ticketId, ticketNumber: head.ticketNumber, waitingSince: head.createdAt },
           })
           const today = todays.get(line.id)
           const called = today?.waitCount ?? 0
@@ -160,11 +156,11 @@ export class FloorModel {
             name: line.name,
             names: namesObject(line.names ?? line.name, language),
             waiting: line.waiting,
-            longestWait: head === null ? null : { ticketNumber: head.ticketNumber, waitingSince: isoTime(head.createdAt), seconds },
+            longestWait: head === undefined ? null : { ticketNumber: head.ticketNumber, waitingSince: isoTime(head.createdAt), seconds },
             estimatedWaitSeconds: line.estimatedWaitSeconds,
             noCounterOpen: line.noCounterOpen,
             waitTargetSeconds: target,
-            overTarget: head !== null && seconds > target,
+            overTarget: head !== undefined && seconds > target,
             today: { called, withinTarget: within, withinTargetShare: called === 0 ? null : Math.round((within / called) * 1000) / 1000 },
           }
         })
