@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { guardNetwork, HAVE_CHROMIUM, IMAGES, launchBrowser } from '../screens/support'
 import { CHEAP, GOOD_PASSWORD, withPassword } from '../people/helpers'
 import { counterContext, callNext, issued, ok } from '../counters/helpers'
@@ -128,4 +130,43 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       await context.close()
     }
   }, 60_000)
+
+  test('no serious or critical axe-core violation, English and Arabic, with the close dialog open too', async () => {
+    const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await launchBrowser({ bypassCSP: true })
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/login`)
+      await page.getByLabel('Username').fill('mona')
+      await page.getByLabel('Password').fill(GOOD_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL(`${base}/manage`)
+      const problems: string[] = []
+      const check = async (label: string) => {
+        await page.addScriptTag({ content: AXE })
+        const found = (await page.evaluate(async () => {
+          const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
+          return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'page-has-heading-one')
+            .map((v: any) => `${v.id} at ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`)
+        })) as string[]
+        problems.push(...found.map((f) => `${label}: ${f}`))
+      }
+      for (const lang of ['en', 'ar']) {
+        await page.goto(`${base}/manage${lang === 'ar' ? '?lang=ar' : ''}`)
+        await page.locator('#manage-connection.is-live').waitFor()
+        await page.locator('tr.counter').first().waitFor()
+        await check(lang)
+      }
+      await page.goto(`${base}/manage`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      await page.getByRole('button', { name: 'Open Counter 2' }).click()
+      await page.getByRole('button', { name: 'Close Counter 2' }).click()
+      await page.getByRole('dialog').waitFor()
+      await check('dialog')
+      await page.keyboard.press('Escape')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 90_000)
 })
