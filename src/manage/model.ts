@@ -89,7 +89,7 @@ export const FloorSnapshot = Type.Object(
     queueUnitId: Type.String(),
     name: Type.String(),
     names: Names,
-    revision: Type.Integer({ minimum: 0, description: 'moves with every change of the floor: the unit\'s stateRevision plus its wait-target crossings' }),
+    revision: Type.Integer({ minimum: 0, description: 'moves with every change of the floor: the unit\'s stateRevision plus the wait-target crossings this server run has seen (so it may repeat a number after a restart: order messages with it within one connection, and subscribe without sinceRevision after a reconnect)' }),
     generatedAt: Instant,
     breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers (contract §16)' }),
     locations: Type.Array(FloorLocation),

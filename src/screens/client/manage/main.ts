@@ -35,6 +35,8 @@ function start(root: HTMLElement): void {
   let overBefore = new Set<string>()
   let socket: WebSocket | null = null
   let attempt = 0
+  /** The websocket just (re)opened: its first snapshot replaces the floor shown. */
+  let fresh = false
   let heartbeat: ReturnType<typeof setInterval> | undefined
 
   const nameOf = (item: { name: string; names: Record<string, string> }, defaultLanguage = 'en') => nameIn(item.names, lang, defaultLanguage, item.name)
@@ -92,7 +94,11 @@ function start(root: HTMLElement): void {
     const answer = await api<FloorSnapshot>('GET', `${API}/queue-units/${encodeURIComponent(unitId)}/floor`)
     if (answer === null) return
     if (answer.status === 401) return toLogin()
-    if (answer.status === 200 && answer.body !== null) render(answer.body)
+    // A read over HTTP (at start, after a lost connection) is the floor now: it replaces what was shown.
+    if (answer.status === 200 && answer.body !== null) {
+      snapshot = null
+      render(answer.body)
+    }
     else say(answer.message || t('OTHER'))
   }
 
@@ -102,8 +108,10 @@ function start(root: HTMLElement): void {
     socket = ws
     ws.addEventListener('open', () => {
       attempt = 0
-      const topic = snapshot === null ? { kind: 'queue', id: unitId } : { kind: 'queue', id: unitId, sinceRevision: snapshot.revision }
-      ws.send(JSON.stringify({ type: 'subscribe', topics: [topic] }))
+      // Always a whole snapshot on (re)connect, never `sinceRevision`: the floor's revision counts
+      // the server run's wait-target crossings too, so after a restart it may repeat a number.
+      ws.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: unitId }] }))
+      fresh = true
       connection.textContent = t('live')
       connection.className = 'is-live'
       clearInterval(heartbeat)
@@ -116,7 +124,12 @@ function start(root: HTMLElement): void {
       } catch {
         return
       }
-      if ((message.type === 'snapshot' || message.type === 'update') && message.data) render(message.data)
+      if ((message.type === 'snapshot' || message.type === 'update') && message.data) {
+        // The connection's first snapshot replaces whatever was shown, whatever its revision.
+        if (fresh) snapshot = null
+        fresh = false
+        render(message.data)
+      }
     })
     ws.addEventListener('close', (event) => {
       clearInterval(heartbeat)
@@ -138,6 +151,7 @@ function start(root: HTMLElement): void {
 
   // ---- rendering ------------------------------------------------------------------------
 
+  /** Shows a floor; within one connection (and against its HTTP read) an older revision never replaces a newer one. */
   function render(next: FloorSnapshot): void {
     if (snapshot !== null && next.revision < snapshot.revision) return
     snapshot = next
