@@ -34,6 +34,7 @@ import { join } from 'node:path'
 import { seedTicketHistory } from './seed'
 import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
+import { currentManageSection } from './manage'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 
 const ROOT = join(import.meta.dir, '..')
@@ -701,7 +702,10 @@ function withReportsSection(text: string): string {
   const withReplication = replication === '' ? withReports : withReports.trimEnd() + '\n\n' + replication + '\n'
   // bench/simulate.ts's section (BENCH_ONLY=estimates) likewise.
   const estimates = currentEstimatesSection()
-  return estimates === '' ? withReplication : withReplication.trimEnd() + '\n\n' + estimates + '\n'
+  const withEstimates = estimates === '' ? withReplication : withReplication.trimEnd() + '\n\n' + estimates + '\n'
+  // bench/manage.ts's section (the live floor, \`bun bench/manage.ts\`) likewise.
+  const manage = currentManageSection()
+  return manage === '' ? withEstimates : withEstimates.trimEnd() + '\n\n' + manage + '\n'
 }
 
 async function main(): Promise<void> {

@@ -28,6 +28,9 @@ export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
 /** The sign-in and setup pages' bundle (/login, /login/setup): a form posted with `fetch`. */
 export const LOGIN_ENTRY = join(ROOT, 'src/screens/client/login/main.ts')
 export const LOGIN_OUTPUT = join(ROOT, 'src/screens/generated/login.js')
+/** The live floor's bundle (/manage; contract §22). */
+export const MANAGE_ENTRY = join(ROOT, 'src/screens/client/manage/main.ts')
+export const MANAGE_OUTPUT = join(ROOT, 'src/screens/generated/manage.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
@@ -35,6 +38,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
   { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
+  { entry: MANAGE_ENTRY, output: MANAGE_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']

@@ -21,6 +21,7 @@ import { phoneRoutes } from './phone/routes'
 import { joinRoutes } from './join/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
+import { manageRoutes } from './manage/routes'
 import { webhooksDoc } from './webhooks/model'
 
 export type App = ReturnType<typeof createApp>
@@ -57,5 +58,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(joinRoutes(deps, { join: services.join }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
+    .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
     .decorate('deps', deps)
 }

@@ -215,6 +215,9 @@ export async function demoCommand(argv: string[]): Promise<number> {
     `# then sign in at ${base}/login. More: lobby users add --db ${dbPath} --username NAME --role admin|manager|clerk`,
     ...setupLinks.map((link) => `#   ${link.role.padEnd(8)} ${link.username.padEnd(8)} ${base}${link.setupPath}`),
     '',
+    '# Live floor (contract §22): the manager (or the admin) signs in and lands on',
+    `#   ${base}/manage   (Arabic: ${base}/manage?lang=ar)`,
+    '',
     'Stop with Ctrl-C.',
     '',
   ]

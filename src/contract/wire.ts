@@ -39,6 +39,11 @@ import type {
   SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
 } from '../people/model'
 import type { PeopleCodes } from '../people/errors'
+import type {
+  FloorSnapshot as FloorSnapshotSchema, ManagedUnits as ManagedUnitsSchema, CloseCounterRequest as FloorCloseRequestSchema,
+  CounterChanged as FloorCounterChangedSchema,
+} from '../manage/model'
+import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema } from '../reports/model'
 
 export type { WireCloseCode } from './close-codes'
@@ -136,6 +141,17 @@ export type SignOutResponse = Static<typeof SignOutResponseSchema>
 
 export type StaffReportResponse = Static<typeof StaffReportResponseSchema>
 export type StaffReportRow = ElementOf<StaffReportResponse['data']>
+
+// ---- the live floor (/manage, contract §22) ----
+
+export type FloorSnapshot = Static<typeof FloorSnapshotSchema>
+export type FloorLocation = ElementOf<FloorSnapshot['locations']>
+export type FloorService = ElementOf<FloorLocation['services']>
+export type FloorCounter = ElementOf<FloorLocation['counters']>
+export type ManagedUnits = Static<typeof ManagedUnitsSchema>
+export type FloorCloseRequest = Static<typeof FloorCloseRequestSchema>
+export type FloorCounterChanged = Static<typeof FloorCounterChangedSchema>
+export type ManageErrorCode = ValueOf<typeof ManageCodes>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open'
 import type { BackgroundTask } from '../platform/lifecycle'
-import type { LobbyMetrics, ReplicationGauges } from './metrics'
+import type { LobbyMetrics, LongestWaitGauge, ReplicationGauges } from './metrics'
 
 /** Observations made before prom-client is loaded, replayed into it once it is. */
 interface Pending {
@@ -30,6 +30,8 @@ export class MetricsSink {
   websocketConnections: () => number = () => 0
   /** Head-office replication's lag and backlog when `serve` replicates (set before the server starts); null otherwise. */
   replication: (() => ReplicationGauges) | null = null
+  /** Contract §22: every line's longest current wait, from the live floor's heads in memory (src/manage); set by the root. */
+  longestWaits: () => LongestWaitGauge[] = () => []
 
   constructor(private readonly db: Db) {}
 
@@ -59,7 +61,7 @@ export class MetricsSink {
   load(): Promise<LobbyMetrics> {
     this.loading ??= import('./metrics').then(({ LobbyMetrics }) => {
       const replication = this.replication
-      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections(), replication })
+      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections(), replication, longestWaits: () => this.longestWaits() })
       const { http, tickets, batches, givenUp } = this.pending
       for (const o of http) {
         m.httpRequests.inc({ route: o.route, method: o.method, status: o.status })

@@ -14,6 +14,16 @@ export interface ScrapeSources {
   websocketConnections: () => number
   /** Head-office replication (src/replication) when `serve` runs it; its gauges exist only then. */
   replication?: (() => ReplicationGauges) | null
+  /** Contract §22: every line's longest current wait, read at scrape time from memory. */
+  longestWaits?: () => LongestWaitGauge[]
+}
+
+/** One line's longest current wait (0 when nobody waits). */
+export interface LongestWaitGauge {
+  queueUnitId: string
+  locationId: string
+  serviceId: string
+  seconds: number
 }
 
 /** What the replication gauges read at scrape time. */
@@ -80,6 +90,19 @@ export class LobbyMetrics {
           for (const line of lines.lines(unit.id, false)) {
             this.set({ queue_unit: unit.id, location: line.locationId, service: line.id }, line.waiting)
           }
+        }
+      },
+    })
+    const longestWaits = sources.longestWaits
+    new Gauge({
+      name: 'lobby_longest_wait_seconds',
+      help: 'The longest current wait of a waiting ticket, by queue unit, location and service (0 when nobody waits)',
+      labelNames: ['queue_unit', 'location', 'service'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        for (const line of longestWaits?.() ?? []) {
+          this.set({ queue_unit: line.queueUnitId, location: line.locationId, service: line.serviceId }, line.seconds)
         }
       },
     })

@@ -426,6 +426,23 @@ export class PeopleService {
     return { user: userOf(row), startedAt: row.createdAt }
   }
 
+  /**
+   * The user of a live session, read only (nothing touched or deleted): the live views' re-check
+   * of an open websocket (src/manage/), which runs synchronously beside the display hub's. A live
+   * view does not count as activity: the session still ends 30 minutes after the last request.
+   */
+  sessionUser(sessionId: string, now: number): User | null {
+    if (!SESSION_PATTERN.test(sessionId)) return null
+    const row = this.sql.query<UserRow & { createdAt: number; lastSeenAt: number }, [string]>(
+      `SELECT ${U_USER_COLUMNS}, s.created_at AS createdAt, s.last_seen_at AS lastSeenAt
+       FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ?1`,
+    ).get(hashSecret(sessionId))
+    if (row === null) return null
+    const idleLimit = row.role === 'clerk' ? Number.POSITIVE_INFINITY : SESSION_IDLE_MS
+    if (row.state !== 'active' || now - row.createdAt >= SESSION_ABSOLUTE_MS || now - row.lastSeenAt >= idleLimit) return null
+    return userOf(row)
+  }
+
   /** Signing out ends every session of the user at once (contract §16). */
   async signOutEverywhere(userId: string): Promise<number> {
     return this.write(() => this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(userId).changes)

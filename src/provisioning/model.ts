@@ -21,6 +21,8 @@ export const WEBHOOK_EVENTS = [
   'ticket.reinstated', 'ticket.approaching',
   // Contract §21: a booking's life.
   'appointment.booked', 'appointment.cancelled', 'appointment.checked_in', 'appointment.missed',
+  // Contract §22: a line's longest current wait passed its service's waitTargetSeconds (once per crossing).
+  'queue.wait_target_exceeded',
 ] as const
 export const WIDGET_TYPES = ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRANSPORT_BOARD'] as const
 

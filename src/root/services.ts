@@ -20,6 +20,8 @@ import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets'
 import { PeopleService, StaffReads } from '../people'
+import { ManageService } from '../manage/service'
+import { liveHubTask as floorHubTask } from '../display/live'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -46,6 +48,8 @@ export interface AppServices {
   reportCache: ReportCache
   /** Staff accounts, sign-in and sessions (contract §16). */
   people: PeopleService
+  /** The live floor (contract §22): its model, views' hub and wait-target watch. */
+  manage: ManageService
 }
 
 /**
@@ -74,6 +78,13 @@ export function composeServices(deps: AppDeps): AppServices {
   onQueueChange(deps.db, (change) => phoneWaits.changed(change.queueUnitId))
   deps.lifecycle.register(phoneWaitsTask(phoneWaits))
   const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
+  // The live floor: its views hear of every committed change of their unit (coalesced, FLOOR_PUBLISH_MS);
+  // the wait-target watch and the views' timers run with the server; /metrics reads the lines' heads.
+  const manage = new ManageService(deps, counters)
+  onQueueChange(deps.db, (change) => manage.changed(change.queueUnitId))
+  deps.lifecycle.register(manage.task())
+  deps.lifecycle.register(floorHubTask(manage.hub, deps.limits.socketRecheckMs))
+  deps.metrics.longestWaits = () => manage.watch.longestWaits()
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
@@ -94,5 +105,6 @@ export function composeServices(deps: AppDeps): AppServices {
     staffReport: () => (staffReport ??= new StaffReport(deps.db.$client, deps.tickets.rollupReads, new StaffReads(deps.db.$client))),
     reportCache: new ReportCache(deps.changes),
     people,
+    manage,
   }
 }

@@ -44,3 +44,11 @@ declare module '*/login.css' {
   const text: string
   export default text
 }
+declare module '*/generated/manage.js' {
+  const text: string
+  export default text
+}
+declare module '*/manage.css' {
+  const text: string
+  export default text
+}

@@ -84,6 +84,7 @@ export interface TicketsDeps {
 export class Tickets {
   private prepared: Parts | undefined
   private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
+  private oldestStmt: import('bun:sqlite').Statement<{ serviceId: string; locationId: string; ticketId: string; ticketNumber: string; createdAt: number }, [string]> | undefined
 
   constructor(private readonly deps: TicketsDeps) {}
 
@@ -243,6 +244,25 @@ export class Tickets {
   /** The CALLED or SERVING ticket a counter holds (contract §3: one at most), or null. */
   heldBy(counterId: string): TicketRow | null {
     return this.parts.heldStmt.get({ id: counterId }) ?? null
+  }
+
+  /**
+   * The ticket of each (service, location) line of the unit that has waited longest (the
+   * WAITING one taken first), for the live floor (contract §22). One seek per line on
+   * `tickets_waiting_line` and a look at its waiting rows' `created_at`, raw statement, no row
+   * mapping: O(waiting tickets) in SQLite, never the history, and no cost per open ticket in JS.
+   */
+  oldestWaiting(queueUnitId: string): { serviceId: string; locationId: string; ticketId: string; ticketNumber: string; createdAt: number }[] {
+    this.oldestStmt ??= this.deps.db.$client.query<{ serviceId: string; locationId: string; ticketId: string; ticketNumber: string; createdAt: number }, [string]>(`
+      SELECT x.serviceId AS serviceId, x.locationId AS locationId, t.id AS ticketId, t.ticket_number AS ticketNumber, t.created_at AS createdAt
+      FROM (
+        SELECT sl.service_id AS serviceId, sl.location_id AS locationId,
+          (SELECT h.id FROM tickets h WHERE h.service_id = sl.service_id AND h.location_id = sl.location_id AND h.status = 'WAITING'
+           ORDER BY h.created_at, h.id LIMIT 1) AS headId
+        FROM service_locations sl INNER JOIN services s ON s.id = sl.service_id
+        WHERE s.queue_unit_id = ${planStable('?1')}
+      ) x INNER JOIN tickets t ON t.id = x.headId`)
+    return this.oldestStmt.all(queueUnitId)
   }
 
   /** Open tickets of a unit (waiting or at a counter) in call order: bounded by the live queue, not the history. */

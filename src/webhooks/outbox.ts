@@ -12,6 +12,15 @@ export const TICKET_EVENT_TYPES = [
 ] as const
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
 
+/**
+ * Events about a line rather than one ticket's change (contract §22). Their body is the same
+ * `{id, type, createdAt, actor, data}`; `data` is the event's own object (src/manage/model.ts
+ * `WaitTargetExceeded`), and the delivery is ordered with the events of the ticket it names.
+ */
+export const QUEUE_EVENT_TYPES = ['queue.wait_target_exceeded'] as const
+export type QueueEventType = (typeof QUEUE_EVENT_TYPES)[number]
+export type WebhookEventType = TicketEventType | QueueEventType
+
 /** A transaction or the database. */
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
 
@@ -51,13 +60,21 @@ export class WebhookOutbox {
    * is `{id, type, createdAt, actor, data}`). Returns the deliveries written.
    */
   enqueue(queueUnitId: string, type: TicketEventType, actor: Actor, ticket: { id: string }, now: number): number {
+    return this.enqueueEvent(queueUnitId, type, actor, ticket.id, ticket, now)
+  }
+
+  /**
+   * Enqueue any event type with its `data`; `ticketId` is the ticket it concerns, which orders
+   * its delivery with that ticket's other events. Returns the deliveries written.
+   */
+  enqueueEvent(queueUnitId: string, type: WebhookEventType, actor: Actor, ticketId: string, data: unknown, now: number): number {
     let written = 0
     let body: string | undefined
     for (const hook of this.subscribers.all({ unit: queueUnitId })) {
       if (!(JSON.parse(hook.events) as string[]).includes(type)) continue
       // One event, one ID and one body, whichever endpoints receive it.
-      body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), actor: { type: actor.type, id: actor.id }, data: ticket })
-      this.insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId: ticket.id, eventType: type, body, now })
+      body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), actor: { type: actor.type, id: actor.id }, data })
+      this.insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId, eventType: type, body, now })
       written += 1
     }
     return written

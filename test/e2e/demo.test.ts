@@ -37,6 +37,12 @@ test("the demo's printed curl commands work when pasted into a shell, every time
       expect(status, `${command}\n→ ${lines.join('\n')}`).toBeGreaterThanOrEqual(200)
       expect(status, `${command}\n→ ${lines.join('\n')}`).toBeLessThan(300)
     }
+    // The live floor's address is printed and answers (signed out: to /login, where the manager signs in).
+    const floor = /#\s+(http:\/\/\S+\/manage)\s/.exec(output)?.[1]
+    expect(floor).toBeDefined()
+    const page = await fetch(floor!, { redirect: 'manual' })
+    expect(page.status).toBe(303)
+    expect(page.headers.get('location')).toBe('/login')
     demo.kill('SIGTERM')
     expect(await demo.exited).toBe(0)
   }

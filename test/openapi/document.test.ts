@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { ManageCodes } from '../../src/manage/errors'
 import { jsonOf, request, testContext } from '../support/app'
 import { QueueCodes } from '../../src/queue/errors'
 import { CounterCodes } from '../../src/counters/errors'
@@ -65,6 +66,10 @@ const OPERATIONS: Record<string, string> = {
   'get /api/auth/v1/sessions/current': 'readCurrentSession',
   'delete /api/auth/v1/sessions/current': 'signOut',
   'post /api/auth/v1/setup': 'completeSetup',
+  'get /api/manage/v1/queue-units': 'listManagedUnits',
+  'get /api/manage/v1/queue-units/{queueUnitId}/floor': 'readFloor',
+  'post /api/manage/v1/queue-units/{queueUnitId}/counters/{counterId}/open': 'openFloorCounter',
+  'post /api/manage/v1/queue-units/{queueUnitId}/counters/{counterId}/close': 'closeFloorCounter',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
@@ -85,6 +90,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/metrics', Object.values(OpsCodes)],
   ['/api/auth/v1/', Object.values(PeopleCodes)],
   ['/join/', Object.values(JoinCodes)],
+  ['/api/manage/v1/', Object.values(ManageCodes)],
   ['/health', []],
 ]
 

@@ -192,6 +192,18 @@ async function driveEveryOperation() {
   await expectStatus(post('/api/auth/v1/setup', { code: clerkCode, password: passphrase, pin: '482913' }, { origin: ORIGIN }), 200)
   const clerkSession = (await expectStatus(post('/api/auth/v1/sessions', { username: 'lina.k', password: passphrase }, { origin: ORIGIN }), 200)).headers.get('set-cookie')!.split(';')[0]!
   await expectStatus(get(`${OP}/reports/staff?from=2026-11-25&to=2026-11-25`, { cookie: clerkSession }), 403)
+  // The live floor (§22): a manager's units and floor, a clerk refused, a counter opened and closed for lunch.
+  const floorApi = '/api/manage/v1/queue-units'
+  await expectStatus(get(floorApi, { cookie: managerAgain }), 200)
+  await expectStatus(get(floorApi), 401)
+  await expectStatus(get(floorApi, { cookie: clerkSession }), 403)
+  await expectStatus(get(`${floorApi}/qu_main/floor`, { cookie: managerAgain }), 200)
+  await expectStatus(get(`${floorApi}/qu_other/floor`, { cookie: managerAgain }), 404)
+  await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/open`, {}, { cookie: managerAgain, origin: ORIGIN }), 200)
+  await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/close`, { reason: 'Nap' }, { cookie: managerAgain, origin: ORIGIN }), 422)
+  await expectStatus(post(`${floorApi}/qu_main/counters/cnt_9/close`, { reason: 'Lunch' }, { cookie: managerAgain, origin: ORIGIN }), 404)
+  await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/close`, { reason: 'Lunch' }, { cookie: managerAgain }), 403)
+  await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/close`, { reason: 'Lunch' }, { cookie: managerAgain, origin: ORIGIN }), 200)
   // A row to check against the schema: the clerk's break with a reason, as the desk sign-in writes it.
   ctx.db.$client.run(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
     SELECT id, username, 'qu_main', 'loc_hall', 'cnt_1', 'break', 'Lunch', '2026-11-25', ${Date.parse('2026-11-25T10:00:00Z')}, NULL FROM users WHERE username = 'lina.k'`)

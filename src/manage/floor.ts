@@ -1,0 +1,206 @@
+import type { AppDeps } from '../root/deps'
+import { isoTime } from '../platform/clock'
+import { namesObject, storedName } from '../platform/names'
+import { localDate } from '../platform/time'
+import { inReadTransaction } from '../platform/transactions'
+import type { TicketRow } from '../tickets'
+import type { FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
+
+/** The longest-waiting ticket of one (service, location) line: what the wait-target watch needs. */
+export interface LineHead {
+  queueUnitId: string
+  locationId: string
+  serviceId: string
+  waitTargetSeconds: number
+  /** Null when nobody waits. */
+  head: { ticketId: string; ticketNumber: string; waitingSince: number } | null
+}
+
+/** One unit's floor at one revision: the snapshot's JSON text (sent as is to every view) and its line heads. */
+export interface FloorState {
+  queueUnitId: string
+  workspaceId: string
+  stateRevision: number
+  revision: number
+  snapshot: FloorSnapshot
+  json: string
+  heads: LineHead[]
+}
+
+interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; breakReasons: string; stateRevision: number; active: number }
+interface LocationRow { id: string; name: string; names: string | null; timezone: string }
+interface CounterRow { id: string; name: string; names: string | null; locationId: string; open: number; updatedAt: number; serviceIds: string }
+interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: string | null; startedAt: number; username: string; displayName: string | null; userActive: number | null }
+
+/**
+ * Contract §22's floor of a queue unit, computed from the live state the boards read (the
+ * unit's open tickets, its lines with the one estimator's figures, counters, the clerks' open
+ * intervals) and today's report roll-ups (what is per day: first calls within target, served per
+ * counter), never from the ticket history. Built at most once per revision of the floor (the
+ * unit's `stateRevision` plus its wait-target crossings, which the watch counts) and kept as
+ * JSON text: 100 open views of a unit cost one build and one encoding per change.
+ */
+export class FloorModel {
+  private readonly unitStmt
+  private readonly unitsStmt
+  private readonly locationsStmt
+  private readonly targetsStmt
+  private readonly countersStmt
+  private readonly intervalsStmt
+  private readonly cache = new Map<string, FloorState>()
+  /** Wait-target crossings seen per unit (the watch adds them): part of the floor's revision. */
+  private readonly crossings = new Map<string, number>()
+
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>) {
+    const sql = deps.db.$client
+    this.unitStmt = sql.query<UnitRow, [string]>(
+      `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, break_reasons AS breakReasons,
+        state_revision AS stateRevision, active FROM queue_units WHERE id = ?1`,
+    )
+    this.unitsStmt = sql.query<{ id: string; name: string; names: string | null; defaultLanguage: string }, []>(
+      'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
+    )
+    this.locationsStmt = sql.query<LocationRow, [string]>('SELECT id, name, names, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id')
+    this.targetsStmt = sql.query<{ id: string; waitTargetSeconds: number }, [string]>('SELECT id, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1')
+    this.countersStmt = sql.query<CounterRow, [string]>(
+      `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
+        (SELECT json_group_array(cs.service_id) FROM (SELECT service_id FROM counter_services WHERE counter_id = c.id ORDER BY service_id) cs) AS serviceIds
+       FROM counters c WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY c.id`,
+    )
+    // Each counter's open intervals: one seek per counter on staff_intervals_open_counter.
+    this.intervalsStmt = sql.query<IntervalRow, [string]>(
+      `SELECT s.counter_id AS counterId, s.kind, s.reason, s.started_at AS startedAt, s.username, u.display_name AS displayName,
+        (u.state = 'active') AS userActive
+       FROM counters c JOIN staff_intervals s ON s.counter_id = c.id AND s.ended_at IS NULL
+       LEFT JOIN users u ON u.id = s.user_id
+       WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY s.started_at`,
+    )
+  }
+
+  /** Every active unit (an admin's list), with its names. */
+  activeUnits(): { id: string; name: string; names: Record<string, string> }[] {
+    return this.unitsStmt.all().map((u) => ({ id: u.id, name: u.name, names: namesObject(storedName(u.name, u.names), u.defaultLanguage) }))
+  }
+
+  /** The unit's floor now: the kept one while its revision holds, else built anew. Null for an unknown unit. */
+  state(queueUnitId: string): FloorState | null {
+    const change = this.deps.tickets.revision(queueUnitId)
+    if (change === null) {
+      this.cache.delete(queueUnitId)
+      return null
+    }
+    const revision = change.stateRevision + (this.crossings.get(queueUnitId) ?? 0)
+    const kept = this.cache.get(queueUnitId)
+    if (kept !== undefined && kept.revision === revision) return kept
+    const built = this.build(queueUnitId, revision)
+    if (built === null) this.cache.delete(queueUnitId)
+    else this.cache.set(queueUnitId, built)
+    return built
+  }
+
+  /** The kept floors (the metric's and the watch's view of what is in memory). */
+  kept(): Iterable<FloorState> {
+    return this.cache.values()
+  }
+
+  /** A wait-target crossing was seen: the floor's revision moves, so every view hears of it. */
+  noteCrossing(queueUnitId: string): void {
+    this.crossings.set(queueUnitId, (this.crossings.get(queueUnitId) ?? 0) + 1)
+  }
+
+  private build(queueUnitId: string, revision: number): FloorState | null {
+    const { tickets, db } = this.deps
+    return inReadTransaction(db, () => {
+      const unit = this.unitStmt.get(queueUnitId)
+      if (unit === null) return null
+      const now = this.deps.clock.now()
+      const language = unit.defaultLanguage
+      const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
+      const targets = new Map(this.targetsStmt.all(queueUnitId).map((s) => [s.id, s.waitTargetSeconds]))
+
+      // The longest-waiting ticket of each line (one seek per line), and each counter's ticket:
+      // never a read of every open ticket, so a build does not grow with the waiting line.
+      const heads = new Map(tickets.oldestWaiting(queueUnitId).map((h) => [`${h.serviceId}\u0000${h.locationId}`, h]))
+      const breaks = new Map<string, IntervalRow>()
+      const clerks = new Map<string, IntervalRow>()
+      for (const interval of this.intervalsStmt.all(queueUnitId)) {
+        if (interval.kind === 'break') breaks.set(interval.counterId, interval)
+        else if (interval.userActive === 1) clerks.set(interval.counterId, interval)
+      }
+      const lines = tickets.lines(queueUnitId, true)
+      const counterRows = this.countersStmt.all(queueUnitId)
+      const held = new Map<string, TicketRow>()
+      for (const counter of counterRows) {
+        const ticket = tickets.heldBy(counter.id)
+        if (ticket !== null) held.set(counter.id, ticket)
+      }
+      const lineHeads: LineHead[] = []
+
+      const locations: FloorLocation[] = this.locationsStmt.all(queueUnitId).map((location) => {
+        const day = localDate(now, location.timezone)
+        const todays = new Map(tickets.rollupReads.daily(queueUnitId, day, day, location.id, null).map((r) => [r.serviceId, r]))
+        const servedToday = new Map(tickets.rollupReads.counters(queueUnitId, day, day, location.id).map((r) => [r.counterId, r.served]))
+        const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
+          const target = targets.get(line.id) ?? 0
+          const head = heads.get(`${line.id}\u0000${location.id}`)
+          const seconds = head === undefined ? 0 : Math.max(0, Math.floor((now - head.createdAt) / 1000))
+          lineHeads.push({
+            queueUnitId, locationId: location.id, serviceId: line.id, waitTargetSeconds: target,
+            head: head === undefined ? null : { ticketId: head.ticketId, ticketNumber: head.ticketNumber, waitingSince: head.createdAt },
+          })
+          const today = todays.get(line.id)
+          const called = today?.waitCount ?? 0
+          const within = today?.withinTarget ?? 0
+          return {
+            id: line.id,
+            name: line.name,
+            names: namesObject(line.names ?? line.name, language),
+            waiting: line.waiting,
+            longestWait: head === undefined ? null : { ticketNumber: head.ticketNumber, waitingSince: isoTime(head.createdAt), seconds },
+            estimatedWaitSeconds: line.estimatedWaitSeconds,
+            noCounterOpen: line.noCounterOpen,
+            waitTargetSeconds: target,
+            overTarget: head !== undefined && seconds > target,
+            today: { called, withinTarget: within, withinTargetShare: called === 0 ? null : Math.round((within / called) * 1000) / 1000 },
+          }
+        })
+        const counters: FloorCounter[] = counterRows.filter((c) => c.locationId === location.id).map((c) => {
+          const ticket = held.get(c.id) ?? null
+          const onBreak = c.open === 1 ? null : breaks.get(c.id) ?? null
+          const clerk = clerks.get(c.id) ?? null
+          const since = ticket === null ? null : ticket.status === 'SERVING' ? ticket.servingAt : ticket.calledAt
+          return {
+            id: c.id,
+            name: c.name,
+            names: names(c.name, c.names),
+            serviceIds: JSON.parse(c.serviceIds) as string[],
+            state: c.open === 1 ? 'open' : onBreak !== null ? 'break' : 'closed',
+            breakReason: onBreak?.reason ?? null,
+            stateSince: isoTime(onBreak?.startedAt ?? c.updatedAt),
+            clerk: clerk === null ? null : { username: clerk.username, displayName: clerk.displayName ?? clerk.username },
+            ticket: ticket === null ? null : {
+              id: ticket.id,
+              ticketNumber: ticket.ticketNumber,
+              serviceId: ticket.serviceId,
+              status: ticket.status as 'CALLED' | 'SERVING',
+              since: isoTime(since ?? ticket.createdAt),
+            },
+            servedToday: servedToday.get(c.id) ?? 0,
+          }
+        })
+        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, services, counters }
+      })
+
+      const snapshot: FloorSnapshot = {
+        queueUnitId,
+        name: unit.name,
+        names: names(unit.name, unit.names),
+        revision,
+        generatedAt: isoTime(now),
+        breakReasons: JSON.parse(unit.breakReasons) as string[],
+        locations,
+      }
+      return { queueUnitId, workspaceId: unit.workspaceId, stateRevision: unit.stateRevision, revision, snapshot, json: JSON.stringify(snapshot), heads: lineHeads }
+    })
+  }
+}

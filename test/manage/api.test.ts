@@ -1,0 +1,234 @@
+import { describe, expect, test } from 'bun:test'
+import { jsonOf, request } from '../support/app'
+import { CHEAP, withPassword, signedIn, ORIGIN } from '../people/helpers'
+import { counterContext, callNext, issued, ok } from '../counters/helpers'
+import { mainUnit, type QueueTestContext } from '../queue/helpers'
+import { readAudit } from '../../src/platform/audit'
+import type { ManageService } from '../../src/manage/service'
+
+/*
+ * Contract §22's live floor through its API: who may see which unit, what the floor says, a
+ * manager's audited open and close, the wait-target crossing (once per crossing, with the
+ * injected clock) and its metric.
+ */
+
+const API = '/api/manage/v1'
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef'
+
+async function floorContext(): Promise<QueueTestContext & { manager: string; clerk: string; admin: string; other: string }> {
+  const ctx = counterContext((doc) => {
+    mainUnit(doc).services!.find((s) => s.id === 'svc_accounts')!.waitTargetSeconds = 600
+    mainUnit(doc).webhooks = [{ id: 'whk_crm', url: 'http://127.0.0.1:9/hooks', events: ['ticket.created', 'queue.wait_target_exceeded'] }]
+    doc.workspaces[0]!.queueUnits!.push({
+      id: 'qu_east', name: 'East branch', active: true,
+      locations: [{ id: 'loc_east', name: 'East hall', timezone: 'Asia/Dubai' }],
+      services: [{ id: 'svc_east', name: 'Accounts east', prefix: 'E', active: true, locations: ['loc_east'] }],
+      counters: [{ id: 'cnt_east', name: 'East 1', locationId: 'loc_east', services: ['svc_east'] }],
+    })
+  }, { passwordCost: CHEAP, metricsToken: METRICS_TOKEN })
+  ctx.clock.set('2026-11-25T09:00:00Z')
+  await withPassword(ctx, { username: 'mona', role: 'manager', displayName: 'Mona M.', queueUnits: ['qu_main'] })
+  await withPassword(ctx, { username: 'omar', role: 'manager', queueUnits: ['qu_east'] })
+  await withPassword(ctx, { username: 'samir.k', role: 'clerk', displayName: 'Samir Khoury', queueUnits: ['qu_main'] })
+  await withPassword(ctx, { username: 'root', role: 'admin' })
+  return {
+    ...ctx,
+    manager: await signedIn(ctx, 'mona'),
+    other: await signedIn(ctx, 'omar'),
+    clerk: await signedIn(ctx, 'samir.k'),
+    admin: await signedIn(ctx, 'root'),
+  }
+}
+
+const get = (ctx: QueueTestContext, path: string, cookie?: string) => request(ctx.app, 'GET', path, { headers: cookie === undefined ? {} : { cookie } })
+const post = (ctx: QueueTestContext, path: string, cookie: string, body: unknown = {}, origin: string | null = ORIGIN) =>
+  request(ctx.app, 'POST', path, { headers: { cookie, ...(origin === null ? {} : { origin }) }, body })
+const floor = async (ctx: QueueTestContext, cookie: string, unit = 'qu_main') => {
+  const res = await get(ctx, `${API}/queue-units/${unit}/floor`, cookie)
+  expect(res.status).toBe(200)
+  return jsonOf(res)
+}
+const hall = (f: any) => f.locations.find((l: any) => l.id === 'loc_hall')
+
+describe('who may see the floor', () => {
+  test('signed out: 401 from the API and /manage sends the browser to /login; a clerk: 403 page in words and ROLE_FORBIDDEN; another unit\'s manager: 404', async () => {
+    const ctx = await floorContext()
+    const anonymous = await get(ctx, `${API}/queue-units/qu_main/floor`)
+    expect(anonymous.status).toBe(401)
+    expect((await jsonOf(anonymous)).error.code).toBe('AUTHENTICATION_FAILED')
+    const page = await get(ctx, '/manage?lang=ar')
+    expect(page.status).toBe(303)
+    expect(page.headers.get('location')).toBe('/login?lang=ar')
+
+    const clerkPage = await get(ctx, '/manage', ctx.clerk)
+    expect(clerkPage.status).toBe(403)
+    const html = await clerkPage.text()
+    expect(html).toContain('The live floor is for managers and administrators.')
+    expect(html).not.toContain('manage-floor')
+    for (const path of [`${API}/queue-units`, `${API}/queue-units/qu_main/floor`]) {
+      const res = await get(ctx, path, ctx.clerk)
+      expect(res.status).toBe(403)
+      expect((await jsonOf(res)).error.code).toBe('ROLE_FORBIDDEN')
+    }
+    const clerkClose = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_1/close`, ctx.clerk)
+    expect(clerkClose.status).toBe(403)
+
+    const elsewhere = await get(ctx, `${API}/queue-units/qu_main/floor`, ctx.other)
+    expect(elsewhere.status).toBe(404)
+    expect((await jsonOf(elsewhere)).error.code).toBe('QUEUE_UNIT_NOT_FOUND')
+    expect((await post(ctx, `${API}/queue-units/qu_main/counters/cnt_1/open`, ctx.other)).status).toBe(404)
+
+    expect((await jsonOf(await get(ctx, `${API}/queue-units`, ctx.manager))).data.map((u: any) => u.id)).toEqual(['qu_main'])
+    expect((await jsonOf(await get(ctx, `${API}/queue-units`, ctx.admin))).data.map((u: any) => u.id)).toEqual(['qu_east', 'qu_main'])
+    expect((await get(ctx, '/manage', ctx.manager)).status).toBe(200)
+    expect((await get(ctx, `${API}/queue-units/qu_east/floor`, ctx.admin)).status).toBe(200)
+  })
+
+  test('a write from another origin is refused before anything changes', async () => {
+    const ctx = await floorContext()
+    const res = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_1/open`, ctx.manager, {}, 'http://evil.example')
+    expect(res.status).toBe(403)
+    expect((await jsonOf(res)).error.code).toBe('ORIGIN_FORBIDDEN')
+    expect(hall(await floor(ctx, ctx.manager)).counters[0].state).toBe('closed')
+  })
+})
+
+describe('what the floor says', () => {
+  test('waiting, longest wait with its number, estimate, today\'s share within target; counters with clerk, ticket and time in state, served today', async () => {
+    const ctx = await floorContext()
+    const first = await issued(ctx)
+    ctx.clock.set('2026-11-25T09:02:00Z')
+    await issued(ctx)
+    await issued(ctx)
+    // A clerk signs in at cnt_1 (as the desk does, in one write).
+    ctx.deps.writes.now(() => {
+      const clerk = ctx.db.$client.query<{ id: string }, []>("SELECT id FROM users WHERE username = 'samir.k'").get()!
+      ctx.deps.staff.signIn({ userId: clerk.id, username: 'samir.k', displayName: 'Samir Khoury' }, { id: 'cnt_1', queueUnitId: 'qu_main', locationId: 'loc_hall', timezone: 'Europe/Berlin' }, 'dev_1', ctx.clock.now())
+      ctx.deps.tickets.touch('qu_main')
+    })
+    ctx.clock.set('2026-11-25T09:05:00Z')
+    let f = await floor(ctx, ctx.manager)
+    let accounts = hall(f).services.find((s: any) => s.id === 'svc_accounts')
+    expect(accounts).toMatchObject({
+      waiting: 3, waitTargetSeconds: 600, overTarget: false, noCounterOpen: true,
+      longestWait: { ticketNumber: first.ticketNumber, waitingSince: '2026-11-25T09:00:00.000Z', seconds: 300 },
+      today: { called: 0, withinTarget: 0, withinTargetShare: null },
+    })
+    expect(accounts.estimatedWaitSeconds).toBeGreaterThan(0)
+    expect(hall(f).counters.find((c: any) => c.id === 'cnt_1')).toMatchObject({ state: 'closed', clerk: { username: 'samir.k', displayName: 'Samir Khoury' }, ticket: null, servedToday: 0 })
+
+    // The first ticket is called (5 min: within target) and served.
+    await ok(callNext(ctx, 'cnt_1'))
+    ctx.clock.set('2026-11-25T09:06:00Z')
+    f = await floor(ctx, ctx.manager)
+    accounts = hall(f).services.find((s: any) => s.id === 'svc_accounts')
+    expect(accounts.waiting).toBe(2)
+    expect(accounts.longestWait.seconds).toBe(240)
+    expect(accounts.today).toEqual({ called: 1, withinTarget: 1, withinTargetShare: 1 })
+    const counter = hall(f).counters.find((c: any) => c.id === 'cnt_1')
+    expect(counter).toMatchObject({ state: 'open', ticket: { id: first.id, ticketNumber: first.ticketNumber, status: 'CALLED', since: '2026-11-25T09:05:00.000Z' } })
+    await ok(request(ctx.app, 'POST', `/api/operator/v1/tickets/${first.id}/start`, { headers: { authorization: `Bearer ${ctx.key('operator')}` } }))
+    await ok(request(ctx.app, 'POST', `/api/operator/v1/tickets/${first.id}/complete`, { headers: { authorization: `Bearer ${ctx.key('operator')}` } }))
+    expect(hall(await floor(ctx, ctx.manager)).counters.find((c: any) => c.id === 'cnt_1')).toMatchObject({ ticket: null, servedToday: 1 })
+  })
+
+  test('one build per revision: the same JSON text for every reader until something changes', async () => {
+    const ctx = await floorContext()
+    await issued(ctx)
+    const a = await (await get(ctx, `${API}/queue-units/qu_main/floor`, ctx.manager)).text()
+    ctx.clock.advance(5_000)
+    const b = await (await get(ctx, `${API}/queue-units/qu_main/floor`, ctx.admin)).text()
+    expect(b).toBe(a)
+    await issued(ctx)
+    const c = await (await get(ctx, `${API}/queue-units/qu_main/floor`, ctx.manager)).text()
+    expect(JSON.parse(c).revision).toBeGreaterThan(JSON.parse(a).revision)
+  })
+})
+
+describe('a manager opens and closes counters', () => {
+  test('through the counters service, audited as user:<username> in the same write; a close takes a break reason and ends the clerk\'s sign-in', async () => {
+    const ctx = await floorContext()
+    const opened = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_2/open`, ctx.manager)
+    expect(opened.status).toBe(200)
+    expect((await jsonOf(opened)).data).toEqual({ counterId: 'cnt_2', open: true, busy: false, actor: { type: 'user', id: 'mona' } })
+    expect(hall(await floor(ctx, ctx.manager)).counters.find((c: any) => c.id === 'cnt_2').state).toBe('open')
+
+    // A clerk is signed in at cnt_2; the manager closes it for lunch: the clerk is on a break there.
+    ctx.deps.writes.now(() => {
+      const clerk = ctx.db.$client.query<{ id: string }, []>("SELECT id FROM users WHERE username = 'samir.k'").get()!
+      ctx.deps.staff.signIn({ userId: clerk.id, username: 'samir.k', displayName: 'Samir Khoury' }, { id: 'cnt_2', queueUnitId: 'qu_main', locationId: 'loc_hall', timezone: 'Europe/Berlin' }, 'dev_1', ctx.clock.now())
+      ctx.deps.tickets.touch('qu_main')
+    })
+    const wrong = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_2/close`, ctx.manager, { reason: 'Nap' })
+    expect(wrong.status).toBe(422)
+    expect((await jsonOf(wrong)).error.details[0].path).toBe('/reason')
+    ctx.clock.advance(60_000)
+    const closed = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_2/close`, ctx.manager, { reason: 'Lunch' })
+    expect(closed.status).toBe(200)
+    const counter = hall(await floor(ctx, ctx.manager)).counters.find((c: any) => c.id === 'cnt_2')
+    expect(counter).toMatchObject({ state: 'break', breakReason: 'Lunch', clerk: null, stateSince: new Date(ctx.clock.now()).toISOString() })
+
+    const entries = readAudit(ctx.db.$client, { entityType: 'counter' })
+    expect(entries.map((e) => [e.action, e.actor, e.entity.id])).toEqual([
+      ['counter.close', { type: 'user', id: 'mona' }, 'cnt_2'],
+      ['counter.open', { type: 'user', id: 'mona' }, 'cnt_2'],
+    ])
+    expect(entries[0]!.before).toEqual({ open: true, clerk: 'samir.k' })
+    expect(entries[0]!.after).toEqual({ open: false, reason: 'Lunch', clerkSignedOut: 'samir.k' })
+    // The refused close wrote nothing.
+    expect(entries).toHaveLength(2)
+  })
+
+  test('a counter holding a ticket cannot close (409 COUNTER_BUSY), and nothing is audited', async () => {
+    const ctx = await floorContext()
+    await issued(ctx)
+    await ok(callNext(ctx, 'cnt_1'))
+    const res = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_1/close`, ctx.manager, { reason: 'Break' })
+    expect(res.status).toBe(409)
+    expect((await jsonOf(res)).error.code).toBe('COUNTER_BUSY')
+    expect(readAudit(ctx.db.$client, { entityType: 'counter' })).toEqual([])
+    const unknown = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_east/open`, ctx.manager)
+    expect(unknown.status).toBe(404)
+    expect((await jsonOf(unknown)).error.code).toBe('COUNTER_NOT_FOUND')
+  })
+})
+
+describe('wait-target alerts', () => {
+  const deliveries = (ctx: QueueTestContext) =>
+    ctx.db.$client.query<{ body: string }, []>("SELECT body FROM webhook_deliveries WHERE event_type = 'queue.wait_target_exceeded' ORDER BY created_at, rowid").all().map((r) => JSON.parse(r.body))
+
+  test('queue.wait_target_exceeded once per crossing, again only after the line dropped back and crossed again; the floor marks it; the metric shows the longest wait', async () => {
+    const ctx = await floorContext()
+    const first = await issued(ctx)
+    ctx.clock.set('2026-11-25T09:05:00Z')
+    const second = await issued(ctx)
+    const service = managerOf(ctx)
+    ctx.clock.set('2026-11-25T09:10:00Z')
+    expect(service.watch.check()).toEqual([])
+    ctx.clock.set('2026-11-25T09:10:01Z')
+    const seen = service.watch.check()
+    expect(seen).toEqual([{ queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', longestWaitSeconds: 601, ticketNumber: first.ticketNumber, ticketId: first.id, waitTargetSeconds: 600 }])
+    ctx.clock.set('2026-11-25T09:12:00Z')
+    expect(service.watch.check()).toEqual([])
+    expect(deliveries(ctx)).toHaveLength(1)
+    expect(deliveries(ctx)[0]).toMatchObject({ type: 'queue.wait_target_exceeded', actor: { type: 'system', id: 'wait-target-watch' }, data: seen[0] })
+    expect(hall(await floor(ctx, ctx.manager)).services.find((s: any) => s.id === 'svc_accounts').overTarget).toBe(true)
+
+    const metrics = await (await request(ctx.app, 'GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+    expect(metrics).toContain('lobby_longest_wait_seconds{queue_unit="qu_main",location="loc_hall",service="svc_accounts"} 720')
+    expect(metrics).toContain('lobby_longest_wait_seconds{queue_unit="qu_main",location="loc_hall",service="svc_loans"} 0')
+
+    // The first ticket is called: the second has waited 7 min, back within target.
+    await ok(callNext(ctx, 'cnt_1'))
+    expect(service.watch.check()).toEqual([])
+    expect(hall(await floor(ctx, ctx.manager)).services.find((s: any) => s.id === 'svc_accounts').overTarget).toBe(false)
+    ctx.clock.set('2026-11-25T09:15:01Z')
+    expect(service.watch.check().map((e) => e.ticketNumber)).toEqual([second.ticketNumber])
+    expect(deliveries(ctx)).toHaveLength(2)
+  })
+})
+
+/** The app's one ManageService (the root built it). */
+function managerOf(ctx: QueueTestContext): ManageService {
+  return (ctx.app.decorator as unknown as { manage: ManageService }).manage
+}

@@ -1,0 +1,172 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { guardNetwork, HAVE_CHROMIUM, IMAGES, launchBrowser } from '../screens/support'
+import { CHEAP, GOOD_PASSWORD, withPassword } from '../people/helpers'
+import { counterContext, callNext, issued, ok } from '../counters/helpers'
+import { mainUnit } from '../queue/helpers'
+
+/*
+ * /manage in a real browser (Debian's chromium) against the app listening on 127.0.0.1: a call,
+ * a break with its reason and a clerk's sign-in each show within a second; a line passes its
+ * target while the page is open and is marked in words; a clerk sees a 403 page. Screenshots at
+ * 1920×1080, 1280×800 and 800×1280 in English and Arabic under docs/images/.
+ */
+
+const ctx = counterContext((doc) => {
+  mainUnit(doc).services!.find((s) => s.id === 'svc_accounts')!.waitTargetSeconds = 605
+  mainUnit(doc).services!.find((s) => s.id === 'svc_accounts')!.name = { en: 'Accounts', ar: 'الحسابات' }
+}, { passwordCost: CHEAP })
+ctx.clock.set('2026-11-25T09:00:00Z')
+ctx.app.listen({ port: 0, hostname: '127.0.0.1' })
+const base = `http://127.0.0.1:${ctx.app.server!.port}`
+afterAll(() => ctx.app.stop(true))
+
+function clerkSignsIn(counterId: string) {
+  ctx.deps.writes.now(() => {
+    const clerk = ctx.db.$client.query<{ id: string }, []>("SELECT id FROM users WHERE username = 'samir.k'").get()!
+    ctx.deps.staff.signIn({ userId: clerk.id, username: 'samir.k', displayName: 'Samir Khoury' }, { id: counterId, queueUnitId: 'qu_main', locationId: 'loc_hall', timezone: 'Europe/Berlin' }, 'dev_1', ctx.clock.now())
+    ctx.deps.tickets.touch('qu_main')
+  })
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
+  test('live within a second: a call, a clerk\'s sign-in, a break with its reason; a line passes its target and is marked; English, Arabic, tablet', async () => {
+    await withPassword(ctx, { username: 'mona', role: 'manager', displayName: 'Mona M.', queueUnits: ['qu_main'] })
+    await withPassword(ctx, { username: 'samir.k', role: 'clerk', displayName: 'Samir Khoury', queueUnits: ['qu_main'] })
+    const first = await issued(ctx)
+    ctx.clock.set('2026-11-25T09:03:00Z')
+    await issued(ctx)
+    await issued(ctx, { locationId: 'loc_hall', serviceId: 'svc_loans' })
+    // 600 s after the first ticket: 5 s before its line's 605 s target.
+    ctx.clock.set('2026-11-25T09:10:00Z')
+
+    const context = await launchBrowser()
+    try {
+      const network = await guardNetwork(context)
+      const page = await context.newPage()
+      await page.setViewportSize({ width: 1920, height: 1080 })
+      await page.goto(`${base}/manage`)
+      await page.waitForURL(`${base}/login`)
+      await page.getByLabel('Username').fill('mona')
+      await page.getByLabel('Password').fill(GOOD_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL(`${base}/manage`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      const accounts = page.locator('tr.service[data-location="loc_hall"][data-service="svc_accounts"]')
+      await accounts.locator('.ticket-number', { hasText: first.ticketNumber }).waitFor()
+      expect(await accounts.locator('.waiting').textContent()).toBe('2')
+
+      // The line passes its target while the page is open: marked in words, not by colour alone.
+      await accounts.locator('.over-target', { hasText: 'Over target' }).waitFor({ timeout: 8_000 })
+      expect(await accounts.getAttribute('class')).toContain('is-over')
+
+      const cnt1 = page.locator('tr.counter[data-counter="cnt_1"]')
+      const cnt2 = page.locator('tr.counter[data-counter="cnt_2"]')
+      // A clerk signs in at cnt_2.
+      clerkSignsIn('cnt_2')
+      await cnt2.locator('.clerk', { hasText: 'Samir Khoury' }).waitFor({ timeout: 1_000 })
+      await page.screenshot({ path: join(IMAGES, 'manage-en.png') })
+      // A call at cnt_1.
+      await ok(callNext(ctx, 'cnt_1'))
+      await cnt1.locator('.ticket', { hasText: first.ticketNumber }).waitFor({ timeout: 1_000 })
+      expect(await cnt1.locator('.badge').textContent()).toBe('Open')
+
+      // The manager closes cnt_2 for lunch from the page: asked for the reason, keyboard only.
+      await page.getByRole('button', { name: 'Open Counter 2' }).click()
+      await cnt2.locator('.badge', { hasText: 'Open' }).waitFor({ timeout: 1_000 })
+      await page.getByRole('button', { name: 'Close Counter 2' }).focus()
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog', { name: 'Close Counter 2' })
+      await dialog.getByLabel('Lunch').check()
+      await dialog.getByRole('button', { name: 'Close counter' }).click()
+      await cnt2.locator('.badge', { hasText: 'On break: Lunch' }).waitFor({ timeout: 1_000 })
+      expect(await cnt2.locator('.clerk').textContent()).toBe('No clerk signed in')
+
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.screenshot({ path: join(IMAGES, 'manage-tablet-en.png') })
+      // Later: the line's next ticket (09:03) has waited past the target too.
+      ctx.clock.set('2026-11-25T09:14:00Z')
+      await page.goto(`${base}/manage?lang=ar`)
+      expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
+      await page.locator('#manage-connection.is-live').waitFor()
+      await accounts.locator('.over-target', { hasText: 'تجاوز الهدف' }).waitFor({ timeout: 2_000 })
+      await page.screenshot({ path: join(IMAGES, 'manage-tablet-ar.png') })
+      await page.setViewportSize({ width: 800, height: 1280 })
+      await page.screenshot({ path: join(IMAGES, 'manage-portrait-ar.png') })
+      await page.setViewportSize({ width: 1920, height: 1080 })
+      await page.screenshot({ path: join(IMAGES, 'manage-ar.png') })
+      // Nothing is wider than the window at any size.
+      for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }, { width: 800, height: 1280 }]) {
+        await page.setViewportSize(size)
+        expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width)
+      }
+      expect(network.outside).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 90_000)
+
+  test('a clerk\'s session sees a 403 page in words, and the floor\'s websocket refuses it', async () => {
+    const context = await launchBrowser()
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/login`)
+      await page.getByLabel('Username').fill('samir.k')
+      await page.getByLabel('Password').fill(GOOD_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL(`${base}/desk`)
+      const response = await page.goto(`${base}/manage`)
+      expect(response!.status()).toBe(403)
+      await page.getByText('The live floor is for managers and administrators. Your account cannot see it.').waitFor()
+      const refused = await page.evaluate((url: string) => new Promise<string>((resolve) => {
+        const ws = new (globalThis as any).WebSocket(url)
+        ws.onopen = () => resolve('open')
+        ws.onerror = () => resolve('refused')
+      }), `${base.replace('http', 'ws')}/api/manage/v1/live`)
+      expect(refused).toBe('refused')
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  test('no serious or critical axe-core violation, English and Arabic, with the close dialog open too', async () => {
+    const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await launchBrowser({ bypassCSP: true })
+    try {
+      const page = await context.newPage()
+      await page.goto(`${base}/login`)
+      await page.getByLabel('Username').fill('mona')
+      await page.getByLabel('Password').fill(GOOD_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL(`${base}/manage`)
+      const problems: string[] = []
+      const check = async (label: string) => {
+        await page.addScriptTag({ content: AXE })
+        const found = (await page.evaluate(async () => {
+          const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
+          return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'page-has-heading-one')
+            .map((v: any) => `${v.id} at ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`)
+        })) as string[]
+        problems.push(...found.map((f) => `${label}: ${f}`))
+      }
+      for (const lang of ['en', 'ar']) {
+        await page.goto(`${base}/manage${lang === 'ar' ? '?lang=ar' : ''}`)
+        await page.locator('#manage-connection.is-live').waitFor()
+        await page.locator('tr.counter').first().waitFor()
+        await check(lang)
+      }
+      await page.goto(`${base}/manage`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      await page.getByRole('button', { name: 'Open Counter 2' }).click()
+      await page.getByRole('button', { name: 'Close Counter 2' }).click()
+      await page.getByRole('dialog').waitFor()
+      await check('dialog')
+      await page.keyboard.press('Escape')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 90_000)
+})
