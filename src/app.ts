@@ -53,7 +53,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
-    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .decorate('deps', deps)
 }
