@@ -39,7 +39,7 @@ import type {
   SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
 } from '../people/model'
 import type { PeopleCodes } from '../people/errors'
-import type { StaffReportResponse as StaffReportResponseSchema } from '../reports/model'
+import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -136,6 +136,9 @@ export type SignOutResponse = Static<typeof SignOutResponseSchema>
 
 export type StaffReportResponse = Static<typeof StaffReportResponseSchema>
 export type StaffReportRow = ElementOf<StaffReportResponse['data']>
+/** Contract §20: the customers' ratings and comments. */
+export type FeedbackReportResponse = Static<typeof FeedbackReportResponseSchema>
+export type FeedbackReport = FeedbackReportResponse['data']
 
 // ---- error codes (the `error.code` of an API answer) ----
 
