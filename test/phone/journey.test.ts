@@ -51,7 +51,10 @@ describe('POST /api/phone/v1/tickets/{code}/leave', () => {
     // The one behind moved up.
     expect((await status(ctx, codeOf(ctx, b!))).peopleAhead).toBe(0)
     const history = await jsonOf(await request(ctx.app, 'GET', `/api/operator/v1/tickets/${a}/events`, { headers: { authorization: `Bearer ${ctx.key('operator')}` } }))
-    if (Array.isArray(history.data)) expect(history.data.at(-1).actor).toEqual({ type: 'customer', id: a })
+    expect(history.data.events.at(-1)).toMatchObject({ type: 'cancelled', actor: { type: 'customer', id: a } })
+    const hooks = deliveriesOf(ctx, a!)
+    expect(hooks.map((d) => d.event_type)).toEqual(['ticket.created', 'ticket.cancelled'])
+    expect(JSON.parse(hooks.at(-1)!.body as string).actor).toEqual({ type: 'customer', id: a })
   })
 
   test('only while WAITING: a called ticket is 409 and stays called', async () => {

@@ -219,7 +219,7 @@ class PhonePage {
     const notify = notificationState() === 'default' ? button(w.notifyMe, 'phone-button phone-quiet', () => void this.askNotify()) : null
     this.controls.replaceChildren(
       more,
-      h('p', { class: 'phone-hint', id: 'more-hint' }, status.moreTimeLeft === 0 ? w.moreTimeLimit : `${w.moreTimeHint} ${fill(w.moreTimeLeft, { n: formatNumber(this.lang, status.moreTimeLeft) })}`),
+      h('p', { class: 'phone-hint', id: 'more-hint' }, status.moreTimeLeft === 0 ? w.moreTimeLimit : `${w.moreTimeHint} ${status.moreTimeLeft === 1 ? w.moreTimeOnce : w.moreTimeTwice}`),
       leave,
       ...(notify === null ? [] : [notify, h('p', { class: 'phone-hint' }, w.notifyHint)]),
       ...(notificationState() === 'granted' ? [h('p', { class: 'phone-hint' }, w.notifyOn)] : []),
@@ -315,6 +315,8 @@ class PhonePage {
     const form = h('form', { class: 'phone-rate', novalidate: true },
       h('fieldset', null, h('legend', null, w.rateLegend), h('div', { class: 'phone-stars' }, ...choices)),
       h('label', { for: 'comment', class: 'phone-comment-label' }, w.commentLabel), comment, count, send, note)
+    // A choice answers "Please choose a rating": the request goes.
+    form.addEventListener('change', (event) => { if ((event.target as HTMLInputElement).name === 'rating') note.textContent = '' })
     form.addEventListener('submit', (event) => {
       event.preventDefault()
       const picked = form.querySelector<HTMLInputElement>('input[name=rating]:checked')
@@ -332,7 +334,7 @@ class PhonePage {
       })
     })
     this.banner.hidden = true
-    this.body.replaceChildren(h('section', { class: 'phone-message' }, h('h1', null, w.thanks), h('h2', null, w.rateTitle), form))
+    this.body.replaceChildren(h('section', { class: 'phone-message' }, h('h1', null, w.visitThanks), h('h2', null, w.rateTitle), form))
   }
 
   /** A call or a recall: vibrate and chime where the phone allows (the chime after any tap on the page). */
