@@ -41,6 +41,8 @@ export const RateBuckets = {
   setupPerAddress: { name: 'setup:address', perAddress: true },
   /** Range reads of reports (summary, daily, counters): contract §23, per credential. */
   reportRange: { name: 'reports:range' },
+  /** Reads of the feedback report (contract §20), per credential: its own window, so the /reports page's load stays within the range reads' 30. */
+  reportFeedback: { name: 'reports:feedback' },
 } as const satisfies Record<string, RateBucket>
 
 /**

@@ -74,6 +74,16 @@ export async function admitStaffReportReader(deps: AppDeps, devices: DeviceServi
 }
 
 /**
+ * The feedback report's limit: 30 a minute per credential as a range read, in its own window
+ * (contract §23 "Expensive reads"): one load of the /reports page makes five range reads, and
+ * the ratings (a few rows a day from their own table) need not eat the roll-up reads' budget.
+ */
+export function admitFeedbackRead(deps: AppDeps, credentialId: string, now: number): void {
+  admitRate(deps.limiter, RateBuckets.reportFeedback, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
+    (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} feedback report reads per minute for this credential; retry after ${retry} s`)
+}
+
+/**
  * Who may read the feedback report (contract §20): the staff report's readers (a Queue key with
  * `reports:read`, a paired `reports` device, a signed-in manager or admin; a clerk's session is
  * 403 ROLE_FORBIDDEN), except that a key limited to some locations or services reads the ratings

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { admitFeedbackReader, admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
+import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
 import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
 import type { ReportScope } from './service'
@@ -62,11 +62,11 @@ export function reportRoutes(
     const key = JSON.stringify(['staff', scope.queueUnitIds, query.from ?? null, query.to ?? null, query.queueUnitId ?? null])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: staff().rows(scope, query, now) }))))
   }
-  /** Contract §20: the customers' ratings; read as the staff report (sessions too), cached per change as the other range reads. */
+  /** Contract §20: the customers' ratings; read as the staff report (sessions too), cached per change, 30 a minute per credential in their own window. */
   async function feedbackRead(request: Request): Promise<Response> {
     const now = deps.clock.now()
     const { credentialId, ...scope } = await admitFeedbackReader(deps, devices, people, request, now)
-    admitRangeRead(deps, credentialId, now)
+    admitFeedbackRead(deps, credentialId, now)
     const url = new URL(request.url)
     const query = { from: param(url, 'from'), to: param(url, 'to') }
     const key = JSON.stringify(['feedback', scope, query.from ?? null, query.to ?? null])

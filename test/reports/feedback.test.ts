@@ -74,6 +74,15 @@ describe('GET /api/operator/v1/reports/feedback', () => {
     expect((await feedback(ctx, 'from=2026-11-25&to=2026-11-25', ctx.key('reports'))).ratings[0]).toMatchObject({ count: 2, ratingSum: 8, average: 4 })
   })
 
+  test('30 reads a minute per credential in a window of its own: the range reads\' budget stays whole', async () => {
+    const ctx = reportContext()
+    const path = `${REPORTS}/feedback?from=2026-11-25&to=2026-11-25`
+    for (let i = 0; i < 30; i++) expect((await get(ctx, path, ctx.key('reports'))).status).toBe(200)
+    const refused = await expectError(await get(ctx, path, ctx.key('reports')), 429, ReportCodes.RATE_LIMITED)
+    expect(refused.error.message).toContain('feedback report reads')
+    expect((await get(ctx, `${REPORTS}/daily?from=2026-11-25&to=2026-11-25`, ctx.key('reports'))).status).toBe(200)
+  })
+
   test('readers: a reports key (a limited one sees its lines), a reports device, a manager or admin; no credential 401, a key without the scope 403, a clerk 403', async () => {
     const ctx = reportContext(() => {}, { passwordCost: CHEAP })
     await withPassword(ctx, { username: 'mona', role: 'manager', queueUnits: ['qu_main'] })
