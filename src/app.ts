@@ -56,7 +56,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(joinRoutes(deps, { join: services.join }))
-    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
     .decorate('deps', deps)

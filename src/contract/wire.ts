@@ -44,7 +44,7 @@ import type {
   CounterChanged as FloorCounterChangedSchema,
 } from '../manage/model'
 import type { ManageCodes } from '../manage/errors'
-import type { StaffReportResponse as StaffReportResponseSchema } from '../reports/model'
+import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -141,6 +141,9 @@ export type SignOutResponse = Static<typeof SignOutResponseSchema>
 
 export type StaffReportResponse = Static<typeof StaffReportResponseSchema>
 export type StaffReportRow = ElementOf<StaffReportResponse['data']>
+/** Contract §20: the customers' ratings and comments. */
+export type FeedbackReportResponse = Static<typeof FeedbackReportResponseSchema>
+export type FeedbackReport = FeedbackReportResponse['data']
 
 // ---- the live floor (/manage, contract §22) ----
 

@@ -24,6 +24,8 @@ export interface RetentionReport {
   tickets: number
   events: number
   calls: number
+  /** Contract §20: ratings of the deleted tickets. */
+  feedback: number
   sequences: number
   deliveries: number
   /** Database file size (without WAL) before and after the incremental vacuum. */
@@ -61,7 +63,7 @@ export async function runRetention(
   const report: RetentionReport = {
     ticketsBefore: new Date(ticketCutoff).toISOString(),
     deliveriesBefore: new Date(deliveryCutoff).toISOString(),
-    tickets: 0, events: 0, calls: 0, sequences: 0, deliveries: 0,
+    tickets: 0, events: 0, calls: 0, feedback: 0, sequences: 0, deliveries: 0,
     bytesBefore: fileBytes(), bytesAfter: 0, ms: 0, vacuumMs: 0,
   }
 
@@ -83,6 +85,7 @@ export async function runRetention(
       report.tickets += batch.tickets
       report.events += batch.events
       report.calls += batch.calls
+      report.feedback += batch.feedback
       report.sequences += batch.sequences
       after = batch.afterRowid
       if (batch.done || stopping()) break

@@ -27,8 +27,23 @@ const PhoneStatusSchema = Type.Union([
     counterName: Type.Union([Type.String(), Type.Null()], { description: 'in `language`' }),
     counterNames: Type.Union([Names, Type.Null()]),
     callCount: Type.Integer({ minimum: 0 }),
+    approachingAhead: Type.Integer({ minimum: 1, description: 'contract §20: the unit\'s `approachingAhead`; the page notifies once when `peopleAhead` is at most this' }),
+    transferred: Type.Boolean({ description: 'contract §20: the ticket was transferred to this service; the page says "You have been transferred to …"' }),
+    moreTimeLeft: Type.Integer({ minimum: 0, maximum: 2, description: 'contract §20: how many more times "I need more time" may be asked' }),
   }, closed),
-  Type.Object({ state: Type.Literal('ENDED'), language: Language }, closed),
+  Type.Object({
+    state: Type.Literal('ENDED'),
+    language: Language,
+    outcome: Type.Union([Type.Literal('COMPLETED'), Type.Literal('NO_SHOW'), Type.Literal('CANCELLED')], { description: 'contract §20: NO_SHOW says "You missed your turn. Please speak to a member of staff."' }),
+    feedback: Type.Union([Type.Literal('OPEN'), Type.Literal('GIVEN'), Type.Literal('CLOSED'), Type.Null()], { description: 'a COMPLETED visit\'s rating: OPEN (may be given, 24 hours from completion), GIVEN, CLOSED; null for other outcomes' }),
+  }, closed),
   Type.Object({ state: Type.Literal('EXPIRED'), language: Language }, closed),
 ])
 export const PhoneStatusResponse = Type.Object({ data: PhoneStatusSchema, version: Type.String({ description: 'changes whenever `data` does; pass it as `since` to wait for the next change' }) }, closed)
+
+/** Contract §20: a rating of a completed visit, 1–5, with an optional plain-text comment (≤ 500 characters, counted in code points). */
+export const PhoneFeedbackBody = Type.Object({
+  rating: Type.Integer({ minimum: 1, maximum: 5, description: '1 (poor) to 5 (excellent)', examples: [5] }),
+  comment: Type.Optional(Type.String({ maxLength: 500, description: 'plain text, at most 500 characters: stored as given (trimmed; blank is none), always shown as text' })),
+}, { ...closed, $id: 'PhoneFeedbackBody', examples: [{ rating: 5, comment: 'Quick and friendly, thank you.' }] })
+

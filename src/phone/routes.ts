@@ -5,18 +5,31 @@ import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
 import { qrSvg } from '../platform/qr'
-import { serverOrigin } from '../devices/access'
+import { assertSameOrigin, serverOrigin } from '../devices/access'
+import { parseJsonBytes, readBodyAfterChecks, KiB } from '../platform/body'
+import { assertSchema, compile } from '../platform/validation'
+import { PhoneActions } from './actions'
+import { PhoneFeedbackBody } from './model'
+import { PhoneCodes } from './errors'
 import { trackingPath } from '../tickets'
 import type { PhoneService, PhoneStatus, UnitView } from './service'
 import type { PhoneWaits } from './waits'
 import { phoneAnswer, ticketNotFound, LONG_POLL_MS } from './live'
 import { phonePage } from './page'
-import { readTicketByTrackingCodeDocs } from './docs'
+import { leaveQueueDocs, moreTimeDocs, giveFeedbackDocs, readTicketByTrackingCodeDocs } from './docs'
 
 export const PHONE_API = '/api/phone/v1'
 
 /** Reads a minute from one address: a phone long-polls (about 3 a minute); a burst is someone guessing. */
 export const PHONE_READS_PER_ADDRESS = 600
+/**
+ * Changes a minute from one address (contract §20, §23): a customer makes one or two; a branch's
+ * guest Wi-Fi puts many phones behind one address, so the bound is well above one person's use.
+ */
+export const PHONE_WRITES_PER_ADDRESS = 30
+/** The feedback body's limit: a 500-character comment in 4-byte characters, JSON-escaped, fits. */
+export const MAX_PHONE_BODY = 4 * KiB
+const checkFeedback = compile(PhoneFeedbackBody)
 
 /**
  * The ticket on a phone (contract §10): `/t/{code}` (no login: the code is the capability), its
@@ -27,6 +40,22 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
 
   function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
     admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), PHONE_READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
+  }
+
+  /**
+   * A change from the phone page: the Origin rule of contract §7 (the code in the URL is the
+   * capability, as a cookie is for a device: another site's page must not use it), then the
+   * address's write limit. Both before any body is read (contract §23).
+   */
+  function admitChange(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
+    assertSameOrigin(request, deps.publicOrigin, 'the phone page changes a ticket only from a page of this server (Origin does not match)')
+    admitRate(deps.limiter, RateBuckets.phoneWritePerAddress, clientAddressOf(deps.clients, request, server), PHONE_WRITES_PER_ADDRESS, deps.clock.now(), (retry) => `too many changes; retry after ${retry} s`)
+  }
+  const actions = new PhoneActions(deps, phone)
+  /** The code's status after a change, as the status read answers it. */
+  const after = (code: string) => {
+    const { status, version } = answer(code)
+    return json(200, { data: status, version }, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
   }
 
   const notFound = ticketNotFound
@@ -60,4 +89,21 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
         detail: readTicketByTrackingCodeDocs,
       },
     )
+    .post(`${PHONE_API}/tickets/:code/leave`, async ({ params, request, server }) => {
+      admitChange(request, server)
+      await deps.writes.run(() => actions.leave(params.code, deps.clock.now()))
+      return after(params.code)
+    }, { parse: 'none', detail: leaveQueueDocs })
+    .post(`${PHONE_API}/tickets/:code/more-time`, async ({ params, request, server }) => {
+      admitChange(request, server)
+      await deps.writes.run(() => actions.moreTime(params.code, deps.clock.now()))
+      return after(params.code)
+    }, { parse: 'none', detail: moreTimeDocs })
+    .post(`${PHONE_API}/tickets/:code/feedback`, async ({ params, request, server }) => {
+      const { raw } = await readBodyAfterChecks(request, MAX_PHONE_BODY, () => admitChange(request, server))
+      const body = parseJsonBytes(raw)
+      assertSchema(checkFeedback, body, PhoneCodes.VALIDATION_FAILED)
+      await deps.writes.run(() => actions.feedback(params.code, body, deps.clock.now()))
+      return after(params.code)
+    }, { parse: 'none', detail: giveFeedbackDocs })
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../root/deps'
-import { businessDayAt, TRACKING_CODE_PATTERN, type PlaceInLine, type TicketRow } from '../tickets'
+import { businessDayAt, MORE_TIME_LIMIT, TRACKING_CODE_PATTERN, type PlaceInLine, type TicketRow } from '../tickets'
 import { namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
 
 /** Contract §18: a name in each of its languages (a plain name: one entry in the unit's default). */
@@ -34,10 +34,30 @@ export type PhoneStatus =
       counterNames: Names | null
       /** Calls so far: a recall is a new call the phone announces again. */
       callCount: number
+      /** Contract §20: the unit's `approachingAhead`: the page notifies once when `peopleAhead` is at most this. */
+      approachingAhead: number
+      /** Contract §20: the ticket was transferred to this service (the page says "You have been transferred to …"). */
+      transferred: boolean
+      /** Contract §20: how many more times it may ask for more time (0…2). */
+      moreTimeLeft: number
     }
-  // The ticket's language only: the page says "closed" or "expired" in it, and nothing more.
-  | { state: 'ENDED'; language: string }
+  // The ticket's language and how it ended: the page says "closed", "you missed your turn" or
+  // offers the rating (contract §20), and nothing more.
+  | { state: 'ENDED'; language: string; outcome: EndedOutcome; feedback: FeedbackState | null }
   | { state: 'EXPIRED'; language: string }
+
+/** How an ended ticket ended (contract §20: a missed turn says so; a completed visit may be rated). */
+export type EndedOutcome = 'COMPLETED' | 'NO_SHOW' | 'CANCELLED'
+/** A completed ticket's rating: OPEN (may be given now), GIVEN, or CLOSED (its 24 hours are over). Null for other outcomes. */
+export type FeedbackState = 'OPEN' | 'GIVEN' | 'CLOSED'
+
+/** Contract §20: a completed visit may be rated within this long of its completion. */
+export const FEEDBACK_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/** Whether a COMPLETED ticket may still be rated at `now` (its completion, else its creation, less than 24 hours ago). */
+export function feedbackOpen(row: TicketRow, now: number): boolean {
+  return row.status === 'COMPLETED' && now < (row.completedAt ?? row.createdAt) + FEEDBACK_WINDOW_MS
+}
 
 /**
  * What a status needs of its queue unit, read once and shared by every ticket of the unit:
@@ -50,6 +70,8 @@ export interface UnitView {
   /** Contract §18: the unit's default language and languages (`en`, `["en"]` when the unit is gone). */
   readonly defaultLanguage: string
   readonly languages: string[]
+  /** Contract §20: the unit's `approachingAhead` (3 when the unit is gone). */
+  readonly approachingAhead: number
   serviceName(serviceId: string, locationId: string): LocalizedName
   place(locationId: string): { unitName: LocalizedName; locationName: LocalizedName; timezone: string } | null
   placeInLine(row: TicketRow): PlaceInLine | null
@@ -74,7 +96,8 @@ export class PhoneService {
        FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
     )
     this.counterStmt = deps.db.$client.query<{ name: string; names: string | null }, [string]>('SELECT name, names FROM counters WHERE id = ?1')
-    this.unitStmt = deps.db.$client.query<{ defaultLanguage: string; languages: string }, [string]>('SELECT default_language AS defaultLanguage, languages FROM queue_units WHERE id = ?1')
+    this.unitStmt = deps.db.$client.query<{ defaultLanguage: string; languages: string; approachingAhead: number }, [string]>(
+      'SELECT default_language AS defaultLanguage, languages, approaching_ahead AS approachingAhead FROM queue_units WHERE id = ?1')
   }
 
   /** The ticket of a well-formed code, or null (an ill-formed code is never looked up). */
@@ -112,6 +135,7 @@ export class PhoneService {
       queueUnitId,
       defaultLanguage: unit?.defaultLanguage ?? 'en',
       languages: unit === null ? ['en'] : (JSON.parse(unit.languages) as string[]),
+      approachingAhead: unit?.approachingAhead ?? 3,
       serviceName: (serviceId, locationId) => {
         names ??= new Map(tickets.lines(queueUnitId, false).map((l) => [lineKey(l.id, l.locationId), l.names ?? l.name]))
         return names.get(lineKey(serviceId, locationId)) ?? ''
@@ -150,8 +174,15 @@ export class PhoneService {
     const place = unit.place(row.locationId)
     // Contract §18: the page speaks the language the ticket was taken in.
     const language = row.language ?? unit.defaultLanguage
+    // Contract §20: a completed visit may be rated for 24 hours, past the end of its business day.
+    if (place !== null && feedbackOpen(row, now)) {
+      return { state: 'ENDED', language, outcome: 'COMPLETED', feedback: this.deps.tickets.feedback.of(row.id) === null ? 'OPEN' : 'GIVEN' }
+    }
     if (place === null || businessDayAt(now, place.timezone) > row.businessDay) return { state: 'EXPIRED', language }
-    if (row.status !== 'WAITING' && row.status !== 'CALLED' && row.status !== 'SERVING') return { state: 'ENDED', language }
+    if (row.status !== 'WAITING' && row.status !== 'CALLED' && row.status !== 'SERVING') {
+      const given = row.status === 'COMPLETED' && this.deps.tickets.feedback.of(row.id) !== null
+      return { state: 'ENDED', language, outcome: row.status, feedback: row.status !== 'COMPLETED' ? null : given ? 'GIVEN' : 'CLOSED' }
+    }
     const inLine = unit.placeInLine(row)
     const fallback = unit.defaultLanguage
     const counter = row.status === 'WAITING' || row.counterId === null ? null : unit.counterName(row.counterId)
@@ -174,6 +205,9 @@ export class PhoneService {
       counterName: counter === null ? null : resolveName(counter, language, fallback),
       counterNames: counter === null ? null : namesObject(counter, fallback),
       callCount: row.callCount,
+      approachingAhead: unit.approachingAhead,
+      transferred: row.transferredFromServiceId !== null,
+      moreTimeLeft: Math.max(0, MORE_TIME_LIMIT - row.moreTimeCount),
     }
   }
 }

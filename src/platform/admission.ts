@@ -33,6 +33,8 @@ export const RateBuckets = {
   pairPerAddress: { name: 'pair:address', perAddress: true },
   pairOverall: { name: 'pair:all' },
   phonePerAddress: { name: 'phone:read', perAddress: true },
+  /** The phone page's changes (leave, more time, rating: contract §20), per address. */
+  phoneWritePerAddress: { name: 'phone:write', perAddress: true },
   /** Sign-in attempts per address, any outcome (60 a minute; the 20 failures of contract §16 are counted by src/people), before the body is read. */
   signInPerAddress: { name: 'sign-in:address', perAddress: true },
   /** Setup-link uses (each costs two Argon2 hashes), per address. */
@@ -41,6 +43,8 @@ export const RateBuckets = {
   joinPerAddress: { name: 'join:address', perAddress: true, windowMs: 10 * 60_000 },
   /** Range reads of reports (summary, daily, counters): contract §23, per credential. */
   reportRange: { name: 'reports:range' },
+  /** Reads of the feedback report (contract §20), per credential: its own window, so the /reports page's load stays within the range reads' 30. */
+  reportFeedback: { name: 'reports:feedback' },
 } as const satisfies Record<string, RateBucket>
 
 /**

@@ -8,6 +8,7 @@ import { ReportCodes } from './errors'
 import { admitRate, RateBuckets } from '../platform/admission'
 import type { ReportScope } from './service'
 import type { StaffScope } from './staff'
+import type { FeedbackScope } from './feedback'
 import { requireSession, sessionIdOf, type PeopleService } from '../people'
 
 /**
@@ -70,4 +71,36 @@ export async function admitStaffReportReader(deps: AppDeps, devices: DeviceServi
   const { user } = await requireSession(deps, people, request)
   if (user.role === 'clerk') throw new ApiError(403, ReportCodes.ROLE_FORBIDDEN, 'a clerk may not read reports: sign in as a manager or an administrator')
   return { queueUnitIds: user.role === 'admin' ? null : user.queueUnits, credentialId: `user/${user.id}` }
+}
+
+/**
+ * The feedback report's limit: 30 a minute per credential as a range read, in its own window
+ * (contract §23 "Expensive reads"): one load of the /reports page makes five range reads, and
+ * the ratings (a few rows a day from their own table) need not eat the roll-up reads' budget.
+ */
+export function admitFeedbackRead(deps: AppDeps, credentialId: string, now: number): void {
+  admitRate(deps.limiter, RateBuckets.reportFeedback, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
+    (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} feedback report reads per minute for this credential; retry after ${retry} s`)
+}
+
+/**
+ * Who may read the feedback report (contract §20): the staff report's readers (a Queue key with
+ * `reports:read`, a paired `reports` device, a signed-in manager or admin; a clerk's session is
+ * 403 ROLE_FORBIDDEN), except that a key limited to some locations or services reads the ratings
+ * of those only: each rating belongs to one location and service, so it can be cut (the staff
+ * report's figures cannot).
+ */
+export async function admitFeedbackReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<FeedbackScope & { credentialId: string }> {
+  const bySession = !request.headers.has('authorization') && sessionIdOf(request) !== null
+  if (!bySession || deviceSecretOf(request) !== null) {
+    try {
+      const reader = admitReportsReader(deps, devices, request, now)
+      return { queueUnitIds: reader.queueUnitId === null ? null : [reader.queueUnitId], locations: reader.locations, services: reader.services, credentialId: reader.credentialId }
+    } catch (error) {
+      if (!(bySession && error instanceof ApiError && error.status === 401)) throw error
+    }
+  }
+  const { user } = await requireSession(deps, people, request)
+  if (user.role === 'clerk') throw new ApiError(403, ReportCodes.ROLE_FORBIDDEN, 'a clerk may not read reports: sign in as a manager or an administrator')
+  return { queueUnitIds: user.role === 'admin' ? null : user.queueUnits, locations: null, services: null, credentialId: `user/${user.id}` }
 }

@@ -1,7 +1,7 @@
 import { routeDetail } from '../platform/openapi'
 import { REPORT_RANGE_READS_PER_MINUTE } from './access'
 import { ReportCodes, ReportErrorExamples } from './errors'
-import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse, StaffReportResponse } from './model'
+import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse, StaffReportResponse, FeedbackReportResponse } from './model'
 import { NO_BREAK_REASON } from './csv'
 import { MAX_REPORT_DAYS } from './service'
 
@@ -105,6 +105,30 @@ export const readStaffReportDocs = routeDetail({
   tags: ['Reports'],
   security: 'operatorOrSession',
   responses: { 200: { description: 'the rows, by date and username', name: 'StaffReportResponse', schema: StaffReportResponse, example: { data: [STAFF_EXAMPLE] } } },
+  errors: { ...errors, 403: [ReportCodes.SCOPE_FORBIDDEN, ReportCodes.ROLE_FORBIDDEN] },
+  errorExamples: ReportErrorExamples,
+})
+
+export const readFeedbackReportDocs = routeDetail({
+  operationId: 'readFeedbackReport',
+  query: range,
+  summary: 'Customers\' ratings per day, service, counter and clerk, and their comments',
+  description: `Contract §20: the ratings customers gave completed visits on their phone page (1–5, once per ticket, within 24 hours). \`ratings\`: per business day (the ticket's), location, service, counter and clerk (the username of the clerk who completed the ticket while signed in at the desk, else null): count, sum and average (2 decimals); add rows up with the sums, never by averaging averages. \`comments\`: every rating with a comment, by day and time, the text exactly as the customer wrote it: plain text, which a page must show as text, never as HTML. \`from\` and \`to\` as the other reports (at most ${MAX_REPORT_DAYS} days). Readers as the staff report: a Queue key with \`reports:read\` (a key limited to some locations or services sees their ratings only), a paired \`reports\` device (its unit), a signed-in manager (its units) or admin (every unit); a clerk's session is 403 ROLE_FORBIDDEN. ${REPORT_RANGE_READS_PER_MINUTE} reads a minute per credential or person, in a window of their own (not the range reads'); an answer is kept until something is written, at most a minute.`,
+  tags: ['Reports'],
+  security: 'operatorOrSession',
+  responses: {
+    200: {
+      description: 'the ratings and comments',
+      name: 'FeedbackReportResponse',
+      schema: FeedbackReportResponse,
+      example: {
+        data: {
+          ratings: [{ date: '2026-11-25', locationId: 'loc_hall', serviceId: 'svc_accounts', counterId: 'cnt_1', clerk: 'alice', count: 4, ratingSum: 17, average: 4.25 }],
+          comments: [{ date: '2026-11-25', locationId: 'loc_hall', serviceId: 'svc_accounts', counterId: 'cnt_1', clerk: 'alice', rating: 5, comment: 'Quick and friendly, thank you.', ratedAt: '2026-11-25T10:12:00.000Z' }],
+        },
+      },
+    },
+  },
   errors: { ...errors, 403: [ReportCodes.SCOPE_FORBIDDEN, ReportCodes.ROLE_FORBIDDEN] },
   errorExamples: ReportErrorExamples,
 })

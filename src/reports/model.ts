@@ -57,6 +57,37 @@ export const CounterReportResponse = Type.Object({ data: Type.Array(CounterRepor
 export const StaffReportResponse = Type.Object({ data: Type.Array(StaffReportRow) }, { ...closed, $id: 'StaffReportResponse' })
 export type StaffReportResponse = Static<typeof StaffReportResponse>
 
+/** Contract §20: the ratings of one day, location, service, counter and clerk. */
+export const FeedbackRatingRow = Type.Object({
+  date: Type.String({ format: 'date', description: 'the ticket\'s business day, YYYY-MM-DD' }),
+  locationId: Type.String(),
+  serviceId: Type.String({ description: 'the service the ticket was completed in' }),
+  counterId: Type.Union([Type.String(), Type.Null()], { description: 'the counter that completed it' }),
+  clerk: Type.Union([Type.String(), Type.Null()], { description: 'the username of the clerk who completed it (signed in at the desk), else null' }),
+  count: Type.Integer({ minimum: 1, description: 'ratings' }),
+  ratingSum: Type.Integer({ minimum: 1, description: 'their sum: add rows up by service, counter or clerk with it' }),
+  average: Type.Number({ minimum: 1, maximum: 5, description: 'ratingSum / count, 2 decimals' }),
+}, { ...closed, $id: 'FeedbackRatingRow' })
+export type FeedbackRatingRow = Static<typeof FeedbackRatingRow>
+
+/** Contract §20: one comment, plain text exactly as the customer wrote it (show it as text, never as HTML). */
+export const FeedbackCommentRow = Type.Object({
+  date: Type.String({ format: 'date' }),
+  locationId: Type.String(),
+  serviceId: Type.String(),
+  counterId: Type.Union([Type.String(), Type.Null()]),
+  clerk: Type.Union([Type.String(), Type.Null()]),
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  comment: Type.String({ description: 'plain text, at most 500 characters, as given' }),
+  ratedAt: Type.String({ format: 'date-time' }),
+}, { ...closed, $id: 'FeedbackCommentRow' })
+export type FeedbackCommentRow = Static<typeof FeedbackCommentRow>
+
+export const FeedbackReportResponse = Type.Object({
+  data: Type.Object({ ratings: Type.Array(FeedbackRatingRow), comments: Type.Array(FeedbackCommentRow) }, closed),
+}, { ...closed, $id: 'FeedbackReportResponse' })
+export type FeedbackReportData = Static<typeof FeedbackReportResponse>['data']
+
 const Hours = Type.Array(Type.Integer(), { minItems: 24, maxItems: 24 })
 
 /** The /reports page's summary of a range. */

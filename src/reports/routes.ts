@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
+import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
+import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
 import type { ReportScope } from './service'
 import type { ReportService, ReportSummaryReader } from './service'
@@ -10,7 +11,7 @@ import type { DeviceService } from '../devices/service'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
 import { reportsPage } from './page'
-import { readCounterReportDocs, readDailyReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
+import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
 const BASE = '/api/operator/v1/reports'
 
@@ -27,8 +28,9 @@ function param(url: URL, name: string): string | undefined {
  */
 export function reportRoutes(
   deps: AppDeps,
-  { reports: service, summaries: summary, staff, people, devices, reportCache: cache }: {
+  { reports: service, summaries: summary, staff, feedback, people, devices, reportCache: cache }: {
     reports: () => ReportService
+    feedback: () => FeedbackReport
     summaries: () => ReportSummaryReader
     staff: () => StaffReport
     people: PeopleService
@@ -59,6 +61,16 @@ export function reportRoutes(
     const query = { from: param(url, 'from'), to: param(url, 'to'), queueUnitId: param(url, 'queueUnitId') }
     const key = JSON.stringify(['staff', scope.queueUnitIds, query.from ?? null, query.to ?? null, query.queueUnitId ?? null])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: staff().rows(scope, query, now) }))))
+  }
+  /** Contract §20: the customers' ratings; read as the staff report (sessions too), cached per change, 30 a minute per credential in their own window. */
+  async function feedbackRead(request: Request): Promise<Response> {
+    const now = deps.clock.now()
+    const { credentialId, ...scope } = await admitFeedbackReader(deps, devices, people, request, now)
+    admitFeedbackRead(deps, credentialId, now)
+    const url = new URL(request.url)
+    const query = { from: param(url, 'from'), to: param(url, 'to') }
+    const key = JSON.stringify(['feedback', scope, query.from ?? null, query.to ?? null])
+    return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: feedback().read(scope, query) }))))
   }
   return new Elysia({ name: 'lobby.reports' })
     .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
@@ -92,5 +104,9 @@ export function reportRoutes(
     .get(`${BASE}/staff`, ({ request }) => staffRead(request), {
       parse: 'none',
       detail: readStaffReportDocs,
+    })
+    .get(`${BASE}/feedback`, ({ request }) => feedbackRead(request), {
+      parse: 'none',
+      detail: readFeedbackReportDocs,
     })
 }

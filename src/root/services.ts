@@ -11,6 +11,7 @@ import { JoinService } from '../join/service'
 import { ReportService, ReportSummaryReader } from '../reports/service'
 import { ReportCache } from '../reports/cache'
 import { StaffReport } from '../reports/staff'
+import { FeedbackReport } from '../reports/feedback'
 import { createPhoneWaits, phoneWaitsTask } from '../phone/live'
 import type { PhoneWaits } from '../phone/waits'
 import type { PhoneStatus, UnitView } from '../phone/service'
@@ -44,6 +45,8 @@ export interface AppServices {
   reportSummaries: () => ReportSummaryReader
   /** The per-clerk report (contract §16), built on its first request as the other reports. */
   staffReport: () => StaffReport
+  /** Contract §20: the customers' ratings. */
+  feedbackReport: () => FeedbackReport
   /** Range reads' answers per roll-up revision (contract §23). */
   reportCache: ReportCache
   /** Staff accounts, sign-in and sessions (contract §16). */
@@ -88,6 +91,7 @@ export function composeServices(deps: AppDeps): AppServices {
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
+  let feedbackReport: FeedbackReport | undefined
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
@@ -103,6 +107,7 @@ export function composeServices(deps: AppDeps): AppServices {
     reports: reportService,
     reportSummaries: () => (summaries ??= new ReportSummaryReader(deps.db.$client, reportService(), deps.tickets.rollupReads)),
     staffReport: () => (staffReport ??= new StaffReport(deps.db.$client, deps.tickets.rollupReads, new StaffReads(deps.db.$client))),
+    feedbackReport: () => (feedbackReport ??= new FeedbackReport(deps.tickets.feedback)),
     reportCache: new ReportCache(deps.changes),
     people,
     manage,

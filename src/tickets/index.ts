@@ -22,6 +22,8 @@ export {
   type TicketAction, type TicketEventName, type TransitionRule, type TransitionEffect, type TransitionInput, type TicketChanges, type RollupFigure,
 } from './transitions'
 export { SYSTEM_ACTOR } from './writer'
+export { MORE_TIME_STEPS, MORE_TIME_LIMIT, planMoreTime, type MoreTimePlan } from './more-time'
+export { TicketFeedback, type TicketFeedbackRow } from './feedback'
 export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, callsAhead, type PriorityPolicy, type LinePlace } from './priority'
 
 // Live reads and their change notices.

@@ -6,6 +6,8 @@ export interface TicketRetentionBatch {
   tickets: number
   events: number
   calls: number
+  /** Contract §20: customers' ratings of the deleted tickets (deleted first: ticket_feedback.ticket_id references tickets.id). */
+  feedback: number
   /** Per-day number counters of finished days, removed with the last batch. */
   sequences: number
   /** Where the next batch starts (tickets' rowid); pass it back in. */
@@ -20,7 +22,7 @@ const DAY_MS = 86_400_000
 /**
  * Deletes, in one immediate transaction, up to `limit` tickets created before `cutoff` that are
  * closed (COMPLETED, NO_SHOW, CANCELLED: an open ticket is never deleted, whatever its age,
- * so the live counts stay true), with their history (`ticket_events`) and calls. Tickets are
+ * so the live counts stay true), with their history (`ticket_events`), calls and ratings (`ticket_feedback`, contract §20). Tickets are
  * visited in rowid order from `afterRowid`, so the batches of one run read the table once.
  * The batch that finds nothing more also deletes the number counters (`ticket_sequences`) of
  * business days that ended over a day before the cutoff (a day is local to its location, at
@@ -44,12 +46,15 @@ export function deleteTicketsCreatedBefore(db: Db, cutoff: number, afterRowid: n
       .all(...params)
     let events = 0
     let calls = 0
+    let feedback = 0
+    const deleteFeedback = client.query<unknown, [string]>('DELETE FROM ticket_feedback WHERE ticket_id = ?1')
     const deleteEvents = client.query<unknown, [string]>('DELETE FROM ticket_events WHERE ticket_id = ?1')
     const deleteCalls = client.query<unknown, [string]>('DELETE FROM ticket_calls WHERE ticket_id = ?1')
     const deleteTicket = client.query<unknown, [number]>('DELETE FROM tickets WHERE rowid = ?1')
     for (const row of rows) {
       events += deleteEvents.run(row.id).changes
       calls += deleteCalls.run(row.id).changes
+      feedback += deleteFeedback.run(row.id).changes
       deleteTicket.run(row.rowid)
     }
     const done = rows.length < limit
@@ -58,6 +63,6 @@ export function deleteTicketsCreatedBefore(db: Db, cutoff: number, afterRowid: n
       const lastDay = new Date(cutoff - DAY_MS).toISOString().slice(0, 10)
       sequences = client.query<unknown, [string]>('DELETE FROM ticket_sequences WHERE business_day < ?1').run(lastDay).changes
     }
-    return { tickets: rows.length, events, calls, sequences, afterRowid: rows.at(-1)?.rowid ?? afterRowid, done }
+    return { tickets: rows.length, events, calls, feedback, sequences, afterRowid: rows.at(-1)?.rowid ?? afterRowid, done }
   }).immediate()
 }

@@ -22,6 +22,10 @@ import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePl
 import { averageServiceSeconds } from './wait'
 import { estimateWait } from './estimate'
 import { RollupReads } from './rollup-reads'
+import { MORE_TIME_LIMIT, planMoreTime } from './more-time'
+import { TicketFeedback } from './feedback'
+import { ApiError } from '../platform/errors'
+import { TicketCodes } from './errors'
 
 /** Where a requeued or transferred ticket joins the waiting line. */
 export type LinePosition = 'FIRST' | 'LAST'
@@ -215,6 +219,52 @@ export class Tickets {
     const onEvent = this.deps.onEvent
     if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))
     this.parts.revisions.bump(after.queueUnitId)
+  }
+
+  /**
+   * Contract §20 "I need more time": a WAITING ticket moves behind the next 3 tickets of its
+   * line's call order (more-time.ts `planMoreTime`), at most twice (`more_time_count`). No
+   * status changes: its `more_time` event (from and to WAITING) is written and the unit's
+   * `stateRevision` moves, so boards, desks and phones update. No webhook and no roll-up figure
+   * (docs/queue.md "More time"). The ranks of the location's waiting tickets behind the new
+   * place move up by one, which keeps every line's order and the ranks unique.
+   */
+  moreTime(ticket: TicketRow, actor: string, now: number): TicketRow {
+    if (ticket.status !== 'WAITING') {
+      throw new ApiError(409, TicketCodes.TICKET_NOT_WAITING, `only a waiting ticket can ask for more time; this one is ${ticket.status}`, [{ path: '/status', message: ticket.status }])
+    }
+    if (ticket.moreTimeCount >= MORE_TIME_LIMIT) {
+      throw new ApiError(409, TicketCodes.MORE_TIME_LIMIT_REACHED, `a ticket can ask for more time at most ${MORE_TIME_LIMIT} times`)
+    }
+    const { store, moreTimeStmts: stmts } = this.parts
+    const waiting = this.parts.lineStmt.all(ticket.serviceId, ticket.locationId).map(toPlace)
+    const plan = planMoreTime(waiting, ticket.id, this.priorityPolicy(ticket.queueUnitId))
+    let rank: number
+    if (plan.afterId === null) rank = store.nextQueueRank(ticket.locationId)
+    else {
+      rank = waiting.find((t) => t.id === plan.afterId)!.queueRank + 1
+      stmts.shift.run(ticket.locationId, rank, ticket.id)
+    }
+    const after = this.deps.db
+      .update(tickets)
+      .set({ queueRank: rank, front: false, moreTimeCount: sql`${tickets.moreTimeCount} + 1` })
+      .where(and(eq(tickets.id, ticket.id), eq(tickets.status, 'WAITING')))
+      .returning()
+      .get()
+    if (after === undefined) throw new Error(`ticket ${ticket.id} changed under its own transaction`)
+    store.appendEvent({
+      ticketId: ticket.id, type: 'more_time', fromStatus: 'WAITING', toStatus: 'WAITING', counterId: null, actor,
+      detail: { aheadBefore: plan.aheadBefore, aheadAfter: plan.aheadAfter, moreTimeCount: after.moreTimeCount },
+    }, now)
+    this.parts.revisions.bump(ticket.queueUnitId)
+    return after
+  }
+
+  private feedbackStore: TicketFeedback | undefined
+
+  /** Contract §20: the customers' ratings (`ticket_feedback`), prepared on first use. */
+  get feedback(): TicketFeedback {
+    return (this.feedbackStore ??= new TicketFeedback(this.deps.db.$client))
   }
 
   // ---- numbering and places in line ----------------------------------------------------
@@ -489,6 +539,11 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
       .where(eq(ticketEvents.ticketId, sql.placeholder('id')))
       .orderBy(asc(ticketEvents.id))
       .prepare(),
+    moreTimeStmts: {
+      // Every waiting ticket of the location from rank ?2 up (but the moving one) one place back.
+      shift: db.$client.query<unknown, [string, number, string]>(
+        `UPDATE tickets SET queue_rank = queue_rank + 1 WHERE status = 'WAITING' AND location_id = ?1 AND queue_rank >= ?2 AND id <> ?3`),
+    },
     dueTicketsStmt: db
       .select({ locationId: tickets.locationId, day: sql<string>`min(${tickets.businessDay})` })
       .from(tickets)

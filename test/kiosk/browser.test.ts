@@ -235,12 +235,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await phone.getByText('يرجى التوجه إلى الشباك ٢').waitFor()
     expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl')
     await phone.screenshot({ path: join(SHOTS, 'phone-called-ar-360x740.png') })
-    // Served to the end: the page says the ticket is closed and nothing more.
+    // Served to the end: the page thanks and offers the rating (contract §20), and shows nothing of the ticket.
     await lobby.finish(mine.id)
-    await phone.getByText('أُغلقت هذه التذكرة').waitFor({ timeout: LIVE_MS })
+    await phone.getByText('شكرًا لزيارتك').waitFor({ timeout: LIVE_MS })
     expect(await phone.locator('.phone-number').count()).toBe(0)
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=en`)
-    await phone.getByText('This ticket is closed').waitFor()
+    await phone.getByText('Thank you for your visit').waitFor()
     await phone.screenshot({ path: join(SHOTS, 'phone-ended-en-360x740.png') })
     await phone.close()
   }, TEST_MS)

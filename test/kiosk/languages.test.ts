@@ -127,7 +127,7 @@ describe('a kiosk ticket in its language', () => {
     expect(await phone(ctx, ticket.ticket.trackingUrl)).toMatchObject({ state: 'CALLED', counterName: 'الشباك ٢', counterNames: { en: 'Counter 2', ar: 'الشباك ٢' } })
     await ok(act(ctx, ticket.ticket.id, 'start'))
     await ok(act(ctx, ticket.ticket.id, 'complete'))
-    expect(await phone(ctx, ticket.ticket.trackingUrl)).toEqual({ state: 'ENDED', language: 'ar' })
+    expect(await phone(ctx, ticket.ticket.trackingUrl)).toEqual({ state: 'ENDED', language: 'ar', outcome: 'COMPLETED', feedback: 'OPEN' })
     // An English ticket's phone page: English names.
     const english = (await jsonOf(await tap(ctx, { serviceId: 'svc_accounts' }))).data
     expect(await phone(ctx, english.ticket.trackingUrl)).toMatchObject({ language: 'en', serviceName: 'Accounts', branchName: 'Main branch' })

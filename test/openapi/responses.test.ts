@@ -166,6 +166,23 @@ async function driveEveryOperation() {
   const code = String(tapped.ticket.trackingUrl).slice('/t/'.length)
   await expectStatus(get(`/api/phone/v1/tickets/${code}`), 200)
   await expectStatus(get(`/api/phone/v1/tickets/${code}x`), 404)
+  // Contract §20: leave, more time, the rating (the Origin rule, the refusals in the envelope).
+  const trackingOf = (id: string) => (ctx.db.$client.query('SELECT tracking_code AS c FROM tickets WHERE id = ?1').get(id) as { c: string }).c
+  const phoneChange = (ticketCode: string, action: string, body?: unknown, headers: Record<string, string> = { origin: ORIGIN }) => post(`/api/phone/v1/tickets/${ticketCode}/${action}`, body, headers)
+  const leaving = trackingOf((await data(issue(HALL_ACCOUNTS), 201)).id)
+  await expectStatus(phoneChange(leaving, 'more-time'), 200)
+  await expectStatus(phoneChange(leaving, 'more-time'), 200)
+  await expectStatus(phoneChange(leaving, 'more-time'), 409)
+  await expectStatus(phoneChange(leaving, 'leave', undefined, {}), 403)
+  await expectStatus(phoneChange(leaving, 'leave'), 200)
+  await expectStatus(phoneChange(leaving, 'leave'), 409)
+  await expectStatus(phoneChange(`${leaving}x`, 'leave'), 404)
+  const visited = trackingOf(walkIn.id)
+  await expectStatus(phoneChange(leaving, 'feedback', { rating: 5 }), 409)
+  await expectStatus(phoneChange(visited, 'feedback', { rating: 9 }), 422)
+  await expectStatus(request(app, 'POST', `/api/phone/v1/tickets/${visited}/feedback`, { headers: { origin: ORIGIN, 'content-type': 'application/json' }, raw: '{' }), 400)
+  await expectStatus(phoneChange(visited, 'feedback', { rating: 5, comment: '<b>kind</b>' }), 200)
+  await expectStatus(phoneChange(visited, 'feedback', { rating: 4 }), 409)
 
   // People (contract §16): a setup link, sign-in (and its lock), who is signed in, sign-out.
   const people = new PeopleService({ db: ctx.db, clock: ctx.clock, ids: ctx.deps.ids })
@@ -204,6 +221,13 @@ async function driveEveryOperation() {
   await expectStatus(post(`${floorApi}/qu_main/counters/cnt_9/close`, { reason: 'Lunch' }, { cookie: managerAgain, origin: ORIGIN }), 404)
   await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/close`, { reason: 'Lunch' }, { cookie: managerAgain }), 403)
   await expectStatus(post(`${floorApi}/qu_main/counters/cnt_2/close`, { reason: 'Lunch' }, { cookie: managerAgain, origin: ORIGIN }), 200)
+  // The feedback report (§20), the same readers.
+  const ratings = await data(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`, bearer(reports)))
+  if (ratings.comments.length !== 1) unexpected.push(`the feedback report has ${ratings.comments.length} comments, not 1`)
+  await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-24`, bearer(reports)), 422)
+  await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`), 401)
+  await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`, { cookie: managerAgain }), 200)
+  await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`, { cookie: clerkSession }), 403)
   // A row to check against the schema: the clerk's break with a reason, as the desk sign-in writes it.
   ctx.db.$client.run(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
     SELECT id, username, 'qu_main', 'loc_hall', 'cnt_1', 'break', 'Lunch', '2026-11-25', ${Date.parse('2026-11-25T10:00:00Z')}, NULL FROM users WHERE username = 'lina.k'`)

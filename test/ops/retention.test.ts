@@ -94,6 +94,23 @@ describe('retention (contract §13)', () => {
     db.$client.close()
    }, 30_000)
 
+  test('contract §20: an old ticket\'s rating goes first (ticket_feedback references the ticket); a kept ticket keeps its rating', async () => {
+    const { db } = seededDatabase(200)
+    const cutoff = NOW - 30 * DAY
+    addTicket(db, 'tkt_rated_old', cutoff - 1, 'COMPLETED')
+    addTicket(db, 'tkt_rated_kept', cutoff, 'COMPLETED')
+    for (const id of ['tkt_rated_old', 'tkt_rated_kept']) {
+      db.$client.query(`INSERT INTO ticket_feedback (ticket_id, queue_unit_id, location_id, service_id, business_day, rating, created_at)
+        SELECT id, queue_unit_id, location_id, service_id, business_day, 5, created_at FROM tickets WHERE id = ?1`).run(id)
+    }
+    expect(db.$client.query<{ foreign_keys: number }, []>('PRAGMA foreign_keys').get()!.foreign_keys).toBe(1)
+    const report = await runRetention(db, 30, NOW)
+    expect(report.feedback).toBe(1)
+    expect(db.$client.query('SELECT ticket_id AS id FROM ticket_feedback').all()).toEqual([{ id: 'tkt_rated_kept' }])
+    expect(count(db, "SELECT count(*) AS n FROM tickets WHERE id = 'tkt_rated_old'")).toBe(0)
+    db.$client.close()
+  }, 30_000)
+
   test('--retain-days and LOBBY_RETAIN_DAYS: default 400, whole days from 1', () => {
     expect(retainDaysOption(undefined)).toBe(400)
     expect(retainDaysOption('30')).toBe(30)

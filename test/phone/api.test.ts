@@ -50,6 +50,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
       state: 'WAITING', language: 'en', defaultLanguage: 'en', languages: ['en'], ticketNumber: 'A002',
       serviceName: 'Accounts', serviceNames: { en: 'Accounts' }, locationName: 'Main hall', locationNames: { en: 'Main hall' }, branchName: 'Main branch', branchNames: { en: 'Main branch' },
       peopleAhead: 1, estimatedWaitSeconds: 600, noCounterOpen: true, counterName: null, counterNames: null, callCount: 0,
+      approachingAhead: 3, transferred: false, moreTimeLeft: 2,
     })
     await ok(callNext(ctx, 'cnt_1'))
     expect((await status(ctx, code)).body.data).toMatchObject({ state: 'WAITING', peopleAhead: 0, estimatedWaitSeconds: 300 })
@@ -62,7 +63,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     expect((await status(ctx, code)).body.data).toMatchObject({ state: 'SERVING', counterName: 'Counter 2' })
     await ok(act(ctx, mine.ticket.id, 'complete'))
     const ended = await status(ctx, code)
-    expect(ended.body).toEqual({ data: { state: 'ENDED', language: 'en' }, version: expect.any(String) })
+    expect(ended.body).toEqual({ data: { state: 'ENDED', language: 'en', outcome: 'COMPLETED', feedback: 'OPEN' }, version: expect.any(String) })
   })
 
   test('a ticket of an earlier business day has expired, open or not, and says only that', async () => {

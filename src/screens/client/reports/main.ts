@@ -5,7 +5,7 @@ import { formatNumber } from '../format'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
-import type { StaffReportRow } from '../../../contract/wire'
+import type { FeedbackReport, StaffReportRow } from '../../../contract/wire'
 import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
 import { languageOfName, nameIn } from '../names'
 
@@ -50,6 +50,8 @@ class ReportsPage {
   private counterRows: CounterRow[] = []
   /** Null when the staff report could not be read (the rest of the page still shows). */
   private staffRows: StaffReportRow[] | null = []
+  /** Contract §20: the customers' ratings; null when they could not be read. */
+  private feedback: FeedbackReport | null = null
   private summary: Summary | null = null
   private status!: HTMLElement
   private results!: HTMLElement
@@ -172,11 +174,12 @@ class ReportsPage {
     const q = this.query()
     // The staff report covers the whole unit (a clerk's figures are not per location): the range only.
     const range = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value }).toString()
-    const [summary, daily, counters, staff] = await Promise.all([
+    const [summary, daily, counters, staff, feedback] = await Promise.all([
       api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
       api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
       api<{ data: CounterRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
       api<{ data: StaffReportRow[] }>('GET', `/api/operator/v1/reports/staff?${range}`),
+      api<{ data: FeedbackReport }>('GET', `/api/operator/v1/reports/feedback?${range}`),
     ])
     const answers = [summary, daily, counters]
     if (answers.some((a) => a === null || a.status >= 500)) return this.fail(this.labels.offline)
@@ -190,6 +193,7 @@ class ReportsPage {
     this.daily = daily!.body!.data
     this.counterRows = counters!.body!.data
     this.staffRows = staff !== null && staff.status === 200 ? staff.body!.data : null
+    this.feedback = feedback !== null && feedback.status === 200 ? feedback.body!.data : null
     this.fillLocations()
     const url = new URL(location.href)
     for (const [k, v] of new URLSearchParams(q)) url.searchParams.set(k, v)
@@ -277,6 +281,7 @@ class ReportsPage {
       this.dailyTable(),
       this.countersTable(),
       this.staffTable(),
+      ...this.feedbackTables(),
     )
 
     const hours = Array.from({ length: 24 }, (_, i) => i)
@@ -402,6 +407,37 @@ class ReportsPage {
     ])
     const empty = this.staffRows === null ? L.staffUnavailable : rows.length === 0 ? L.noStaff : null
     return this.table('table-staff', L.staffTable, head, cells, 2, L.staffNote, empty)
+  }
+
+  /**
+   * Contract §20: the customers' ratings over the range per service, counter and clerk (added up
+   * from the report's rows with their sums, so no average of averages), and the comments. A
+   * comment is the customer's text: it goes into the page as text, never as markup (`h` makes
+   * text nodes), whatever it holds.
+   */
+  private feedbackTables(): HTMLElement[] {
+    const L = this.labels
+    const rows = this.feedback?.ratings ?? []
+    const empty = this.feedback === null ? L.feedbackUnavailable : rows.length === 0 ? L.noFeedback : null
+    const by = (id: string, caption: string, keyHead: string, keyOf: (r: FeedbackReport['ratings'][number]) => string, name: (key: string) => Cell) => {
+      const groups = new Map<string, { count: number; sum: number }>()
+      for (const r of rows) {
+        const g = groups.get(keyOf(r)) ?? { count: 0, sum: 0 }
+        g.count += r.count
+        g.sum += r.ratingSum
+        groups.set(keyOf(r), g)
+      }
+      const cells = [...groups].map(([key, g]) => [name(key), this.num(g.count), formatNumber(this.lang, Math.round((g.sum / g.count) * 100) / 100)])
+      return this.table(id, caption, [keyHead, L.ratings, L.averageRating], cells, 1, L.feedbackNote, empty)
+    }
+    const comments = (this.feedback?.comments ?? []).map((c) => [c.date, this.nameCell('services', c.serviceId), this.num(c.rating), isolated(c.comment)])
+    return [
+      by('table-feedback-services', L.feedbackByService, L.service, (r) => r.serviceId, (id) => this.nameCell('services', id)),
+      by('table-feedback-counters', L.feedbackByCounter, L.counter, (r) => r.counterId ?? '', (id) => (id === '' ? L.none : this.nameCell('counters', id))),
+      by('table-feedback-clerks', L.feedbackByClerk, L.clerk, (r) => r.clerk ?? '', (name) => (name === '' ? L.noClerk : isolated(name))),
+      this.table('table-feedback-comments', L.comments, [L.date, L.service, L.rating, L.comment], comments, 1, L.commentsNote,
+        this.feedback === null ? L.feedbackUnavailable : comments.length === 0 ? L.noFeedback : null),
+    ]
   }
 
   /**

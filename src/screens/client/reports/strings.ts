@@ -74,6 +74,20 @@ const en = {
   noReason: 'no reason',
   noStaff: 'No clerk signed in at a desk in this range.',
   staffUnavailable: 'The staff figures could not be read.',
+  // customer feedback (contract §20)
+  feedbackByService: 'Customer ratings per service',
+  feedbackByCounter: 'Customer ratings per counter',
+  feedbackByClerk: 'Customer ratings per clerk',
+  feedbackNote: 'Ratings from 1 (poor) to 5 (excellent) that customers gave on their phone page after a completed visit, over the whole range.',
+  ratings: 'Ratings',
+  averageRating: 'Average',
+  noClerk: 'no clerk signed in',
+  comments: 'Customer comments',
+  commentsNote: 'Exactly as the customers wrote them, newest last.',
+  rating: 'Rating',
+  comment: 'Comment',
+  noFeedback: 'No customer rated a visit in this range.',
+  feedbackUnavailable: 'The customer ratings could not be read.',
 }
 
 export type ReportLabels = typeof en
@@ -145,6 +159,19 @@ const ar: ReportLabels = {
   noReason: 'بلا سبب',
   noStaff: 'لم يسجّل أي موظف دخوله على شباك في هذه الفترة.',
   staffUnavailable: 'تعذّرت قراءة أرقام الموظفين.',
+  feedbackByService: 'تقييمات العملاء لكل خدمة',
+  feedbackByCounter: 'تقييمات العملاء لكل شباك',
+  feedbackByClerk: 'تقييمات العملاء لكل موظف',
+  feedbackNote: 'تقييمات من 1 (ضعيف) إلى 5 (ممتاز) أعطاها العملاء على صفحة هواتفهم بعد زيارة مكتملة، على كامل الفترة.',
+  ratings: 'التقييمات',
+  averageRating: 'المتوسط',
+  noClerk: 'دون موظف مسجّل',
+  comments: 'تعليقات العملاء',
+  commentsNote: 'كما كتبها العملاء تمامًا، الأحدث في الأسفل.',
+  rating: 'التقييم',
+  comment: 'التعليق',
+  noFeedback: 'لم يقيّم أي عميل زيارة في هذه الفترة.',
+  feedbackUnavailable: 'تعذّرت قراءة تقييمات العملاء.',
 }
 
 const TABLES: Record<string, ReportLabels> = { en, ar }
