@@ -21,6 +21,8 @@ import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
 import { webhooksDoc } from './webhooks/model'
+// Admin console sections (contract §17: devices, staff, keys and webhooks, voice clips).
+import { adminSectionRoutes } from './admin/sections'
 
 export type App = ReturnType<typeof createApp>
 
@@ -55,5 +57,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
+    // Admin console sections (contract §17): devices, staff, keys and webhooks, voice clips.
+    .use(adminSectionRoutes(deps, services))
     .decorate('deps', deps)
 }
