@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import type { AppServices } from '../root/services'
 import { adminDeviceRoutes } from './devices-routes'
+import { adminStaffRoutes } from './staff-routes'
 
 /**
  * The console API's sections beside the branch settings (contract §17): devices, staff, keys
@@ -11,4 +12,5 @@ import { adminDeviceRoutes } from './devices-routes'
 export function adminSectionRoutes(deps: AppDeps, services: Pick<AppServices, 'devices' | 'people'>) {
   return new Elysia({ name: 'lobby.admin.sections' })
     .use(adminDeviceRoutes(deps, { devices: services.devices, people: services.people }))
+    .use(adminStaffRoutes(deps, { people: services.people }))
 }

@@ -43,7 +43,7 @@ export async function sectionContext(): Promise<SectionContext> {
 }
 
 /** A console request: the cookie, and this server's Origin on a write unless `origin` says otherwise. */
-export function call(ctx: TestContext, cookie: string | null, method: string, path: string, options: { body?: unknown; raw?: BodyInit; headers?: Record<string, string>; origin?: string | null } = {}) {
+export function call(ctx: TestContext, cookie: string | null, method: string, path: string, options: { body?: unknown; raw?: RequestInit['body']; headers?: Record<string, string>; origin?: string | null } = {}) {
   const headers: Record<string, string> = { ...options.headers }
   if (cookie !== null) headers.cookie = cookie
   const origin = options.origin === undefined ? (method === 'GET' ? null : ORIGIN) : options.origin
