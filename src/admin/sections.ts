@@ -3,6 +3,7 @@ import type { AppDeps } from '../root/deps'
 import type { AppServices } from '../root/services'
 import { adminDeviceRoutes } from './devices-routes'
 import { adminStaffRoutes } from './staff-routes'
+import { adminKeyRoutes } from './keys-routes'
 
 /**
  * The console API's sections beside the branch settings (contract §17): devices, staff, keys
@@ -13,4 +14,5 @@ export function adminSectionRoutes(deps: AppDeps, services: Pick<AppServices, 'd
   return new Elysia({ name: 'lobby.admin.sections' })
     .use(adminDeviceRoutes(deps, { devices: services.devices, people: services.people }))
     .use(adminStaffRoutes(deps, { people: services.people }))
+    .use(adminKeyRoutes(deps, { people: services.people }))
 }
