@@ -4,6 +4,7 @@ import type { AppServices } from '../root/services'
 import { adminDeviceRoutes } from './devices-routes'
 import { adminStaffRoutes } from './staff-routes'
 import { adminKeyRoutes } from './keys-routes'
+import { adminWebhookRoutes } from './webhooks-routes'
 
 /**
  * The console API's sections beside the branch settings (contract §17): devices, staff, keys
@@ -15,4 +16,5 @@ export function adminSectionRoutes(deps: AppDeps, services: Pick<AppServices, 'd
     .use(adminDeviceRoutes(deps, { devices: services.devices, people: services.people }))
     .use(adminStaffRoutes(deps, { people: services.people }))
     .use(adminKeyRoutes(deps, { people: services.people }))
+    .use(adminWebhookRoutes(deps, { people: services.people }))
 }
