@@ -5,6 +5,7 @@ import { adminDeviceRoutes } from './devices-routes'
 import { adminStaffRoutes } from './staff-routes'
 import { adminKeyRoutes } from './keys-routes'
 import { adminWebhookRoutes } from './webhooks-routes'
+import { adminVoiceRoutes } from './voice-routes'
 
 /**
  * The console API's sections beside the branch settings (contract §17): devices, staff, keys
@@ -17,4 +18,5 @@ export function adminSectionRoutes(deps: AppDeps, services: Pick<AppServices, 'd
     .use(adminStaffRoutes(deps, { people: services.people }))
     .use(adminKeyRoutes(deps, { people: services.people }))
     .use(adminWebhookRoutes(deps, { people: services.people }))
+    .use(adminVoiceRoutes(deps, { people: services.people }))
 }
