@@ -45,7 +45,7 @@ export const listVoiceClipsDocs = routeDetail({
 const uploadDetail = routeDetail({
   operationId: 'adminUploadVoiceClip', summary: 'Upload one voice clip', tags, security: 'sessionCookie', params,
   description: 'The body is the audio itself, `Content-Type` audio/wav, audio/mpeg or audio/ogg, at most 1 MiB (contract §2: a larger one is 413 in the envelope, declared or chunked); its first bytes must be of that type. A clip of the same name is replaced. Audited as `voice.upload` (name, type, size, hash).',
-  body: { name: 'AdminVoiceClipUpload', schema: { type: 'string', format: 'binary' }, examples: { wav: { summary: 'a WAV recording', value: 'RIFF…WAVE…' } } },
+  body: { name: 'VoiceClip', schema: { type: 'string', format: 'binary' }, examples: { wav: { summary: 'a WAV recording', value: 'RIFF…WAVE…' } } },
   responses: { 200: { description: 'stored', name: 'AdminVoiceClipResponse', schema: VoiceClipResponse, example: { data: { lang: 'ar', ...CLIP, replaced: false } } } },
   errors: { 401: [C.AUTHENTICATION_FAILED], 403: [C.ORIGIN_FORBIDDEN, C.ROLE_FORBIDDEN], 413: [C.PAYLOAD_TOO_LARGE], 415: [C.UNSUPPORTED_CONTENT_TYPE], 422: [C.VALIDATION_FAILED] }, errorExamples: AdminSectionErrorExamples,
 })
@@ -60,7 +60,7 @@ export const uploadVoiceClipDocs = {
 export const playVoiceClipDocs = routeDetail({
   operationId: 'adminPlayVoiceClip', summary: 'Play one voice clip', tags, security: 'sessionCookie', params,
   description: 'The stored audio, as uploaded, with its type.',
-  responses: { 200: { description: 'the audio', mediaType: CLIP_TYPES, name: 'AdminVoiceClipAudio', schema: { type: 'string', format: 'binary' }, examples: { 'audio/wav': 'RIFF…WAVEfmt …', 'audio/mpeg': 'ID3…', 'audio/ogg': 'OggS…' } } },
+  responses: { 200: { description: 'the audio', mediaType: CLIP_TYPES, name: 'VoiceClip', schema: { type: 'string', format: 'binary' }, examples: { 'audio/wav': 'RIFF…WAVEfmt …', 'audio/mpeg': 'ID3…', 'audio/ogg': 'OggS…' } } },
   errors: { 401: [C.AUTHENTICATION_FAILED], 403: [C.ROLE_FORBIDDEN], 404: [C.VOICE_CLIP_NOT_FOUND] }, errorExamples: AdminSectionErrorExamples,
 })
 

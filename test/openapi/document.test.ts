@@ -14,6 +14,7 @@ import { KioskCodes } from '../../src/kiosk/errors'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
+import { AdminSectionCodes } from '../../src/admin/section-errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -63,6 +64,31 @@ const OPERATIONS: Record<string, string> = {
   'get /api/auth/v1/sessions/current': 'readCurrentSession',
   'delete /api/auth/v1/sessions/current': 'signOut',
   'post /api/auth/v1/setup': 'completeSetup',
+  // The console's devices, staff, keys, webhooks and voice sections (contract §17).
+  'post /api/admin/v1/devices/pairings': 'adminPairDevice',
+  'get /api/admin/v1/devices': 'adminListDevices',
+  'post /api/admin/v1/devices/{name}/revoke': 'adminRevokeDevice',
+  'get /api/admin/v1/users': 'adminListUsers',
+  'post /api/admin/v1/users': 'adminAddUser',
+  'patch /api/admin/v1/users/{username}': 'adminChangeUser',
+  'post /api/admin/v1/users/{username}/disable': 'adminDisableUser',
+  'post /api/admin/v1/users/{username}/reset': 'adminResetUser',
+  'get /api/admin/v1/keys': 'adminListKeys',
+  'post /api/admin/v1/keys': 'adminCreateKey',
+  'post /api/admin/v1/keys/rotate': 'adminRotateKey',
+  'post /api/admin/v1/keys/revoke': 'adminRevokeKey',
+  'get /api/admin/v1/webhooks': 'adminListWebhooks',
+  'post /api/admin/v1/webhooks': 'adminCreateWebhook',
+  'patch /api/admin/v1/webhooks/{id}': 'adminChangeWebhook',
+  'post /api/admin/v1/webhooks/{id}/disable': 'adminDisableWebhook',
+  'post /api/admin/v1/webhooks/{id}/test': 'adminTestWebhook',
+  'get /api/admin/v1/webhooks/deliveries': 'adminListWebhookDeliveries',
+  'get /api/admin/v1/webhooks/deliveries/{id}': 'adminReadWebhookDelivery',
+  'post /api/admin/v1/webhooks/deliveries/{id}/redeliver': 'adminRedeliverWebhook',
+  'get /api/admin/v1/voice/clips': 'adminListVoiceClips',
+  'put /api/admin/v1/voice/clips/{lang}/{name}': 'adminUploadVoiceClip',
+  'get /api/admin/v1/voice/clips/{lang}/{name}': 'adminPlayVoiceClip',
+  'delete /api/admin/v1/voice/clips/{lang}/{name}': 'adminRemoveVoiceClip',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
@@ -82,6 +108,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/devices/v1/', Object.values(DeviceCodes)],
   ['/metrics', Object.values(OpsCodes)],
   ['/api/auth/v1/', Object.values(PeopleCodes)],
+  ['/api/admin/v1/', Object.values(AdminSectionCodes)],
   ['/health', []],
 ]
 
@@ -130,7 +157,7 @@ describe('the OpenAPI document (contract §15)', () => {
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         // Bodies that are not JSON: the metrics text and a voice clip's audio.
-        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
+        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav', adminPlayVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
         const content = response.content?.[mediaType ?? 'application/json']
         if (status === '304') {
           expect(content).toBeUndefined()
