@@ -87,3 +87,15 @@ describe('console: list and revoke devices', () => {
     expect((await expectOk(await call(ctx, ctx.admin, 'GET', '/devices'))).data.map((d: any) => [d.name, d.state])).toEqual([['desk-1', 'revoked'], ['east-desk', 'active']])
   })
 })
+
+describe('console: a write and its audit entry are one transaction', () => {
+  test('when the audit entry cannot be written, the pairing is not made either', async () => {
+    const ctx = await sectionContext()
+    ctx.db.$client.run("CREATE TRIGGER audit_down BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END")
+    await expectError(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: DESK }), 500, 'INTERNAL_ERROR')
+    expect(ctx.db.$client.query('SELECT count(*) AS n FROM pairing_codes').get()).toEqual({ n: 0 })
+    ctx.db.$client.run('DROP TRIGGER audit_down')
+    await expectOk(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: DESK }), 201)
+    expect(ctx.db.$client.query('SELECT count(*) AS n FROM pairing_codes').get()).toEqual({ n: 1 })
+  })
+})

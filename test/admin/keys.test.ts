@@ -70,3 +70,15 @@ describe('console: keys and display tokens', () => {
     expect(auditOf(ctx)).toEqual([])
   })
 })
+
+describe('console: a key and its audit entry are one transaction', () => {
+  test('when the audit entry cannot be written, no key is made and a rotation is undone', async () => {
+    const ctx = await sectionContext()
+    const before = ctx.db.$client.query('SELECT count(*) AS n FROM credentials').get()
+    ctx.db.$client.run("CREATE TRIGGER audit_down BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END")
+    await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: CMS }), 500, 'INTERNAL_ERROR')
+    await expectError(await call(ctx, ctx.admin, 'POST', '/keys/rotate', { body: { kind: 'queue', owner: 'qu_main', name: 'all' } }), 500, 'INTERNAL_ERROR')
+    expect(ctx.db.$client.query('SELECT count(*) AS n FROM credentials').get()).toEqual(before)
+    expect(await works(ctx, ctx.provisioned.secret('queue', 'qu_main', 'all'))).toBe(200)
+  })
+})

@@ -1,10 +1,13 @@
-import { expect } from 'bun:test'
+import { expect, setDefaultTimeout } from 'bun:test'
 import { jsonOf, request, testContext, type TestContext } from '../support/app'
 import { exampleDocument, provision, type Provisioned } from '../support/fixtures'
 import { CHEAP, signedIn, withPassword } from '../people/helpers'
 import { readAudit } from '../../src/platform/audit'
 
 /* Shared by the console sections' tests (devices, staff, keys, webhooks, voice). */
+
+// Each test signs four people in (four Argon2 hashes and checks, cheap ones): slower than 5 s on a busy 2-core box.
+setDefaultTimeout(30_000)
 
 export const ADMIN = '/api/admin/v1'
 export const ORIGIN = 'http://localhost'
