@@ -55,7 +55,8 @@ export class AdminDevices {
       return this.devices.createPairingCode(request, now)
     } catch (error) {
       if (!(error instanceof DeviceSetupError)) throw error
-      const flag = /--([a-z-]+)/.exec(error.message.replace(/^--role \w+ needs /, ''))?.[1] ?? /--([a-z-]+)/.exec(error.message)?.[1]
+      // "--role desk needs --counter" is about the counter, not the role.
+      const flag = /--([a-z-]+)/.exec(error.message.replace(/^--role \w+ needs /, ''))?.[1]
       const field = flag === undefined ? guessField(error.message) : (FIELD_OF_FLAG[flag] ?? flag)
       const message = error.message.replace(/--([a-z-]+)/g, (_, f: string) => FIELD_OF_FLAG[f] ?? f)
       throw new PairingRefused(message, field)

@@ -85,8 +85,3 @@ export function absoluteUrl(deps: AppDeps, request: Request, path: string): stri
 export function qrOf(url: string, label: string): string {
   return qrSvg(url, { label })
 }
-
-/** An ID-ish path segment as sent: bounded, else 404 (no echo of a long value). */
-export function segment(value: string, max = 160): string | null {
-  return value.length > 0 && value.length <= max ? value : null
-}

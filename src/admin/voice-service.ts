@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
 import { canonicalLang } from '../screens/shared/options'
 import {
-  clipTypeOf, isClipName, listClips, looksLike, MAX_CLIP_BYTES, readClip, removeClips, REQUIRED_CLIPS, storeClips, CLIP_TYPES, type ClipType,
+  isClipName, listClips, looksLike, MAX_CLIP_BYTES, readClip, removeClips, REQUIRED_CLIPS, storeClips, type ClipType,
 } from '../voice/service'
 import { MAX_ANY_BODY } from '../platform/http'
 
@@ -38,7 +38,7 @@ export function clipName(name: string): string | null {
   return isClipName(stored) ? stored : null
 }
 
-export { canonicalLang, clipTypeOf, looksLike, CLIP_TYPES }
+export { canonicalLang, looksLike }
 
 export interface LanguageClips {
   lang: string

@@ -88,6 +88,29 @@ describe('console: list and revoke devices', () => {
   })
 })
 
+describe('console: devices role rules on every route', () => {
+  test('a clerk 403, no session 401, a queue key or display token 401, a foreign Origin 403; a manager may not revoke a display', async () => {
+    const ctx = await sectionContext()
+    const key = ctx.provisioned.secret('queue', 'qu_main', 'all')
+    const token = ctx.provisioned.secret('display', 'ws_demo', 'lobby-screens')
+    const code = (await expectOk(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: { role: 'display', workspaceId: 'ws_demo', name: 'hall-tv' } }), 201)).data.code
+    expect((await request(ctx.app, 'POST', '/api/devices/v1/pair', { body: { code } })).status).toBe(200)
+    const routes: [string, string, unknown?][] = [['POST', '/devices/pairings', DESK], ['GET', '/devices'], ['POST', '/devices/hall-tv/revoke']]
+    for (const [method, path, body] of routes) {
+      await expectError(await call(ctx, ctx.clerk, method, path, { body }), 403, C.ROLE_FORBIDDEN)
+      await expectError(await call(ctx, null, method, path, { body }), 401, C.AUTHENTICATION_FAILED)
+      await expectError(await call(ctx, null, method, path, { body, headers: { authorization: `Bearer ${key}` } }), 401, C.AUTHENTICATION_FAILED)
+      await expectError(await call(ctx, null, `${method}`, `${path}${path.includes('?') ? '&' : '?'}token=${token}`, { body }), 401, C.AUTHENTICATION_FAILED)
+      if (method !== 'GET') await expectError(await call(ctx, ctx.manager, method, path, { body, origin: 'https://evil.example' }), 403, C.ORIGIN_FORBIDDEN)
+    }
+    // The manager's list leaves the display out; revoking it is an administrator's.
+    expect((await expectOk(await call(ctx, ctx.manager, 'GET', '/devices'))).data).toEqual([])
+    await expectError(await call(ctx, ctx.manager, 'POST', '/devices/hall-tv/revoke'), 403, C.UNIT_FORBIDDEN)
+    expect((await expectOk(await call(ctx, ctx.admin, 'POST', '/devices/hall-tv/revoke'))).data).toEqual({ name: 'hall-tv', revoked: 1 })
+    expect(auditOf(ctx).map((e) => e.action)).toEqual(['device.revoke', 'device.pair'])
+  })
+})
+
 describe('console: a write and its audit entry are one transaction', () => {
   test('when the audit entry cannot be written, the pairing is not made either', async () => {
     const ctx = await sectionContext()
