@@ -241,7 +241,7 @@ export class PeopleService {
       const before = this.listing(username)!
       const role = change.role ?? row.role
       if (!(USER_ROLES as readonly string[]).includes(role)) throw new UserSetupError(`--role must be one of ${USER_ROLES.join(', ')}`)
-      // An admin has every unit; becoming one drops the list, leaving admin needs one given (or keeps none).
+      // An admin has no unit list (it works in every unit), so becoming one drops it; a manager or clerk keeps its units unless new ones are given.
       const units = checkedUnitList(role, change.queueUnits ?? (role === 'admin' ? [] : (JSON.parse(row.queueUnits) as string[])))
       this.assertUnitsExist(units)
       const displayName = change.displayName === undefined ? row.displayName : checkedDisplayName(change.displayName)

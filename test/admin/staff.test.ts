@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { AdminSectionCodes as C } from '../../src/admin/section-errors'
 import { CURRENT, GOOD_PASSWORD, SETUP, codeOf, signIn } from '../people/helpers'
+import { clerkContext, deskOf, deskView, signedInAt } from '../desk/helpers'
+import { signedIn, withPassword } from '../people/helpers'
 import { auditOf, call, everythingWritten, expectError, expectOk, request, sectionContext } from './section-helpers'
 
 const NEW_CLERK = { username: 'nadia', role: 'clerk', displayName: 'Nadia K.', queueUnits: ['qu_main'] }
@@ -69,5 +71,22 @@ describe('console: staff accounts', () => {
       if (method !== 'GET') await expectError(await call(ctx, ctx.admin, method, path, { body, origin: 'https://evil.example' }), 403, C.ORIGIN_FORBIDDEN)
     }
     expect(auditOf(ctx)).toEqual([])
+  })
+})
+
+describe('console: a clerk moved to another unit', () => {
+  test('is signed out of the desk of the unit no longer theirs, at once', async () => {
+    const ctx = await clerkContext()
+    const desk = await deskOf(ctx)
+    await signedInAt(ctx, desk, 'samir.k')
+    expect((await deskView(ctx, desk)).clerk).toMatchObject({ username: 'samir.k' })
+    await withPassword(ctx, { username: 'ada', role: 'admin' })
+    const admin = await signedIn(ctx, 'ada')
+    await expectOk(await call(ctx, admin, 'PATCH', '/users/samir.k', { body: { queueUnits: ['qu_other'] } }))
+    expect((await deskView(ctx, desk)).clerk).toBeNull()
+    // Renaming alone changes no unit: another clerk stays signed in.
+    await signedInAt(ctx, desk, 'lina.m')
+    await expectOk(await call(ctx, admin, 'PATCH', '/users/lina.m', { body: { displayName: 'Lina M.' } }))
+    expect((await deskView(ctx, desk)).clerk).toEqual({ username: 'lina.m', displayName: 'Lina M.' })
   })
 })
