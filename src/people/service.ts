@@ -74,6 +74,13 @@ export interface NewUser {
   queueUnits?: string[]
 }
 
+/** What `changeUser` may change; absent fields stay. */
+export interface UserChange {
+  role?: UserRole
+  queueUnits?: string[]
+  displayName?: string
+}
+
 /** A bad `lobby users` request (username taken or malformed, unknown queue unit, …). */
 export class UserSetupError extends Error {}
 /** `lobby users disable|reset --username` for a username no account has. */
@@ -132,6 +139,35 @@ const USER_COLUMNS = 'id, username, display_name AS displayName, role, queue_uni
 /** The same columns of `users` aliased `u` (the joins with setup codes and sessions). */
 const U_USER_COLUMNS = USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')
 
+function listingOf(row: UserRow & { createdAt: number }): UserListing {
+  return {
+    username: row.username,
+    displayName: row.displayName,
+    role: row.role,
+    queueUnits: JSON.parse(row.queueUnits) as string[],
+    state: row.state,
+    passwordSet: row.passwordHash !== null,
+    createdAt: isoTime(row.createdAt),
+  }
+}
+
+/** A display name as stored: trimmed, 1 to 120 characters, no control characters. */
+function checkedDisplayName(name: string): string {
+  const displayName = name.trim()
+  if (displayName === '' || [...displayName].length > 120 || /[\u0000-\u001f\u007f]/.test(displayName)) {
+    throw new UserSetupError('--name must be 1 to 120 characters, without control characters')
+  }
+  return displayName
+}
+
+/** A role's unit list, without repeats: none for an admin (it works in every unit), IDs of the right shape. */
+function checkedUnitList(role: UserRole, queueUnits: string[]): string[] {
+  const units = [...new Set(queueUnits)]
+  if (role === 'admin' && units.length > 0) throw new UserSetupError('an admin works in every queue unit: --queue-units is for a manager or a clerk')
+  for (const unit of units) if (!QUEUE_UNIT_PATTERN.test(unit)) throw new UserSetupError(`--queue-units: "${unit}" is not a queue-unit ID`)
+  return units
+}
+
 function userOf(row: UserRow): User {
   return { id: row.id, username: row.username, displayName: row.displayName, role: row.role, queueUnits: JSON.parse(row.queueUnits) as string[], state: row.state }
 }
@@ -175,17 +211,10 @@ export class PeopleService {
   addUser(request: NewUser, now: number): SetupLink {
     if (!USERNAME_PATTERN.test(request.username)) throw new UserSetupError('--username must be 1 to 64 of a-z 0-9 . _ -')
     if (!(USER_ROLES as readonly string[]).includes(request.role)) throw new UserSetupError(`--role must be one of ${USER_ROLES.join(', ')}`)
-    const displayName = (request.displayName ?? request.username).trim()
-    if (displayName === '' || [...displayName].length > 120 || /[\u0000-\u001f\u007f]/.test(displayName)) {
-      throw new UserSetupError('--name must be 1 to 120 characters, without control characters')
-    }
-    const units = [...new Set(request.queueUnits ?? [])]
-    if (request.role === 'admin' && units.length > 0) throw new UserSetupError('an admin works in every queue unit: --queue-units is for a manager or a clerk')
-    for (const unit of units) if (!QUEUE_UNIT_PATTERN.test(unit)) throw new UserSetupError(`--queue-units: "${unit}" is not a queue-unit ID`)
+    const displayName = checkedDisplayName(request.displayName ?? request.username)
+    const units = checkedUnitList(request.role, request.queueUnits ?? [])
     return this.sql.transaction(() => {
-      const known = new Set(this.sql.query<{ id: string }, []>('SELECT id FROM queue_units').all().map((r) => r.id))
-      const unknown = units.filter((u) => !known.has(u))
-      if (unknown.length > 0) throw new UserSetupError(`no queue unit ${unknown.map((u) => `"${u}"`).join(', ')}`)
+      this.assertUnitsExist(units)
       if (this.userByName(request.username) !== null) throw new UserSetupError(`a user is already named "${request.username}" (see lobby users list)`)
       const id = this.deps.ids.next('usr_')
       this.sql.query(`INSERT INTO users (id, username, display_name, role, queue_units, state, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'active', ?6)`)
@@ -194,18 +223,44 @@ export class PeopleService {
     }).immediate()
   }
 
+  private assertUnitsExist(units: string[]): void {
+    const known = new Set(this.sql.query<{ id: string }, []>('SELECT id FROM queue_units').all().map((r) => r.id))
+    const unknown = units.filter((u) => !known.has(u))
+    if (unknown.length > 0) throw new UserSetupError(`no queue unit ${unknown.map((u) => `"${u}"`).join(', ')}`)
+  }
+
+  /**
+   * Changes an account's role, units or display name, by the rules of `addUser` (an admin has
+   * no unit list; a manager's or clerk's units exist). Returns the account before and after.
+   * A session carries no copy of the role: the next request of a signed-in person sees the new one.
+   */
+  changeUser(username: string, change: UserChange): { before: UserListing; after: UserListing } {
+    return this.sql.transaction(() => {
+      const row = this.userByName(username)
+      if (row === null) throw new UserNotFoundError(`no user named "${username}" (see lobby users list)`)
+      const before = this.listing(username)!
+      const role = change.role ?? row.role
+      if (!(USER_ROLES as readonly string[]).includes(role)) throw new UserSetupError(`--role must be one of ${USER_ROLES.join(', ')}`)
+      // An admin has no unit list (it works in every unit), so becoming one drops it; a manager or clerk keeps its units unless new ones are given.
+      const units = checkedUnitList(role, change.queueUnits ?? (role === 'admin' ? [] : (JSON.parse(row.queueUnits) as string[])))
+      this.assertUnitsExist(units)
+      const displayName = change.displayName === undefined ? row.displayName : checkedDisplayName(change.displayName)
+      this.sql.query('UPDATE users SET role = ?2, queue_units = ?3, display_name = ?4 WHERE id = ?1').run(row.id, role, JSON.stringify(units), displayName)
+      // A clerk signed in at a desk of a unit no longer theirs (or no longer a clerk) is signed out of it.
+      if (role !== row.role || JSON.stringify(units) !== row.queueUnits) this.staff.endAllOf(row.id, this.deps.clock.now())
+      return { before, after: this.listing(username)! }
+    }).immediate()
+  }
+
+  /** One account as `listUsers` shows it, or null. */
+  listing(username: string): UserListing | null {
+    const row = this.sql.query<UserRow & { createdAt: number }, [string]>(`SELECT ${USER_COLUMNS}, created_at AS createdAt FROM users WHERE username = ?1`).get(username)
+    return row === null ? null : listingOf(row)
+  }
+
   /** Every account, oldest first; never a hash or a code. */
   listUsers(): UserListing[] {
-    return this.sql.query<UserRow & { createdAt: number }, []>(`SELECT ${USER_COLUMNS}, created_at AS createdAt FROM users ORDER BY created_at, username`).all()
-      .map((row) => ({
-        username: row.username,
-        displayName: row.displayName,
-        role: row.role,
-        queueUnits: JSON.parse(row.queueUnits) as string[],
-        state: row.state,
-        passwordSet: row.passwordHash !== null,
-        createdAt: isoTime(row.createdAt),
-      }))
+    return this.sql.query<UserRow & { createdAt: number }, []>(`SELECT ${USER_COLUMNS}, created_at AS createdAt FROM users ORDER BY created_at, username`).all().map(listingOf)
   }
 
   /** The account can no longer sign in; every session of it ends now, its setup links too. */

@@ -358,6 +358,7 @@ const TAGS = [
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Live floor', description: 'The manager\'s live view of lines and counters (contract §22): a signed-in manager\'s or admin\'s session cookie; its websocket is under `x-websockets`.' },
+  { name: 'Admin', description: 'The administration console\'s API (contract §17): the session cookie `lobby_session` only, of an administrator or a manager within its role.' },
   { name: 'Platform', description: 'Liveness and metrics.' },
   { name: 'Webhooks', description: 'What Lobby sends to a subscribed endpoint (under `webhooks`, not `paths`): ticket events, signed with the endpoint\'s `lbh_…` secret.' },
 ]

@@ -28,7 +28,7 @@ export const WIDGET_TYPES = ['ANNOUNCEMENTS', 'TODAYS_SCHEDULE', 'EVENTS', 'TRAN
 
 const closed = { additionalProperties: false } as const
 
-const NamedKey = Type.Object({ name: KeyName }, closed)
+export const NamedKey = Type.Object({ name: KeyName }, closed)
 
 const Widget = Type.Object({
   id: Id,
@@ -121,7 +121,7 @@ const Counter = Type.Object({
   active: Type.Optional(Type.Boolean()),
 }, closed)
 
-const QueueKey = Type.Object({
+export const QueueKey = Type.Object({
   name: KeyName,
   scopes: Type.Optional(Type.Array(Type.Union(QUEUE_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true })),
   locations: Type.Optional(Type.Array(Id, { minItems: 1, uniqueItems: true })),
@@ -132,7 +132,7 @@ const QueueKey = Type.Object({
   }, closed)),
 }, closed)
 
-const Webhook = Type.Object({
+export const Webhook = Type.Object({
   id: Id,
   url: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 }),
   events: Type.Array(Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e))), { minItems: 1, uniqueItems: true }),

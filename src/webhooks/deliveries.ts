@@ -14,17 +14,29 @@ export interface DeliveryListing {
   deliveredAt: string | null
 }
 
-/** Deliveries, newest first (at most `limit`), optionally only the failed ones. */
-export function listDeliveries(db: Db, options: { failedOnly: boolean; limit?: number }): DeliveryListing[] {
-  const rows = db.$client.query<Record<string, any>, [number]>(`
-    SELECT id, webhook_id, ticket_id, event_type, status, attempts, next_attempt_at, last_error, created_at, delivered_at
-    FROM webhook_deliveries ${options.failedOnly ? "WHERE status = 'FAILED'" : ''}
-    ORDER BY rowid DESC LIMIT ?`).all(options.limit ?? 1000)
-  return rows.map((r) => ({
+const DELIVERY_COLUMNS = 'id, webhook_id, ticket_id, event_type, status, attempts, next_attempt_at, last_error, created_at, delivered_at'
+
+function deliveryOf(r: Record<string, any>): DeliveryListing {
+  return {
     id: r.id, webhookId: r.webhook_id, ticketId: r.ticket_id, event: r.event_type, status: r.status,
     attempts: r.attempts, nextAttemptAt: r.status === 'PENDING' ? isoOrNull(r.next_attempt_at) : null,
     lastError: r.last_error, createdAt: isoOrNull(r.created_at)!, deliveredAt: isoOrNull(r.delivered_at),
-  }))
+  }
+}
+
+/** Deliveries, newest first (at most `limit`), optionally only the failed ones. */
+export function listDeliveries(db: Db, options: { failedOnly: boolean; limit?: number }): DeliveryListing[] {
+  const rows = db.$client.query<Record<string, any>, [number]>(`
+    SELECT ${DELIVERY_COLUMNS}
+    FROM webhook_deliveries ${options.failedOnly ? "WHERE status = 'FAILED'" : ''}
+    ORDER BY rowid DESC LIMIT ?`).all(options.limit ?? 1000)
+  return rows.map(deliveryOf)
+}
+
+/** One delivery, or null. */
+export function readDelivery(db: Db, id: string): DeliveryListing | null {
+  const row = db.$client.query<Record<string, any>, [string]>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?1`).get(id)
+  return row === null ? null : deliveryOf(row)
 }
 
 /**

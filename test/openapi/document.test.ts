@@ -16,6 +16,7 @@ import { JoinCodes } from '../../src/join/errors'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
+import { AdminSectionCodes } from '../../src/admin/section-errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -74,6 +75,31 @@ const OPERATIONS: Record<string, string> = {
   'get /api/manage/v1/queue-units/{queueUnitId}/floor': 'readFloor',
   'post /api/manage/v1/queue-units/{queueUnitId}/counters/{counterId}/open': 'openFloorCounter',
   'post /api/manage/v1/queue-units/{queueUnitId}/counters/{counterId}/close': 'closeFloorCounter',
+  // The console's devices, staff, keys, webhooks and voice sections (contract §17).
+  'post /api/admin/v1/devices/pairings': 'adminPairDevice',
+  'get /api/admin/v1/devices': 'adminListDevices',
+  'post /api/admin/v1/devices/{name}/revoke': 'adminRevokeDevice',
+  'get /api/admin/v1/users': 'adminListUsers',
+  'post /api/admin/v1/users': 'adminAddUser',
+  'patch /api/admin/v1/users/{username}': 'adminChangeUser',
+  'post /api/admin/v1/users/{username}/disable': 'adminDisableUser',
+  'post /api/admin/v1/users/{username}/reset': 'adminResetUser',
+  'get /api/admin/v1/keys': 'adminListKeys',
+  'post /api/admin/v1/keys': 'adminCreateKey',
+  'post /api/admin/v1/keys/rotate': 'adminRotateKey',
+  'post /api/admin/v1/keys/revoke': 'adminRevokeKey',
+  'get /api/admin/v1/webhooks': 'adminListWebhooks',
+  'post /api/admin/v1/webhooks': 'adminCreateWebhook',
+  'patch /api/admin/v1/webhooks/{id}': 'adminChangeWebhook',
+  'post /api/admin/v1/webhooks/{id}/disable': 'adminDisableWebhook',
+  'post /api/admin/v1/webhooks/{id}/test': 'adminTestWebhook',
+  'get /api/admin/v1/webhooks/deliveries': 'adminListWebhookDeliveries',
+  'get /api/admin/v1/webhooks/deliveries/{id}': 'adminReadWebhookDelivery',
+  'post /api/admin/v1/webhooks/deliveries/{id}/redeliver': 'adminRedeliverWebhook',
+  'get /api/admin/v1/voice/clips': 'adminListVoiceClips',
+  'put /api/admin/v1/voice/clips/{lang}/{name}': 'adminUploadVoiceClip',
+  'get /api/admin/v1/voice/clips/{lang}/{name}': 'adminPlayVoiceClip',
+  'delete /api/admin/v1/voice/clips/{lang}/{name}': 'adminRemoveVoiceClip',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
@@ -95,6 +121,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/auth/v1/', Object.values(PeopleCodes)],
   ['/join/', Object.values(JoinCodes)],
   ['/api/manage/v1/', Object.values(ManageCodes)],
+  ['/api/admin/v1/', Object.values(AdminSectionCodes)],
   ['/health', []],
 ]
 
@@ -143,7 +170,7 @@ describe('the OpenAPI document (contract §15)', () => {
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         // Bodies that are not JSON: the metrics text and a voice clip's audio.
-        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
+        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav', adminPlayVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
         const content = response.content?.[mediaType ?? 'application/json']
         // 304 has no body; 303 is the join form's redirect to the phone page.
         if (status === '304' || status === '303') {

@@ -9,6 +9,7 @@ import { makeMonth } from '../prayer/support'
 import { storeClips } from '../../src/voice/service'
 import { wav, FULL_SET } from '../voice/support'
 import { PeopleService } from '../../src/people'
+import { driveAdminSections } from './admin-sections.drive'
 
 /*
  * Contract §15: the document says what the server sends. Every operation of /swagger/json is
@@ -251,6 +252,8 @@ async function driveEveryOperation() {
   await expectStatus(post(`${OP}/counters/cnt_2/open`, undefined, bearer(operator)), 200)
   await expectStatus(post(`${OP}/counters/cnt_2/close`, { reason: 'Coffee' }, bearer(operator)), 422)
   await expectStatus(post(`${OP}/counters/cnt_2/close`, { reason: 'Lunch' }, bearer(operator)), 200)
+  // The console's devices, staff, keys, webhooks and voice sections (contract §17).
+  await driveAdminSections({ app, ctx, people, passphrase, manager: managerAgain, clerk: clerkSession, expectStatus })
   for (let i = 0; i < 5; i++) await post('/api/devices/v1/desk/clerk', { username: 'nobody', pin: '000000' }, atDesk)
   await expectStatus(post('/api/devices/v1/desk/clerk', { username: 'nobody', pin: '000000' }, atDesk), 429)
 

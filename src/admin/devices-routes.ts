@@ -1,0 +1,98 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { ApiError } from '../platform/errors'
+import { compile } from '../platform/validation'
+import type { DeviceService, PairingRequest } from '../devices/service'
+import type { PeopleService } from '../people'
+import { ADMIN_API, assertWorksIn, requireConsoleUser, worksIn } from './session-guard'
+import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
+import { AdminSectionCodes as C } from './section-errors'
+import { AdminDevices, DeviceNotFoundError, PairingRefused } from './devices-service'
+import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
+
+/** A pairing request is a handful of IDs: 8 KB is plenty (a kiosk's service list included). */
+const MAX_BODY = 8192
+const checkPair = compile(PairDeviceRequest)
+const ROLES = ['admin', 'manager'] as const
+
+/**
+ * The console's devices section (contract §17): pair (the code, its link and a QR code), list,
+ * revoke. Administrators act on every device; a manager on those of its queue units. The
+ * pairing code is in the answer only: the log line and the audit entry say what was paired.
+ */
+export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices: DeviceService; people: PeopleService }) {
+  const service = new AdminDevices(deps.db, devices)
+  const guard = (request: Request) => requireConsoleUser(deps, people, request, ROLES, 'manage devices')
+
+  return new Elysia({ name: 'lobby.admin.devices' })
+    .post(
+      `${ADMIN_API}/devices/pairings`,
+      async ({ request }) => {
+        const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkPair, () => guard(request))
+        const pairing = body as PairingRequest
+        if (user.role !== 'admin') {
+          const unit = service.unitOfPairing(pairing)
+          if (unit === null) throw new ApiError(403, C.UNIT_FORBIDDEN, 'a display shows the boards of a whole workspace: an administrator pairs it')
+          // An unknown counter has no unit: the pairing below says it does not exist.
+          if (unit !== undefined) assertWorksIn(user, unit)
+        }
+        const now = deps.clock.now()
+        let code
+        try {
+          code = await auditedWrite(deps, user, () => {
+            const made = service.pair(pairing, now)
+            const { code: _secret, pairPath: _path, ...after } = made
+            return { result: made, audit: { action: 'device.pair', entity: { type: 'device', id: pairing.name ?? defaultName(pairing) }, after: { ...after, binding: bindingOf(pairing) } } }
+          })
+        } catch (error) {
+          if (error instanceof PairingRefused) throw new ApiError(422, C.VALIDATION_FAILED, error.message, [{ path: `/${error.field}`, message: error.message }])
+          throw error
+        }
+        deps.log({ level: 'info', msg: 'pairing code made', by: user.username, role: pairing.role, expiresAt: code.expiresAt })
+        const pairUrl = absoluteUrl(deps, request, code.pairPath)
+        return ok(201, { data: { code: code.code, pairPath: code.pairPath, pairUrl, qrSvg: qrOf(pairUrl, `Pair this ${code.role}`), role: code.role, expiresAt: code.expiresAt } })
+      },
+      { parse: 'none', detail: pairDeviceDocs },
+    )
+    .get(
+      `${ADMIN_API}/devices`,
+      async ({ request }) => {
+        const user = await guard(request)
+        return ok(200, { data: service.list(user.role === 'admin' ? null : user.queueUnits) })
+      },
+      { detail: listDevicesDocs },
+    )
+    .post(
+      `${ADMIN_API}/devices/:name/revoke`,
+      async ({ request, params }) => {
+        const user = await guard(request)
+        const name = params.name
+        const units = name.length <= 80 ? service.unitsOf(name) : []
+        if (units.length === 0) throw new ApiError(404, C.DEVICE_NOT_FOUND, 'no device of that name')
+        const foreign = units.find((unit) => !worksIn(user, unit))
+        if (foreign !== undefined) assertWorksIn(user, foreign, foreign === null ? 'a display belongs to a whole workspace: an administrator revokes it' : undefined)
+        const now = deps.clock.now()
+        const result = await auditedWrite(deps, user, () => {
+          const revoked = service.revoke(name, now)
+          return { result: revoked, audit: { action: 'device.revoke', entity: { type: 'device', id: name }, before: { state: 'active' }, after: { state: 'revoked', revoked: revoked.revoked } } }
+        }).catch((error) => {
+          if (error instanceof DeviceNotFoundError) throw new ApiError(404, C.DEVICE_NOT_FOUND, 'no device of that name')
+          throw error
+        })
+        deps.log({ level: 'info', msg: 'device revoked', by: user.username, device: name, revoked: result.revoked })
+        return ok(200, { data: result })
+      },
+      { detail: revokeDeviceDocs },
+    )
+}
+
+/** The name the device will get when the request names none (the pairing's `<role>-<what it is bound to>`). */
+function defaultName(request: PairingRequest): string {
+  return `${request.role}-${request.counterId ?? request.locationId ?? request.queueUnitId ?? request.workspaceId ?? ''}`
+}
+
+/** The binding a pairing asked for, for the audit entry. */
+function bindingOf(request: PairingRequest) {
+  const { role: _role, name: _name, ttlSeconds: _ttl, ...binding } = request
+  return binding
+}

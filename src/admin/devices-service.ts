@@ -1,0 +1,91 @@
+import type { Db } from '../db/open'
+import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingRequest } from '../devices/service'
+
+/*
+ * The console's view of devices (contract §17): which queue unit a pairing or a device belongs
+ * to (a manager may act on its own units only), over `DeviceService`, which does the pairing,
+ * the list and the revocation exactly as `lobby devices` does. Free of HTTP.
+ */
+
+/** The request field each `lobby devices` flag stands for: the service's messages name flags. */
+const FIELD_OF_FLAG: Record<string, string> = {
+  counter: 'counterId', 'queue-unit': 'queueUnitId', location: 'locationId', services: 'services', workspace: 'workspaceId', name: 'name', ttl: 'ttlSeconds', role: 'role',
+}
+
+/** A pairing request the database refuses, said in the console's words: a message and the field at fault. */
+export class PairingRefused extends Error {
+  constructor(message: string, public readonly field: string) {
+    super(message)
+  }
+}
+
+export { DeviceNotFoundError }
+
+export class AdminDevices {
+  private readonly counterUnit
+  private readonly unitsOfName
+
+  constructor(db: Db, private readonly devices: DeviceService) {
+    this.counterUnit = db.$client.query<{ queueUnitId: string }, [string]>('SELECT queue_unit_id AS queueUnitId FROM counters WHERE id = ?1')
+    this.unitsOfName = db.$client.query<{ queueUnitId: string | null }, [string]>(
+      'SELECT d.queue_unit_id AS queueUnitId FROM devices d JOIN credentials c ON c.id = d.credential_id WHERE d.name = ?1',
+    )
+  }
+
+  /**
+   * The queue unit a pairing would bind to: the counter's for a desk, the named one for a kiosk
+   * or reports device; null for a display (a whole workspace) and for a counter that does not
+   * exist (the pairing itself then says so).
+   */
+  unitOfPairing(request: PairingRequest): string | null | undefined {
+    switch (request.role) {
+      case 'desk':
+        return request.counterId === undefined ? undefined : (this.counterUnit.get(request.counterId)?.queueUnitId ?? undefined)
+      case 'kiosk':
+      case 'reports':
+        return request.queueUnitId
+      case 'display':
+        return null
+    }
+  }
+
+  /** A new pairing code, as `lobby devices pair` makes it; a refusal names the request field. */
+  pair(request: PairingRequest, now: number) {
+    try {
+      return this.devices.createPairingCode(request, now)
+    } catch (error) {
+      if (!(error instanceof DeviceSetupError)) throw error
+      // "--role desk needs --counter" is about the counter, not the role.
+      const flag = /--([a-z-]+)/.exec(error.message.replace(/^--role \w+ needs /, ''))?.[1]
+      const field = flag === undefined ? guessField(error.message) : (FIELD_OF_FLAG[flag] ?? flag)
+      const message = error.message.replace(/--([a-z-]+)/g, (_, f: string) => FIELD_OF_FLAG[f] ?? f)
+      throw new PairingRefused(message, field)
+    }
+  }
+
+  /** Every device, or those bound to one of `units` (a display, bound to a workspace, only with `units` null). */
+  list(units: readonly string[] | null): DeviceListing[] {
+    const all = this.devices.list()
+    return units === null ? all : all.filter((d) => d.binding.queueUnitId !== undefined && units.includes(d.binding.queueUnitId))
+  }
+
+  /** The queue units of the devices named `name` (null for a display); empty when no device has that name. */
+  unitsOf(name: string): (string | null)[] {
+    return this.unitsOfName.all(name).map((r) => r.queueUnitId)
+  }
+
+  revoke(name: string, now: number) {
+    return this.devices.revoke(name, now)
+  }
+}
+
+/** The field a binding message is about when it names no flag ("no counter …", "no queue unit …"). */
+function guessField(message: string): string {
+  if (/^no counter|^counter /.test(message)) return 'counterId'
+  if (/^no location/.test(message)) return 'locationId'
+  if (/^no service/.test(message)) return 'services'
+  if (/^no workspace/.test(message)) return 'workspaceId'
+  if (/^no queue unit/.test(message)) return 'queueUnitId'
+  if (/named/.test(message)) return 'name'
+  return 'role'
+}

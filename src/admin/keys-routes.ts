@@ -1,0 +1,81 @@
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import type { AppDeps } from '../root/deps'
+import { ApiError } from '../platform/errors'
+import { assertSchema, compile } from '../platform/validation'
+import { NamedKey, QueueKey } from '../provisioning/model'
+import type { PeopleService } from '../people'
+import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { auditedWrite, jsonAfterGuard, ok } from './section-kit'
+import { AdminSectionCodes as C } from './section-errors'
+import { AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
+import { CreateKeyHead, createKeyDocs, listKeysDocs, RevokeKeyRequest, revokeKeyDocs, RotateKeyRequest, rotateKeyDocs } from './keys-model'
+
+const MAX_BODY = 16_384
+/** The head first (kind and owner, other fields left to the second check), then the rest by the provisioning file's schema of that kind. */
+const checkHead = compile(Type.Object(CreateKeyHead.properties))
+const checkQueueKey = compile(QueueKey)
+const checkNamedKey = compile(NamedKey)
+const checkRotate = compile(RotateKeyRequest)
+const checkRevoke = compile(RevokeKeyRequest)
+
+const entityOf = (k: { kind: string; owner: string; name: string }) => ({ type: 'key', id: `${k.kind}/${k.owner}/${k.name}` })
+
+function notFound(error: unknown): never {
+  if (error instanceof KeyNotFoundError) throw new ApiError(404, C.KEY_NOT_FOUND, error.message)
+  throw error
+}
+
+/**
+ * The console's keys section (contract §17), administrators only: list (no secrets), create,
+ * rotate with grace, revoke. A secret is in the answer that made it, nowhere else: not in the
+ * list, the log or the audit entry.
+ */
+export function adminKeyRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+  const keys = new AdminKeys(deps.db, deps.ids)
+  const guard = (request: Request) => requireConsoleUser(deps, people, request, ['admin'], 'manages keys')
+
+  return new Elysia({ name: 'lobby.admin.keys' })
+    .get(`${ADMIN_API}/keys`, async ({ request }) => {
+      await guard(request)
+      return ok(200, { data: keys.list(deps.clock.now()) })
+    }, { detail: listKeysDocs })
+    .post(`${ADMIN_API}/keys`, async ({ request }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkHead, () => guard(request))
+      const { kind, owner, ...rest } = body as Record<string, unknown> & { kind: NewKey['kind']; owner: string }
+      // The same schema as a key in a provisioning file, so the same mistake has the same pointer's tail.
+      assertSchema(kind === 'queue' ? checkQueueKey : checkNamedKey, rest, C.VALIDATION_FAILED)
+      const key = { kind, owner, ...rest } as NewKey
+      const now = deps.clock.now()
+      const made = await auditedWrite(deps, user, () => {
+        const created = keys.create(key, now)
+        return { result: created, audit: { action: 'key.create', entity: entityOf(key), after: { kind, owner, name: key.name, ...created.properties } } }
+      }).catch((error) => {
+        if (error instanceof KeyRefused) throw error.kind === 'exists' ? new ApiError(409, C.KEY_EXISTS, error.message, error.details) : new ApiError(422, C.VALIDATION_FAILED, error.message, error.details)
+        throw error
+      })
+      deps.log({ level: 'info', msg: 'key created', by: user.username, kind, owner, name: key.name })
+      return ok(201, { data: { kind, owner, name: key.name, secret: made.secret, previousWorksUntil: null } })
+    }, { parse: 'none', detail: createKeyDocs })
+    .post(`${ADMIN_API}/keys/rotate`, async ({ request }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkRotate, () => guard(request))
+      const grace = body.graceSeconds ?? 0
+      const now = deps.clock.now()
+      const rotated = await auditedWrite(deps, user, () => {
+        const done = keys.rotate(body.kind, body.owner, body.name, grace, now)
+        return { result: done, audit: { action: 'key.rotate', entity: entityOf(body), after: { graceSeconds: grace, previousWorksUntil: done.previousWorksUntil } } }
+      }).catch(notFound)
+      deps.log({ level: 'info', msg: 'key rotated', by: user.username, kind: body.kind, owner: body.owner, name: body.name, graceSeconds: grace })
+      return ok(200, { data: rotated })
+    }, { parse: 'none', detail: rotateKeyDocs })
+    .post(`${ADMIN_API}/keys/revoke`, async ({ request }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkRevoke, () => guard(request))
+      const now = deps.clock.now()
+      const revoked = await auditedWrite(deps, user, () => {
+        const done = keys.revoke(body.kind, body.owner, body.name, now)
+        return { result: done, audit: { action: 'key.revoke', entity: entityOf(body), after: { revoked: done.revoked } } }
+      }).catch(notFound)
+      deps.log({ level: 'info', msg: 'key revoked', by: user.username, kind: body.kind, owner: body.owner, name: body.name })
+      return ok(200, { data: revoked })
+    }, { parse: 'none', detail: revokeKeyDocs })
+}

@@ -1,0 +1,80 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { ApiError } from '../platform/errors'
+import type { PeopleService } from '../people'
+import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { auditedWrite, bodyAfterGuard, ok } from './section-kit'
+import { AdminSectionCodes as C } from './section-errors'
+import { AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
+import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoiceClipDocs } from './voice-model'
+
+const ROLES = ['admin', 'manager'] as const
+
+/** The language of a path or query, canonical (`AR-eg` → `ar-EG`), else 422 naming where it was. */
+function languageOf(value: string, path: string): string {
+  const lang = value.length <= 35 ? canonicalLang(value) : null
+  if (lang === null) throw new ApiError(422, C.VALIDATION_FAILED, 'the language must be a BCP 47 tag (ar, en-GB, …)', [{ path, message: 'not a BCP 47 language tag' }])
+  return lang
+}
+
+/**
+ * The console's voice-clips section (contract §17, §11), administrators and managers (clips
+ * belong to the whole branch, as `lobby voice` stores them): what each language has and lacks,
+ * one clip uploaded per request (its audio the body, bounded), played, removed.
+ */
+export function adminVoiceRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+  const voice = new AdminVoice(deps.db)
+  const guard = (request: Request) => requireConsoleUser(deps, people, request, ROLES, 'manage voice clips')
+  const named = (lang: string, name: string) => {
+    const clip = clipName(name)
+    if (clip === null) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip of that name (ticket, please-go-to, 0…9, A…Z, counter-<counterId>)`)
+    return { lang: languageOf(lang, 'lang'), name: clip }
+  }
+
+  return new Elysia({ name: 'lobby.admin.voice' })
+    .get(`${ADMIN_API}/voice/clips`, async ({ request, query }) => {
+      // The session first, then the query (checked here, not by a route schema that would run before it).
+      await guard(request)
+      const lang = typeof query.lang === 'string' ? languageOf(query.lang, 'lang') : undefined
+      return ok(200, { data: voice.languages(lang) })
+    }, { detail: listVoiceClipsDocs })
+    .put(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
+      const { raw, checked } = await bodyAfterGuard(request, MAX_UPLOAD_BYTES, async () => {
+        const user = await guard(request)
+        const clip = clipName(params.name)
+        if (clip === null) throw new ApiError(422, C.VALIDATION_FAILED, 'not a clip name: ticket, please-go-to, 0…9, A…Z or counter-<counterId>', [{ path: 'name', message: 'not a clip name' }])
+        return { user, lang: languageOf(params.lang, 'lang'), name: clip }
+      }, () => {
+        if (uploadType(request.headers.get('content-type')) === null) throw new ApiError(415, C.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must be audio/wav, audio/mpeg or audio/ogg')
+      })
+      const { user, lang, name } = checked
+      const contentType = uploadType(request.headers.get('content-type'))!
+      if (!looksLike(contentType, raw)) throw new ApiError(422, C.VALIDATION_FAILED, `the body is not ${contentType} audio (its first bytes say otherwise)`, [{ path: '/', message: `not ${contentType}` }])
+      const now = deps.clock.now()
+      const { before, stored } = await auditedWrite(deps, user, () => {
+        const done = voice.upload(lang, name, contentType, raw, now)
+        const view = (c: { contentType: string; bytes: number; sha256: string }) => ({ contentType: c.contentType, bytes: c.bytes, sha256: c.sha256 })
+        return { result: done, audit: { action: 'voice.upload', entity: { type: 'voice-clip', id: `${lang}/${name}` }, before: done.before && view(done.before), after: view(done.stored) } }
+      })
+      deps.log({ level: 'info', msg: 'voice clip uploaded', by: user.username, lang, clip: name, bytes: stored.bytes })
+      return ok(200, { data: { lang, name, contentType: stored.contentType, bytes: stored.bytes, sha256: stored.sha256, importedAt: new Date(stored.importedAt).toISOString(), replaced: before !== null } })
+    }, { parse: 'none', detail: uploadVoiceClipDocs })
+    .get(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
+      await guard(request)
+      const { lang, name } = named(params.lang, params.name)
+      const clip = voice.read(lang, name)
+      if (clip === null) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip ${name} for ${lang}`)
+      return new Response(clip.audio, { headers: { 'content-type': clip.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } })
+    }, { detail: playVoiceClipDocs })
+    .delete(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
+      const user = await guard(request)
+      const { lang, name } = named(params.lang, params.name)
+      const removed = await auditedWrite(deps, user, () => {
+        const n = voice.remove(lang, name)
+        if (n === 0) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip ${name} for ${lang}`)
+        return { result: n, audit: { action: 'voice.remove', entity: { type: 'voice-clip', id: `${lang}/${name}` } } }
+      })
+      deps.log({ level: 'info', msg: 'voice clip removed', by: user.username, lang, clip: name })
+      return ok(200, { data: { lang, name, removed } })
+    }, { detail: removeVoiceClipDocs })
+}
