@@ -26,6 +26,7 @@ const DESK_TICKET = {
   id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketNumber: 'A007', status: 'CALLED', source: 'API',
   queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
   createdAt: '2026-11-25T09:30:00.000Z', calledAt: '2026-11-25T09:41:12.345Z', servingAt: null, completedAt: null, priority: false,
+  transfer: { fromServiceId: 'svc_loans', fromCounterId: 'cnt_4', note: 'Wants to open a savings account' },
 }
 const DESK_EXAMPLE = {
   data: {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
@@ -22,6 +22,7 @@ import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePl
 import { averageServiceSeconds } from './wait'
 import { estimateWait } from './estimate'
 import { RollupReads } from './rollup-reads'
+import { ApproachingWatch } from './approaching'
 
 /** Where a requeued or transferred ticket joins the waiting line. */
 export type LinePosition = 'FIRST' | 'LAST'
@@ -154,8 +155,17 @@ export class Tickets {
    * CALLED/SERVING→WAITING in `toServiceId` (the caller checked the service may take it), FIRST
    * or LAST in its line there; number and priority kept.
    */
-  transfer(ticket: TicketRow, toServiceId: string, position: LinePosition, actor: string, now: number): TicketRow {
-    return this.move('transfer', ticket, actor, now, { toServiceId, position, detail: { fromServiceId: ticket.serviceId, toServiceId, position } })
+  transfer(ticket: TicketRow, toServiceId: string, position: LinePosition, actor: string, now: number, note: string | null = null): TicketRow {
+    const detail = { fromServiceId: ticket.serviceId, toServiceId, position, ...(note === null ? {} : { note }) }
+    return this.move('transfer', ticket, actor, now, { toServiceId, position, transferNote: note, detail })
+  }
+
+  /**
+   * NO_SHOW→WAITING (contract §20 "Bring back"), FIRST or LAST in its line; the caller checked
+   * the unit's `noShowGraceMinutes` since the no-show (`completedAt`).
+   */
+  reinstate(ticket: TicketRow, position: LinePosition, actor: string, now: number): TicketRow {
+    return this.move('reinstate', ticket, actor, now, { position, detail: { position } })
   }
 
   /**
@@ -173,12 +183,13 @@ export class Tickets {
     ticket: TicketRow,
     actor: string,
     now: number,
-    extra: { counterId?: string; toServiceId?: string; position?: LinePosition; detail?: Record<string, unknown> } = {},
+    extra: { counterId?: string; toServiceId?: string; position?: LinePosition; transferNote?: string | null; detail?: Record<string, unknown> } = {},
   ): TicketRow {
     assertTransition(action, ticket.status)
     const input: TransitionInput = { at: now }
     if (extra.counterId !== undefined) input.counterId = extra.counterId
     if (extra.toServiceId !== undefined) input.toServiceId = extra.toServiceId
+    if (extra.transferNote !== undefined) input.transferNote = extra.transferNote
     if (extra.position !== undefined) input.place = this.placeAt(ticket.locationId, extra.position)
     return this.parts.writer.apply(ticket, { action, actor, input, detail: extra.detail ?? null }, now)
   }
@@ -214,6 +225,12 @@ export class Tickets {
     const onEvent = this.deps.onEvent
     if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))
     this.parts.revisions.bump(after.queueUnitId)
+    // Contract §20: a line a ticket joined or left has a new head; looked at once per commit (approaching.ts).
+    const watch = this.parts.approaching
+    if (before?.status === 'WAITING') this.deps.writes.gather('tickets:approaching', { queueUnitId: before.queueUnitId, serviceId: before.serviceId, locationId: before.locationId, now }, watch.evaluate)
+    if (after.status === 'WAITING' && (before?.status !== 'WAITING' || before.serviceId !== after.serviceId || before.queueRank !== after.queueRank)) {
+      this.deps.writes.gather('tickets:approaching', { queueUnitId: after.queueUnitId, serviceId: after.serviceId, locationId: after.locationId, now }, watch.evaluate)
+    }
   }
 
   // ---- numbering and places in line ----------------------------------------------------
@@ -328,6 +345,11 @@ export class Tickets {
     return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
+  /** Contract §20: the NO_SHOW tickets marked at `counterId` at or after `since` (ms), latest first. */
+  noShowsAt(counterId: string, since: number): TicketRow[] {
+    return this.parts.noShowsStmt.all({ counter: counterId, since })
+  }
+
   /** A ticket's whole history, oldest first. */
   events(ticketId: string): TicketEventRow[] {
     return this.parts.eventsStmt.all({ id: ticketId })
@@ -419,13 +441,22 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
   const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const clock = deps.clock ?? systemClock
   const lines = new QueueLines(db, () => clock.now())
+  const outbox = new WebhookOutbox(db, deps.ids)
+  const policyStmt = db.$client.query<{ mode: string; normalPerPriority: number | null }, [string]>(
+    'SELECT priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
+  )
+  const policyOf = (queueUnitId: string): PriorityPolicy => {
+    const row = policyStmt.get(queueUnitId)
+    return row?.mode === 'INTERLEAVE' && row.normalPerPriority !== null ? { mode: 'INTERLEAVE', normalPerPriority: row.normalPerPriority } : DEFAULT_PRIORITY_POLICY
+  }
   return {
     store,
     lines,
     writer: new TicketWriter(db, store, changed),
     rollups: new ReportRollups(db.$client, deps.writes),
     revisions: new QueueRevisions(db, deps.writes, deps.log),
-    outbox: new WebhookOutbox(db, deps.ids),
+    outbox,
+    approaching: new ApproachingWatch(db.$client, store, outbox, policyOf),
     display: new QueueDisplayReader(db, lines),
     // The head of each lane (front, priority, normal) of each line in ?1 (a JSON array of
     // service IDs) at location ?2: one seek each on tickets_waiting_line (service, location,
@@ -456,6 +487,14 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
       .from(tickets)
       .where(and(eq(tickets.counterId, sql.placeholder('id')), inArray(tickets.status, ['CALLED', 'SERVING'])))
       .limit(1)
+      .prepare(),
+    // The tickets_counter_open index (counter, status): a counter's no-shows, then by time.
+    noShowsStmt: db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.counterId, sql.placeholder('counter')), eq(tickets.status, 'NO_SHOW'), gte(tickets.completedAt, sql.placeholder('since'))))
+      .orderBy(desc(tickets.completedAt), desc(tickets.id))
+      .limit(20)
       .prepare(),
     unitOpenStmt: db
       .select()

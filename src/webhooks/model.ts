@@ -41,6 +41,7 @@ const EXAMPLE: TicketWebhookEvent = {
     servingAt: null,
     completedAt: null,
     priority: false,
+    transfer: null,
   },
 }
 
