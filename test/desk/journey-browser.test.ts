@@ -108,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     expect(await desk1.locator('.desk-missed-list li', { hasText: missed.ticketNumber }).count()).toBe(0)
     expect(await row.locator('select').inputValue()).toBe('FIRST')
     await desk2.screenshot({ path: join(SHOTS, 'desk-bring-back-ar.png'), fullPage: true })
-    await row.getByRole('button', { name: 'إعادة إلى الطابور' }).click()
+    await row.getByRole('button', { name: 'استعادة الدور', exact: true }).click()
     await desk2.locator('.desk-outcome', { hasText: missed.ticketNumber }).waitFor()
     await desk2.locator('.desk-missed-list li', { hasText: missed.ticketNumber }).waitFor({ state: 'detached' })
     // First in line: before the ticket that waited all along, on every desk.

@@ -222,7 +222,7 @@ const ar: DeviceLabels = {
   missedTurns: 'أدوار فائتة',
   missedTurnsHint: 'تذاكر لم يحضر أصحابها إلى هذا الشباك ويمكن إعادتها.',
   noMissedTurns: 'لا أدوار فائتة يمكن إعادتها.',
-  bringBack: 'إعادة إلى الطابور',
+  bringBack: 'استعادة الدور',
   bringBackAt: 'الإعادة إلى',
   missedUntil: 'يمكن إعادتها حتى {time}',
   didBringBack: 'عادت التذكرة {number} إلى الانتظار.',
