@@ -80,7 +80,8 @@ export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService
           description:
             'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
             'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to; the clerk signed in at the desk ' +
-            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers. Names (contract §18): each `name` is in the unit\'s `defaultLanguage`; ' +
+            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers; contract §20: `noShows`, the counter\'s no-shows that may still be ' +
+            'brought back (within the unit\'s `noShowGraceMinutes`, with `until`), and `counterNamesByLanguage` for "Transferred from Accounts, Counter 1" (a ticket\'s `transfer`). Names (contract §18): each `name` is in the unit\'s `defaultLanguage`; ' +
             '`names` beside it (unit, counter, `locationNames`, services, transfer targets, `serviceNamesByLanguage`) holds every language given, a plain name as `{"<defaultLanguage>": name}`. ' +
             'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
           tags: ['Devices'],

@@ -198,3 +198,36 @@ describe('approaching (contract §20)', () => {
     expect(approachingOf(ctx, c.id)).toHaveLength(1)
   })
 })
+
+describe('the desk view and print page for the journey (contract §20)', () => {
+  test('the desk lists its own no-shows while they can be brought back, with until; counters by language for "Transferred from"', async () => {
+    const ctx = counterContext((doc) => { mainUnit(doc).noShowGraceMinutes = 10 })
+    const desk1 = await deskOf(ctx, 'cnt_1')
+    const desk2 = await deskOf(ctx, 'cnt_2', 'desk-two')
+    const missed = await noShowAtCounter1(ctx)
+    const view = async (desk: string) => (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data
+    const mine = await view(desk1)
+    expect(mine.noShows).toEqual([{ ticket: expect.objectContaining({ id: missed.id, status: 'NO_SHOW' }), until: new Date(ctx.clock.now() + 10 * MINUTE).toISOString() }])
+    expect(mine.counterNamesByLanguage.cnt_2).toEqual(expect.any(Object))
+    expect((await view(desk2)).noShows).toEqual([])
+    ctx.clock.advance(10 * MINUTE)
+    expect((await view(desk1)).noShows).toHaveLength(1)
+    ctx.clock.advance(1)
+    expect((await view(desk1)).noShows).toEqual([])
+  })
+
+  test('a desk prints its own walk-in on the print page; another desk\'s walk-in or an API ticket is 404 there', async () => {
+    const ctx = counterContext()
+    const desk1 = await deskOf(ctx, 'cnt_1')
+    const desk2 = await deskOf(ctx, 'cnt_2', 'desk-two')
+    const walkIn = (await jsonOf(await asDevice(ctx, desk1, 'POST', `${OP}/tickets`, { locationId: 'loc_hall', serviceId: 'svc_accounts' }, { 'idempotency-key': 'walk-in-1' }))).data
+    expect(walkIn.trackingUrl).toMatch(/^\/t\//)
+    const print = (desk: string, id: string) => asDevice(ctx, desk, 'GET', `/kiosk/tickets/${id}/print`)
+    const page = await print(desk1, walkIn.id)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain(walkIn.ticketNumber)
+    expect((await print(desk2, walkIn.id)).status).toBe(404)
+    const api = await issued(ctx)
+    expect((await print(desk1, api.id)).status).toBe(404)
+  })
+})

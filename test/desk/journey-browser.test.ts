@@ -132,7 +132,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     const number = (await takeaway.locator('.desk-number bdi').textContent())!
     expect(number).toMatch(/^A\d{3}$/)
     const qr = takeaway.getByRole('img', { name: 'Scan to follow this ticket on a phone' })
-    await expect(qr.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).resolves.toBeGreaterThan(0)
+    await expect(qr.evaluate((img) => (img as unknown as { decode(): Promise<void>; naturalWidth: number }).decode().then(() => (img as unknown as { naturalWidth: number }).naturalWidth))).resolves.toBeGreaterThan(0)
     expect(await qr.getAttribute('src')).toMatch(/^\/t\/[A-Za-z0-9_-]+\/qr\.svg$/)
     await desk1.screenshot({ path: join(SHOTS, 'desk-walk-in-qr-en.png'), fullPage: true })
     const [print] = await Promise.all([desk1.waitForEvent('popup'), takeaway.getByRole('button', { name: `Print ticket ${number}` }).click()])
