@@ -145,6 +145,12 @@ export class DeskPage {
     this.el.requeueAt.replaceChildren(h('option', { value: 'LAST' }, labels.requeueLast), h('option', { value: 'FIRST' }, labels.requeueFirst))
     // A closed menu shows the chosen name in that name's direction (an English service on the Arabic desk).
     for (const select of [this.el.transferTo, this.el.walkInService]) select.addEventListener('change', () => followChosen(select))
+    // Enter in the note sends the transfer, as in a form: type the note, press Enter.
+    this.el.transferNote.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || event.isComposing) return
+      event.preventDefault()
+      if (!this.buttons.transfer.disabled) this.buttons.transfer.click()
+    })
     const language = h('select', { id: 'desk-language' }, DESK_LANGUAGES.map((l) => h('option', { value: l.tag, lang: l.tag, selected: this.page.lang.split('-')[0] === l.tag }, l.name)))
     language.addEventListener('change', () => this.page.chooseLanguage(language.value))
 
