@@ -357,7 +357,7 @@ export class DeskPage {
     const lang = this.page.lang
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.missedId
     if (view.noShows.length === 0) {
-      this.el.missed.replaceChildren(h('p', { class: 'desk-none' }, labels.noMissedTurns))
+      this.el.missed.replaceChildren(h('p', { class: 'desk-missed-none' }, labels.noMissedTurns))
       return
     }
     this.el.missed.replaceChildren(h('ul', { class: 'desk-missed-list' }, view.noShows.map(({ ticket, until }) => {
