@@ -26,7 +26,7 @@ import type {
   DeskClerkResponse as DeskClerkResponseSchema, DeskSignOutResponse as DeskSignOutResponseSchema,
 } from '../desk/model'
 import type { DeskClerkCodes } from '../desk/errors'
-import type { QueueTicket as QueueTicketSchema, TicketStatus as ServerTicketStatus } from '../tickets'
+import type { QueueTicket as QueueTicketSchema, TrackedQueueTicket as TrackedQueueTicketSchema, TicketStatus as ServerTicketStatus } from '../tickets'
 import type { VoiceManifest as VoiceManifestSchema } from '../voice/model'
 import type { CounterCodes } from '../counters/errors'
 import type { CloseCounterRequest as CloseCounterRequestSchema } from '../counters/model'
@@ -65,6 +65,8 @@ type Items<D, I> = Narrow<D, { items: I[] }>
 export type TicketStatus = ServerTicketStatus
 /** The ticket of the operator API, desk and kiosk (contract §8: with `priority`). */
 export type QueueTicket = Static<typeof QueueTicketSchema>
+/** The ticket as the operator API answers an action or a walk-in, with its phone page (contract §10). */
+export type TrackedQueueTicket = Static<typeof TrackedQueueTicketSchema>
 
 // ---- display feeds: queue (docs/display.md) ----
 

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
 import { QueueTicket, TICKET_EXAMPLE } from '../queue/model'
 import { CounterCodes, CounterErrorExamples } from './errors'
-import { CallTicketRequest, CloseCounterRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
+import { CallTicketRequest, CloseCounterRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, ReinstateRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
 import type { SimpleAction } from './routes'
 
 /*
@@ -42,8 +42,12 @@ const BODIES = new Map<TSchema, { name: string; examples: Record<string, { summa
     empty: { summary: 'no reason (the body may also be left out): the clerk signs out', value: {} },
   } }],
   [CallTicketRequest, { name: 'CallTicketRequest', examples: { counter: { summary: 'call to Counter 1', value: { counterId: 'cnt_1' } } } }],
+  // Reinstate (contract §20) takes the same body: ReinstateRequest is this schema.
   [RequeueRequest, { name: 'RequeueRequest', examples: { first: { summary: 'back to the front of the line', value: { position: 'FIRST' } } } }],
-  [TransferRequest, { name: 'TransferRequest', examples: { loans: { summary: 'to Loans, at the end of its line', value: { serviceId: 'svc_loans', position: 'LAST' } } } }],
+  [TransferRequest, { name: 'TransferRequest', examples: {
+    loans: { summary: 'to Loans, at the end of its line', value: { serviceId: 'svc_loans', position: 'LAST' } },
+    note: { summary: 'to Loans with a note for the receiving desk (contract §20)', value: { serviceId: 'svc_loans', note: 'Wants to open a savings account' } },
+  } }],
 ])
 
 /** Bodies that may be left out: the actions without parameters, and close's optional reason. */
@@ -76,7 +80,7 @@ function docs(operationId: string, summary: string, description: string, success
 }
 
 /** The operator API's ticket: the public one and `priority` (contract §8). */
-export const OPERATOR_TICKET_EXAMPLE = { ...TICKET_EXAMPLE, priority: false }
+export const OPERATOR_TICKET_EXAMPLE = { ...TICKET_EXAMPLE, priority: false, transfer: null }
 const CALLED_TICKET = { ...OPERATOR_TICKET_EXAMPLE, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z' }
 /** Contract §10: operator answers carry the ticket's phone page (a path). */
 const TRACKING_URL_EXAMPLE = '/t/k3v9q2m7x4c8h6b5n2r7t3w4'
@@ -209,12 +213,27 @@ export const requeueTicketDocs = docs(
   RequeueRequest,
 )
 
+export const reinstateTicketDocs = docs(
+  'reinstateTicket',
+  'Bring back a no-show',
+  'Contract §20: NO_SHOW→WAITING within the queue unit\'s `noShowGraceMinutes` (default 30) of the no-show (its `completedAt`; the last millisecond still counts), ' +
+    'FIRST (in front of every ticket waiting at the location) or LAST. The ticket leaves its counter, `calledAt` and `completedAt` go back to null; number, priority and ' +
+    'transfer kept. A desk (bound to its counter) brings back only the no-shows of its own counter. After the window: 409 NO_SHOW_GRACE_EXPIRED; a ticket that is not ' +
+    'NO_SHOW: 409 INVALID_TRANSITION. Event `reinstated` in its history, webhook `ticket.reinstated`. Reports: the no-show is taken back from its service\'s day and ' +
+    `its counter (docs/reports.md). ${ORDER_OF_CHECKS}`,
+  ticketResult(),
+  { ...commonMutationErrors, 404: [CounterCodes.TICKET_NOT_FOUND], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.INVALID_TRANSITION, CounterCodes.NO_SHOW_GRACE_EXPIRED] },
+  ReinstateRequest,
+)
+
 export const transferTicketDocs = docs(
   'transferTicket',
   'Transfer a ticket to another service',
   'CALLED/SERVING→WAITING in another service at the same location, number kept: the ticket leaves its counter, `calledAt` and `servingAt` go back to null, ' +
     'and it joins the target line LAST (default) or FIRST. The target must be another active service of the unit offered at the ticket\'s location ' +
-    `(else 422 on /serviceId) and within the key's services (else 403 SERVICE_FORBIDDEN), checked before the transition. Webhook \`ticket.transferred\`. ${ORDER_OF_CHECKS}`,
+    `(else 422 on /serviceId) and within the key's services (else 403 SERVICE_FORBIDDEN), checked before the transition. Contract §20: an optional \`note\` for the receiving desk ` +
+    '(plain text, at most 200 characters, else 422 on /note; blank is none); the ticket JSON then has `transfer: {fromServiceId, fromCounterId, note}` (its last transfer), which the ' +
+    `receiving desk shows ("Transferred from Accounts, Counter 1"). Webhook \`ticket.transferred\`. ${ORDER_OF_CHECKS}`,
   ticketResult(),
   {
     ...commonMutationErrors,

@@ -28,6 +28,8 @@ export const CounterCodes = {
   RATE_LIMITED: QueueCodes.RATE_LIMITED,
   /** Contract §16: a desk of a unit with `deskSignIn: required` acts only while a clerk is signed in there. */
   CLERK_SIGN_IN_REQUIRED: 'CLERK_SIGN_IN_REQUIRED',
+  /** Contract §20: a no-show can be brought back only within the unit's `noShowGraceMinutes`. */
+  NO_SHOW_GRACE_EXPIRED: 'NO_SHOW_GRACE_EXPIRED',
 } as const
 
 export type CounterCode = (typeof CounterCodes)[keyof typeof CounterCodes]
@@ -49,6 +51,10 @@ export const CounterErrorExamples = {
   NO_TICKET_WAITING: 'no ticket is waiting for counter cnt_1',
   COUNTER_BUSY: 'counter cnt_1 holds A007 (CALLED); complete, no-show, requeue or transfer it first',
   CLERK_SIGN_IN_REQUIRED: 'this queue unit requires a clerk signed in at the desk: sign in first',
+  NO_SHOW_GRACE_EXPIRED: {
+    message: 'ticket A007 was a no-show more than 30 minutes ago (the queue unit\'s noShowGraceMinutes): it can no longer be brought back',
+    details: [{ path: '/completedAt', message: 'brought back until 2026-11-25T10:11:12.345Z' }],
+  },
   INVALID_TRANSITION: {
     message: 'cannot start a WAITING ticket: WAITING → SERVING is not a transition (start needs CALLED)',
     details: [{ path: '/from', message: 'WAITING' }, { path: '/to', message: 'SERVING' }],

@@ -54,11 +54,20 @@ export type CallTicketRequest = Static<typeof CallTicketRequest>
 export const RequeueRequest = Type.Object({ position: Position }, closed)
 export type RequeueRequest = Static<typeof RequeueRequest>
 
+/** `POST tickets/{ticketId}/reinstate` (contract §20 "Bring back"): requeue's body, one component (`RequeueRequest`). */
+export const ReinstateRequest = RequeueRequest
+export type ReinstateRequest = RequeueRequest
+
 /** `POST tickets/{ticketId}/transfer`; `position` is optional (default LAST). */
 export const TransferRequest = Type.Object(
   {
     serviceId: Id('another active service of the Queue Unit offered at the ticket\'s location'),
     position: Type.Optional(Position),
+    note: Type.Optional(Type.String({
+      maxLength: 200,
+      description: 'contract §20: a note for the receiving desk, plain text, at most 200 characters (422 beyond); shown as text, never as HTML; blank means none',
+      examples: ['Wants to open a savings account'],
+    })),
   },
   closed,
 )

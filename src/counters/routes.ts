@@ -14,9 +14,9 @@ import { Scopes } from '../queue/model'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { trackedTicketJson } from '../tickets'
 import { CounterCodes } from './errors'
-import { CallTicketRequest, CloseCounterRequest, NoBody, RequeueRequest, TransferRequest, WalkInRequest } from './model'
+import { CallTicketRequest, CloseCounterRequest, NoBody, ReinstateRequest, RequeueRequest, TransferRequest, WalkInRequest } from './model'
 import type { CounterService } from './service'
-import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs } from './docs'
+import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, reinstateTicketDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs } from './docs'
 
 const BASE = '/api/operator/v1'
 
@@ -28,6 +28,7 @@ const checkClose = compile(CloseCounterRequest)
 const checkCall = compile(CallTicketRequest)
 const checkRequeue = compile(RequeueRequest)
 const checkTransfer = compile(TransferRequest)
+const checkReinstate = compile(ReinstateRequest)
 const checkWalkIn = compile(WalkInRequest)
 
 /**
@@ -185,11 +186,24 @@ export function counterRoutes(deps: AppDeps, { counters: service, devices }: { c
       },
     )
     .post(
+      `${BASE}/tickets/:ticketId/reinstate`,
+      async ({ request, params }) => {
+        const { raw, caller, now } = await admit(request, 'operate')
+        const body = readBody(request, raw, checkReinstate, false)
+        return ticketOk(await deps.writes.run(() => service.reinstate(caller, params.ticketId, body.position, now)))
+      },
+      {
+        parse: 'none',
+        params: ticketParams,
+        detail: reinstateTicketDocs,
+      },
+    )
+    .post(
       `${BASE}/tickets/:ticketId/transfer`,
       async ({ request, params }) => {
         const { raw, caller, now } = await admit(request, 'operate')
         const body = readBody(request, raw, checkTransfer, false)
-        return ticketOk(await deps.writes.run(() => service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now)))
+        return ticketOk(await deps.writes.run(() => service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now, body.note ?? null)))
       },
       {
         parse: 'none',

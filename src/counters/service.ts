@@ -11,10 +11,19 @@ import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/ser
 import { assertNotEdgeManaged } from '../queue/edge'
 import { mayUseLocation, mayUseService } from '../queue/access'
 import { ticketJson, type TicketRow, ticketEventJson, assertTransition, type TicketAction, callOrder } from '../tickets'
-import { queueUnits } from '../queue/tables'
+import { DEFAULT_NO_SHOW_GRACE_MINUTES, queueUnits } from '../queue/tables'
 import { counters, counterServices } from './tables'
 import { CounterCodes } from './errors'
 import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
+
+/**
+ * Contract §20: a transfer note as stored: plain text, trimmed; an empty one is no note. The
+ * schema bounds it (≤ 200 characters, 422 beyond); pages show it as text, never as HTML.
+ */
+export function transferNoteOf(note: string | null | undefined): string | null {
+  const trimmed = note?.trim() ?? ''
+  return trimmed === '' ? null : trimmed
+}
 
 /** A counter as the operator API resolves it for a key. */
 export interface CounterRecord {
@@ -50,9 +59,11 @@ export class CounterService {
   private readonly unitCountersStmt
   private readonly unitCounterServicesStmt
   private readonly breakReasonsStmt
+  private readonly graceStmt
 
   constructor(private readonly deps: AppDeps, readonly queue: QueueService) {
     const db = deps.db
+    this.graceStmt = db.select({ grace: queueUnits.noShowGraceMinutes }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
     this.breakReasonsStmt = db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
     this.counterStmt = db
       .select({
@@ -316,7 +327,7 @@ export class CounterService {
    * the transition (409) → write, by `deps.tickets` (it joins the target line LAST (default) or
    * FIRST and keeps its `priority`).
    */
-  transfer(caller: Credential, ticketId: string, serviceId: string, position: Position, now: number): TicketRow {
+  transfer(caller: Credential, ticketId: string, serviceId: string, position: Position, now: number, note: string | null = null): TicketRow {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
       const target = this.queue.serviceOf(ticket.queueUnitId, serviceId)
@@ -327,8 +338,44 @@ export class CounterService {
       if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
       // A desk (bound to its counter) may send a ticket of its services to any service there.
       if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
-      return this.deps.tickets.transfer(ticket, target.id, position, encodeActor(actorOf(caller)), now)
+      return this.deps.tickets.transfer(ticket, target.id, position, encodeActor(actorOf(caller)), now, transferNoteOf(note))
     })
+  }
+
+  /**
+   * NO_SHOW→WAITING (contract §20 "Bring back"): the ticket (404; a desk sees only the no-shows
+   * of its own counter) → NO_SHOW (409 INVALID_TRANSITION) → within the unit's
+   * `noShowGraceMinutes` of the no-show, its `completedAt` (409 NO_SHOW_GRACE_EXPIRED; the
+   * last millisecond of the window still counts) → FIRST or LAST in its line.
+   */
+  reinstate(caller: Credential, ticketId: string, position: Position, now: number): TicketRow {
+    return this.mutate(caller, now, () => {
+      const ticket = this.requireTicket(caller, ticketId)
+      assertTransition('reinstate', ticket.status)
+      const graceMinutes = this.graceStmt.get({ id: ticket.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+      const until = (ticket.completedAt ?? now) + graceMinutes * 60_000
+      if (now > until) {
+        throw new ApiError(409, CounterCodes.NO_SHOW_GRACE_EXPIRED, `ticket ${ticket.ticketNumber} was a no-show more than ${graceMinutes} minutes ago (the queue unit's noShowGraceMinutes): it can no longer be brought back`, [
+          { path: '/completedAt', message: `brought back until ${isoTime(until)}` },
+        ])
+      }
+      return this.deps.tickets.reinstate(ticket, position, encodeActor(actorOf(caller)), now)
+    })
+  }
+
+  /**
+   * Contract §20: the counter's no-shows that may still be brought back at `now` (within the
+   * unit's `noShowGraceMinutes`), latest first; read on the `tickets_counter_open` index.
+   */
+  recentNoShows(counter: Pick<CounterRecord, 'id' | 'queueUnitId'>, now: number): TicketRow[] {
+    const graceMinutes = this.graceStmt.get({ id: counter.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+    return this.deps.tickets.noShowsAt(counter.id, now - graceMinutes * 60_000)
+  }
+
+  /** The moment a no-show of the unit can no longer be brought back. */
+  graceEndsAt(queueUnitId: string, ticket: TicketRow): number {
+    const graceMinutes = this.graceStmt.get({ id: queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+    return (ticket.completedAt ?? 0) + graceMinutes * 60_000
   }
 
   // ---- walk-ins -------------------------------------------------------------------------

@@ -87,6 +87,19 @@ export const DeskView = Type.Object(
       description: '`required`: the desk\'s operator calls answer 403 CLERK_SIGN_IN_REQUIRED until a clerk signs in',
     }),
     breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers as the reason (the unit\'s breakReasons)' }),
+    noShows: Type.Array(
+      Type.Object(
+        {
+          ticket: QueueTicket,
+          until: Type.String({ format: 'date-time', description: 'the last moment it can be brought back (its no-show + the unit\'s noShowGraceMinutes)' }),
+        },
+        closed,
+      ),
+      { description: 'contract §20: this counter\'s no-shows that may still be brought back ("Bring back"), latest first' },
+    ),
+    counterNamesByLanguage: Type.Record(Type.String(), Names, {
+      description: 'counter ID → names (contract §18), for every counter of the unit at the location: "Transferred from Accounts, Counter 1" (contract §20)',
+    }),
   },
   closed,
 )

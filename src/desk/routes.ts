@@ -26,6 +26,7 @@ const DESK_TICKET = {
   id: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketId: 'tkt_01JD6Z8K4Q2M7W3X9B5C1V0N8R', ticketNumber: 'A007', status: 'CALLED', source: 'API',
   queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
   createdAt: '2026-11-25T09:30:00.000Z', calledAt: '2026-11-25T09:41:12.345Z', servingAt: null, completedAt: null, priority: false,
+  transfer: { fromServiceId: 'svc_loans', fromCounterId: 'cnt_4', note: 'Wants to open a savings account' },
 }
 const DESK_EXAMPLE = {
   data: {
@@ -45,6 +46,11 @@ const DESK_EXAMPLE = {
     clerk: { username: 'samir.k', displayName: 'Samir Khoury' },
     deskSignIn: 'optional',
     breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
+    noShows: [{
+      ticket: { ...DESK_TICKET, id: 'tkt_01JD6Z9N3M5Q8R2T4V6X8Z0B2D', ticketId: 'tkt_01JD6Z9N3M5Q8R2T4V6X8Z0B2D', ticketNumber: 'A005', status: 'NO_SHOW', completedAt: '2026-11-25T09:38:00.000Z', transfer: null },
+      until: '2026-11-25T10:08:00.000Z',
+    }],
+    counterNamesByLanguage: { cnt_1: { en: 'Counter 1', ar: 'الشباك ١' }, cnt_4: { en: 'Counter 4', ar: 'الشباك ٤' } },
   },
 }
 
@@ -74,7 +80,8 @@ export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService
           description:
             'For a paired desk (device cookie): its counter (name, location, open), each of its services at its location with the waiting count and the first 10 ' +
             'waiting tickets in call order, the ticket it holds, today\'s served count and the services a ticket may be transferred to; the clerk signed in at the desk ' +
-            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers. Names (contract §18): each `name` is in the unit\'s `defaultLanguage`; ' +
+            '(contract §16), the unit\'s `deskSignIn` and the `breakReasons` "Close counter" offers; contract §20: `noShows`, the counter\'s no-shows that may still be ' +
+            'brought back (within the unit\'s `noShowGraceMinutes`, with `until`), and `counterNamesByLanguage` for "Transferred from Accounts, Counter 1" (a ticket\'s `transfer`). Names (contract §18): each `name` is in the unit\'s `defaultLanguage`; ' +
             '`names` beside it (unit, counter, `locationNames`, services, transfer targets, `serviceNamesByLanguage`) holds every language given, a plain name as `{"<defaultLanguage>": name}`. ' +
             'Checks: credential → rate limit (the operator window) → Queue Unit active → counter (404 when retired).',
           tags: ['Devices'],

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
@@ -7,6 +7,7 @@ import { localDate } from '../platform/time'
 import { namesObject, storedName } from '../platform/names'
 import { DEFAULT_BREAK_REASONS, locations, queueUnits } from '../queue/tables'
 import type { CounterService } from '../counters/service'
+import { ticketJson } from '../tickets'
 import { CounterCodes } from '../counters/errors'
 import { counters as counterTable } from '../counters/tables'
 import type { Device } from '../devices/service'
@@ -118,6 +119,12 @@ export class DeskService {
       clerk: caller.clerk ? { username: caller.clerk.username, displayName: caller.clerk.displayName } : null,
       deskSignIn: unit?.deskSignIn ?? 'optional',
       breakReasons: unit === undefined ? [...DEFAULT_BREAK_REASONS] : (JSON.parse(unit.breakReasons) as string[]),
+      noShows: this.counters.recentNoShows(counter, now).map((row) => ({ ticket: ticketJson(row), until: isoTime(this.counters.graceEndsAt(counter.queueUnitId, row)) })),
+      counterNamesByLanguage: Object.fromEntries(
+        this.deps.db.select({ id: counterTable.id, name: counterTable.name, names: counterTable.names }).from(counterTable)
+          .where(and(eq(counterTable.queueUnitId, counter.queueUnitId), eq(counterTable.locationId, counter.locationId))).all()
+          .map((c) => [c.id, names(c.name, c.names)]),
+      ),
     }
   }
 }

@@ -133,11 +133,12 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
       ({ request, params, query }) => {
         const now = deps.clock.now()
         const device = devices.authenticate(deps.credentials, deviceSecretOf(request), now)
-        if (device === null || device.role !== 'kiosk') {
+        // Contract §20: a desk prints its own walk-ins on the same page.
+        if (device === null || (device.role !== 'kiosk' && device.role !== 'desk')) {
           return printProblem(401, 'This device is not paired as a kiosk', 'Ask the branch administrator for a pairing code and pair it at /pair.')
         }
         const row = kiosk.printableTicket(device, params.ticketId, now)
-        if (row === 'missing') return printProblem(404, 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
+        if (row === 'missing') return printProblem(404, device.role === 'desk' ? 'No such walk-in ticket at this desk' : 'No such ticket at this kiosk', 'Take a new ticket on the kiosk\'s start screen.')
         if (row === 'expired') return printProblem(410, 'This ticket can no longer be printed', 'A kiosk prints a ticket only within 10 minutes of taking it. Take a new ticket on the start screen, or ask at a counter.')
         const view = kiosk.ticketView(device, row)
         // The plain phone page: it speaks the ticket's language by itself (contract §18); a `?lang=` here would be the reader's override.

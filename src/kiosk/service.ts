@@ -190,13 +190,15 @@ export class KioskService {
 
   /**
    * Contract §23 "Printing": a kiosk prints only a ticket it issued itself (source KIOSK, its
-   * own credential), and only within `PRINT_WINDOW_MS` of issue. `missing` for any other ticket
-   * (another kiosk's, the API's, a desk's: as if it did not exist), `expired` for its own
-   * ticket after the window.
+   * own credential), and only within `PRINT_WINDOW_MS` of issue; contract §20, a desk likewise
+   * its own walk-ins (source OPERATOR, its credential). `missing` for any other ticket
+   * (another device's, the API's: as if it did not exist), `expired` for its own ticket after
+   * the window.
    */
   printableTicket(device: Device, ticketId: string, now: number): TicketRow | 'missing' | 'expired' {
     const row = this.visibleTicket(device, ticketId)
-    if (row === null || row.source !== 'KIOSK' || row.credentialId !== device.credentialId) return 'missing'
+    const source = device.role === 'desk' ? 'OPERATOR' : 'KIOSK'
+    if (row === null || row.source !== source || row.credentialId !== device.credentialId) return 'missing'
     if (now - row.createdAt > PRINT_WINDOW_MS) return 'expired'
     return row
   }

@@ -57,11 +57,23 @@ const publicTicketFields = {
 export const PublicQueueTicket = Type.Object(publicTicketFields, closed)
 export type PublicQueueTicket = Static<typeof PublicQueueTicket>
 
-/** The ticket of the operator API, webhooks and pages: the public fields and `priority` (contract §8). */
+/** Contract §20: where a transferred ticket came from (its last transfer) and the note the sending desk gave. */
+export const TicketTransfer = Type.Object(
+  {
+    fromServiceId: Type.String({ description: 'the service it was transferred from' }),
+    fromCounterId: Type.Union([Type.String(), Type.Null()], { description: 'the counter that transferred it (null when it held none)' }),
+    note: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'the sending desk\'s note for the receiving desk, plain text (≤ 200 characters), or null' }),
+  },
+  { ...closed, description: 'the ticket\'s last transfer', examples: [{ fromServiceId: 'svc_accounts', fromCounterId: 'cnt_1', note: 'Wants to open a savings account' }] },
+)
+export type TicketTransfer = Static<typeof TicketTransfer>
+
+/** The ticket of the operator API, webhooks and pages: the public fields, `priority` (contract §8) and `transfer` (§20). */
 export const QueueTicket = Type.Object(
   {
     ...publicTicketFields,
     priority: Type.Boolean({ description: 'a priority ticket (walk-in flag or kiosk choice): called by the queue unit\'s priority rule' }),
+    transfer: Type.Union([TicketTransfer, Type.Null()], { description: 'contract §20: where the ticket was last transferred from, with the sending desk\'s note; null for a ticket never transferred' }),
   },
   closed,
 )

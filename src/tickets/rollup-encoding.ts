@@ -164,6 +164,7 @@ export function addDaily(delta: DailyDelta, effect: Extract<RollupEffect, { day:
     case 'wait': delta.waits.push(effect.seconds); if (effect.withinTarget) delta.withinTarget += 1; break
     case 'serviceTime': delta.serviceTimes.push(effect.seconds); break
     case 'served': delta.served += 1; delta.servedHours.push(effect.hour); break
+    case 'noShowTakenBack': delta.noShow -= 1; break
     default: delta[effect.kind] += 1
   }
 }
@@ -172,6 +173,7 @@ export function addCounter(delta: CounterDelta, effect: Extract<RollupEffect, { 
   switch (effect.kind) {
     case 'counterServed': delta.served += 1; break
     case 'counterNoShow': delta.noShow += 1; break
+    case 'counterNoShowTakenBack': delta.noShow -= 1; break
     case 'counterServiceTime': delta.serviceTimes.push(effect.seconds); break
     case 'counterBusy': delta.busy += effect.seconds; break
   }

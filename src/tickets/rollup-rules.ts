@@ -28,6 +28,10 @@ import { rollupFiguresOf, type TicketEventName } from './transitions'
  *   above; a device, key or the daily close counts for nobody;
  * - busy: from the call at a counter to the ticket leaving it (complete, no-show, requeue,
  *   transfer);
+ * - a no-show brought back (contract §20 reinstate) takes its no-show back: −1 on the day of
+ *   its service and on the counter it was marked at, so a ticket counts once by its final
+ *   outcome (served, no-show, cancelled, transferred out); the per-clerk no-show stays (it
+ *   counts the marks a clerk made);
  * - the daily close (actor `system`) counts its completions, no-shows and cancellations but
  *   measures no duration (a close at midnight is no service time).
  * Durations are whole seconds, rounded down (never below 0).
@@ -40,7 +44,8 @@ export type RollupEffect =
   | { kind: 'served'; day: DailyKey; hour: number }
   | { kind: 'noShow' | 'cancelled' | 'transferredOut'; day: DailyKey }
   | { kind: 'serviceTime'; day: DailyKey; seconds: number }
-  | { kind: 'counterServed' | 'counterNoShow'; counter: CounterKey }
+  | { kind: 'noShowTakenBack'; day: DailyKey }
+  | { kind: 'counterServed' | 'counterNoShow' | 'counterNoShowTakenBack'; counter: CounterKey }
   | { kind: 'counterServiceTime'; counter: CounterKey; seconds: number }
   | { kind: 'counterBusy'; counter: CounterKey; seconds: number }
   | { kind: 'staffServed' | 'staffNoShow'; staff: StaffKey }
@@ -133,6 +138,13 @@ export function rollupEffects(change: RollupChange): RollupEffect[] {
         if (counter !== null) effects.push({ kind: 'counterNoShow', counter })
         const staff = staffOf(after)
         if (staff !== null) effects.push({ kind: 'staffNoShow', staff })
+        break
+      }
+      case 'noShowTakenBack': {
+        if (before === null) break
+        effects.push({ kind: 'noShowTakenBack', day: dayOf(before) })
+        const counter = counterOf(before)
+        if (counter !== null) effects.push({ kind: 'counterNoShowTakenBack', counter })
         break
       }
       case 'cancelled':

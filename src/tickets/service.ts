@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
@@ -26,6 +26,7 @@ import { MORE_TIME_LIMIT, planMoreTime } from './more-time'
 import { TicketFeedback } from './feedback'
 import { ApiError } from '../platform/errors'
 import { TicketCodes } from './errors'
+import { ApproachingWatch } from './approaching'
 
 /** Where a requeued or transferred ticket joins the waiting line. */
 export type LinePosition = 'FIRST' | 'LAST'
@@ -159,8 +160,17 @@ export class Tickets {
    * CALLED/SERVING→WAITING in `toServiceId` (the caller checked the service may take it), FIRST
    * or LAST in its line there; number and priority kept.
    */
-  transfer(ticket: TicketRow, toServiceId: string, position: LinePosition, actor: string, now: number): TicketRow {
-    return this.move('transfer', ticket, actor, now, { toServiceId, position, detail: { fromServiceId: ticket.serviceId, toServiceId, position } })
+  transfer(ticket: TicketRow, toServiceId: string, position: LinePosition, actor: string, now: number, note: string | null = null): TicketRow {
+    const detail = { fromServiceId: ticket.serviceId, toServiceId, position, ...(note === null ? {} : { note }) }
+    return this.move('transfer', ticket, actor, now, { toServiceId, position, transferNote: note, detail })
+  }
+
+  /**
+   * NO_SHOW→WAITING (contract §20 "Bring back"), FIRST or LAST in its line; the caller checked
+   * the unit's `noShowGraceMinutes` since the no-show (`completedAt`).
+   */
+  reinstate(ticket: TicketRow, position: LinePosition, actor: string, now: number): TicketRow {
+    return this.move('reinstate', ticket, actor, now, { position, detail: { position } })
   }
 
   /**
@@ -178,12 +188,13 @@ export class Tickets {
     ticket: TicketRow,
     actor: string,
     now: number,
-    extra: { counterId?: string; toServiceId?: string; position?: LinePosition; detail?: Record<string, unknown> } = {},
+    extra: { counterId?: string; toServiceId?: string; position?: LinePosition; transferNote?: string | null; detail?: Record<string, unknown> } = {},
   ): TicketRow {
     assertTransition(action, ticket.status)
     const input: TransitionInput = { at: now }
     if (extra.counterId !== undefined) input.counterId = extra.counterId
     if (extra.toServiceId !== undefined) input.toServiceId = extra.toServiceId
+    if (extra.transferNote !== undefined) input.transferNote = extra.transferNote
     if (extra.position !== undefined) input.place = this.placeAt(ticket.locationId, extra.position)
     return this.parts.writer.apply(ticket, { action, actor, input, detail: extra.detail ?? null }, now)
   }
@@ -219,6 +230,12 @@ export class Tickets {
     const onEvent = this.deps.onEvent
     if (onEvent !== undefined) this.deps.writes.afterCommit(() => onEvent(rule.webhook))
     this.parts.revisions.bump(after.queueUnitId)
+    // Contract §20: a line a ticket joined or left has a new head; looked at once per commit (approaching.ts).
+    const watch = this.parts.approaching
+    if (before?.status === 'WAITING') this.deps.writes.gather('tickets:approaching', { queueUnitId: before.queueUnitId, serviceId: before.serviceId, locationId: before.locationId, now }, watch.evaluate)
+    if (after.status === 'WAITING' && (before?.status !== 'WAITING' || before.serviceId !== after.serviceId || before.queueRank !== after.queueRank)) {
+      this.deps.writes.gather('tickets:approaching', { queueUnitId: after.queueUnitId, serviceId: after.serviceId, locationId: after.locationId, now }, watch.evaluate)
+    }
   }
 
   /**
@@ -257,6 +274,8 @@ export class Tickets {
       detail: { aheadBefore: plan.aheadBefore, aheadAfter: plan.aheadAfter, moreTimeCount: after.moreTimeCount },
     }, now)
     this.parts.revisions.bump(ticket.queueUnitId)
+    // The tickets it let pass moved nearer the head: their line is looked at for approaching (approaching.ts).
+    this.deps.writes.gather('tickets:approaching', { queueUnitId: ticket.queueUnitId, serviceId: ticket.serviceId, locationId: ticket.locationId, now }, this.parts.approaching.evaluate)
     return after
   }
 
@@ -398,6 +417,11 @@ export class Tickets {
     return this.completedStmt.get(counterId, businessDay)?.served ?? 0
   }
 
+  /** Contract §20: the NO_SHOW tickets marked at `counterId` at or after `since` (ms), latest first. */
+  noShowsAt(counterId: string, since: number): TicketRow[] {
+    return this.parts.noShowsStmt.all({ counter: counterId, since })
+  }
+
   /** A ticket's whole history, oldest first. */
   events(ticketId: string): TicketEventRow[] {
     return this.parts.eventsStmt.all({ id: ticketId })
@@ -489,13 +513,22 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
   const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const clock = deps.clock ?? systemClock
   const lines = new QueueLines(db, () => clock.now())
+  const outbox = new WebhookOutbox(db, deps.ids)
+  const policyStmt = db.$client.query<{ mode: string; normalPerPriority: number | null }, [string]>(
+    'SELECT priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
+  )
+  const policyOf = (queueUnitId: string): PriorityPolicy => {
+    const row = policyStmt.get(queueUnitId)
+    return row?.mode === 'INTERLEAVE' && row.normalPerPriority !== null ? { mode: 'INTERLEAVE', normalPerPriority: row.normalPerPriority } : DEFAULT_PRIORITY_POLICY
+  }
   return {
     store,
     lines,
     writer: new TicketWriter(db, store, changed),
     rollups: new ReportRollups(db.$client, deps.writes),
     revisions: new QueueRevisions(db, deps.writes, deps.log),
-    outbox: new WebhookOutbox(db, deps.ids),
+    outbox,
+    approaching: new ApproachingWatch(db.$client, store, outbox, policyOf),
     display: new QueueDisplayReader(db, lines),
     // The head of each lane (front, priority, normal) of each line in ?1 (a JSON array of
     // service IDs) at location ?2: one seek each on tickets_waiting_line (service, location,
@@ -526,6 +559,14 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
       .from(tickets)
       .where(and(eq(tickets.counterId, sql.placeholder('id')), inArray(tickets.status, ['CALLED', 'SERVING'])))
       .limit(1)
+      .prepare(),
+    // The tickets_counter_open index (counter, status): a counter's no-shows, then by time.
+    noShowsStmt: db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.counterId, sql.placeholder('counter')), eq(tickets.status, 'NO_SHOW'), gte(tickets.completedAt, sql.placeholder('since'))))
+      .orderBy(desc(tickets.completedAt), desc(tickets.id))
+      .limit(20)
       .prepare(),
     unitOpenStmt: db
       .select()

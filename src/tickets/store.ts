@@ -58,9 +58,13 @@ export function publicTicketJson(row: TicketRow): PublicQueueTicket {
   }
 }
 
-/** The ticket JSON of the operator API, webhooks and pages: the public one and `priority` (contract §8). */
+/** The ticket JSON of the operator API, webhooks and pages: the public one, `priority` (contract §8) and `transfer` (§20). */
 export function ticketJson(row: TicketRow): QueueTicket {
-  return { ...publicTicketJson(row), priority: row.priority }
+  return {
+    ...publicTicketJson(row),
+    priority: row.priority,
+    transfer: row.transferredFromServiceId === null ? null : { fromServiceId: row.transferredFromServiceId, fromCounterId: row.transferredFromCounterId, note: row.transferNote },
+  }
 }
 
 /**

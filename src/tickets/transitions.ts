@@ -5,11 +5,11 @@ import type { TicketRow } from './store'
 import { TicketCodes } from './errors'
 
 /** The operator's ticket actions (contract §3), named as in their URLs. */
-export const TICKET_ACTIONS = ['call', 'recall', 'start', 'complete', 'no-show', 'cancel', 'requeue', 'transfer'] as const
+export const TICKET_ACTIONS = ['call', 'recall', 'start', 'complete', 'no-show', 'cancel', 'requeue', 'transfer', 'reinstate'] as const
 export type TicketAction = (typeof TICKET_ACTIONS)[number]
 
 /** The `type` of a `ticket_events` row; the webhook event is `ticket.<type>`. */
-export type TicketEventName = 'created' | 'called' | 'recalled' | 'serving' | 'completed' | 'no_show' | 'cancelled' | 'requeued' | 'transferred'
+export type TicketEventName = 'created' | 'called' | 'recalled' | 'serving' | 'completed' | 'no_show' | 'cancelled' | 'requeued' | 'transferred' | 'reinstated'
 
 export interface TransitionRule {
   from: readonly TicketStatus[]
@@ -19,7 +19,7 @@ export interface TransitionRule {
 }
 
 /** The columns a transition may change besides `status`. */
-export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'front' | 'calledAt' | 'servingAt' | 'completedAt'>>
+export type TicketChanges = Partial<Pick<TicketRow, 'serviceId' | 'counterId' | 'callCount' | 'queueRank' | 'front' | 'calledAt' | 'servingAt' | 'completedAt' | 'transferredFromServiceId' | 'transferredFromCounterId' | 'transferNote'>>
 
 /** What a transition's column changes are computed from besides the ticket before it. */
 export interface TransitionInput {
@@ -29,8 +29,10 @@ export interface TransitionInput {
   counterId?: string | null
   /** `transfer` only: the service the ticket joins. */
   toServiceId?: string
-  /** `requeue` and `transfer`: the ticket's place in the line it joins (read by the writer). */
+  /** `requeue`, `transfer` and `reinstate`: the ticket's place in the line it joins (read by the writer). */
   place?: { queueRank: number; front: boolean }
+  /** `transfer` only (contract §20): the note for the receiving desk (≤ 200 characters), or null. */
+  transferNote?: string | null
 }
 
 /**
@@ -41,15 +43,18 @@ export interface TransitionInput {
  * - `served`: one completion (service and counter), with its service time when measured;
  * - `noShow`: one no-show (service and counter); `cancelled`: one cancellation;
  * - `transferredOut`: one ticket leaving its service;
- * - `releasesCounter`: the counter's busy time from the call there to now, when measured.
+ * - `releasesCounter`: the counter's busy time from the call there to now, when measured;
+ * - `noShowTakenBack` (contract §20 reinstate): the no-show is no longer the ticket's outcome:
+ *   −1 no-show on its service's day and on the counter it was marked at (a clerk's own figure
+ *   keeps the no-show they marked).
  * The daily close (actor `system:daily-close`) measures nothing: no service time, no busy time.
  */
-export type RollupFigure = 'issued' | 'firstWait' | 'served' | 'noShow' | 'cancelled' | 'transferredOut' | 'releasesCounter'
+export type RollupFigure = 'issued' | 'firstWait' | 'served' | 'noShow' | 'cancelled' | 'transferredOut' | 'releasesCounter' | 'noShowTakenBack'
 
 /** Everything one kind of ticket change does besides the moves every change makes (event, waiting counts, now serving, webhook). */
 export interface TransitionEffect extends TransitionRule {
   /** The columns it sets besides `status`. */
-  columns: (before: Pick<TicketRow, 'callCount'>, input: TransitionInput) => TicketChanges
+  columns: (before: Pick<TicketRow, 'callCount' | 'serviceId' | 'counterId'>, input: TransitionInput) => TicketChanges
   /** Listed in the display feeds' recent calls (`ticket_calls`). */
   listsCall: boolean
   /** Moves the calling counter's count of normal calls since its last priority call (contract §8 INTERLEAVE). */
@@ -66,7 +71,9 @@ export interface TransitionEffect extends TransitionRule {
  * the roll-ups (`rollupEffects`, live and in `rebuildReportRollups`) read.
  * WAITING→CALLED (call) · CALLED→CALLED (recall) · CALLED→SERVING (start) ·
  * SERVING→COMPLETED (complete) · CALLED→NO_SHOW (no-show) · WAITING→CANCELLED (cancel) ·
- * CALLED→WAITING (requeue) · CALLED/SERVING→WAITING in another service (transfer).
+ * CALLED→WAITING (requeue) · CALLED/SERVING→WAITING in another service (transfer) ·
+ * NO_SHOW→WAITING within the unit's noShowGraceMinutes (reinstate, contract §20; the window is
+ * checked by the caller, src/counters/service.ts).
  */
 export const TRANSITION_EFFECTS: Record<TicketAction, TransitionEffect> = {
   call: {
@@ -110,11 +117,19 @@ export const TRANSITION_EFFECTS: Record<TicketAction, TransitionEffect> = {
   transfer: {
     from: ['CALLED', 'SERVING'], to: 'WAITING', event: 'transferred', webhook: 'ticket.transferred',
     // Number and priority kept; leaves its counter, calledAt and servingAt back to null.
-    columns: (_, { toServiceId, place }) => ({
+    // Contract §20: it remembers where it came from (the last transfer) and the note, for the receiving desk.
+    columns: (before, { toServiceId, place, transferNote }) => ({
       ...(toServiceId === undefined ? {} : { serviceId: toServiceId }),
       counterId: null, calledAt: null, servingAt: null, ...place,
+      ...(toServiceId === undefined ? {} : { transferredFromServiceId: before.serviceId, transferredFromCounterId: before.counterId, transferNote: transferNote ?? null }),
     }),
     listsCall: false, countsCall: false, measuresService: false, rollups: ['transferredOut', 'releasesCounter'],
+  },
+  reinstate: {
+    from: ['NO_SHOW'], to: 'WAITING', event: 'reinstated', webhook: 'ticket.reinstated',
+    // Contract §20 "Bring back": waits again, FIRST or LAST; no longer at a counter, no longer ended.
+    columns: (_, { place }) => ({ counterId: null, calledAt: null, completedAt: null, ...place }),
+    listsCall: false, countsCall: false, measuresService: false, rollups: ['noShowTakenBack'],
   },
 }
 

@@ -77,6 +77,7 @@ const EXAMPLE: TicketWebhookEvent = {
     servingAt: null,
     completedAt: null,
     priority: false,
+    transfer: null,
   },
 }
 
@@ -100,7 +101,10 @@ export const webhooksDoc = {
           'Sent for each ticket change to every active endpoint of the queue unit subscribed to its type (contract §3): written to a durable outbox in the ' +
           'change\'s own transaction, delivered at least once, in order per ticket, retried with exponential backoff and jitter for 24 hours, then marked failed. ' +
           '`actor` says who made the change (contract §16): a clerk at a desk by username, a desk or kiosk without one by device name, an API key by credential ID, ' +
-          'the daily close as `{type: system, id: daily-close}`. Verify `Lobby-Signature` over the raw body before parsing it.',
+          'the daily close as `{type: system, id: daily-close}`. Contract §20: `ticket.reinstated` when a desk brings a no-show back (NO_SHOW→WAITING), and ' +
+          '`ticket.approaching` once per ticket when a waiting ticket has the unit\'s `approachingAhead` (default 3) or fewer tickets ahead in call order (actor ' +
+          '`{type: system, id: approaching}`; e.g. to send an SMS). `data.transfer` is where a transferred ticket came from and the sending desk\'s note. ' +
+          'Verify `Lobby-Signature` over the raw body before parsing it.',
         parameters: [
           { name: 'Lobby-Event', ...header('the event type, as in the body', 'ticket.called') },
           { name: 'Lobby-Delivery', ...header('this delivery (dlv_…): one per endpoint and event, the same in its retries', 'dlv_01JD5DELIVERY0000000000000') },

@@ -9,6 +9,8 @@ import { webhooks, webhookDeliveries } from './tables'
 export const TICKET_EVENT_TYPES = [
   'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
   'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
+  // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
+  'ticket.reinstated', 'ticket.approaching',
 ] as const
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
 

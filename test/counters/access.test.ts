@@ -18,6 +18,7 @@ function mutations(ctx: QueueTestContext, ticketId: string, secret?: string): [s
     ['no-show', () => act(ctx, ticketId, 'no-show', undefined, secret)],
     ['cancel', () => act(ctx, ticketId, 'cancel', undefined, secret)],
     ['requeue', () => act(ctx, ticketId, 'requeue', { position: 'FIRST' }, secret)],
+    ['reinstate', () => act(ctx, ticketId, 'reinstate', { position: 'FIRST' }, secret)],
     ['transfer', () => act(ctx, ticketId, 'transfer', { serviceId: 'svc_loans' }, secret)],
   ]
 }

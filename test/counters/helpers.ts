@@ -6,10 +6,17 @@ import { TICKET_EVENT_TYPES } from '../../src/webhooks/outbox'
 
 export const OP = '/api/operator/v1'
 
-/** A provisioned app whose webhook subscribes to every ticket event. */
+/**
+ * Every ticket event but `ticket.approaching` (contract §20: written for a ticket as soon as it
+ * is near its turn, which most tests' short lines are at once); test/counters/journey.test.ts
+ * subscribes to it.
+ */
+export const TRANSITION_WEBHOOKS = TICKET_EVENT_TYPES.filter((type) => type !== 'ticket.approaching')
+
+/** A provisioned app whose webhook subscribes to every ticket event but `ticket.approaching`. */
 export function counterContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Parameters<typeof queueContext>[1] = {}): QueueTestContext {
   return queueContext((doc) => {
-    mainUnit(doc).webhooks = [{ id: 'whk_crm', url: 'http://127.0.0.1:9/hooks', events: [...TICKET_EVENT_TYPES] }]
+    mainUnit(doc).webhooks = [{ id: 'whk_crm', url: 'http://127.0.0.1:9/hooks', events: [...TRANSITION_WEBHOOKS] }]
     edit(doc)
   }, overrides)
 }

@@ -34,6 +34,7 @@ const BODIES: Record<string, unknown> = {
   call: { counterId: 'cnt_2' },
   requeue: { position: 'LAST' },
   transfer: { serviceId: 'svc_loans' },
+  reinstate: { position: 'FIRST' },
 }
 
 describe('ticket lifecycle: every legal transition', () => {
@@ -143,9 +144,9 @@ describe('ticket lifecycle: every legal transition', () => {
 describe('every illegal transition is 409 INVALID_TRANSITION and writes nothing', () => {
   const cases = TICKET_STATUSES.flatMap((status) => TICKET_ACTIONS.map((action) => ({ status, action, legal: TRANSITIONS[action].from.includes(status) })))
 
-  test('the table covers all 6 statuses × 8 actions, 9 of them legal', () => {
-    expect(cases).toHaveLength(48)
-    expect(cases.filter((c) => c.legal)).toHaveLength(9)
+  test('the table covers all 6 statuses × 9 actions, 10 of them legal', () => {
+    expect(cases).toHaveLength(54)
+    expect(cases.filter((c) => c.legal)).toHaveLength(10)
   })
 
   for (const { status, action, legal } of cases) {

@@ -45,6 +45,9 @@ describe('ticket events reach a webhook receiver, signed and in order', () => {
     const b = await issued(ctx)
     await ok(act(ctx, b.id, 'call', { counterId: 'cnt_2' }))
     await ok(act(ctx, b.id, 'no-show'))
+    await ok(act(ctx, b.id, 'reinstate', { position: 'FIRST' }))
+    await ok(act(ctx, b.id, 'call', { counterId: 'cnt_2' }))
+    await ok(act(ctx, b.id, 'no-show'))
     const c = await issued(ctx)
     await ok(act(ctx, c.id, 'cancel'))
     const d = await issued(ctx)
@@ -59,14 +62,18 @@ describe('ticket events reach a webhook receiver, signed and in order', () => {
       return event as { type: string; data: { id: string; status: string } }
     })
     const of = (id: string) => events.filter((e) => e.data.id === id).map((e) => `${e.type}:${e.data.status}`)
+    // Contract §20: each was near its turn as it was issued (the line is short): approaching once, no more.
     expect(of(a.id)).toEqual([
-      'ticket.created:WAITING', 'ticket.called:CALLED', 'ticket.recalled:CALLED', 'ticket.serving:SERVING',
+      'ticket.created:WAITING', 'ticket.approaching:WAITING', 'ticket.called:CALLED', 'ticket.recalled:CALLED', 'ticket.serving:SERVING',
       'ticket.transferred:WAITING', 'ticket.called:CALLED', 'ticket.requeued:WAITING', 'ticket.called:CALLED',
       'ticket.serving:SERVING', 'ticket.completed:COMPLETED',
     ])
-    expect(of(b.id)).toEqual(['ticket.created:WAITING', 'ticket.called:CALLED', 'ticket.no_show:NO_SHOW'])
-    expect(of(c.id)).toEqual(['ticket.created:WAITING', 'ticket.cancelled:CANCELLED'])
-    expect(of(d.id)).toEqual(['ticket.created:WAITING', 'ticket.cancelled:CANCELLED'])
+    expect(of(b.id)).toEqual([
+      'ticket.created:WAITING', 'ticket.approaching:WAITING', 'ticket.called:CALLED', 'ticket.no_show:NO_SHOW',
+      'ticket.reinstated:WAITING', 'ticket.called:CALLED', 'ticket.no_show:NO_SHOW',
+    ])
+    expect(of(c.id)).toEqual(['ticket.created:WAITING', 'ticket.approaching:WAITING', 'ticket.cancelled:CANCELLED'])
+    expect(of(d.id)).toEqual(['ticket.created:WAITING', 'ticket.approaching:WAITING', 'ticket.cancelled:CANCELLED'])
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(TICKET_EVENT_TYPES))
   })
 

@@ -247,7 +247,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await currentNumber(desk1).filter({ hasText: b }).waitFor()
     expect(await desk1.locator('button.desk-call').first().isDisabled()).toBe(true)
 
-    // Transfer by keyboard: focus the select, choose Loans, Tab to Transfer, Enter.
+    // Transfer by keyboard: focus the select, choose Loans, Tab to the note (contract §20; empty is none), Enter sends it.
     await desk1.getByLabel('Transfer to').selectOption({ label: 'Loans' })
     await desk1.locator('button.desk-transfer:not([disabled])').waitFor()
     await desk1.getByLabel('Transfer to').focus()

@@ -204,6 +204,7 @@ describe('deskSignIn: required', () => {
       [`${OP}/tickets/${ticket.id}/no-show`, undefined],
       [`${OP}/tickets/${ticket.id}/cancel`, undefined],
       [`${OP}/tickets/${ticket.id}/requeue`, { position: 'LAST' }],
+      [`${OP}/tickets/${ticket.id}/reinstate`, { position: 'FIRST' }],
       [`${OP}/tickets/${ticket.id}/transfer`, { serviceId: 'svc_loans' }],
       [`${OP}/tickets`, { locationId: 'loc_hall', serviceId: 'svc_accounts' }],
     ]

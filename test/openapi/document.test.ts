@@ -39,6 +39,7 @@ const OPERATIONS: Record<string, string> = {
   'post /api/operator/v1/tickets/{ticketId}/no-show': 'markTicketNoShow',
   'post /api/operator/v1/tickets/{ticketId}/cancel': 'cancelTicket',
   'post /api/operator/v1/tickets/{ticketId}/requeue': 'requeueTicket',
+  'post /api/operator/v1/tickets/{ticketId}/reinstate': 'reinstateTicket',
   'post /api/operator/v1/tickets/{ticketId}/transfer': 'transferTicket',
   'get /api/operator/v1/queue': 'readQueueOverview',
   'get /api/operator/v1/tickets/{ticketId}/events': 'listTicketEvents',

@@ -98,9 +98,12 @@ async function driveEveryOperation() {
   await data(post(`${OP}/tickets/${first.id}/call`, { counterId: 'cnt_2' }, bearer(operator)))
   await data(post(`${OP}/tickets/${first.id}/requeue`, { position: 'FIRST' }, bearer(operator)))
   await data(post(`${OP}/tickets/${first.id}/call`, { counterId: 'cnt_2' }, bearer(operator)))
-  await data(post(`${OP}/tickets/${first.id}/transfer`, { serviceId: 'svc_loans' }, bearer(operator)))
+  await data(post(`${OP}/tickets/${first.id}/transfer`, { serviceId: 'svc_loans', note: 'Wants a <b>loan</b>' }, bearer(operator)))
   const next = await data(post(`${OP}/counters/cnt_1/call-next`, undefined, bearer(operator)))
   await data(post(`${OP}/tickets/${next.ticket?.id ?? next.id}/no-show`, undefined, bearer(operator)))
+  // Contract §20: brought back, then no-show again (the counter is free for what follows).
+  await data(post(`${OP}/tickets/${next.ticket?.id ?? next.id}/reinstate`, { position: 'FIRST' }, bearer(operator)))
+  await expectStatus(post(`${OP}/tickets/${next.ticket?.id ?? next.id}/reinstate`, { position: 'FIRST' }, bearer(operator)), 409)
   const waiting = await data(issue(HALL_ACCOUNTS), 201)
   await data(post(`${OP}/tickets/${waiting.id}/cancel`, undefined, bearer(operator)))
   await expectStatus(post(`${OP}/tickets/tkt_unknown/start`, undefined, bearer(operator)), 404)

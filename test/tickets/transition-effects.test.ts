@@ -21,12 +21,18 @@ describe('TRANSITION_EFFECTS, the one table of what each transition changes', ()
   })
 
   test('column changes: a call counts and takes the ticket off the front lane, a transfer leaves its counter for another service', () => {
-    expect(TRANSITION_EFFECTS.call.columns({ callCount: 2 }, { at: 5, counterId: 'cnt_1' })).toEqual({ counterId: 'cnt_1', calledAt: 5, callCount: 3, front: false })
-    expect(TRANSITION_EFFECTS.recall.columns({ callCount: 2 }, { at: 5 })).toEqual({ callCount: 3 })
-    expect(TRANSITION_EFFECTS.transfer.columns({ callCount: 1 }, { at: 5, toServiceId: 'svc_b', place: { queueRank: 9, front: true } }))
-      .toEqual({ serviceId: 'svc_b', counterId: null, calledAt: null, servingAt: null, queueRank: 9, front: true })
-    expect(TRANSITION_EFFECTS.requeue.columns({ callCount: 1 }, { at: 5 })).toEqual({ counterId: null, calledAt: null })
-    for (const action of ['complete', 'no-show', 'cancel'] as const) expect(TRANSITION_EFFECTS[action].columns({ callCount: 1 }, { at: 7 })).toEqual({ completedAt: 7 })
+    const at = (callCount: number) => ({ callCount, serviceId: 'svc_a', counterId: 'cnt_9' })
+    expect(TRANSITION_EFFECTS.call.columns(at(2), { at: 5, counterId: 'cnt_1' })).toEqual({ counterId: 'cnt_1', calledAt: 5, callCount: 3, front: false })
+    expect(TRANSITION_EFFECTS.recall.columns(at(2), { at: 5 })).toEqual({ callCount: 3 })
+    expect(TRANSITION_EFFECTS.transfer.columns(at(1), { at: 5, toServiceId: 'svc_b', place: { queueRank: 9, front: true } }))
+      .toEqual({ serviceId: 'svc_b', counterId: null, calledAt: null, servingAt: null, queueRank: 9, front: true, transferredFromServiceId: 'svc_a', transferredFromCounterId: 'cnt_9', transferNote: null })
+    expect(TRANSITION_EFFECTS.transfer.columns(at(1), { at: 5, toServiceId: 'svc_b', transferNote: 'needs a loan form' }).transferNote).toBe('needs a loan form')
+    // Contract §20: a no-show brought back waits again, off its counter and no longer ended.
+    expect(TRANSITION_EFFECTS.reinstate.columns(at(1), { at: 5, place: { queueRank: 0, front: true } })).toEqual({ counterId: null, calledAt: null, completedAt: null, queueRank: 0, front: true })
+    expect(TRANSITION_EFFECTS.reinstate.from).toEqual(['NO_SHOW'])
+    expect(rollupFiguresOf('reinstated')).toEqual(['noShowTakenBack'])
+    expect(TRANSITION_EFFECTS.requeue.columns(at(1), { at: 5 })).toEqual({ counterId: null, calledAt: null })
+    for (const action of ['complete', 'no-show', 'cancel'] as const) expect(TRANSITION_EFFECTS[action].columns(at(1), { at: 7 })).toEqual({ completedAt: 7 })
   })
 
   test('only a completion measures a service time; only calls and recalls are listed; only a call moves the streak', () => {

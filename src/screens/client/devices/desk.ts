@@ -6,7 +6,7 @@ import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from '.
 import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
 import { languageOfName, nameIn } from '../names'
 import { directionOf } from '../../shared/options'
-import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket } from '../../../contract/wire'
+import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket, TrackedQueueTicket as TrackedTicket } from '../../../contract/wire'
 
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
 
@@ -79,6 +79,10 @@ export class DeskPage {
     walkInService: h('select', { id: 'desk-walkin-service' }),
     walkInPriority: h('input', { type: 'checkbox', id: 'desk-walkin-priority' }),
     closeReason: h('select', { id: 'desk-close-reason' }),
+    // Contract §20: a note for the receiving desk, the counter's missed turns, a walk-in's takeaway.
+    transferNote: h('input', { id: 'desk-transfer-note', type: 'text', maxlength: '200', autocomplete: 'off', dir: 'auto' }),
+    missed: h('div', { class: 'desk-missed-body' }),
+    takeaway: h('div', { class: 'desk-takeaway', role: 'region', hidden: true }),
     // The clerk (contract §16): a sign-in form while nobody is signed in, the name and "Sign out" after.
     clerkName: h('p', { class: 'desk-clerk-name', dir: 'auto' }),
     clerkNotice: h('p', { class: 'desk-clerk-notice', id: 'desk-clerk-notice' }),
@@ -141,6 +145,12 @@ export class DeskPage {
     this.el.requeueAt.replaceChildren(h('option', { value: 'LAST' }, labels.requeueLast), h('option', { value: 'FIRST' }, labels.requeueFirst))
     // A closed menu shows the chosen name in that name's direction (an English service on the Arabic desk).
     for (const select of [this.el.transferTo, this.el.walkInService]) select.addEventListener('change', () => followChosen(select))
+    // Enter in the note sends the transfer, as in a form: type the note, press Enter.
+    this.el.transferNote.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || event.isComposing) return
+      event.preventDefault()
+      if (!this.buttons.transfer.disabled) this.buttons.transfer.click()
+    })
     const language = h('select', { id: 'desk-language' }, DESK_LANGUAGES.map((l) => h('option', { value: l.tag, lang: l.tag, selected: this.page.lang.split('-')[0] === l.tag }, l.name)))
     language.addEventListener('change', () => this.page.chooseLanguage(language.value))
 
@@ -172,6 +182,7 @@ export class DeskPage {
           button('requeue', labels.requeue, () => void this.requeue(), {}, shortcutOf('requeue'))),
         h('div', { class: 'desk-move' },
           h('label', { for: 'desk-transfer-to' }, labels.transferTo), this.el.transferTo,
+          h('label', { for: 'desk-transfer-note' }, labels.transferNote), this.el.transferNote,
           button('transfer', labels.transfer, () => void this.transfer())),
       ),
       this.el.outcome,
@@ -219,8 +230,14 @@ export class DeskPage {
       h('dl', null, SHORTCUTS.flatMap((s) => [h('dt', null, h('kbd', null, s.key)), h('dd', null, labels[s.action])])),
     )
     const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
+    const missed = h('section', { class: 'desk-missed', 'aria-labelledby': 'desk-missed-heading', 'aria-describedby': 'desk-missed-hint' },
+      h('h2', { id: 'desk-missed-heading' }, labels.missedTurns),
+      h('p', { class: 'hint', id: 'desk-missed-hint' }, labels.missedTurnsHint),
+      this.el.missed)
+    this.el.takeaway.setAttribute('aria-label', labels.walkInTakeaway)
+    counterTools.append(this.el.takeaway)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, missed, counterTools, shortcuts)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
@@ -263,8 +280,11 @@ export class DeskPage {
         h('p', { class: 'desk-ticket-time' },
           since ? this.page.t(ticket.status === 'SERVING' ? 'servingSince' : 'calledAt', { time: formatTime(lang, zone, since) }) : null,
           ' · ', h('span', { class: 'visually-hidden' }, labels.timer, ' '), this.el.timer),
+        ...this.transferLines(ticket),
       )
     }
+
+    this.paintMissed(view)
 
     // The clerk: the form while nobody is signed in (kept, so typing is not lost on a re-read).
     const clerkNow = view.clerk
@@ -312,6 +332,79 @@ export class DeskPage {
     if (focusedTicket) (this.el.lines.querySelector(`[data-ticket-id="${CSS.escape(focusedTicket)}"]`) as HTMLElement | null)?.focus()
     this.paintButtons()
     this.tick()
+  }
+
+  // ---- the customer's journey (contract §20) -------------------------------------------------
+
+  /** "Transferred from Accounts, Counter 1" and the sending desk's note (as text, never HTML), for a ticket that was transferred. */
+  private transferLines(ticket: Ticket): HTMLElement[] {
+    const transfer = ticket.transfer
+    if (!transfer) return []
+    const view = this.view!
+    const service = this.serviceLabel(transfer.fromServiceId)
+    const counterNames = transfer.fromCounterId === null ? undefined : view.counterNamesByLanguage[transfer.fromCounterId]
+    const from = counterNames === undefined
+      ? this.page.t('transferredFromService', { service })
+      : this.page.t('transferredFrom', { service, counter: this.nameOf(counterNames, transfer.fromCounterId ?? '') })
+    const lines: HTMLElement[] = [h('p', { class: 'desk-transferred', dir: 'auto' }, from)]
+    if (transfer.note) lines.push(h('p', { class: 'desk-transfer-note', dir: 'auto' }, this.page.t('transferNoteShown', { note: transfer.note })))
+    return lines
+  }
+
+  /** The counter's no-shows still within the grace window, each with "Bring back" (first by default, or last). */
+  private paintMissed(view: DeskView): void {
+    const { labels } = this.page
+    const lang = this.page.lang
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.missedId
+    if (view.noShows.length === 0) {
+      this.el.missed.replaceChildren(h('p', { class: 'desk-missed-none' }, labels.noMissedTurns))
+      return
+    }
+    this.el.missed.replaceChildren(h('ul', { class: 'desk-missed-list' }, view.noShows.map(({ ticket, until }) => {
+      const numberId = `desk-missed-${ticket.id}`
+      const selectId = `desk-missed-at-${ticket.id}`
+      const at = h('select', { id: selectId, 'data-missed-at': ticket.id },
+        h('option', { value: 'FIRST' }, labels.requeueFirst), h('option', { value: 'LAST' }, labels.requeueLast)) as HTMLSelectElement
+      const bring = h('button', { type: 'button', class: 'desk-bring-back', 'data-missed-id': ticket.id, 'aria-describedby': numberId }, labels.bringBack) as HTMLButtonElement
+      bring.addEventListener('click', () => void this.bringBack(ticket, at.value === 'LAST' ? 'LAST' : 'FIRST'))
+      return h('li', null,
+        h('span', { class: 'desk-ticket-number', id: numberId, dir: 'ltr' }, ticket.ticketNumber),
+        h('span', { class: 'desk-ticket-since' }, this.serviceName(ticket.serviceId), ' · ', this.page.t('missedUntil', { time: formatTime(lang, view.counter.timezone, until) })),
+        h('label', { for: selectId }, labels.bringBackAt), at,
+        bring)
+    })))
+    if (focused) (this.el.missed.querySelector(`[data-missed-id="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus()
+  }
+
+  private bringBack(ticket: Ticket, position: 'FIRST' | 'LAST'): Promise<void> {
+    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/reinstate`, { position },
+      (a) => this.page.t('didBringBack', { number: this.numberOf(a) }),
+      (a) => (a.code === 'NO_SHOW_GRACE_EXPIRED' ? this.page.t('graceExpired', { number: ticket.ticketNumber }) : null))
+  }
+
+  /** After "New walk-in ticket": the number, the QR code of its phone page and "Print" (the print page of contract §9). */
+  private showTakeaway(ticket: TrackedTicket): void {
+    const { labels } = this.page
+    const close = h('button', { type: 'button', class: 'desk-button desk-takeaway-close' }, labels.closeTakeaway)
+    close.addEventListener('click', () => {
+      this.el.takeaway.hidden = true
+      this.el.takeaway.replaceChildren()
+      this.buttons.walkIn.focus()
+    })
+    const printPath = `/kiosk/tickets/${encodeURIComponent(ticket.id)}/print`
+    const print = h('button', { type: 'button', class: 'desk-button desk-print', 'aria-label': this.page.t('printTicket', { number: ticket.ticketNumber }) }, labels.print)
+    print.addEventListener('click', () => { window.open(printPath, '_blank', 'noopener') })
+    const qr = ticket.trackingUrl === null ? [] : [h('figure', { class: 'desk-qr' },
+      h('img', { src: `${ticket.trackingUrl}/qr.svg`, alt: labels.walkInScan, width: 160, height: 160 }),
+      h('figcaption', null, labels.walkInScan))]
+    this.el.takeaway.replaceChildren(
+      h('h3', null, labels.walkInTakeaway),
+      h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber), ticket.priority ? priorityBadge(labels.priorityBadge) : null),
+      h('p', { class: 'desk-ticket-service' }, this.serviceName(ticket.serviceId)),
+      ...qr,
+      h('div', { class: 'desk-actions' }, print, close),
+    )
+    this.el.takeaway.hidden = false
   }
 
   // ---- names in the page's language (contract §18) -----------------------------------------
@@ -425,6 +518,8 @@ export class DeskPage {
     for (const el of this.el.lines.querySelectorAll<HTMLButtonElement>('button.desk-call')) el.disabled = !(ready && ticket === null)
     this.el.requeueAt.disabled = !(ready && allowed.requeue)
     this.el.transferTo.disabled = !(ready && allowed.transfer)
+    this.el.transferNote.disabled = !(ready && allowed.transfer)
+    for (const el of this.el.missed.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button.desk-bring-back, select[data-missed-at]')) el.disabled = !ready
     this.el.walkInService.disabled = !(ready && allowed.walkIn)
     this.el.walkInPriority.disabled = !(ready && allowed.walkIn)
     this.el.closeReason.disabled = !(ready && allowed.close)
@@ -551,8 +646,12 @@ export class DeskPage {
     const serviceId = this.el.transferTo.value
     if (!ticket || !serviceId) return Promise.resolve()
     const name = this.serviceLabel(serviceId)
-    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/transfer`, { serviceId },
-      (a) => this.page.t('didTransfer', { number: this.numberOf(a), service: name }))
+    const note = this.el.transferNote.value.trim()
+    return this.send(`${OPERATOR}/tickets/${encodeURIComponent(ticket.id)}/transfer`, { serviceId, ...(note === '' ? {} : { note }) },
+      (a) => {
+        this.el.transferNote.value = ''
+        return this.page.t('didTransfer', { number: this.numberOf(a), service: name })
+      })
   }
 
   private walkIn(): Promise<void> {
@@ -565,6 +664,8 @@ export class DeskPage {
       (a) => {
         // One priority ticket per tick of the box: the next walk-in is a normal one again.
         this.el.walkInPriority.checked = false
+        const issued = (a.body as { data?: TrackedTicket } | null)?.data
+        if (issued) this.showTakeaway(issued)
         return this.page.t('didWalkIn', { number: this.numberOf(a), service: name })
       }, () => null,
       { 'idempotency-key': crypto.randomUUID() })
