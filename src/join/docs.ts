@@ -50,7 +50,7 @@ const issueDetail = routeDetail({
           ticket: {
             id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A003', status: 'WAITING', source: 'REMOTE',
             queueUnitId: 'qu_main', locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: null,
-            createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
+            createdAt: '2026-11-25T09:42:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, transfer: null, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
           },
           trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
         },
