@@ -167,6 +167,9 @@ describe('names and opening hours in the display state (contract §18)', () => {
     s = at('2026-11-30T15:15:00Z')
     expect(s.accounts).toMatchObject({ open: false, opensAt: '2026-12-01T07:30:00.000Z' })
     expect(s.hall).toMatchObject({ open: false, opensAt: '2026-12-01T07:30:00.000Z' })
+    // Contract §19: closed, the integer stays: the time until it opens (16 h 15 min) plus the
+    // estimate (no counter open, nobody waiting: one counter assumed, busy for one average, 300 s).
+    expect(s.accounts).toMatchObject({ estimatedWaitSeconds: (16 * 60 + 15) * 60 + 300, noCounterOpen: true })
     // The annex has no hours: always open.
     expect(s.annex).toMatchObject({ open: true, opensAt: null })
     // Tuesday 08:30: open again; the clock going back reads the earlier state again (nothing stale from the cache).
