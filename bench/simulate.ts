@@ -6,8 +6,10 @@
  * production estimate at issue (what the kiosk shows) and Part one's formula against the real
  * waits; writes its own section of bench/RESULTS.md (BENCH_OUT elsewhere, SIM_NO_WRITE=1 not at all),
  * and with SIM_TICKETS=dir every called ticket's figures, one CSV per scenario, for a closer look.
+ * SIM_SEEDS=n (default 5, 0: none) runs every scenario again on n seeds for the spread table.
+ * The hand-written analysis under the figures is bench/sim/analysis.md, included verbatim.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { simulateBranchDay, type BranchDayOutcome, type Scenario } from './sim/branch-day'
 import { accuracyOf, type AccuracyFigures } from './sim/metrics'
@@ -151,6 +153,8 @@ Scenarios (branch on UTC, doors 08:30, hourly arrival rates from 08:30, counters
 walk up 30 s after a call):
 
 ${SCENARIOS.map(describe).join('\n')}
+
+${readFileSync(join(import.meta.dir, 'sim', 'analysis.md'), 'utf8').trim()}
 ${END}`
   if (write) writeSection(SECTION, section)
   return section
