@@ -127,8 +127,7 @@ kiosk's figure) and **Part one** = ceil((waiting + 1) / max(open counters, 1)) �
 simulator from the same moment's line (WAITING tickets before the new one, open counters serving the
 service, Part one's moving average of the service's completions, kept by the simulator, else
 \`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
-are excluded and counted. While src/tickets still has Part one's estimator the two rows differ only for
-tickets the call order (priority, contract §8) puts behind fewer than all of the line's waiting tickets.
+are excluded and counted. The estimator learns the usual day from the warm-up weeks (contract §19).
 Per-ticket records: \`SIM_TICKETS=dir bun bench/simulate.ts\` writes one CSV per scenario there.
 
 Errors are estimate − real, in seconds. MdAPE > 5 min: median |error| / real wait over tickets that waited
