@@ -6,8 +6,10 @@
  * production estimate at issue (what the kiosk shows) and Part one's formula against the real
  * waits; writes its own section of bench/RESULTS.md (BENCH_OUT elsewhere, SIM_NO_WRITE=1 not at all),
  * and with SIM_TICKETS=dir every called ticket's figures, one CSV per scenario, for a closer look.
+ * SIM_SEEDS=n (default 5, 0: none) runs every scenario again on n seeds for the spread table.
+ * The hand-written analysis under the figures is bench/sim/analysis.md, included verbatim.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { simulateBranchDay, type BranchDayOutcome, type Scenario } from './sim/branch-day'
 import { accuracyOf, type AccuracyFigures } from './sim/metrics'
@@ -62,6 +64,38 @@ function ticketsCsv(outcome: BranchDayOutcome): string {
   return [header, ...rows].join('\n') + '\n'
 }
 
+/** How many seeds the spread table runs per scenario (the scenario's own seed and the next ones, +1,000 each). */
+const SPREAD_SEEDS = Number(process.env.SIM_SEEDS ?? 5)
+
+const range = (values: number[], format: (n: number) => string) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return `${format(sorted[0]!)} · ${format(sorted[Math.floor(sorted.length / 2)]!)} · ${format(sorted.at(-1)!)}`
+}
+
+/**
+ * The same scenarios on `SPREAD_SEEDS` seeds: min · median · max over the seeds of the MAE
+ * ratio (production / Part one) and of production's MdAPE > 5 min, and how many seeds meet the
+ * done-when bars (ratio ≤ 0.5 and MdAPE < 30 %).
+ */
+function spreadRows(): string[] {
+  return SCENARIOS.map((scenario) => {
+    const ratios: number[] = []
+    const mdapes: number[] = []
+    const maes: number[] = []
+    let met = 0
+    for (let k = 0; k < SPREAD_SEEDS; k++) {
+      const figures = figuresOf(simulateBranchDay({ ...scenario, seed: scenario.seed + 1000 * k }))
+      const ratio = figures.production.meanAbsoluteErrorSeconds / figures.partOne.meanAbsoluteErrorSeconds
+      const mdape = figures.production.medianApeOver5MinPercent ?? 0
+      ratios.push(ratio)
+      mdapes.push(mdape)
+      maes.push(figures.production.meanAbsoluteErrorSeconds)
+      if (ratio <= 0.5 && mdape < 30) met++
+    }
+    return `| ${scenario.name} | ${SPREAD_SEEDS} | ${range(maes, whole)} | ${range(ratios, (n) => n.toFixed(2))} | ${range(mdapes, (n) => percent(n))} | ${met} of ${SPREAD_SEEDS} |`
+  })
+}
+
 export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): string {
   const started = performance.now()
   const lines: string[] = []
@@ -77,6 +111,7 @@ export function runEstimateBench(write = process.env.SIM_NO_WRITE !== '1'): stri
     lines.push(row(scenario.name, 'production', figures.production), row('', 'Part one', figures.partOne))
     counts.push(`| ${scenario.name} | ${outcome.issued} | ${outcome.priorityIssued} | ${outcome.called.length} | ${outcome.called.filter((t) => t.realWaitSeconds === 0).length} | ${outcome.leftAtClose} | ${outcome.noShows} | ${outcome.requeues} | ${outcome.transfers} | ${outcome.completed} |`)
   }
+  const spread = SPREAD_SEEDS > 0 ? spreadRows() : []
   const seconds = (performance.now() - started) / 1000
   const section = `${START}
 ## Wait estimates (contract §19)
@@ -92,8 +127,7 @@ kiosk's figure) and **Part one** = ceil((waiting + 1) / max(open counters, 1)) �
 simulator from the same moment's line (WAITING tickets before the new one, open counters serving the
 service, Part one's moving average of the service's completions, kept by the simulator, else
 \`defaultServiceSeconds\`), and the real wait = issue → first call. Tickets never called (left at close)
-are excluded and counted. While src/tickets still has Part one's estimator the two rows differ only for
-tickets the call order (priority, contract §8) puts behind fewer than all of the line's waiting tickets.
+are excluded and counted. The estimator learns the usual day from the warm-up weeks (contract §19).
 Per-ticket records: \`SIM_TICKETS=dir bun bench/simulate.ts\` writes one CSV per scenario there.
 
 Errors are estimate − real, in seconds. MdAPE > 5 min: median |error| / real wait over tickets that waited
@@ -104,6 +138,12 @@ called ticket. Bias > 0: the estimate promised longer waits than happened.
 |---|---|---:|---:|---:|---:|---:|---:|
 ${lines.join('\n')}
 
+Over seeds (the scenario's seed, then +1,000, +2,000, …), min · median · max:
+
+| Scenario | Seeds | Production MAE (s) | MAE production / Part one | Production MdAPE > 5 min | Seeds meeting both bars |
+|---|---:|---:|---:|---:|---:|
+${spread.join('\n')}
+
 | Scenario | Issued | Priority issued | Called | Called at once (0 s) | Left at close | No-shows | Requeues | Transfers | Completed |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${counts.join('\n')}
@@ -112,6 +152,8 @@ Scenarios (branch on UTC, doors 08:30, hourly arrival rates from 08:30, counters
 walk up 30 s after a call):
 
 ${SCENARIOS.map(describe).join('\n')}
+
+${readFileSync(join(import.meta.dir, 'sim', 'analysis.md'), 'utf8').trim()}
 ${END}`
   if (write) writeSection(SECTION, section)
   return section

@@ -69,6 +69,7 @@ export const DeskView = Type.Object(
           active: Type.Boolean(),
           waiting: Type.Integer({ minimum: 0 }),
           estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
+          noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed the usual ones, else one); the desk says "No counter is open right now"' }),
           tickets: Type.Array(QueueTicket, { description: 'the first 10 WAITING tickets in the order call-next takes them' }),
         },
         closed,

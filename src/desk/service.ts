@@ -109,6 +109,7 @@ export class DeskService {
           active: line.active,
           waiting: line.waiting,
           estimatedWaitSeconds: line.estimatedWaitSeconds,
+          noCounterOpen: line.noCounterOpen,
           tickets: line.tickets.slice(0, WAITING_SHOWN),
         })),
       ticket: mine?.ticket ?? null,

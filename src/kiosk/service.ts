@@ -7,7 +7,7 @@ import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService }
 import { openStateAt } from '../queue/opening-hours'
 import { canonicalLanguageTag, matchLanguage, namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
 import type { Device } from '../devices/service'
-import { type TicketRow, trackedTicketJson } from '../tickets'
+import { type TicketRow, trackedTicketJson, waitWhenClosed } from '../tickets'
 import { KioskCodes } from './errors'
 import type { KioskIssueRequest, KioskTicket, KioskView } from './model'
 
@@ -137,9 +137,10 @@ export class KioskService {
           open: state.open,
           opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
           waiting: line.waiting,
-          estimatedWaitSeconds: line.estimatedWaitSeconds,
+          // Contract §19: closed, the time until it opens plus the estimate.
+          estimatedWaitSeconds: waitWhenClosed(line.estimatedWaitSeconds, state, now),
           noCounterOpen: line.noCounterOpen,
-          priorityEstimatedWaitSeconds: place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds : null,
+          priorityEstimatedWaitSeconds: place.kioskPriority ? waitWhenClosed(this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds, state, now) : null,
         }
       })
     // The branch is open while any listed service is; closed, it opens with its earliest service.

@@ -98,6 +98,15 @@ export interface OpenSignature {
   timed: boolean
 }
 
+/**
+ * Contract §19: a closed service keeps its integer, the time until it opens plus the estimate
+ * now (the page says when it opens); open, or closed with no opening ahead, the estimate.
+ */
+export function waitWhenClosed(estimatedWaitSeconds: number, opening: { open: boolean; opensAt: number | null }, now: number): number {
+  if (opening.open || opening.opensAt === null) return estimatedWaitSeconds
+  return Math.max(Math.ceil((opening.opensAt - now) / 1000), 0) + estimatedWaitSeconds
+}
+
 /** A closed line with no opening within the search horizon is looked at again after this. */
 const NO_OPENING_RECHECK_MS = 60 * 60_000
 
@@ -165,7 +174,7 @@ export class QueueDisplayReader {
             prefix: line.prefix,
             locationId: line.locationId,
             waiting: line.waiting,
-            estimatedWaitSeconds: line.estimatedWaitSeconds,
+            estimatedWaitSeconds: waitWhenClosed(line.estimatedWaitSeconds, opening, now),
             noCounterOpen: line.noCounterOpen,
             nowServing: line.nowServing === null ? null : {
               number: line.nowServing.number,

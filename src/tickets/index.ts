@@ -30,7 +30,7 @@ export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, calls
 export { QueueLines, type QueueLine, type LineNowServing } from './lines'
 export { onQueueChange, type QueueChange, type QueueChangeListener } from './changes'
 export {
-  RECENT_CALLS, queueDisplayState,
+  RECENT_CALLS, queueDisplayState, waitWhenClosed,
   type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall, type QueueDisplayNowServing, type OpenSignature,
 } from './display-state'
 export { issuedCounter, storedTicketCount } from './counts'

@@ -2,7 +2,9 @@ import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
 import { planStable } from '../platform/sql'
 import { averageServiceSeconds } from './wait'
-import { estimateWait, restOfCurrent, type CounterNow } from './estimate'
+import { estimateForNew, replayCalls, restOfCurrent, type LocationNow, type ReplayCounter, type ReplayTicket, type WaitEstimate } from './estimate'
+import { DEFAULT_PRIORITY_POLICY, type PriorityPolicy } from './priority'
+import { UsualCounters } from './usual-counters'
 
 /** The ticket a line is serving now, as the live reads show it. */
 export interface LineNowServing {
@@ -58,17 +60,51 @@ interface LineRow {
 /** One (open counter, service it serves) row of the counters query. */
 interface OpenCounterRow {
   counterId: string
+  open: number
   locationId: string
   serviceId: string
-  waiting: number
+  normalCalls: number
   heldStatus: string | null
-  heldServingAt: number | null
+  heldCalledAt: number | null
   heldAvg: number | null
   heldDefault: number | null
 }
 
-/** The open counters of a unit per line, as the estimator sees them (key: `lineKey`). */
-export type OpenCounters = Map<string, CounterNow[]>
+/** One WAITING ticket of the unit, as the estimator reads it. */
+interface WaitingRow { id: string; serviceId: string; locationId: string; priority: number; front: number; queueRank: number; createdAt: number }
+
+/**
+ * A location's estimates at one state revision (contract §19, estimate.ts): the replay of its
+ * waiting tickets is run once, and once per new-ticket question (service, priority).
+ */
+export class LocationEstimates {
+  private calls: ReturnType<typeof replayCalls> | null = null
+  private readonly forNewCache = new Map<string, WaitEstimate>()
+  constructor(readonly state: LocationNow) {}
+
+  /** A waiting ticket's estimate, or null when it is not waiting here. */
+  forTicket(ticketId: string): WaitEstimate | null {
+    this.calls ??= replayCalls(this.state)
+    const at = this.calls.callsAt.get(ticketId)
+    return at === undefined ? null : { estimatedWaitSeconds: Math.round(at), noCounterOpen: this.calls.noCounter.has(ticketId) }
+  }
+
+  /** The estimate of a ticket of `serviceId` issued now (`priority` or not). */
+  forNew(serviceId: string, priority: boolean): WaitEstimate {
+    const key = `${serviceId}\u0000${priority ? 1 : 0}`
+    let found = this.forNewCache.get(key)
+    if (found === undefined) this.forNewCache.set(key, (found = estimateForNew(this.state, serviceId, priority)))
+    return found
+  }
+}
+
+/**
+ * How long a unit's estimates are reused at one state revision: what the counters hold ages
+ * with the clock, not with a write, so a revision's estimates are recomputed after this.
+ */
+export const ESTIMATES_FRESH_MS = 5_000
+
+interface CachedEstimates { revision: number; at: number; locations: Map<string, LocationEstimates> }
 
 export function lineKey(serviceId: string, locationId: string): string {
   return `${serviceId}\u0000${locationId}`
@@ -86,6 +122,12 @@ export class QueueLines {
   // Raw statements, not drizzle's: mapping rows through drizzle's column objects took ~14 % of
   // a state read's time in the profile. Booleans come back as 0/1 and are read as `=== 1`.
   private readonly countersStmt
+  private readonly waitingStmt
+  private readonly unitStmt
+  private readonly averagesStmt
+  private readonly cache = new Map<string, CachedEstimates>()
+  private readonly locationsStmt
+  private readonly usual: UsualCounters
 
   /** `now` is the clock the expected rest of a counter's current ticket is measured with (contract §19). */
   constructor(db: Db, private readonly now: () => number = Date.now) {
@@ -106,43 +148,98 @@ export class QueueLines {
       LEFT JOIN counters c ON c.id = t.counter_id
       WHERE s.queue_unit_id = ${planStable('?1')} AND l.queue_unit_id = ${planStable('?1')}
       ORDER BY l.id ASC, s.id ASC`)
-    // Contract §19: every open counter of the unit with each service it serves (and that line's
-    // waiting count, for a shared counter's share) and the ticket it holds (one per counter,
-    // contract §3) with its service's average. O(open counters × their services).
+    // Contract §19: every counter of the unit (open or not) with each service it serves, its INTERLEAVE
+    // count and the ticket it holds (one per counter, contract §3) with its service's average.
+    // O(open counters × their services).
     this.countersStmt = db.$client.query<OpenCounterRow, [string]>(`
-      SELECT c.id AS counterId, c.location_id AS locationId, cs.service_id AS serviceId, coalesce(st.waiting, 0) AS waiting,
-        t.status AS heldStatus, t.serving_at AS heldServingAt, hst.avg_service_seconds AS heldAvg, hs.default_service_seconds AS heldDefault
+      SELECT c.id AS counterId, c.open AS open, c.location_id AS locationId, cs.service_id AS serviceId, coalesce(k.normal_calls, 0) AS normalCalls,
+        t.status AS heldStatus, t.called_at AS heldCalledAt, hst.avg_service_seconds AS heldAvg, hs.default_service_seconds AS heldDefault
       FROM counters c INNER JOIN counter_services cs ON cs.counter_id = c.id
-      LEFT JOIN service_stats st ON st.service_id = cs.service_id AND st.location_id = c.location_id
+      LEFT JOIN counter_call_streaks k ON k.counter_id = c.id
       LEFT JOIN tickets t ON t.id = (SELECT h.id FROM tickets h WHERE h.counter_id = c.id AND h.status IN ('CALLED', 'SERVING') LIMIT 1)
       LEFT JOIN services hs ON hs.id = t.service_id
       LEFT JOIN service_stats hst ON hst.service_id = t.service_id AND hst.location_id = t.location_id
-      WHERE c.queue_unit_id = ${planStable('?1')} AND c.open = 1
-      ORDER BY c.id ASC`)
+      WHERE c.queue_unit_id = ${planStable('?1')} AND c.active = 1
+      ORDER BY c.id ASC, cs.service_id ASC`)
+    this.locationsStmt = db.$client.query<{ id: string; timezone: string }, [string]>('SELECT id, timezone FROM locations WHERE queue_unit_id = ?1')
+    this.usual = new UsualCounters(db)
+    // The unit's WAITING tickets: the live line, never the history (tickets_open_by_status).
+    this.waitingStmt = db.$client.query<WaitingRow, [string]>(`
+      SELECT id, service_id AS serviceId, location_id AS locationId, priority, front, queue_rank AS queueRank, created_at AS createdAt
+      FROM tickets WHERE status = 'WAITING' AND location_id IN (SELECT id FROM locations WHERE queue_unit_id = ?1)`)
+    this.unitStmt = db.$client.query<{ revision: number; mode: string; normalPerPriority: number | null }, [string]>(
+      'SELECT state_revision AS revision, priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
+    )
+    this.averagesStmt = db.$client.query<{ serviceId: string; locationId: string; avg: number | null; defaultSeconds: number }, [string]>(`
+      SELECT s.id AS serviceId, sl.location_id AS locationId, st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds
+      FROM services s INNER JOIN service_locations sl ON sl.service_id = s.id
+      LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = sl.location_id
+      WHERE s.queue_unit_id = ?1`)
   }
 
   /**
-   * The unit's open counters per line they serve: the expected rest of what each holds now
-   * and the waiting tickets of all its services at its location.
+   * The unit's estimates per location (contract §19), read and replayed once per state
+   * revision and at most `ESTIMATES_FRESH_MS` apart: O(waiting tickets × open counters) per
+   * revision, never a scan of the ticket history.
    */
-  openCounters(queueUnitId: string): OpenCounters {
+  estimates(queueUnitId: string): Map<string, LocationEstimates> {
     const now = this.now()
-    const rows = this.countersStmt.all(queueUnitId)
-    const waitingServed = new Map<string, number>()
-    for (const row of rows) waitingServed.set(row.counterId, (waitingServed.get(row.counterId) ?? 0) + row.waiting)
-    const byLine: OpenCounters = new Map()
-    for (const row of rows) {
-      const held = row.heldStatus === null ? null : { status: row.heldStatus, servingAt: row.heldServingAt }
-      const counter: CounterNow = {
-        restSeconds: restOfCurrent(held, averageServiceSeconds(row.heldAvg, row.heldDefault), now),
-        waitingServed: waitingServed.get(row.counterId) ?? 0,
-      }
-      const key = lineKey(row.serviceId, row.locationId)
-      const list = byLine.get(key)
-      if (list === undefined) byLine.set(key, [counter])
-      else list.push(counter)
+    const unit = this.unitStmt.get(queueUnitId)
+    if (unit === null) return new Map()
+    const cached = this.cache.get(queueUnitId)
+    if (cached !== undefined && cached.revision === unit.revision && now >= cached.at && now - cached.at < ESTIMATES_FRESH_MS) return cached.locations
+    const policy: PriorityPolicy = unit.mode === 'INTERLEAVE' && unit.normalPerPriority !== null ? { mode: 'INTERLEAVE', normalPerPriority: unit.normalPerPriority } : DEFAULT_PRIORITY_POLICY
+    type State = { waiting: ReplayTicket[]; open: Map<string, ReplayCounter>; closed: Map<string, { id: string; serviceIds: string[] }>; averageSeconds: Map<string, number> }
+    const states = new Map<string, State>()
+    const stateOf = (locationId: string) => {
+      let state = states.get(locationId)
+      if (state === undefined) states.set(locationId, (state = { waiting: [], open: new Map(), closed: new Map(), averageSeconds: new Map() }))
+      return state
     }
-    return byLine
+    for (const row of this.averagesStmt.all(queueUnitId)) stateOf(row.locationId).averageSeconds.set(row.serviceId, averageServiceSeconds(row.avg, row.defaultSeconds))
+    for (const row of this.waitingStmt.all(queueUnitId)) {
+      stateOf(row.locationId).waiting.push({ id: row.id, serviceId: row.serviceId, priority: row.priority === 1, front: row.front === 1, queueRank: row.queueRank, createdAt: row.createdAt })
+    }
+    for (const row of this.countersStmt.all(queueUnitId)) {
+      const state = stateOf(row.locationId)
+      const known = state.open.get(row.counterId) ?? state.closed.get(row.counterId)
+      if (known !== undefined) {
+        ;(known.serviceIds as string[]).push(row.serviceId)
+        continue
+      }
+      if (row.open !== 1) {
+        state.closed.set(row.counterId, { id: row.counterId, serviceIds: [row.serviceId] })
+        continue
+      }
+      const held = row.heldStatus === null ? null : { calledAt: row.heldCalledAt }
+      state.open.set(row.counterId, {
+        id: row.counterId,
+        serviceIds: [row.serviceId],
+        restSeconds: restOfCurrent(held, averageServiceSeconds(row.heldAvg, row.heldDefault), now),
+        normalCalls: row.normalCalls,
+      })
+    }
+    const timezones = new Map(this.locationsStmt.all(queueUnitId).map((l) => [l.id, l.timezone]))
+    const locations = new Map<string, LocationEstimates>()
+    for (const [locationId, state] of states) {
+      const timezone = timezones.get(locationId)
+      // The usual day is read only where someone waits: an empty location's estimates need no future.
+      const day = timezone === undefined || state.waiting.length === 0 && state.open.size > 0 ? null : this.usual.dayAt(locationId, timezone, now)
+      locations.set(locationId, new LocationEstimates({
+        waiting: state.waiting,
+        counters: [...state.open.values()],
+        averageSeconds: state.averageSeconds,
+        policy,
+        usual: day === null ? undefined : { slots: day.slots, closed: [...state.closed.values()], secondsSinceMidnight: (now - day.midnight) / 1000, priorityArrivals: day.priorityArrivals },
+      }))
+    }
+    this.cache.set(queueUnitId, { revision: unit.revision, at: now, locations })
+    return locations
+  }
+
+  /** One location's estimates (see `estimates`); an unknown location has an empty one. */
+  estimatesAt(queueUnitId: string, locationId: string): LocationEstimates {
+    return this.estimates(queueUnitId).get(locationId) ?? new LocationEstimates({ waiting: [], counters: [], averageSeconds: new Map(), policy: DEFAULT_PRIORITY_POLICY })
   }
 
   /**
@@ -153,12 +250,11 @@ export class QueueLines {
     const rows = this.linesStmt.all(queueUnitId)
     const wanted = activeOnly ? rows.filter((row) => row.serviceActive === 1 && row.locationActive === 1) : rows
     if (wanted.length === 0) return []
-    const open = this.openCounters(queueUnitId)
+    const estimates = this.estimates(queueUnitId)
     return wanted.map((row) => {
       const waiting = row.waiting ?? 0
-      const average = averageServiceSeconds(row.avgServiceSeconds, row.defaultServiceSeconds)
-      // A new normal ticket is called after every waiting one, whatever the priority policy.
-      const estimate = estimateWait(waiting, average, waiting, open.get(lineKey(row.id, row.locationId)) ?? [])
+      // A new normal ticket goes behind every waiting one of its line, whatever the priority policy.
+      const estimate = (estimates.get(row.locationId) ?? this.estimatesAt(queueUnitId, row.locationId)).forNew(row.id, false)
       return {
         id: row.id,
         name: row.name,

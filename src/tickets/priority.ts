@@ -33,7 +33,7 @@ function sooner(a: LinePlace, b: LinePlace): boolean {
   return a.id < b.id
 }
 
-function byLineOrder(a: LinePlace, b: LinePlace): number {
+export function byLineOrder(a: LinePlace, b: LinePlace): number {
   return sooner(a, b) ? -1 : sooner(b, a) ? 1 : 0
 }
 

@@ -14,13 +14,11 @@ import { TicketStore, issueActor, ticketJson, type NewTicket, type TicketRow } f
 import { TicketWriter, SYSTEM_ACTOR, isSystemActor } from './writer'
 import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
-import { QueueLines, lineKey, type QueueLine } from './lines'
+import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
 import { QueueDisplayReader, type OpenSignature, type QueueDisplayState } from './display-state'
 import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
 import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
-import { averageServiceSeconds } from './wait'
-import { estimateWait } from './estimate'
 import { RollupReads } from './rollup-reads'
 import { MORE_TIME_LIMIT, planMoreTime } from './more-time'
 import { TicketFeedback } from './feedback'
@@ -383,12 +381,10 @@ export class Tickets {
   placesInLine(queueUnitId: string, serviceId: string, locationId: string): Map<string, PlaceInLine> {
     return inReadTransaction(this.deps.db, () => {
       const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
-      const line = this.parts.lineFactsStmt.get(serviceId, locationId)
-      const average = averageServiceSeconds(line?.avg, line?.defaultSeconds)
-      const counters = this.parts.lines.openCounters(queueUnitId).get(lineKey(serviceId, locationId)) ?? []
+      const estimates = this.parts.lines.estimatesAt(queueUnitId, locationId)
       const places = new Map<string, PlaceInLine>()
       callOrder(waiting, this.priorityPolicy(queueUnitId)).forEach((ticket, ahead) => {
-        places.set(ticket.id, { ahead, ...estimateWait(ahead, average, waiting.length, counters) })
+        places.set(ticket.id, { ahead, ...(estimates.forTicket(ticket.id) ?? estimates.forNew(serviceId, ticket.priority)) })
       })
       return places
     })
@@ -396,16 +392,20 @@ export class Tickets {
 
   /** The place a ticket issued now would get (`priority` or not): for a kiosk's choice. */
   placeForNew(queueUnitId: string, serviceId: string, locationId: string, priority: boolean): PlaceInLine {
-    return this.place(queueUnitId, serviceId, locationId, { id: '', priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.POSITIVE_INFINITY })
+    return inReadTransaction(this.deps.db, () => {
+      const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
+      const target = { id: '', priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.POSITIVE_INFINITY }
+      const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
+      return { ahead, ...this.parts.lines.estimatesAt(queueUnitId, locationId).forNew(serviceId, priority) }
+    })
   }
 
   private place(queueUnitId: string, serviceId: string, locationId: string, target: LinePlace): PlaceInLine {
     return inReadTransaction(this.deps.db, () => {
       const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
       const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
-      const line = this.parts.lineFactsStmt.get(serviceId, locationId)
-      const counters = this.parts.lines.openCounters(queueUnitId).get(lineKey(serviceId, locationId)) ?? []
-      return { ahead, ...estimateWait(ahead, averageServiceSeconds(line?.avg, line?.defaultSeconds), waiting.length, counters) }
+      const estimates = this.parts.lines.estimatesAt(queueUnitId, locationId)
+      return { ahead, ...(estimates.forTicket(target.id) ?? estimates.forNew(serviceId, target.priority)) }
     })
   }
 
@@ -549,10 +549,6 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     lineStmt: db.$client.query<PlaceRow, [string, string]>(`
       SELECT id, priority, front, queue_rank AS queueRank, created_at AS createdAt FROM tickets
       WHERE service_id = ?1 AND location_id = ?2 AND status = 'WAITING'`),
-    lineFactsStmt: db.$client.query<{ avg: number | null; defaultSeconds: number }, [string, string]>(`
-      SELECT st.avg_service_seconds AS avg, s.default_service_seconds AS defaultSeconds
-      FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = ?2
-      WHERE s.id = ?1`),
     // Contract §3: one open ticket per counter, CALLED or SERVING.
     heldStmt: db
       .select()

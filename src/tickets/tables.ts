@@ -102,8 +102,9 @@ export const ticketSequences = sqliteTable(
 
 /**
  * Live counts per service and location, kept in step with ticket writes so the services
- * list and state read never scan the ticket history. `avgServiceSeconds` is a moving
- * average of recent `completedAt − servingAt`, null until the first completion.
+ * list and state read never scan the ticket history. `avgServiceSeconds` is contract §19's
+ * robust moving estimate of recent completions' `completedAt − calledAt` (the time each held
+ * its counter; src/tickets/wait.ts `nextServiceAverage`), null until the first completion.
  */
 export const serviceStats = sqliteTable(
   'service_stats',

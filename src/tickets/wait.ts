@@ -35,18 +35,29 @@ export const AVERAGE_WINDOW = 20
 export const PRIOR_COMPLETIONS = 5
 
 /**
- * Contract §19's band: a completion counts as at most this far from the current estimate
- * (×0.5 … ×1.5). With the weights below, one completion moves the estimate by at most
- * 0.5 / (PRIOR_COMPLETIONS + 1) ≈ 8 % at first and 0.5 / AVERAGE_WINDOW = 2.5 % later: a
- * 2-second or 3-hour service moves it by less than a tenth. A service that is really longer or
- * shorter still gets there, by a few percent per completion.
+ * Contract §19: one completion, however far off, moves the estimate by at most this share of it.
+ * Below 0.1 (the contract's "a tenth") with room for the rounding of stored figures.
  */
-export const SAMPLE_BAND = { low: 0.5, high: 1.5 } as const
+export const MAX_MOVE = 0.09
+
+/**
+ * The band a completion is clamped to around the current estimate, for a completion weighing
+ * `weight`: ×(1 − MAX_MOVE / weight) … ×(1 + MAX_MOVE / weight), the low end never under ×0.25.
+ * So one completion moves the estimate by at most MAX_MOVE of it, whatever its duration. The
+ * band widens as the weight falls (×0.46 … ×1.54 for the first completion, ×0.25 … ×2.8 once
+ * settled at 1/AVERAGE_WINDOW): service times have a long right tail (a few customers take
+ * three times the usual), and a narrow band would cut that tail off and learn an average lower
+ * than the real one, which every estimate would then inherit as waits promised too short.
+ */
+export function sampleBand(weight: number): { low: number; high: number } {
+  const reach = MAX_MOVE / Math.max(weight, MAX_MOVE)
+  return { low: Math.max(1 - reach, 0.25), high: 1 + reach }
+}
 
 /**
  * Contract §19 "service times are learned per service from recent completions, robust to
  * outliers": the current estimate (`previous`, or the service's default before the first
- * completion) moves towards each new `completedAt − servingAt`, clamped to `SAMPLE_BAND` around
+ * completion) moves towards each new `completedAt − servingAt`, clamped to `sampleBand` around
  * it, with the weight max(1/(n + 1 + PRIOR_COMPLETIONS), 1/AVERAGE_WINDOW) for the n-th
  * completion (n = `completedBefore`). O(1) state: the estimate and the count, stored in
  * `service_stats.avg_service_seconds` and `completed_count`. Returns the new estimate, unrounded.
@@ -56,7 +67,8 @@ export function nextServiceAverage(previous: number | null, completedBefore: num
   const sample = Math.max(durationSeconds, 0)
   // An estimate of 0 (a service provisioned with 0 seconds) has no band: one second is the least it starts from.
   const anchor = Math.max(current, 1)
-  const clamped = Math.min(Math.max(sample, anchor * SAMPLE_BAND.low), anchor * SAMPLE_BAND.high)
   const weight = Math.max(1 / (Math.max(completedBefore, 0) + 1 + PRIOR_COMPLETIONS), 1 / AVERAGE_WINDOW)
+  const band = sampleBand(weight)
+  const clamped = Math.min(Math.max(sample, anchor * band.low), anchor * band.high)
   return current + (clamped - current) * weight
 }

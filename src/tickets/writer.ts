@@ -142,8 +142,10 @@ export class TicketWriter {
     }
 
     // A close at midnight (actor `system:daily-close`) is no service time: it stays out of the average.
+    // Contract §19: the time the completion held its counter, from its call (the walk to the
+    // counter included): what the customers behind it wait for (docs/queue.md).
     if (rule.measuresService && !isSystemActor(write.actor) && after.servingAt !== null && after.completedAt !== null) {
-      this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - after.servingAt) / 1000)
+      this.recordServiceTime(after.serviceId, after.locationId, (after.completedAt - (after.calledAt ?? after.servingAt)) / 1000)
     }
 
     this.changed({ before, after, rule, actor: write.actor, now })

@@ -245,6 +245,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await phone.close()
   }, TEST_MS)
 
+  test('contract §19: nobody ahead and a free open counter: the kiosk and the print page say "You\'re next", never "0 ahead" beside minutes', async () => {
+    // Free the counters and empty the lines, then open cnt_1 (it serves accounts): free, nobody waiting.
+    const overview = (await (await fetch(`${lobby.url}/api/operator/v1/queue`, { headers: { authorization: `Bearer ${lobby.secrets.operator}` } })).json()) as {
+      data: { services: { tickets: { id: string }[] }[]; counters: { ticket: { id: string; status: string } | null }[] }
+    }
+    for (const counter of overview.data.counters) if (counter.ticket !== null) await lobby.finish(counter.ticket.id)
+    for (const line of overview.data.services) for (const ticket of line.tickets) await lobby.operate(`tickets/${ticket.id}/cancel`)
+    await fetch(`${lobby.url}/api/operator/v1/counters/cnt_1/open`, { method: 'POST', headers: { authorization: `Bearer ${lobby.secrets.operator}` } })
+    // The print page of a ticket issued now.
+    const issued = await kiosk.evaluate(async () => {
+      const response = await fetch('/api/devices/v1/kiosk/tickets', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ serviceId: 'svc_accounts' }) })
+      return ((await response.json()) as { data: unknown }).data as { ticket: { id: string }; printPath: string }
+    })
+    const print = await browser.newPage()
+    await print.goto(`${lobby.url}${issued.printPath}`)
+    expect(await print.locator('.wait').textContent()).toBe("You're next")
+    await print.close()
+    await lobby.operate(`tickets/${issued.ticket.id}/cancel`)
+    // The kiosk's ticket screen after a tap.
+    await kiosk.goto(`${lobby.url}/kiosk`)
+    await serviceButton(kiosk, 'svc_accounts').click()
+    await kiosk.locator('.kiosk-ticket-number').waitFor({ timeout: LIVE_MS })
+    expect(await kiosk.locator('.kiosk-ticket-ahead').textContent()).toBe('0')
+    expect(await kiosk.locator('.kiosk-ticket-wait').textContent()).toBe("You're next")
+    await kiosk.waitForTimeout(1300)
+    await kiosk.locator('.kiosk-ticket').click()
+    await serviceButton(kiosk, 'svc_accounts').waitFor()
+    expect(pageErrors).toEqual([])
+  }, TEST_MS)
+
   test('Arabic, right to left, and 8 services without scrolling in portrait 1080×1920 and landscape 1920×1080', async () => {
     // Contract §18: names in English and Arabic, some long; the kiosk offers the unit's two languages.
     const english = ['Accounts', 'Loans', 'Cards', 'Mortgages and home financing for first-time buyers', 'Foreign exchange', 'Business banking', 'Insurance', 'Customer service and complaints']

@@ -28,15 +28,16 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
         { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall' }, timezone: 'Europe/Berlin', open: true, opensAt: null },
       ],
       // Contract §19: the annex has no counter (one assumed, flagged); the hall's ticket waits for
-      // cnt_1's service just begun (300 s) plus its own turn; loans waits for cnt_1's current ticket.
+      // the rest of cnt_1's ticket (300 s counted from its call 5 s ago: 295) plus its own turn;
+      // loans waits for cnt_1's current ticket and the older accounts ticket.
       services: [
         { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: true, nowServing: null, open: true, opensAt: null },
         {
-          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: false,
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 595, noCounterOpen: false,
           nowServing: { number: 'A001', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, status: 'SERVING', calledAt: T0, priority: false },
           open: true, opensAt: null,
         },
-        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: false, nowServing: null, open: true, opensAt: null },
+        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 595, noCounterOpen: false, nowServing: null, open: true, opensAt: null },
       ],
       recentCalls: [
         { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, calledAt: T0, status: 'SERVING', priority: false },
@@ -166,6 +167,9 @@ describe('names and opening hours in the display state (contract §18)', () => {
     s = at('2026-11-30T15:15:00Z')
     expect(s.accounts).toMatchObject({ open: false, opensAt: '2026-12-01T07:30:00.000Z' })
     expect(s.hall).toMatchObject({ open: false, opensAt: '2026-12-01T07:30:00.000Z' })
+    // Contract §19: closed, the integer stays: the time until it opens (16 h 15 min) plus the
+    // estimate (no counter open, nobody waiting: one counter assumed, busy for one average, 300 s).
+    expect(s.accounts).toMatchObject({ estimatedWaitSeconds: (16 * 60 + 15) * 60 + 300, noCounterOpen: true })
     // The annex has no hours: always open.
     expect(s.annex).toMatchObject({ open: true, opensAt: null })
     // Tuesday 08:30: open again; the clock going back reads the earlier state again (nothing stale from the cache).

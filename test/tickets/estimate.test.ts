@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { get, SERVICES, type QueueTestContext } from '../queue/helpers'
 import { counterContext, issued, ok, act, callNext, op, stats, jsonOf, mainUnit } from '../counters/helpers'
-import { estimateWait } from '../../src/tickets/estimate'
+import { estimateForNew, replayCalls, type LocationNow, type ReplayCounter, type ReplayTicket } from '../../src/tickets/estimate'
+import { AWAY, PRESENT, SLOTS_PER_DAY, SLOT_MINUTES } from '../../src/tickets/usual-counters'
 
 /*
  * Contract §19: one estimator behind every surface (src/tickets/estimate.ts). The fixture's hall
@@ -54,23 +55,24 @@ describe('wait estimates (contract §19)', () => {
     expect(place(ctx, b.id).estimatedWaitSeconds).toBe(15)
   })
 
-  test('shared counters: a counter serving two services gives each line its share of its time', async () => {
+  test('shared counters: a counter serving two services takes the older ticket of either, as call-next does', async () => {
     const ctx = counterContext()
     // Only cnt_1 (accounts and loans) is open.
     await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     await issued(ctx)
     await issued(ctx)
     const loan = await issued(ctx, HALL_LOANS)
-    // The loans ticket is the only one of its line and cnt_1 is free: 0.
-    expect(place(ctx, loan.id).estimatedWaitSeconds).toBe(0)
-    // A new loans ticket has one loans ticket ahead; cnt_1's time goes 2/4 to loans (the loans
-    // line's waiting + 1 over all its waiting + 1), so one loans service costs it 600 s.
-    expect(forNew(ctx, 'svc_loans')).toEqual({ ahead: 1, estimatedWaitSeconds: 600, noCounterOpen: false })
-    // cnt_2 opens for accounts alone: the accounts line gets more capacity, loans does not.
+    // The loans ticket is the only one of its line, but cnt_1 calls the two older accounts tickets first.
+    expect(place(ctx, loan.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 600, noCounterOpen: false })
+    expect(forNew(ctx, 'svc_loans')).toEqual({ ahead: 1, estimatedWaitSeconds: 900, noCounterOpen: false })
+    // cnt_2 opens for accounts alone: it takes the second accounts ticket, so cnt_1 reaches the loan at 300.
     await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
+    expect(place(ctx, loan.id).estimatedWaitSeconds).toBe(300)
     expect(forNew(ctx, 'svc_loans').estimatedWaitSeconds).toBe(600)
-    // Accounts: 2 ahead over cnt_1 (share 3/4: 400 s each) and cnt_2 (300 s each): one each, then the first free at 300.
+    // A new accounts ticket: cnt_2 is free again at 300 (cnt_1 takes the loan then).
     expect(forNew(ctx).estimatedWaitSeconds).toBe(300)
+    // And what call-next really does agrees: cnt_1 calls an accounts ticket, not the loan.
+    expect((await ok(callNext(ctx, 'cnt_1'))).serviceId).toBe('svc_accounts')
   })
 
   test('priority INTERLEAVE: the estimate follows the real call order over the open counters', async () => {
@@ -124,12 +126,78 @@ describe('wait estimates (contract §19)', () => {
     expect(Math.abs((await serve(3 * 3600)) - settled) / settled).toBeLessThan(0.1)
   })
 
-  test('the estimator alone: shares, floors and an empty counter list', () => {
-    expect(estimateWait(0, 300, 0, [{ restSeconds: 0, waitingServed: 0 }])).toEqual({ estimatedWaitSeconds: 0, noCounterOpen: false })
-    expect(estimateWait(3, 300, 3, [])).toEqual({ estimatedWaitSeconds: 1200, noCounterOpen: true })
+  test('the replay alone: the earliest free counter takes the next ticket; a line without a counter gets one, busy for one average', () => {
+    const counter = (id: string, restSeconds: number, serviceIds = ['a']): ReplayCounter => ({ id, serviceIds, restSeconds, normalCalls: 0 })
+    const at = (now: LocationNow, serviceId = 'a') => estimateForNew(now, serviceId, false)
+    const base = { waiting: [], counters: [counter('c1', 0)], averageSeconds: new Map([['a', 300]]), policy: { mode: 'FIRST' as const } }
+    expect(at(base)).toEqual({ estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(at({ ...base, counters: [], waiting: waitingOf(3) })).toEqual({ estimatedWaitSeconds: 1200, noCounterOpen: true })
     // Two counters, one busy for 100 s more: 3 ahead go at 0 (free one), 100 (busy one), 300 (free one again); the next is at 400.
-    expect(estimateWait(3, 300, 3, [{ restSeconds: 0, waitingServed: 3 }, { restSeconds: 100, waitingServed: 3 }]).estimatedWaitSeconds).toBe(400)
-    // Bad input never throws: negative or fractional counts are read as 0 or whole.
-    expect(estimateWait(-2, -5, -1, [{ restSeconds: -3, waitingServed: -1 }])).toEqual({ estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(at({ ...base, counters: [counter('c1', 0), counter('c2', 100)], waiting: waitingOf(3) }).estimatedWaitSeconds).toBe(400)
+  })
+
+  test('shared counters in the replay: a counter serving two lines takes the older head of either, by the real rule', () => {
+    // c1 serves a and b, c2 serves a only; a has 2 waiting (ranks 1, 3), b has 1 (rank 2); all 300 s.
+    const waiting: ReplayTicket[] = [
+      { ...waitingOf(1, 'a')[0]!, id: 'a1', queueRank: 1 },
+      { ...waitingOf(1, 'b')[0]!, id: 'b1', queueRank: 2 },
+      { ...waitingOf(1, 'a')[0]!, id: 'a2', queueRank: 3 },
+    ]
+    const now: LocationNow = {
+      waiting,
+      counters: [{ id: 'c1', serviceIds: ['a', 'b'], restSeconds: 0, normalCalls: 0 }, { id: 'c2', serviceIds: ['a'], restSeconds: 200, normalCalls: 0 }],
+      averageSeconds: new Map([['a', 300], ['b', 300]]),
+      policy: { mode: 'FIRST' },
+    }
+    // c1 (free) takes a1 at 0; c2 (free at 200) takes the next a, a2, at 200; c1 takes b1 at 300.
+    expect(Object.fromEntries(replayCalls(now).callsAt)).toEqual({ a1: 0, a2: 200, b1: 300 })
+    // A new b ticket: after b1, at c1, at 600; a new a ticket: c2 again at 500.
+    expect(estimateForNew(now, 'b', false).estimatedWaitSeconds).toBe(600)
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(500)
+  })
+
+  test('the usual day: a counter usually away takes nothing until it is back; a closed one comes when it usually does', () => {
+    const slots = (from: number, to: number, state: number) => {
+      const a = new Uint8Array(SLOTS_PER_DAY).fill(PRESENT)
+      a.fill(state, from, to)
+      return a
+    }
+    const noon = 12 * 3600
+    const noonSlot = noon / (SLOT_MINUTES * 60)
+    // c1 open now, usually away 12:10–12:40; 2 waiting at 300 s each.
+    const now: LocationNow = {
+      waiting: waitingOf(2),
+      counters: [{ id: 'c1', serviceIds: ['a'], restSeconds: 0, normalCalls: 0 }],
+      averageSeconds: new Map([['a', 300]]),
+      policy: { mode: 'FIRST' },
+      usual: { slots: new Map([['c1', slots(noonSlot + 1, noonSlot + 4, AWAY)]]), closed: [], secondsSinceMidnight: noon },
+    }
+    // Ticket 1 at 0, ticket 2 at 300 s (12:05, still present), a new one at 12:10 → away → 12:40 = 2,400 s.
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(2400)
+    // A closed counter usually present from 12:20 comes then and takes the new ticket at 1,200 s.
+    const withLate = { ...now, usual: { ...now.usual!, slots: new Map([...now.usual!.slots, ['c2', slots(0, noonSlot + 2, AWAY)]]), closed: [{ id: 'c2', serviceIds: ['a'] }] } }
+    expect(estimateForNew(withLate, 'a', false).estimatedWaitSeconds).toBe(1200)
+  })
+
+  test('priority tickets usually to come go before a normal ticket, not before a priority one', () => {
+    const arrivals = new Float32Array(SLOTS_PER_DAY).fill(1) // one priority ticket per 10 minutes
+    const now: LocationNow = {
+      waiting: waitingOf(3),
+      counters: [{ id: 'c1', serviceIds: ['a'], restSeconds: 0, normalCalls: 0 }],
+      averageSeconds: new Map([['a', 300]]),
+      policy: { mode: 'FIRST' },
+      usual: { slots: new Map(), closed: [], secondsSinceMidnight: 0, priorityArrivals: new Map([['a', arrivals]]) },
+    }
+    // Without them: the 3 waiting at 0, 300, 600, the new one at 900. With them, one is expected
+    // at 300, 900 and 1,500 s (each half-way through its slot), each called before the normal
+    // tickets then waiting: a0 0, p 300, a1 600, p 900, a2 1,200, p 1,500, the new one 1,800.
+    expect(estimateForNew({ ...now, usual: undefined }, 'a', false).estimatedWaitSeconds).toBe(900)
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(1800)
+    // A new priority ticket goes before the waiting normal ones and before those still to come: at once.
+    expect(estimateForNew(now, 'a', true).estimatedWaitSeconds).toBe(0)
   })
 })
+
+function waitingOf(n: number, serviceId = 'a'): ReplayTicket[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `${serviceId}${i}`, serviceId, priority: false, front: false, queueRank: i + 1, createdAt: i }))
+}

@@ -310,7 +310,12 @@ export class DeskPage {
         h('h3', { id: headingId },
           this.nameElement('span', service.names, service.name, 'desk-line-name'),
           h('span', { class: 'desk-line-count' }, this.page.t('waitingCount', { n: formatNumber(lang, service.waiting) })),
-          service.waiting > 0 ? h('span', { class: 'desk-line-wait' }, this.page.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) })) : null),
+          // Contract §19: the words the customers' pages use for the same estimate of a new ticket.
+          service.waiting > 0
+            ? h('span', { class: 'desk-line-wait' }, service.noCounterOpen ? labels.noCounterOpen
+              : service.estimatedWaitSeconds === 0 ? labels.youreNext
+              : this.page.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) }))
+            : null),
         service.tickets.length === 0
           ? h('p', { class: 'hint' }, labels.nobodyWaiting)
           : h('ol', { class: 'desk-tickets' }, service.tickets.map((t) => {

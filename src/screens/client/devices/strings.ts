@@ -64,6 +64,9 @@ const en = {
   shortcuts: 'Keyboard shortcuts',
   waitingCount: '{n} waiting',
   approxWait: 'approx. {time}',
+  // Contract §19: the words the kiosk, phone and board use for the same estimate.
+  youreNext: "You're next",
+  noCounterOpen: 'No counter is open right now',
   waitingSince: 'since {time}',
   nobodyWaiting: 'Nobody is waiting',
   moreWaiting: '+{n} more',
@@ -197,6 +200,8 @@ const ar: DeviceLabels = {
   shortcuts: 'اختصارات لوحة المفاتيح',
   waitingCount: '{n} في الانتظار',
   approxWait: 'حوالي {time}',
+  youreNext: 'أنت التالي',
+  noCounterOpen: 'لا يوجد شباك مفتوح الآن',
   waitingSince: 'منذ {time}',
   nobodyWaiting: 'لا أحد في الانتظار',
   moreWaiting: '+{n} آخرون',
