@@ -28,6 +28,9 @@ export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
 /** The sign-in and setup pages' bundle (/login, /login/setup): a form posted with `fetch`. */
 export const LOGIN_ENTRY = join(ROOT, 'src/screens/client/login/main.ts')
 export const LOGIN_OUTPUT = join(ROOT, 'src/screens/generated/login.js')
+/** The administration console's bundle (/admin; contract §17): a list of sections, each a module. */
+export const ADMIN_ENTRY = join(ROOT, 'src/screens/client/admin/main.ts')
+export const ADMIN_OUTPUT = join(ROOT, 'src/screens/generated/admin.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
@@ -35,6 +38,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
   { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
+  { entry: ADMIN_ENTRY, output: ADMIN_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']

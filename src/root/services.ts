@@ -19,6 +19,7 @@ import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets'
 import { PeopleService, StaffReads } from '../people'
+import { BranchService } from '../admin'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -43,6 +44,8 @@ export interface AppServices {
   reportCache: ReportCache
   /** Staff accounts, sign-in and sessions (contract §16). */
   people: PeopleService
+  /** The console's Branch section (contract §17): configuration edits through the provisioning code. */
+  branch: BranchService
 }
 
 /**
@@ -90,5 +93,6 @@ export function composeServices(deps: AppDeps): AppServices {
     staffReport: () => (staffReport ??= new StaffReport(deps.db.$client, deps.tickets.rollupReads, new StaffReads(deps.db.$client))),
     reportCache: new ReportCache(deps.changes),
     people,
+    branch: new BranchService(deps),
   }
 }

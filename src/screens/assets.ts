@@ -9,6 +9,8 @@ import reportsScript from './generated/reports.js' with { type: 'text' }
 import reportsStylesheet from './client/reports/reports.css' with { type: 'text' }
 import loginScript from './generated/login.js' with { type: 'text' }
 import loginStylesheet from './client/login/login.css' with { type: 'text' }
+import adminScript from './generated/admin.js' with { type: 'text' }
+import adminStylesheet from './client/admin/admin.css' with { type: 'text' }
 import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
 
@@ -91,6 +93,9 @@ export const ASSETS = {
   /** The sign-in and setup pages (/login, /login/setup; contract §16). */
   'login.js': asset('/login/assets', 'login', 'js', loginScript, precompress('src/screens/generated/login.js')),
   'login.css': asset('/login/assets', 'login', 'css', loginStylesheet, precompress('src/screens/client/login/login.css')),
+  /** The administration console (/admin) and the start page (/; contract §17). */
+  'admin.js': asset('/admin/assets', 'admin', 'js', adminScript, precompress('src/screens/generated/admin.js')),
+  'admin.css': asset('/admin/assets', 'admin', 'css', adminStylesheet, precompress('src/screens/client/admin/admin.css')),
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS

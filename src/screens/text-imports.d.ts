@@ -44,3 +44,11 @@ declare module '*/login.css' {
   const text: string
   export default text
 }
+declare module '*/generated/admin.js' {
+  const text: string
+  export default text
+}
+declare module '*/admin.css' {
+  const text: string
+  export default text
+}
