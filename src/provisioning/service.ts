@@ -68,7 +68,34 @@ export function applyProvisioning(db: Db, document: unknown, now: number, ids: I
 }
 
 function checkSchema(document: unknown): asserts document is ProvisioningFile {
-  if (!checkFile.Check(document)) throw new ProvisioningError(schemaErrors(checkFile, document))
+  if (!checkFile.Check(document)) throw new ProvisioningError(preciseNameErrors(document, schemaErrors(checkFile, document)))
+}
+
+/**
+ * A name that matches neither form (string, object of languages) is one union failure at
+ * `…/name`; `nameErrors` says which language's text is wrong (`…/name/ar: must be a non-empty
+ * string`), so a form can show it at that language's field.
+ */
+const LOCALIZED_NAME_PATH = /\/queueUnits\/\d+(\/(locations|services|counters)\/\d+)?\/name$/
+
+function preciseNameErrors(document: unknown, details: ErrorDetail[]): ErrorDetail[] {
+  return details.flatMap((detail) => {
+    if (!LOCALIZED_NAME_PATH.test(detail.path)) return [detail]
+    const value = valueAt(document, detail.path)
+    const precise = nameErrors(value, detail.path)
+    return precise.length > 0 ? precise : [detail]
+  })
+}
+
+/** The value a JSON Pointer names in `document` (undefined when there is none). */
+function valueAt(document: unknown, path: string): unknown {
+  let value: unknown = document
+  for (const raw of path.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~')
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
 }
 
 /**
