@@ -109,7 +109,7 @@ export class BranchService {
     const { revision, fields } = this.updateBody(body)
     return this.write(unitId, actor, (doc) => {
       const current = settingsOf(doc.unit)
-      this.assertRevision(current, revision, doc.unit.defaultLanguage ?? 'en', 'queue unit')
+      this.assertRevision(current, revision, doc.unit.defaultLanguage ?? 'en', 'queue unit', { workspaceId: doc.workspace.id })
       const unit = doc.unit as Record<string, unknown>
       for (const key of Object.keys(current)) delete unit[key]
       Object.assign(unit, fields, { id: unitId })
@@ -199,10 +199,10 @@ export class BranchService {
     return { revision, fields }
   }
 
-  private assertRevision(current: Entity, revision: string, defaultLanguage: string, what: string): void {
+  private assertRevision(current: Entity, revision: string, defaultLanguage: string, what: string, extra: Record<string, unknown> = {}): void {
     if (revisionOf(current) === revision) return
     throw new ApiError(409, AdminCodes.EDIT_CONFLICT, `someone else changed this ${what} after you loaded it: reload it and make your change again`, undefined, undefined,
-      { current: viewOf(current, defaultLanguage) })
+      { current: viewOf(current, defaultLanguage, extra) })
   }
 
   /**

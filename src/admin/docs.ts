@@ -61,6 +61,9 @@ const SCHEMAS = {
 const Title = { location: 'Location', service: 'Service', counter: 'Counter' } as const
 const Plural = { location: 'Locations', service: 'Services', counter: 'Counters' } as const
 
+/** EDIT_CONFLICT's `error.current`: the entity as it is now, to show and reload. */
+const currentOf = (view: unknown) => ({ ...(view as object), description: 'EDIT_CONFLICT only: the entity as it is now (someone else changed it); show it and let the person make their change again' })
+
 const base = (doc: Omit<RouteDoc, 'tags' | 'security' | 'errorExamples'>) => routeDetail({ ...doc, tags: TAGS, security: 'sessionCookie', errorExamples: AdminErrorExamples })
 
 export const listUnitsDocs = base({
@@ -88,6 +91,7 @@ export const updateUnitDocs = base({
   body: { name: 'AdminUnitSettingsUpdate', schema: UnitSettingsUpdate, examples: { arabic: { summary: 'offer Arabic too', value: { ...unitBody, name: { en: 'Main branch', ar: 'الفرع الرئيسي' }, revision: REV } } } },
   responses: { 200: { description: 'the settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
   errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+  errorProperties: { current: currentOf(AdminUnitSettings) },
 })
 
 const entityParams = (kind: EntityKind) => ({ ...unitParam, id: { description: `the ${kind}`, example: ID_EXAMPLE[kind] } })
@@ -128,6 +132,7 @@ function entityDocs(kind: EntityKind) {
       body: { name: `Admin${Title[kind]}Update`, schema: schemas.update, examples: { rename: { summary: 'rename it', value: { ...updateExample, revision: REV } } } },
       responses: { 200: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
       errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+      errorProperties: { current: currentOf(schemas.view) },
     }),
     remove: base({
       operationId: `deleteAdmin${Title[kind]}`,
@@ -137,6 +142,7 @@ function entityDocs(kind: EntityKind) {
       query: { revision: { description: 'the revision the entity was loaded at', required: true, example: REV, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' } } },
       responses: { 200: { description: 'deleted or retired', name: 'AdminDeleteOutcome', schema: DeleteOutcome, example: { outcome: 'retired', entity: { ...viewExample(kind), active: false } } } },
       errors: { 401: readErrors[401], 403: writeErrors[403], 404: readErrors[404], 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.ENTITY_IN_USE], 422: [AdminCodes.VALIDATION_FAILED] },
+      errorProperties: { current: currentOf(schemas.view) },
     }),
   }
 }
