@@ -158,8 +158,8 @@ export const readAuditDocs = base({
     since: { description: 'only entries at or after this instant (ISO 8601)', example: '2026-11-25T00:00:00.000Z', schema: { type: 'string', format: 'date-time' } },
     entityType: { description: 'only this entity type', example: 'counter', schema: { type: 'string', maxLength: 40 } },
     action: { description: 'only this action', example: 'counter.update', schema: { type: 'string', maxLength: 60 } },
-    before: { description: 'only entries older than this entry id (paging)', example: '120', schema: { type: 'integer', minimum: 1 } },
-    limit: { description: 'at most this many (1–200, default 50)', example: '50', schema: { type: 'integer', minimum: 1, maximum: 200 } },
+    before: { description: 'only entries older than this entry id (paging)', example: 120, schema: { type: 'integer', minimum: 1 } },
+    limit: { description: 'at most this many (1–200, default 50)', example: 50, schema: { type: 'integer', minimum: 1, maximum: 200 } },
   },
   responses: {
     200: {

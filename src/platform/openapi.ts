@@ -90,7 +90,7 @@ export type ErrorExamples = Readonly<Record<string, ErrorExample>>
 export interface ParameterDoc {
   description: string
   /** A realistic value; Swagger UI fills it in for "Try it out". */
-  example: string
+  example: string | number
   /** Headers and queries: true exactly when the server refuses a request without it (path parameters always are). */
   required?: boolean
   schema?: Record<string, unknown>
