@@ -324,9 +324,10 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
       h('ul', { class: 'entity-list' }, entities.map((e) => h('li', null, h('details', { 'data-id': e.id },
         h('summary', null, h('span', { dir: 'auto' }, e.name), ' ', h('span', { class: 'entity-id', dir: 'ltr' }, e.id), e.active === false ? h('span', { class: 'badge' }, t.inactive) : null),
         entityForm(kind, e))))),
-      h('details', { class: 'entity-add' }, h('summary', null, addLabel), entityForm(kind, null)))
+      h('details', { class: 'entity-add', 'data-id': `add-${kind}` }, h('summary', null, addLabel), entityForm(kind, null)))
 
-    const opened = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset.id ?? d.className))
+    // Entities that were open stay open; an "Add" form that was just used closes (its entity is in the list now).
+    const opened = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[open][data-id]')].map((d) => d.dataset.id!).filter((id) => !id.startsWith('add-')))
     container.replaceChildren(
       h('p', { class: 'saved-message', role: 'status' }, message ?? ''),
       h('section', { class: 'entity-section', 'aria-labelledby': 'h-unit' }, h('h3', { id: 'h-unit' }, t.unitSettings), entityForm('unit', data.unit)),
@@ -335,7 +336,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
       entityList('counter', t.counters, t.addCounter, data.counters),
     )
     // Keep open what was open, so a save does not fold the list away under the person's hands.
-    for (const d of container.querySelectorAll<HTMLDetailsElement>('details')) if (opened.has(d.dataset.id ?? d.className)) d.open = true
+    for (const d of container.querySelectorAll<HTMLDetailsElement>('details[data-id]')) if (opened.has(d.dataset.id!)) d.open = true
     if (message !== undefined) ctx.announce(message)
   }
   void redraw()
