@@ -125,11 +125,11 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
       const pages: string[] = []
       const lines: string[] = []
       if (user !== null) {
-        lines.push(t.signedInAs.replace('{name}', escapeHtml(user.displayName || user.username)).replace('{role}', escapeHtml(t.roles[user.role] ?? user.role)))
+        lines.push(t.signedInAs.replace('{name}', `<bdi>${escapeHtml(user.displayName || user.username)}</bdi>`).replace('{role}', escapeHtml(t.roles[user.role] ?? user.role)))
         pages.push(USER_HOME[user.role], ...PERSON_PAGES[user.role])
       }
       if (device !== null) {
-        lines.push(t.device.replace('{role}', escapeHtml(t.roles[device.role] ?? device.role)).replace('{name}', escapeHtml(device.name)))
+        lines.push(t.device.replace('{role}', escapeHtml(t.roles[device.role] ?? device.role)).replace('{name}', `<bdi>${escapeHtml(device.name)}</bdi>`))
         pages.push(ROLE_HOME[device.role])
       }
       if (user === null && device === null) lines.push(escapeHtml(t.notSignedIn))

@@ -90,9 +90,11 @@ function exportCommand(flags: { db?: string; file?: string; workspace?: string; 
  * system, naming the command and the operating-system account that ran it (docs/admin.md).
  */
 export function cliActor(): { type: 'system'; id: string } {
-  let user = 'unknown'
+  // Under sudo (`sudo -u lobby lobby provision …`) the person is SUDO_USER, not the service account.
+  let user = process.env.SUDO_USER || process.env.USER || process.env.LOGNAME || ''
   try {
-    user = userInfo().username || user
+    user ||= userInfo().username
   } catch {}
+  user ||= 'unknown'
   return { type: 'system', id: `provision:${user}` }
 }

@@ -117,8 +117,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await page.goto(`${lobby.url}/admin?lang=ar`)
     await page.locator('section[aria-labelledby="h-service"]').waitFor()
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
-    await page.locator('details[data-id="cnt_1"] summary').click()
     await page.screenshot({ path: join(SHOTS, 'admin-branch-ar.png') })
+    await page.locator('details[data-id="cnt_1"] summary').click()
+    await page.locator('details[data-id="cnt_1"]').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(SHOTS, 'admin-counter-ar.png') })
 
     await page.goto(`${lobby.url}/`)
     await page.screenshot({ path: join(SHOTS, 'start-page-en.png') })

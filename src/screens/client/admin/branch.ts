@@ -35,6 +35,9 @@ interface Editor {
 
 const COLLECTION: Record<Kind, string> = { location: 'locations', service: 'services', counter: 'counters' }
 
+/** An entity's name in the page's language, else the unit's default (contract §18). */
+const nameIn = (entity: { name: string; names: Record<string, string> }): string => entity.names[document.documentElement.lang] ?? entity.name
+
 /** "08:30-12:00, 13:00-16:30" ↔ [["08:30","12:00"],["13:00","16:30"]]; a malformed part is sent as typed, for the server to name. */
 const hoursText = (intervals: string[][] | undefined) => (intervals ?? []).map(([a, b]) => `${a}-${b}`).join(', ')
 const parseHours = (text: string): string[][] => commaList(text).map((part) => {
@@ -135,7 +138,7 @@ function serviceEditor(errors: FormErrors, t: Strings, data: UnitData, entity: A
   const id = idField(errors, t, entity)
   const names = namesFields(errors, t, data.unit.languages ?? [data.unit.defaultLanguage ?? 'en'], entity?.names ?? {})
   const prefix = textInput(entity?.prefix ?? '', { dir: 'ltr', maxlength: '3', pattern: '[A-Z]{1,3}', autocapitalize: 'characters' })
-  const where = checkList(errors, t.serviceLocations, data.locations.map((l) => ({ value: l.id, label: l.name })), entity?.locations ?? data.locations.slice(0, 1).map((l) => l.id), '/locations')
+  const where = checkList(errors, t.serviceLocations, data.locations.map((l) => ({ value: l.id, label: nameIn(l) })), entity?.locations ?? data.locations.slice(0, 1).map((l) => l.id), '/locations')
   const hours = hoursFields(errors, t, entity?.openingHours, t.ownHours, false)
   const serviceSeconds = numberInput(entity?.defaultServiceSeconds, 1, 86400)
   const target = numberInput(entity?.waitTargetSeconds, 1, 86400)
@@ -167,8 +170,8 @@ function serviceEditor(errors: FormErrors, t: Strings, data: UnitData, entity: A
 function counterEditor(errors: FormErrors, t: Strings, data: UnitData, entity: AdminCounterView | null): Editor {
   const id = idField(errors, t, entity)
   const names = namesFields(errors, t, data.unit.languages ?? [data.unit.defaultLanguage ?? 'en'], entity?.names ?? {})
-  const where = select(data.locations.map((l) => ({ value: l.id, label: l.name })), entity?.locationId ?? data.locations[0]?.id ?? '')
-  const serves = checkList(errors, t.counterServices, data.services.filter((s) => s.active !== false || entity?.services.includes(s.id)).map((s) => ({ value: s.id, label: `${s.name} (${s.prefix})` })), entity?.services ?? [], '/services')
+  const where = select(data.locations.map((l) => ({ value: l.id, label: nameIn(l) })), entity?.locationId ?? data.locations[0]?.id ?? '')
+  const serves = checkList(errors, t.counterServices, data.services.filter((s) => s.active !== false || entity?.services.includes(s.id)).map((s) => ({ value: s.id, label: `${nameIn(s)} (${s.prefix})` })), entity?.services ?? [], '/services')
   const active = activeField(errors, t, entity)
   return {
     fields: [...id.fields, ...names.fields, field(errors, t.location, where, '/locationId'), serves.root, active.root],
@@ -292,7 +295,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
       if (kind !== 'unit' && entity !== null) {
         const remove = h('button', { type: 'button', class: 'danger' }, t.delete)
         remove.addEventListener('click', async () => {
-          if (!confirm(fill(t.confirmDelete, { name: (entity as Entity).name }))) return
+          if (!confirm(fill(t.confirmDelete, { name: nameIn(entity as Entity) }))) return
           const answer = await api<{ outcome: 'deleted' | 'retired' }>('DELETE', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}?revision=${encodeURIComponent(entity.revision)}`)
           if (answer?.status === 200) return void redraw(answer.body?.outcome === 'retired' ? t.retired : t.deleted)
           explain(answer, errors, t, kind, replaceWith)
@@ -322,7 +325,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
     const entityList = (kind: Kind, title: string, addLabel: string, entities: Entity[]) => h('section', { class: 'entity-section', 'aria-labelledby': `h-${kind}` },
       h('h3', { id: `h-${kind}` }, title),
       h('ul', { class: 'entity-list' }, entities.map((e) => h('li', null, h('details', { 'data-id': e.id },
-        h('summary', null, h('span', { dir: 'auto' }, e.name), ' ', h('span', { class: 'entity-id', dir: 'ltr' }, e.id), e.active === false ? h('span', { class: 'badge' }, t.inactive) : null),
+        h('summary', null, h('span', { dir: 'auto' }, nameIn(e)), ' ', h('span', { class: 'entity-id', dir: 'ltr' }, e.id), e.active === false ? h('span', { class: 'badge' }, t.inactive) : null),
         entityForm(kind, e))))),
       h('details', { class: 'entity-add', 'data-id': `add-${kind}` }, h('summary', null, addLabel), entityForm(kind, null)))
 
@@ -355,7 +358,7 @@ export const branchSection: AdminSection = {
     const units = answer.body!.data
     const area = h('div', { class: 'unit-area' })
     if (units.length > 1) {
-      const chooser = select(units.map((u) => ({ value: u.id, label: u.name })), units[0]!.id)
+      const chooser = select(units.map((u) => ({ value: u.id, label: nameIn(u) })), units[0]!.id)
       chooser.id = uid('unit')
       chooser.addEventListener('change', () => renderUnit(area, ctx, chooser.value))
       main.append(h('div', { class: 'field unit-chooser' }, h('label', { for: chooser.id }, ctx.t.unit), chooser))
