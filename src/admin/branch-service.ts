@@ -61,9 +61,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function relativeDetails(details: ErrorDetail[], prefix: string): ErrorDetail[] {
   return details.map((d) => {
-    if (d.path === prefix) return { path: '/', message: d.message }
-    if (d.path.startsWith(`${prefix}/`)) return { path: d.path.slice(prefix.length), message: d.message }
-    return d
+    // A message may name another place in the entity ("overlaps …/openingHours/tue/0"): relative too.
+    const message = d.message.replaceAll(`${prefix}/`, '/')
+    if (d.path === prefix) return { path: '/', message }
+    if (d.path.startsWith(`${prefix}/`)) return { path: d.path.slice(prefix.length), message }
+    return { path: d.path, message }
   })
 }
 
@@ -206,26 +208,35 @@ export class BranchService {
   }
 
   /**
-   * One write: the edit of the unit's document (which returns the entity's pointer in it, or
-   * null when it wrote itself), applied by the provisioning code, the audit entries, and the
-   * unit's live revision, in one transaction; then the answer read back inside it.
+   * One write: the edit of the unit's document (which returns the entity's pointer in it, `''`
+   * for the unit's settings, or null when it wrote itself), applied by the provisioning code,
+   * the audit entries, and the unit's live revision, in one transaction; then the answer read
+   * back inside it.
    */
   private write<T>(unitId: string, actor: Actor, edit: (doc: UnitDocument) => string | null, answer: (doc: UnitDocument) => T): T {
     const now = this.deps.clock.now()
     return this.deps.writes.now(() => {
       const doc = this.document(unitId)
       const entityPath = edit(doc)
-      const prefix = `/workspaces/0/queueUnits/0${entityPath ?? ''}`
-      const unit: Record<string, unknown> = { ...doc.unit }
-      // Keys and webhooks are not the Branch section's: absent from the file, they are left alone.
-      delete unit.apiKeys
-      delete unit.webhooks
-      const file = { workspaces: [{ id: doc.workspace.id, name: doc.workspace.name, queueUnits: [unit] }] } as unknown as ProvisioningFile
-      try {
-        applyProvisioningWithin(this.deps.db, file, now, this.deps.ids, actor)
-      } catch (error) {
-        if (error instanceof ProvisioningError) throw validationFailed(relativeDetails(error.details, prefix))
-        throw error
+      if (entityPath !== null) {
+        // The file holds the unit's settings and the one entity edited: a provisioning file
+        // leaves what it does not name alone, and the reference checks read the unit's other
+        // entities from the database, so a 300-counter branch is not rewritten for one rename.
+        const unit: Record<string, unknown> = { ...settingsOf(doc.unit) }
+        let prefix = '/workspaces/0/queueUnits/0'
+        const match = /^\/(locations|services|counters)\/(\d+)$/.exec(entityPath)
+        if (match !== null) {
+          const [, collection, index] = match
+          unit[collection!] = [(doc.unit as unknown as Record<string, unknown[]>)[collection!]![Number(index)]]
+          prefix = `${prefix}/${collection}/0`
+        }
+        const file = { workspaces: [{ id: doc.workspace.id, name: doc.workspace.name, queueUnits: [unit] }] } as unknown as ProvisioningFile
+        try {
+          applyProvisioningWithin(this.deps.db, file, now, this.deps.ids, actor)
+        } catch (error) {
+          if (error instanceof ProvisioningError) throw validationFailed(relativeDetails(error.details, prefix))
+          throw error
+        }
       }
       this.deps.tickets.touch(unitId)
       return answer(entityPath === null ? doc : this.document(unitId))
