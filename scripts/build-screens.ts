@@ -31,6 +31,9 @@ export const LOGIN_OUTPUT = join(ROOT, 'src/screens/generated/login.js')
 /** The live floor's bundle (/manage; contract §22). */
 export const MANAGE_ENTRY = join(ROOT, 'src/screens/client/manage/main.ts')
 export const MANAGE_OUTPUT = join(ROOT, 'src/screens/generated/manage.js')
+/** The administration console's bundle (/admin; contract §17): a list of sections, each a module. */
+export const ADMIN_ENTRY = join(ROOT, 'src/screens/client/admin/main.ts')
+export const ADMIN_OUTPUT = join(ROOT, 'src/screens/generated/admin.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
@@ -39,6 +42,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
   { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
   { entry: MANAGE_ENTRY, output: MANAGE_OUTPUT },
+  { entry: ADMIN_ENTRY, output: ADMIN_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']

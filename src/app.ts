@@ -25,6 +25,7 @@ import { manageRoutes } from './manage/routes'
 import { webhooksDoc } from './webhooks/model'
 // Admin console sections (contract §17: devices, staff, keys and webhooks, voice clips).
 import { adminSectionRoutes } from './admin/sections'
+import { adminRoutes } from './admin'
 
 export type App = ReturnType<typeof createApp>
 
@@ -63,5 +64,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
     // Admin console sections (contract §17): devices, staff, keys and webhooks, voice clips.
     .use(adminSectionRoutes(deps, services))
+    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
     .decorate('deps', deps)
 }

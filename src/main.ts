@@ -24,6 +24,7 @@ const commands: Record<string, () => Promise<Command>> = {
   users: async () => { const m = await import('./cli/users'); return { run: m.usersCommand, help: m.usersHelp } },
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
   report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
+  audit: async () => { const m = await import('./cli/audit'); return { run: m.auditCommand, help: m.auditHelp } },
   'replicate-migrate': async () => { const m = await import('./cli/replicate-migrate'); return { run: m.replicateMigrateCommand, help: m.replicateMigrateHelp } },
 }
 

@@ -12,6 +12,9 @@
  * types come from, with bun-types.
  */
 import type { Static } from '@sinclair/typebox'
+import type { ProvisionedCounter, ProvisionedLocation, ProvisionedQueueUnit, ProvisionedService } from '../provisioning/model'
+import type { AdminCodes } from '../admin/errors'
+import type { AuditRecord } from '../platform/audit'
 import type { DisplayNowServing, DisplayPrayerToday, DisplayQueueState, DisplayWidget } from '../display/model'
 import type { DisplayCodes } from '../display/errors'
 import type { ANNOUNCEMENT_PRIORITIES, AnnouncementsPayload } from '../widgets/payloads/announcements'
@@ -157,6 +160,17 @@ export type ManagedUnits = Static<typeof ManagedUnitsSchema>
 export type FloorCloseRequest = Static<typeof FloorCloseRequestSchema>
 export type FloorCounterChanged = Static<typeof FloorCounterChangedSchema>
 export type ManageErrorCode = ValueOf<typeof ManageCodes>
+
+// ---- the administration console: the admin API (contract §17) ----
+
+type Viewed<T> = Omit<T, 'name'> & { name: string; names: Record<string, string>; revision: string }
+export type AdminLocationView = Viewed<ProvisionedLocation>
+export type AdminServiceView = Viewed<ProvisionedService>
+export type AdminCounterView = Viewed<ProvisionedCounter>
+export type AdminUnitView = Viewed<Omit<ProvisionedQueueUnit, 'locations' | 'services' | 'counters' | 'apiKeys' | 'webhooks'>> & { workspaceId: string }
+export type AdminAuditEntry = AuditRecord
+export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
+export type AdminErrorCode = ValueOf<typeof AdminCodes>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

@@ -62,16 +62,22 @@ export interface AuditQuery {
   action?: string
   /** At most this many (default 100, at most 1000). */
   limit?: number
+  /**
+   * Only entries of these queue units: those whose snapshot (after, else before) carries one of
+   * them as `queueUnitId` (how the configuration's entries name their unit, src/provisioning/audit.ts).
+   */
+  queueUnitIds?: string[]
 }
 
 /** Entries newest first, filtered. */
 export function readAudit(sqlite: Database, query: AuditQuery = {}): AuditRecord[] {
   const limit = Math.min(Math.max(query.limit ?? 100, 1), 1000)
-  const rows = sqlite.query<{ id: number; at: number; actor: string; action: string; entity_type: string; entity_id: string; before: string | null; after: string | null }, [number, number, string | null, string | null, number]>(
+  const rows = sqlite.query<{ id: number; at: number; actor: string; action: string; entity_type: string; entity_id: string; before: string | null; after: string | null }, [number, number, string | null, string | null, number, string | null]>(
     `SELECT id, at, actor, action, entity_type, entity_id, before, after FROM audit_log
      WHERE at >= ?1 AND id < ?2 AND (?3 IS NULL OR entity_type = ?3) AND (?4 IS NULL OR action = ?4)
+       AND (?6 IS NULL OR coalesce(json_extract(after, '$.queueUnitId'), json_extract(before, '$.queueUnitId')) IN (SELECT value FROM json_each(?6)))
      ORDER BY id DESC LIMIT ?5`,
-  ).all(query.since ?? 0, query.beforeId ?? Number.MAX_SAFE_INTEGER, query.entityType ?? null, query.action ?? null, limit)
+  ).all(query.since ?? 0, query.beforeId ?? Number.MAX_SAFE_INTEGER, query.entityType ?? null, query.action ?? null, limit, query.queueUnitIds === undefined ? null : JSON.stringify(query.queueUnitIds))
   return rows.map((r) => ({
     id: r.id,
     at: new Date(r.at).toISOString(),

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     public readonly details?: ErrorDetail[],
     public readonly headers?: Record<string, string>,
+    /** More members of `error` beside code and message (an edit conflict's `current` entity, contract §17). */
+    public readonly extra?: Record<string, unknown>,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -35,9 +37,10 @@ export const CommonCodes = {
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const
 
-export function envelope(code: string, message: string, correlationId?: string, details?: ErrorDetail[]) {
+export function envelope(code: string, message: string, correlationId?: string, details?: ErrorDetail[], extra?: Record<string, unknown>) {
   return {
     error: {
+      ...extra,
       code,
       message,
       ...(details && details.length > 0 ? { details } : {}),

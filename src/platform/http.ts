@@ -87,12 +87,12 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
     })
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const correlationId = correlationIdOf(request)
-      const respond = (status: number, errorCode: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>) => {
+      const respond = (status: number, errorCode: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>, extra?: Record<string, unknown>) => {
         set.status = status
-        return json(status, envelope(errorCode, message, correlationId, details), { 'x-correlation-id': correlationId, ...headers })
+        return json(status, envelope(errorCode, message, correlationId, details, extra), { 'x-correlation-id': correlationId, ...headers })
       }
 
-      if (error instanceof ApiError) return respond(error.status, error.code, error.message, error.details, error.headers)
+      if (error instanceof ApiError) return respond(error.status, error.code, error.message, error.details, error.headers, error.extra)
       switch (code) {
         case 'NOT_FOUND':
           return respond(404, CommonCodes.NOT_FOUND, 'no such route or method')

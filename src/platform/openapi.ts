@@ -57,7 +57,7 @@ const errorDetailSchema = {
 }
 
 /** The error envelope of contract §2 with `code` as a given schema (a string, or an operation's enum). */
-function envelopeSchema(code: unknown, description: string) {
+function envelopeSchema(code: unknown, description: string, extra: Record<string, unknown> = {}) {
   return {
     type: 'object',
     description,
@@ -73,6 +73,7 @@ function envelopeSchema(code: unknown, description: string) {
           message: { type: 'string', description: 'Human-readable; may change. Branch on `code`.' },
           details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
           correlationId: { type: 'string', description: 'The X-Correlation-ID of the request; quote it when reporting a problem' },
+          ...extra,
         },
       },
     },
@@ -89,7 +90,7 @@ export type ErrorExamples = Readonly<Record<string, ErrorExample>>
 export interface ParameterDoc {
   description: string
   /** A realistic value; Swagger UI fills it in for "Try it out". */
-  example: string
+  example: string | number
   /** Headers and queries: true exactly when the server refuses a request without it (path parameters always are). */
   required?: boolean
   schema?: Record<string, unknown>
@@ -138,13 +139,15 @@ export interface RouteDoc {
   errorExamples?: ErrorExamples
   /** Shapes inside the bodies that get their own component name (the ticket, a widget payload, a prayer day…). */
   schemas?: Record<string, unknown>
+  /** More members of the error object than code, message, details and correlationId (an edit conflict's `current`). */
+  errorProperties?: Record<string, unknown>
 }
 
 /** What `routeDetail` hands the document builder beside the operation (removed from the document). */
 interface LobbyExtension {
   parameters: Record<string, unknown>[]
   schemas: Record<string, unknown>
-  errorSchema: { name: string; codes: string[] }
+  errorSchema: { name: string; codes: string[]; extra?: Record<string, unknown> }
   websocket?: WebsocketDoc
 }
 
@@ -229,7 +232,7 @@ export function routeDetail(doc: RouteDoc): DocumentDecoration {
     ...Object.entries(doc.query ?? {}).map(([name, p]) => parameter('query', name, p)),
     ...Object.entries(doc.headers ?? {}).map(([name, p]) => parameter('header', name, p)),
   ]
-  const extension: LobbyExtension = { parameters, schemas, errorSchema: { name: errorName, codes } }
+  const extension: LobbyExtension = { parameters, schemas, errorSchema: { name: errorName, codes, ...(doc.errorProperties === undefined ? {} : { extra: doc.errorProperties }) } }
   return {
     operationId: doc.operationId,
     summary: doc.summary,
@@ -358,7 +361,7 @@ const TAGS = [
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Live floor', description: 'The manager\'s live view of lines and counters (contract §22): a signed-in manager\'s or admin\'s session cookie; its websocket is under `x-websockets`.' },
-  { name: 'Admin', description: 'The administration console\'s API (contract §17): the session cookie `lobby_session` only, of an administrator or a manager within its role.' },
+  { name: 'Admin', description: 'The administration console\'s API (contract §17): a queue unit\'s configuration and the audit log, by a signed-in admin or manager (cookie `lobby_session` only). Bodies are entities as a provisioning file writes them, with `revision` for optimistic concurrency.' },
   { name: 'Platform', description: 'Liveness and metrics.' },
   { name: 'Webhooks', description: 'What Lobby sends to a subscribed endpoint (under `webhooks`, not `paths`): ticket events, signed with the endpoint\'s `lbh_…` secret.' },
 ]
@@ -415,6 +418,7 @@ export function buildDocument(app: AnyElysia, version: string, extras: DocumentE
           errorSchemas[extension.errorSchema.name] = envelopeSchema(
             { type: 'string', enum: extension.errorSchema.codes, description: `Every code ${operation.operationId} answers with; branch on it` },
             `The errors of ${operation.operationId}: the envelope of contract §2 with \`code\` one of these.`,
+            extension.errorSchema.extra,
           )
         }
       }

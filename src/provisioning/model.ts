@@ -201,3 +201,14 @@ const Workspace = Type.Object({
 /** The provisioning file of contract §1 (JSON or YAML). */
 export const ProvisioningFile = Type.Object({ workspaces: Type.Array(Workspace) }, closed)
 export type ProvisioningFile = Static<typeof ProvisioningFile>
+
+/**
+ * The configuration entities of a queue unit, as a provisioning file writes them: the admin
+ * console's bodies are these (src/admin/model.ts), so a console edit and a file are checked by
+ * one schema and one set of reference checks (`applyProvisioning`).
+ */
+export const ProvisionedEntities = { QueueUnit, Location, Service, Counter, LocalizedName, WeeklyHours } as const
+export type ProvisionedQueueUnit = Static<typeof QueueUnit>
+export type ProvisionedLocation = Static<typeof Location>
+export type ProvisionedService = Static<typeof Service>
+export type ProvisionedCounter = Static<typeof Counter>

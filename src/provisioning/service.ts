@@ -19,6 +19,10 @@ import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
 import { ProvisioningFile, DEFAULT_QUEUE_SCOPES, DEFAULT_APPOINTMENTS } from './model'
 import { insertCredential, NO_PROPERTIES, type KeyProperties } from './keys'
+import { auditConfigurationChanges, configurationSnapshots, PROVISION_ACTOR } from './audit'
+import type { Actor } from '../platform/actor'
+
+export { PROVISION_ACTOR }
 
 const checkFile = compile(ProvisioningFile)
 
@@ -53,16 +57,63 @@ export function parseProvisioningText(text: string, fileName: string): unknown {
  * Creates or updates what the file describes, in one immediate transaction: a bad file
  * changes nothing. Idempotent: unchanged entities are not written, and a secret is created
  * (and returned) only for a credential name that has none yet. Entities absent from the
- * file are left alone; a revoked key stays revoked (`keys rotate` issues a new one).
+ * file are left alone; a revoked key stays revoked (`keys rotate` issues a new one). Every
+ * entity created, updated or retired is appended to the audit log as `actor`'s change, in the
+ * same transaction (./audit.ts).
  */
-export function applyProvisioning(db: Db, document: unknown, now: number, ids: IdGenerator = randomIds): ProvisionResult {
-  if (!checkFile.Check(document)) throw new ProvisioningError(schemaErrors(checkFile, document))
-  const file = document as ProvisioningFile
-  return db.transaction((tx) => {
-    const problems = checkReferences(tx as unknown as Db, file)
-    if (problems.length > 0) throw new ProvisioningError(problems)
-    return write(tx as unknown as Db, file, now, ids)
-  }, { behavior: 'immediate' })
+export function applyProvisioning(db: Db, document: unknown, now: number, ids: IdGenerator = randomIds, actor: Actor = PROVISION_ACTOR): ProvisionResult {
+  // The schema first, outside the transaction: a malformed file never takes the write lock.
+  checkSchema(document)
+  return db.$client.transaction(() => applyProvisioningWithin(db, document, now, ids, actor)).immediate()
+}
+
+function checkSchema(document: unknown): asserts document is ProvisioningFile {
+  if (!checkFile.Check(document)) throw new ProvisioningError(preciseNameErrors(document, schemaErrors(checkFile, document)))
+}
+
+/**
+ * A name that matches neither form (string, object of languages) is one union failure at
+ * `…/name`; `nameErrors` says which language's text is wrong (`…/name/ar: must be a non-empty
+ * string`), so a form can show it at that language's field.
+ */
+const LOCALIZED_NAME_PATH = /\/queueUnits\/\d+(\/(locations|services|counters)\/\d+)?\/name$/
+
+function preciseNameErrors(document: unknown, details: ErrorDetail[]): ErrorDetail[] {
+  return details.flatMap((detail) => {
+    if (!LOCALIZED_NAME_PATH.test(detail.path)) return [detail]
+    const value = valueAt(document, detail.path)
+    const precise = nameErrors(value, detail.path)
+    return precise.length > 0 ? precise : [detail]
+  })
+}
+
+/** The value a JSON Pointer names in `document` (undefined when there is none). */
+function valueAt(document: unknown, path: string): unknown {
+  let value: unknown = document
+  for (const raw of path.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~')
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/**
+ * `applyProvisioning` inside a write transaction the caller owns (the admin console's write,
+ * which also bumps the unit's live revision in it): the same validation, the same writes and
+ * the same audit entries. Throws `ProvisioningError` (the caller's transaction is then undone).
+ */
+export function applyProvisioningWithin(db: Db, document: unknown, now: number, ids: IdGenerator, actor: Actor): ProvisionResult {
+  if (!db.$client.inTransaction) throw new Error('applyProvisioningWithin must run inside a write transaction')
+  checkSchema(document)
+  const file = document
+  const problems = checkReferences(db, file)
+  if (problems.length > 0) throw new ProvisioningError(problems)
+  const workspaceIds = file.workspaces.map((ws) => ws.id)
+  const before = configurationSnapshots(db, workspaceIds)
+  const result = write(db, file, now, ids)
+  auditConfigurationChanges(db, before, configurationSnapshots(db, workspaceIds), actor, now)
+  return result
 }
 
 function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {

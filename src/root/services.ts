@@ -23,6 +23,7 @@ import { onQueueChange } from '../tickets'
 import { PeopleService, StaffReads } from '../people'
 import { ManageService } from '../manage/service'
 import { liveHubTask as floorHubTask } from '../display/live'
+import { BranchService } from '../admin'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -53,6 +54,8 @@ export interface AppServices {
   people: PeopleService
   /** The live floor (contract §22): its model, views' hub and wait-target watch. */
   manage: ManageService
+  /** The console's Branch section (contract §17): configuration edits through the provisioning code. */
+  branch: BranchService
 }
 
 /**
@@ -111,5 +114,6 @@ export function composeServices(deps: AppDeps): AppServices {
     reportCache: new ReportCache(deps.changes),
     people,
     manage,
+    branch: new BranchService(deps),
   }
 }

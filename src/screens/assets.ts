@@ -11,6 +11,8 @@ import loginScript from './generated/login.js' with { type: 'text' }
 import loginStylesheet from './client/login/login.css' with { type: 'text' }
 import manageScript from './generated/manage.js' with { type: 'text' }
 import manageStylesheet from './client/manage/manage.css' with { type: 'text' }
+import adminScript from './generated/admin.js' with { type: 'text' }
+import adminStylesheet from './client/admin/admin.css' with { type: 'text' }
 import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
 
@@ -96,6 +98,9 @@ export const ASSETS = {
   /** The live floor (/manage; contract §22). */
   'manage.js': asset('/manage/assets', 'manage', 'js', manageScript, precompress('src/screens/generated/manage.js')),
   'manage.css': asset('/manage/assets', 'manage', 'css', manageStylesheet, precompress('src/screens/client/manage/manage.css')),
+  /** The administration console (/admin) and the start page (/; contract §17). */
+  'admin.js': asset('/admin/assets', 'admin', 'js', adminScript, precompress('src/screens/generated/admin.js')),
+  'admin.css': asset('/admin/assets', 'admin', 'css', adminStylesheet, precompress('src/screens/client/admin/admin.css')),
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS

@@ -52,3 +52,11 @@ declare module '*/manage.css' {
   const text: string
   export default text
 }
+declare module '*/generated/admin.js' {
+  const text: string
+  export default text
+}
+declare module '*/admin.css' {
+  const text: string
+  export default text
+}

@@ -15,6 +15,7 @@ import { KioskCodes } from '../../src/kiosk/errors'
 import { JoinCodes } from '../../src/join/errors'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
+import { AdminCodes } from '../../src/admin/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
 import { AdminSectionCodes } from '../../src/admin/section-errors'
 
@@ -71,6 +72,25 @@ const OPERATIONS: Record<string, string> = {
   'post /api/auth/v1/sessions': 'signIn',
   'get /api/auth/v1/sessions/current': 'readCurrentSession',
   'delete /api/auth/v1/sessions/current': 'signOut',
+  'get /api/admin/v1/queue-units': 'listAdminQueueUnits',
+  'get /api/admin/v1/queue-units/{unitId}': 'readAdminQueueUnit',
+  'put /api/admin/v1/queue-units/{unitId}': 'updateAdminQueueUnit',
+  'get /api/admin/v1/queue-units/{unitId}/locations': 'listAdminLocations',
+  'post /api/admin/v1/queue-units/{unitId}/locations': 'createAdminLocation',
+  'get /api/admin/v1/queue-units/{unitId}/locations/{id}': 'readAdminLocation',
+  'put /api/admin/v1/queue-units/{unitId}/locations/{id}': 'updateAdminLocation',
+  'delete /api/admin/v1/queue-units/{unitId}/locations/{id}': 'deleteAdminLocation',
+  'get /api/admin/v1/queue-units/{unitId}/services': 'listAdminServices',
+  'post /api/admin/v1/queue-units/{unitId}/services': 'createAdminService',
+  'get /api/admin/v1/queue-units/{unitId}/services/{id}': 'readAdminService',
+  'put /api/admin/v1/queue-units/{unitId}/services/{id}': 'updateAdminService',
+  'delete /api/admin/v1/queue-units/{unitId}/services/{id}': 'deleteAdminService',
+  'get /api/admin/v1/queue-units/{unitId}/counters': 'listAdminCounters',
+  'post /api/admin/v1/queue-units/{unitId}/counters': 'createAdminCounter',
+  'get /api/admin/v1/queue-units/{unitId}/counters/{id}': 'readAdminCounter',
+  'put /api/admin/v1/queue-units/{unitId}/counters/{id}': 'updateAdminCounter',
+  'delete /api/admin/v1/queue-units/{unitId}/counters/{id}': 'deleteAdminCounter',
+  'get /api/admin/v1/audit': 'readAdminAudit',
   'post /api/auth/v1/setup': 'completeSetup',
   'get /api/manage/v1/queue-units': 'listManagedUnits',
   'get /api/manage/v1/queue-units/{queueUnitId}/floor': 'readFloor',
@@ -122,7 +142,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/auth/v1/', Object.values(PeopleCodes)],
   ['/join/', Object.values(JoinCodes)],
   ['/api/manage/v1/', Object.values(ManageCodes)],
-  ['/api/admin/v1/', Object.values(AdminSectionCodes)],
+  ['/api/admin/v1/', [...Object.values(AdminSectionCodes), ...Object.values(AdminCodes)]],
   ['/health', []],
 ]
 

@@ -232,6 +232,52 @@ async function driveEveryOperation() {
   await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`), 401)
   await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`, { cookie: managerAgain }), 200)
   await expectStatus(get(`${OP}/reports/feedback?from=2026-11-25&to=2026-11-25`, { cookie: clerkSession }), 403)
+  // The admin console's API (contract §17): the manager of qu_main reads and edits its branch.
+  const ADMIN = '/api/admin/v1/queue-units'
+  const asManager = { cookie: managerAgain, origin: ORIGIN }
+  const put = (path: string, body: unknown, headers: Record<string, string>) => request(app, 'PUT', path, { body, headers })
+  const remove = (path: string, headers: Record<string, string>) => request(app, 'DELETE', path, { headers })
+  await expectStatus(get(ADMIN, { cookie: managerAgain }), 200)
+  await expectStatus(get(ADMIN, { cookie: clerkSession }), 403)
+  await expectStatus(get(ADMIN), 401)
+  const adminUnit = await jsonOf(await expectStatus(get(`${ADMIN}/qu_main`, { cookie: managerAgain }), 200))
+  await expectStatus(get(`${ADMIN}/qu_elsewhere`, { cookie: managerAgain }), 403)
+  {
+    const { id: _id, workspaceId: _ws, names, name: _name, revision, ...settings } = adminUnit
+    const renamed = await jsonOf(await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: { ...names, ar: 'الفرع الرئيسي' }, revision }, asManager), 200))
+    await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: names, revision }, asManager), 409)
+    await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: names, revision: renamed.revision }, { cookie: managerAgain }), 403)
+    await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: '', revision: renamed.revision }, asManager), 422)
+  }
+  const adminBodies = {
+    locations: { id: 'loc_new', name: { en: 'New hall', ar: 'القاعة الجديدة' }, timezone: 'Europe/Berlin', openingHours: { mon: [['08:00', '16:00']] } },
+    services: { id: 'svc_new', name: { en: 'New service', ar: 'خدمة جديدة' }, prefix: 'N', locations: ['loc_new'] },
+    counters: { id: 'cnt_new', name: { en: 'New counter', ar: 'شباك جديد' }, locationId: 'loc_new', services: ['svc_new'] },
+  } as const
+  const saved: Record<string, { revision: string }> = {}
+  for (const [collection, body] of Object.entries(adminBodies)) {
+    const path = `${ADMIN}/qu_main/${collection}`
+    await expectStatus(get(path, { cookie: managerAgain }), 200)
+    await expectStatus(request(app, 'POST', path, { body: { ...body, prefix: 'lower' }, headers: asManager }), 422)
+    await expectStatus(request(app, 'POST', path, { raw: 'name=x', headers: { ...asManager, 'content-type': 'text/plain' } }), 400)
+    await expectStatus(request(app, 'POST', path, { raw: '{', headers: { ...asManager, 'content-type': 'application/json' } }), 400)
+    const created = await jsonOf(await expectStatus(request(app, 'POST', path, { body, headers: asManager }), 201))
+    await expectStatus(get(`${path}/${body.id}`, { cookie: managerAgain }), 200)
+    await expectStatus(get(`${path}/nothing`, { cookie: managerAgain }), 404)
+    const { id: _id, revision, ...rest } = body as Record<string, unknown> & { revision?: string }
+    const updated = await jsonOf(await expectStatus(put(`${path}/${body.id}`, { ...rest, name: { en: 'Renamed' }, revision: created.revision }, asManager), 200))
+    await expectStatus(put(`${path}/${body.id}`, { ...rest, revision: created.revision }, asManager), 409)
+    saved[collection] = updated
+  }
+  await expectStatus(remove(`${ADMIN}/qu_main/services/svc_new?revision=${saved.services!.revision}`, asManager), 409)
+  await expectStatus(remove(`${ADMIN}/qu_main/counters/cnt_new`, asManager), 422)
+  for (const collection of ['counters', 'services', 'locations'] as const) {
+    await expectStatus(remove(`${ADMIN}/qu_main/${collection}/${adminBodies[collection].id}?revision=${saved[collection]!.revision}`, asManager), 200)
+  }
+  await expectStatus(get('/api/admin/v1/audit?entityType=counter', { cookie: managerAgain }), 200)
+  await expectStatus(get('/api/admin/v1/audit?limit=0', { cookie: managerAgain }), 422)
+  await expectStatus(get('/api/admin/v1/audit', { cookie: clerkSession }), 403)
+  await expectStatus(get('/api/admin/v1/audit'), 401)
   // A row to check against the schema: the clerk's break with a reason, as the desk sign-in writes it.
   ctx.db.$client.run(`INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, kind, reason, business_day, started_at, ended_at)
     SELECT id, username, 'qu_main', 'loc_hall', 'cnt_1', 'break', 'Lunch', '2026-11-25', ${Date.parse('2026-11-25T10:00:00Z')}, NULL FROM users WHERE username = 'lina.k'`)

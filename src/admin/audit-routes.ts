@@ -1,0 +1,53 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { ApiError, type ErrorDetail } from '../platform/errors'
+import { readAudit } from '../platform/audit'
+import { json } from '../platform/http'
+import type { PeopleService } from '../people'
+import { requireConsoleCaller } from './access'
+import { AdminCodes } from './errors'
+import { readAuditDocs } from './docs'
+import { ADMIN_API } from './branch-routes'
+
+export const AUDIT_PAGE_DEFAULT = 50
+export const AUDIT_PAGE_MAX = 200
+
+/** The audit route's query, checked: 422 naming each bad parameter. */
+export function auditQuery(query: Record<string, string | undefined>) {
+  const problems: ErrorDetail[] = []
+  const integer = (name: string, min: number, max: number): number | undefined => {
+    const raw = query[name]
+    if (raw === undefined || raw === '') return undefined
+    const n = Number(raw)
+    if (!/^\d+$/.test(raw) || n < min || n > max) problems.push({ path: name, message: `must be an integer from ${min} to ${max}` })
+    return n
+  }
+  let since: number | undefined
+  if (query.since !== undefined && query.since !== '') {
+    since = Date.parse(query.since)
+    if (!/^\d{4}-\d{2}-\d{2}/.test(query.since) || Number.isNaN(since)) problems.push({ path: 'since', message: 'must be an ISO 8601 date or time, e.g. 2026-11-25T00:00:00Z' })
+  }
+  const text = (name: string, max: number) => {
+    const raw = query[name]
+    if (raw === undefined || raw === '') return undefined
+    if (raw.length > max || !/^[A-Za-z.]+$/.test(raw)) problems.push({ path: name, message: `letters and dots, at most ${max}` })
+    return raw
+  }
+  const limit = integer('limit', 1, AUDIT_PAGE_MAX) ?? AUDIT_PAGE_DEFAULT
+  const beforeId = integer('before', 1, Number.MAX_SAFE_INTEGER)
+  const entityType = text('entityType', 40)
+  const action = text('action', 60)
+  if (problems.length > 0) throw new ApiError(422, AdminCodes.VALIDATION_FAILED, 'request validation failed', problems)
+  return { limit, ...(since === undefined ? {} : { since }), ...(beforeId === undefined ? {} : { beforeId }), ...(entityType === undefined ? {} : { entityType }), ...(action === undefined ? {} : { action }) }
+}
+
+/** `GET /api/admin/v1/audit`: an admin reads every entry, a manager its units' (docs/admin.md). */
+export function auditRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+  return new Elysia({ name: 'lobby.admin.audit' })
+    .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
+      const caller = await requireConsoleCaller(deps, people, request)
+      const q = auditQuery(query)
+      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units }) })
+      return json(200, { data, next: data.length === q.limit ? data[data.length - 1]!.id : null }, { 'cache-control': 'no-store' })
+    }, { detail: readAuditDocs })
+}

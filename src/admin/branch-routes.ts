@@ -1,0 +1,99 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../root/deps'
+import { ApiError } from '../platform/errors'
+import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { json } from '../platform/http'
+import type { PeopleService } from '../people'
+import { assertUnitAccess, requireConsoleCaller } from './access'
+import { AdminCodes } from './errors'
+import { ENTITY_DOCS, listUnitsDocs, readUnitDocs, updateUnitDocs } from './docs'
+import type { BranchService, EntityKind } from './branch-service'
+
+/** The admin API's root (contract §17). */
+export const ADMIN_API = '/api/admin/v1'
+
+/** A unit with 300 counters' names in 20 languages fits; a body is one entity. */
+const MAX_BODY = 64 * 1024
+const noStore = { 'cache-control': 'no-store' }
+const PATH = { location: 'locations', service: 'services', counter: 'counters' } as const satisfies Record<EntityKind, string>
+
+/** The request's JSON body, read only after the caller was admitted (the checks come first). */
+async function jsonBody(request: Request): Promise<unknown> {
+  const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
+    if (!isJsonContentType(request)) throw new ApiError(400, AdminCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+  })
+  return parseJsonBytes(raw)
+}
+
+/**
+ * The Branch section's API: `/api/admin/v1/queue-units[/{unitId}[/locations|services|counters[/{id}]]]`.
+ * Every route admits the session first (src/admin/access.ts), then the unit, then reads a body.
+ */
+export function branchRoutes(deps: AppDeps, { people, branch }: { people: PeopleService; branch: BranchService }) {
+  const admit = async (request: Request, unitId?: string) => {
+    const caller = await requireConsoleCaller(deps, people, request)
+    if (unitId !== undefined) assertUnitAccess(caller, unitId)
+    return caller
+  }
+
+  return new Elysia({ name: 'lobby.admin.branch' })
+    .get(`${ADMIN_API}/queue-units`, async ({ request }) => {
+      const caller = await admit(request)
+      return json(200, { data: branch.listUnits(caller.units) }, noStore)
+    }, { detail: listUnitsDocs })
+    .get(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
+      await admit(request, params.unitId)
+      return json(200, branch.readUnit(params.unitId), noStore)
+    }, { detail: readUnitDocs })
+    .put(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
+      const caller = await admit(request, params.unitId)
+      const body = await jsonBody(request)
+      const saved = branch.updateUnit(params.unitId, body, caller.actor)
+      deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
+      return json(200, saved, noStore)
+    }, { parse: 'none', detail: updateUnitDocs })
+    .use(entityRoutes('location'))
+    .use(entityRoutes('service'))
+    .use(entityRoutes('counter'))
+
+  /** List, read, create, update and delete of one kind of entity. */
+  function entityRoutes(kind: EntityKind) {
+    const docs = ENTITY_DOCS[kind]
+    const collection = `${ADMIN_API}/queue-units/:unitId/${PATH[kind]}`
+    type Params = { unitId: string; id: string }
+    return new Elysia({ name: `lobby.admin.branch.${kind}` })
+      .get(collection, async ({ request, params }) => {
+        const p = params as Params
+        await admit(request, p.unitId)
+        return json(200, { data: branch.list(p.unitId, kind) }, noStore)
+      }, { detail: docs.list })
+      .post(collection, async ({ request, params }) => {
+        const p = params as Params
+        const caller = await admit(request, p.unitId)
+        const body = await jsonBody(request)
+        const saved = branch.create(p.unitId, kind, body, caller.actor)
+        deps.log({ level: 'info', msg: `admin: ${kind} created`, username: caller.user.username, queueUnitId: p.unitId, id: saved.id })
+        return json(201, saved, noStore)
+      }, { parse: 'none', detail: docs.create })
+      .get(`${collection}/:id`, async ({ request, params }) => {
+        const p = params as Params
+        await admit(request, p.unitId)
+        return json(200, branch.read(p.unitId, kind, p.id), noStore)
+      }, { detail: docs.read })
+      .put(`${collection}/:id`, async ({ request, params }) => {
+        const p = params as Params
+        const caller = await admit(request, p.unitId)
+        const body = await jsonBody(request)
+        const saved = branch.update(p.unitId, kind, p.id, body, caller.actor)
+        deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
+        return json(200, saved, noStore)
+      }, { parse: 'none', detail: docs.update })
+      .delete(`${collection}/:id`, async ({ request, params, query }) => {
+        const p = params as Params
+        const caller = await admit(request, p.unitId)
+        const done = branch.remove(p.unitId, kind, p.id, query.revision, caller.actor)
+        deps.log({ level: 'info', msg: `admin: ${kind} ${done.outcome}`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
+        return json(200, done, noStore)
+      }, { detail: docs.remove })
+  }
+}

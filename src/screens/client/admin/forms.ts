@@ -1,0 +1,140 @@
+import { h } from '../dom'
+
+/*
+ * The console's form toolkit: labelled fields, and errors in words at the field a JSON Pointer
+ * names (the admin API answers 422 with `details[].path` relative to the entity, contract §17).
+ * A detail goes to the field whose pointer is the longest prefix of its path; one that matches
+ * no field is shown at the top of the form. Each message is tied to its input with
+ * `aria-describedby` and the input is marked `aria-invalid`; the first is focused.
+ */
+
+let nextId = 0
+export const uid = (stem: string) => `${stem}-${++nextId}`
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
+
+export interface Field {
+  pointer: string
+  root: HTMLElement
+  focus: HTMLElement
+  error: HTMLElement
+}
+
+export interface ErrorDetail { path: string; message: string }
+
+export class FormErrors {
+  readonly fields: Field[] = []
+  constructor(readonly general: HTMLElement) {}
+
+  add(field: Field): Field {
+    this.fields.push(field)
+    return field
+  }
+
+  clear(): void {
+    this.general.textContent = ''
+    this.general.hidden = true
+    for (const f of this.fields) {
+      f.error.textContent = ''
+      f.error.hidden = true
+      f.focus.removeAttribute('aria-invalid')
+    }
+  }
+
+  /** Puts each detail at its field; returns how many found a field. */
+  show(details: ErrorDetail[], intro: string): number {
+    this.clear()
+    let placed = 0
+    let first: HTMLElement | null = null
+    const loose: string[] = []
+    for (const d of details) {
+      const field = this.fieldFor(d.path)
+      if (field === null) {
+        loose.push(`${d.path}: ${d.message}`)
+        continue
+      }
+      field.error.textContent = field.error.textContent ? `${field.error.textContent} ${d.message}` : d.message
+      field.error.hidden = false
+      field.focus.setAttribute('aria-invalid', 'true')
+      first ??= field.focus
+      placed += 1
+    }
+    this.say([intro, ...loose].join(' '))
+    first?.focus()
+    return placed
+  }
+
+  say(message: string): void {
+    this.general.textContent = message
+    this.general.hidden = message === ''
+  }
+
+  private fieldFor(path: string): Field | null {
+    let best: Field | null = null
+    for (const f of this.fields) {
+      if ((path === f.pointer || path.startsWith(`${f.pointer}/`)) && (best === null || f.pointer.length > best.pointer.length)) best = f
+    }
+    return best
+  }
+}
+
+/** A labelled control with its error line. */
+export function field(errors: FormErrors, label: string, control: Control, pointer: string, hint?: string): HTMLElement {
+  control.id ||= uid('f')
+  const errorId = `${control.id}-error`
+  const hintId = hint === undefined ? null : `${control.id}-hint`
+  control.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '))
+  const error = h('p', { class: 'field-error', id: errorId, hidden: true })
+  const root = h('div', { class: 'field' }, h('label', { for: control.id }, label), hintId === null ? null : h('p', { class: 'field-hint', id: hintId }, hint!), control, error)
+  errors.add({ pointer, root, focus: control, error })
+  return root
+}
+
+/** A checkbox with its label after it. */
+export function checkbox(errors: FormErrors, label: string, checked: boolean, pointer: string): { root: HTMLElement; input: HTMLInputElement } {
+  const input = h('input', { type: 'checkbox', id: uid('c') })
+  input.checked = checked
+  const errorId = `${input.id}-error`
+  input.setAttribute('aria-describedby', errorId)
+  const error = h('p', { class: 'field-error', id: errorId, hidden: true })
+  const root = h('div', { class: 'field field-check' }, input, h('label', { for: input.id }, label), error)
+  errors.add({ pointer, root, focus: input, error })
+  return { root, input }
+}
+
+/** A group of checkboxes (a list of IDs) in a fieldset with its legend. */
+export function checkList(errors: FormErrors, legend: string, options: { value: string; label: string }[], chosen: string[], pointer: string): { root: HTMLElement; read: () => string[] } {
+  const boxes = options.map((o) => {
+    const input = h('input', { type: 'checkbox', id: uid('c'), value: o.value })
+    input.checked = chosen.includes(o.value)
+    return { input, root: h('span', { class: 'check-option' }, input, h('label', { for: input.id }, o.label)) }
+  })
+  const error = h('p', { class: 'field-error', id: uid('e'), hidden: true })
+  const root = h('fieldset', { class: 'field field-list', 'aria-describedby': error.id }, h('legend', null, legend), boxes.map((b) => b.root), error)
+  errors.add({ pointer, root, focus: boxes[0]?.input ?? root, error })
+  return { root, read: () => boxes.filter((b) => b.input.checked).map((b) => b.input.value) }
+}
+
+export function textInput(value: string, attrs: Record<string, string> = {}): HTMLInputElement {
+  const input = h('input', { type: 'text', ...attrs })
+  input.value = value
+  return input
+}
+
+export function numberInput(value: number | undefined, min: number, max: number): HTMLInputElement {
+  const input = h('input', { type: 'number', min, max, step: 1, inputmode: 'numeric' })
+  input.value = value === undefined ? '' : String(value)
+  return input
+}
+
+/** A number field's value: omitted when empty (the default applies), else the number as typed. */
+export const numberOf = (input: HTMLInputElement): number | undefined => (input.value.trim() === '' ? undefined : Number(input.value))
+
+export function select(options: { value: string; label: string }[], chosen: string): HTMLSelectElement {
+  const el = h('select', null, options.map((o) => h('option', { value: o.value }, o.label)))
+  el.value = chosen
+  return el
+}
+
+/** "a, b ,c" → ["a","b","c"] (empty parts dropped). */
+export const commaList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '')

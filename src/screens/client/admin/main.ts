@@ -1,0 +1,56 @@
+import { h } from '../dom'
+import { STRINGS, type Lang } from './strings'
+import { SECTIONS, type AdminContext, type AdminSection } from './sections'
+
+/*
+ * The administration console (/admin; contract §17, src/admin/page.ts renders the frame with
+ * who is signed in). The navigation is built from `SECTIONS`: one link per section the role may
+ * use, the current one marked `aria-current="page"`; the URL fragment (`#branch`, `#audit`)
+ * chooses the section, so a reload or a shared link opens the same one, and Back works.
+ */
+
+function start(): void {
+  const root = document.getElementById('admin')
+  if (root === null) return
+  const lang: Lang = root.dataset.lang === 'ar' ? 'ar' : 'en'
+  const role = root.dataset.role === 'admin' ? 'admin' : 'manager'
+  const status = document.getElementById('admin-status')!
+  const ctx: AdminContext = {
+    lang,
+    t: STRINGS[lang],
+    role,
+    username: root.dataset.username ?? '',
+    announce: (message) => {
+      status.textContent = ''
+      // A fresh text node so a repeated message is read again.
+      setTimeout(() => (status.textContent = message), 50)
+    },
+  }
+  const nav = document.getElementById('admin-nav')!
+  const main = document.getElementById('admin-main')!
+  const sections = SECTIONS.filter((s) => s.roles.includes(role))
+  const links = new Map<string, HTMLAnchorElement>()
+  nav.replaceChildren(h('ul', null, sections.map((s) => {
+    const a = h('a', { href: `#${s.id}` }, s.label(ctx.t))
+    links.set(s.id, a)
+    return h('li', null, a)
+  })))
+
+  const show = async (section: AdminSection, focus: boolean) => {
+    for (const [id, a] of links) {
+      if (id === section.id) a.setAttribute('aria-current', 'page')
+      else a.removeAttribute('aria-current')
+    }
+    document.title = `Lobby · ${section.label(ctx.t)}`
+    main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), h('p', { class: 'admin-starting' }, ctx.t.loading))
+    const body = h('div', { class: 'section-body' })
+    await section.render(body, ctx)
+    main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), body)
+    if (focus) main.focus()
+  }
+  const current = (): AdminSection => sections.find((s) => `#${s.id}` === location.hash) ?? sections[0]!
+  window.addEventListener('hashchange', () => void show(current(), true))
+  void show(current(), false)
+}
+
+start()

@@ -1,0 +1,28 @@
+import type { Lang, Strings } from './strings'
+import { branchSection } from './branch'
+import { auditSection } from './audit'
+
+/** What every section is handed: the signed-in person, the page's language and words, and the status line. */
+export interface AdminContext {
+  lang: Lang
+  t: Strings
+  role: 'admin' | 'manager'
+  username: string
+  /** Announces a short message to screen readers (the page's polite live region). */
+  announce: (message: string) => void
+}
+
+/**
+ * One section of the console: its place in the navigation (`id` is the URL fragment), who may
+ * see it, and how it draws itself into the main area. A new section is one module added to
+ * `SECTIONS` below (devices, staff, keys and webhooks, voice clips…).
+ */
+export interface AdminSection {
+  id: string
+  label: (t: Strings) => string
+  roles: readonly ('admin' | 'manager')[]
+  render: (main: HTMLElement, ctx: AdminContext) => void | Promise<void>
+}
+
+/** The console's sections, in navigation order. */
+export const SECTIONS: AdminSection[] = [branchSection, auditSection]

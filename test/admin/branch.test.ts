@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'bun:test'
+import { admin, adminContext, expectError, jsonOf, UNIT, type AdminTestContext } from './helpers'
+import { issue, HALL_ACCOUNTS } from '../queue/helpers'
+import { relativeDetails } from '../../src/admin'
+
+/*
+ * The Branch section (contract §17): create, read, update and delete of services, counters and
+ * locations; `revision` and EDIT_CONFLICT with the current entity; retire instead of delete
+ * for an entity with tickets; 409 ENTITY_IN_USE for one other configuration refers to.
+ */
+
+const HOURS = { sun: [['08:00', '16:00']], mon: [['08:30', '12:00'], ['13:00', '16:30']], tue: [], wed: [], thu: [], fri: [], sat: [] }
+
+describe('branch entities through the console', () => {
+  let ctx: AdminTestContext
+
+  test('an admin adds a service with an Arabic name and opening hours, then a counter serving it', async () => {
+    ctx = await adminContext()
+    const created = await admin(ctx, ctx.cookie.root, 'POST', `${UNIT}/services`, { name: { en: 'Remittances', ar: 'الحوالات' }, prefix: 'R', locations: ['loc_hall'], openingHours: HOURS })
+    expect(created.status).toBe(201)
+    const service = await jsonOf(created)
+    expect(service).toMatchObject({ name: 'Remittances', names: { en: 'Remittances', ar: 'الحوالات' }, prefix: 'R', active: true, openingHours: HOURS })
+    expect(service.id).toMatch(/^svc_/)
+    expect(service.revision).toMatch(/^[A-Za-z0-9_-]{16}$/)
+    const counter = await jsonOf(await admin(ctx, ctx.cookie.root, 'POST', `${UNIT}/counters`, { id: 'cnt_9', name: { en: 'Counter 9', ar: 'الشباك 9' }, locationId: 'loc_hall', services: [service.id] }))
+    expect(counter).toMatchObject({ id: 'cnt_9', name: 'Counter 9', services: [service.id], active: true })
+    // The same ID twice is refused at /id, not turned into an update.
+    const again = await expectError(await admin(ctx, ctx.cookie.root, 'POST', `${UNIT}/counters`, { id: 'cnt_9', name: 'X', locationId: 'loc_hall', services: [service.id] }), 422, 'VALIDATION_FAILED')
+    expect(again.error.details[0].path).toBe('/id')
+    const list = await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${UNIT}/counters`))
+    expect(list.data.map((c: { id: string }) => c.id)).toEqual(['cnt_1', 'cnt_2', 'cnt_9'])
+  })
+
+  test('a rename with the current revision saves and moves the revision; the old revision is then 409 EDIT_CONFLICT with the current counter', async () => {
+    const loaded = await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${UNIT}/counters/cnt_1`))
+    const { revision, names: _n, name: _name, id: _id, ...rest } = loaded
+    const saved = await jsonOf(await admin(ctx, ctx.cookie.amira, 'PUT', `${UNIT}/counters/cnt_1`, { ...rest, name: { en: 'Window 1', ar: 'النافذة 1' }, revision }))
+    expect(saved.name).toBe('Window 1')
+    expect(saved.revision).not.toBe(revision)
+    const stale = await expectError(await admin(ctx, ctx.cookie.root, 'PUT', `${UNIT}/counters/cnt_1`, { ...rest, name: 'Counter One', revision }), 409, 'EDIT_CONFLICT')
+    expect(stale.error.current).toMatchObject({ id: 'cnt_1', name: 'Window 1', revision: saved.revision })
+    expect((await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/counters/cnt_1`))).name).toBe('Window 1')
+    await expectError(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/counters/cnt_1?revision=${revision}`), 409, 'EDIT_CONFLICT')
+  })
+
+  test('unit settings: languages, kiosk priority, break reasons saved; absent optional fields take their defaults', async () => {
+    const unit = await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', UNIT))
+    const saved = await jsonOf(await admin(ctx, ctx.cookie.amira, 'PUT', UNIT, {
+      name: { en: 'Main branch', ar: 'الفرع الرئيسي' }, languages: ['en', 'ar'], kioskPriority: true, breakReasons: ['Prayer', 'Lunch'], revision: unit.revision,
+    }))
+    expect(saved).toMatchObject({ id: 'qu_main', names: { en: 'Main branch', ar: 'الفرع الرئيسي' }, languages: ['en', 'ar'], kioskPriority: true, breakReasons: ['Prayer', 'Lunch'], deskSignIn: 'optional', noShowGraceMinutes: 30 })
+    const bad = await expectError(await admin(ctx, ctx.cookie.amira, 'PUT', UNIT, { name: 'Main', breakReasons: ['Lunch', 'Lunch'], revision: saved.revision }), 422, 'VALIDATION_FAILED')
+    expect(bad.error.details[0].path).toBe('/breakReasons/1')
+  })
+
+  test('delete: a counter without history goes; one with tickets is retired; a service a counter serves is 409 ENTITY_IN_USE', async () => {
+    const nine = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/counters/cnt_9`))
+    const service = nine.services[0]
+    const inUse = await expectError(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/services/${service}?revision=${(await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/${service}`))).revision}`), 409, 'ENTITY_IN_USE')
+    expect(inUse.error.details).toEqual([{ path: '/counters/cnt_9', message: 'serves this service' }])
+
+    const gone = await jsonOf(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/counters/cnt_9?revision=${nine.revision}`))
+    expect(gone.outcome).toBe('deleted')
+    await expectError(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/counters/cnt_9`), 404, 'NOT_FOUND')
+    const svc = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/${service}`))
+    expect((await jsonOf(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/services/${service}?revision=${svc.revision}`))).outcome).toBe('deleted')
+
+    // Accounts has a ticket now: deleting it retires it.
+    const key = ctx.provisioned.secret('queue', 'qu_main', 'all')
+    expect((await issue({ ...ctx, key: () => key }, key, HALL_ACCOUNTS)).status).toBe(201)
+    const accounts = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/svc_accounts`))
+    // …but counters still serve it, and retiring is not deleting: no ENTITY_IN_USE.
+    const retired = await jsonOf(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/services/svc_accounts?revision=${accounts.revision}`))
+    expect(retired).toMatchObject({ outcome: 'retired', entity: { id: 'svc_accounts', active: false } })
+    expect((await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/svc_accounts`))).active).toBe(false)
+    // A delete needs the revision.
+    await expectError(await admin(ctx, ctx.cookie.root, 'DELETE', `${UNIT}/counters/cnt_2`), 422, 'VALIDATION_FAILED')
+  })
+
+  test('pointers outside the entity keep their whole pointer into the unit document', () => {
+    expect(relativeDetails([
+      { path: '/workspaces/0/queueUnits/0/counters/2/name/ar', message: 'a' },
+      { path: '/workspaces/0/queueUnits/0/counters/2', message: 'b' },
+      { path: '/workspaces/0/queueUnits/0/counters/20/name', message: 'c' },
+    ], '/workspaces/0/queueUnits/0/counters/2')).toEqual([
+      { path: '/name/ar', message: 'a' }, { path: '/', message: 'b' }, { path: '/workspaces/0/queueUnits/0/counters/20/name', message: 'c' },
+    ])
+  })
+})

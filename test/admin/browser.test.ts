@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { ensureBinary } from '../support/binary'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
+import { SHOTS } from '../support/shots'
+
+/*
+ * The administration console (contract §17) in headless Chromium against dist/lobby (build it
+ * first: `bun run build`; run this file alone). An admin adds a service with an Arabic name and
+ * opening hours (a bad time is said at its field first) and a counter; a manager renames a
+ * counter and the queue board, open in another browser, shows the new name within a second.
+ * Screenshots of /admin and / in English and Arabic go to SHOTS (SCREENSHOTS_DIR=docs/images
+ * for the docs).
+ */
+
+const PASSWORD = 'quiet lantern 42 orchard'
+
+if (!HAVE_CHROMIUM) console.warn(`SKIPPED admin browser test: no Chromium at ${CHROMIUM}`)
+
+function addUser(lobby: Lobby, ...args: string[]): { setupPath: string } {
+  const run = Bun.spawnSync([ensureBinary(), 'users', 'add', '--db', lobby.db, ...args], { stdout: 'pipe', stderr: 'pipe' })
+  if (run.exitCode !== 0) throw new Error(`users add: ${run.stderr.toString()}`)
+  return JSON.parse(run.stdout.toString())
+}
+
+async function setPassword(lobby: Lobby, setupPath: string): Promise<void> {
+  const code = new URL(setupPath, lobby.url).searchParams.get('code')
+  const response = await fetch(`${lobby.url}/api/auth/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, password: PASSWORD }) })
+  if (response.status !== 200) throw new Error(`setup: ${response.status} ${await response.text()}`)
+}
+
+async function signIn(page: Page, lobby: Lobby, username: string): Promise<void> {
+  await page.goto(`${lobby.url}/login`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname !== '/login')
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lobby', () => {
+  const lobby = new Lobby()
+  const contexts: BrowserContext[] = []
+  const pageErrors: string[] = []
+
+  const newPage = async (viewport = { width: 1280, height: 1000 }): Promise<Page> => {
+    const context = await launchBrowser()
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.setViewportSize(viewport)
+    page.on('pageerror', (error) => pageErrors.push(String(error)))
+    return page
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    await lobby.start()
+    await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
+    await setPassword(lobby, addUser(lobby, '--username', 'omar', '--role', 'manager', '--name', 'Omar Nasser', '--queue-units', 'qu_main').setupPath)
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close()
+    await lobby.kill()
+  }, 30_000)
+
+  test('an admin adds a service with an Arabic name and opening hours, and a counter serving it', async () => {
+    const page = await newPage()
+    const network = await guardNetwork(contexts[0]!)
+    await signIn(page, lobby, 'root')
+    expect(new URL(page.url()).pathname).toBe('/admin')
+    await page.locator('section[aria-labelledby="h-service"]').waitFor()
+    await page.screenshot({ path: join(SHOTS, 'admin-branch-en.png'), fullPage: false })
+
+    const add = page.locator('section[aria-labelledby="h-service"] details.entity-add')
+    await add.locator('summary').click()
+    await add.getByLabel('Name (English)').fill('Remittances')
+    await add.getByLabel('Name (Arabic)').fill('الحوالات')
+    await add.getByLabel('Ticket prefix (1–3 capital letters)').fill('R')
+    await add.getByLabel(/Its own opening hours/).check()
+    await add.getByLabel('Monday').fill('08:00-25:00')
+    await add.getByRole('button', { name: 'Add' }).click()
+    // The server's pointer (/openingHours/mon/0/1) lands at Monday's field, in words.
+    const monday = add.getByLabel('Monday')
+    const error = add.locator('.field-error:not([hidden])').first()
+    await error.waitFor()
+    expect(await monday.getAttribute('aria-invalid')).toBe('true')
+    expect(await error.getAttribute('id')).toBe(`${await monday.getAttribute('id')}-error`)
+    expect(await error.textContent()).toContain('is not a time of day')
+    await monday.fill('08:00-12:00, 13:00-16:30')
+    for (const day of ['Tuesday', 'Wednesday', 'Thursday']) await add.getByLabel(day).fill('08:00-16:30')
+    await add.getByRole('button', { name: 'Add' }).click()
+    await page.locator('.saved-message', { hasText: 'Saved.' }).waitFor()
+    await page.locator('section[aria-labelledby="h-service"] summary', { hasText: 'Remittances' }).waitFor()
+
+    const addCounter = page.locator('section[aria-labelledby="h-counter"] details.entity-add')
+    await addCounter.locator('summary').click()
+    await addCounter.getByLabel('Name (English)').fill('Counter 4')
+    await addCounter.getByLabel('Name (Arabic)').fill('الشباك ٤')
+    await addCounter.getByLabel('Remittances (R)').check()
+    await addCounter.getByRole('button', { name: 'Add' }).click()
+    await page.locator('section[aria-labelledby="h-counter"] summary', { hasText: 'Counter 4' }).waitFor()
+
+    // What the console saved is what the API and a provisioning export say.
+    const services = await page.evaluate(async () => (await fetch('/api/admin/v1/queue-units/qu_main/services')).json()) as { data: { name: string; names: Record<string, string>; openingHours?: Record<string, string[][]> }[] }
+    const remittances = services.data.find((s) => s.name === 'Remittances')!
+    expect(remittances.names).toEqual({ en: 'Remittances', ar: 'الحوالات' })
+    expect(remittances.openingHours?.mon).toEqual([['08:00', '12:00'], ['13:00', '16:30']])
+
+    // The audit log shows the admin's changes, newest first.
+    await page.getByRole('link', { name: 'Audit log' }).click()
+    await page.locator('.audit-table tbody tr').first().waitFor()
+    expect(await page.locator('.audit-table tbody tr').first().textContent()).toContain('counter.create')
+    await page.screenshot({ path: join(SHOTS, 'admin-audit-en.png') })
+
+    await page.goto(`${lobby.url}/admin?lang=ar`)
+    await page.locator('section[aria-labelledby="h-service"]').waitFor()
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
+    await page.screenshot({ path: join(SHOTS, 'admin-branch-ar.png') })
+    await page.locator('details[data-id="cnt_1"] summary').click()
+    await page.locator('details[data-id="cnt_1"]').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(SHOTS, 'admin-counter-ar.png') })
+
+    await page.goto(`${lobby.url}/`)
+    await page.screenshot({ path: join(SHOTS, 'start-page-en.png') })
+    await page.goto(`${lobby.url}/?lang=ar`)
+    await page.screenshot({ path: join(SHOTS, 'start-page-ar.png') })
+    expect(network.outside).toEqual([])
+  }, 90_000)
+
+  test('a manager renames a counter; the board in another browser shows it within a second', async () => {
+    const board = await newPage({ width: 1920, height: 1080 })
+    await board.goto(lobby.screen('/screens/queue/qu_main'))
+    const ticket = await lobby.issueTicket('loc_hall', 'svc_accounts')
+    const called = await lobby.callNext('cnt_1')
+    expect(called?.ticketNumber).toBe(ticket.ticketNumber)
+    await board.getByText('Counter 1').first().waitFor({ timeout: 10_000 })
+
+    const page = await newPage()
+    await signIn(page, lobby, 'omar')
+    await page.goto(`${lobby.url}/admin`)
+    const counter = page.locator('details[data-id="cnt_1"]')
+    await counter.locator('summary').click()
+    await counter.getByLabel('Name (English)').fill('Window One')
+    await counter.getByRole('button', { name: 'Save' }).click()
+    await page.locator('.saved-message', { hasText: 'Saved.' }).waitFor()
+    const saved = Date.now()
+    await board.getByText('Window One').first().waitFor({ timeout: 1_000 })
+    expect(Date.now() - saved).toBeLessThan(1_000)
+
+    // A manager may not touch users or another unit: the API refuses, in its envelope.
+    const other = await page.evaluate(async () => (await fetch('/api/admin/v1/queue-units/qu_nowhere')).status)
+    expect(other).toBe(403)
+    expect(pageErrors).toEqual([])
+  }, 90_000)
+})
