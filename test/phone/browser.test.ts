@@ -196,6 +196,26 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await phone.close()
   }, TEST_MS)
 
+  test('a transfer explains itself: the open phone page says "You have been transferred to Loans", in English and Arabic', async () => {
+    await clearLine()
+    const mine = await walkIn()
+    const phone = await phonePage(mine.trackingUrl, 'en')
+    await phone.locator('.phone-ahead', { hasText: '0' }).waitFor()
+    await operator('POST', `tickets/${mine.id}/call`, { counterId: 'cnt_1' })
+    await phone.getByText('Please go to Counter 1').waitFor({ timeout: LIVE_MS })
+    expect((await operator('POST', `tickets/${mine.id}/transfer`, { serviceId: 'svc_loans', note: 'Wants a savings account' })).status).toBe(200)
+    await phone.getByText('You have been transferred to Loans').waitFor({ timeout: LIVE_MS })
+    // The desk's note is for staff: the customer's page never shows it.
+    expect(await phone.getByText('Wants a savings account').count()).toBe(0)
+    await fitsWidth(phone)
+    await phone.screenshot({ path: join(SHOTS, 'phone-transferred-en.png'), fullPage: true })
+    await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=ar`)
+    await phone.locator('.phone-transferred').waitFor()
+    expect(await phone.locator('.phone-transferred').textContent()).toStartWith('تم تحويلك إلى')
+    await phone.screenshot({ path: join(SHOTS, 'phone-transferred-ar.png'), fullPage: true })
+    await phone.close()
+  }, TEST_MS)
+
   test('the reports page lists the comment as text: the HTML in it is shown, never run', async () => {
     const run = Bun.spawnSync([ensureBinary(), 'devices', 'pair', '--role', 'reports', '--queue-unit', 'qu_main', '--name', 'feedback-pc', '--db', lobby.db], { stdout: 'pipe', stderr: 'pipe' })
     const { code } = JSON.parse(run.stdout.toString()) as { code: string }
