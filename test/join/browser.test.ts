@@ -9,7 +9,8 @@ import { SHOTS } from '../support/shots'
 /**
  * Joining from a phone (contract §20) in headless Chromium against dist/lobby, on a 360×740
  * phone: the demo's main hall join page, a tap that lands on the ticket's phone page showing
- * its number, the page then linking to that ticket instead of offering another, the Arabic
+ * its number, the page then linking to that ticket instead of offering another, the ticket
+ * called, served and rated on the same phone, the Arabic
  * page, and the A4 poster whose QR code decodes to the join page. Screenshots: join-en.png,
  * join-ar.png, join-ticket.png, join-poster.png in $TMPDIR/lobby-screenshots (SCREENSHOTS_DIR=docs/images for the docs).
  */
@@ -89,6 +90,19 @@ describe.skipIf(!HAVE_CHROMIUM)('joining from a phone in Chromium against dist/l
     expect(await page.locator('form').count()).toBe(0)
     await page.getByRole('link', { name: 'Open your ticket' }).click()
     await page.waitForURL(ticketUrl)
+
+    // The rest of the journey on the same phone: called, served, rated (contract §20).
+    for (const counter of ['cnt_1', 'cnt_2']) await lobby.operate(`counters/${counter}/open`)
+    await lobby.callNext('cnt_2') // the Accounts ticket taken before ours
+    const mine = await lobby.callNext('cnt_1')
+    expect(mine?.ticketNumber).toMatch(/^L\d{3}$/)
+    await page.getByText('Please go to Counter 1').waitFor({ timeout: 1500 })
+    await lobby.finish(mine!.id)
+    await page.getByRole('heading', { name: 'Thank you for your visit' }).waitFor({ timeout: 1500 })
+    await page.getByRole('radio', { name: /^5 / }).check()
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByRole('heading', { name: 'Thank you for your feedback' }).waitFor({ timeout: 1500 })
+    await page.screenshot({ path: join(SHOTS, 'join-rated.png'), fullPage: true })
     expect(seen.outside).toEqual([])
     expect(pageErrors).toEqual([])
   }, TEST_MS)
