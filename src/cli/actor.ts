@@ -32,7 +32,8 @@ export function cliActor(): Actor {
  * One CLI change and its audit entries in one immediate transaction: `work` writes (a service
  * that opens its own transaction gets a savepoint inside this one) and returns the entries to
  * append, in the console's words (same actions, entities and snapshots as src/admin/*-routes.ts),
- * so the log reads the same whichever door was used. One entry per change; none for no change.
+ * so the log reads the same whichever door was used. One entry per change: `work`
+ * returns none when nothing changed.
  */
 export function auditedCliChange<R>(db: Db, now: number, work: () => { result: R; audit: Omit<AuditEntry, 'actor'>[] }): R {
   return db.$client.transaction(() => {
