@@ -7,7 +7,7 @@ import type { PeopleService } from '../people'
 import { ADMIN_API, assertWorksIn, requireConsoleUser, worksIn } from './session-guard'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
-import { AdminDevices, DeviceNotFoundError, PairingRefused } from './devices-service'
+import { AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
 import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
 
 /** A pairing request is a handful of IDs: 8 KB is plenty (a kiosk's service list included). */
@@ -41,8 +41,7 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
         try {
           code = await auditedWrite(deps, user, () => {
             const made = service.pair(pairing, now)
-            const { code: _secret, pairPath: _path, ...after } = made
-            return { result: made, audit: { action: 'device.pair', entity: { type: 'device', id: pairing.name ?? defaultName(pairing) }, after: { ...after, binding: bindingOf(pairing) } } }
+            return { result: made, audit: devicePairEntry(pairing, made) }
           })
         } catch (error) {
           if (error instanceof PairingRefused) throw new ApiError(422, C.VALIDATION_FAILED, error.message, [{ path: `/${error.field}`, message: error.message }])
@@ -74,7 +73,7 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
         const now = deps.clock.now()
         const result = await auditedWrite(deps, user, () => {
           const revoked = service.revoke(name, now)
-          return { result: revoked, audit: { action: 'device.revoke', entity: { type: 'device', id: name }, before: { state: 'active' }, after: { state: 'revoked', revoked: revoked.revoked } } }
+          return { result: revoked, audit: deviceRevokeEntry(name, revoked) }
         }).catch((error) => {
           if (error instanceof DeviceNotFoundError) throw new ApiError(404, C.DEVICE_NOT_FOUND, 'no device of that name')
           throw error
@@ -84,15 +83,4 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
       },
       { detail: revokeDeviceDocs },
     )
-}
-
-/** The name the device will get when the request names none (the pairing's `<role>-<what it is bound to>`). */
-function defaultName(request: PairingRequest): string {
-  return `${request.role}-${request.counterId ?? request.locationId ?? request.queueUnitId ?? request.workspaceId ?? ''}`
-}
-
-/** The binding a pairing asked for, for the audit entry. */
-function bindingOf(request: PairingRequest) {
-  const { role: _role, name: _name, ttlSeconds: _ttl, ...binding } = request
-  return binding
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/open'
-import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingRequest } from '../devices/service'
+import type { AuditEntry } from '../platform/audit'
+import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingCode, type PairingRequest } from '../devices/service'
 
 /*
  * The console's view of devices (contract §17): which queue unit a pairing or a device belongs
@@ -77,6 +78,24 @@ export class AdminDevices {
   revoke(name: string, now: number) {
     return this.devices.revoke(name, now)
   }
+}
+
+/*
+ * The audit entries of a pairing and a revocation, shared by the console and `lobby devices`
+ * (one change, one entry, the same words whichever door): never the pairing code or its link.
+ */
+
+/** `device.pair`: the device-to-be (its name, or `<role>-<what it is bound to>`), its role, expiry and binding. */
+export function devicePairEntry(request: PairingRequest, made: PairingCode): Omit<AuditEntry, 'actor'> {
+  const { code: _secret, pairPath: _path, ...after } = made
+  const { role: _role, name: _name, ttlSeconds: _ttl, ...binding } = request
+  const name = request.name ?? `${request.role}-${request.counterId ?? request.locationId ?? request.queueUnitId ?? request.workspaceId ?? ''}`
+  return { action: 'device.pair', entity: { type: 'device', id: name }, after: { ...after, binding } }
+}
+
+/** `device.revoke`: active before, revoked after. */
+export function deviceRevokeEntry(name: string, revoked: { revoked: number }): Omit<AuditEntry, 'actor'> {
+  return { action: 'device.revoke', entity: { type: 'device', id: name }, before: { state: 'active' }, after: { state: 'revoked', revoked: revoked.revoked } }
 }
 
 /** The field a binding message is about when it names no flag ("no counter …", "no queue unit …"). */

@@ -1,5 +1,8 @@
 import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openExistingDatabase } from './args'
+import type { Db } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
+import { devicePairEntry, deviceRevokeEntry } from '../admin/devices-service'
+import { auditedCliChange } from './actor'
 import { randomIds } from '../platform/ids'
 import {
   DEVICE_ROLES, DeviceNotFoundError, DeviceService, DeviceSetupError, MAX_PAIRING_TTL_SECONDS, type PairingRequest,
@@ -44,7 +47,8 @@ export async function devicesCommand(argv: string[]): Promise<number> {
   }
   const given = (names: readonly string[]) => names.filter((n) => (flags as Record<string, unknown>)[n] !== undefined)
 
-  let work: (service: DeviceService) => unknown
+  // A pairing and a revocation append the console's audit entry in their transaction (never the code).
+  let work: (service: DeviceService, db: Db) => unknown
   if (action === 'pair') {
     const role = oneOf(required(flags.role, 'role'), 'role', DEVICE_ROLES)!
     const stray = given(BINDING_FLAGS).filter((f) => !ROLE_FLAGS[role].includes(f))
@@ -62,17 +66,30 @@ export async function devicesCommand(argv: string[]): Promise<number> {
       ...(flags.name !== undefined ? { name: flags.name } : {}),
       ...(ttl !== undefined ? { ttlSeconds: ttl } : {}),
     }
-    work = (service) => service.createPairingCode(request, Date.now())
+    work = (service, db) => {
+      const now = Date.now()
+      return auditedCliChange(db, now, () => {
+        const made = service.createPairingCode(request, now)
+        return { result: made, audit: [devicePairEntry(request, made)] }
+      })
+    }
   } else {
     const extra = given([...BINDING_FLAGS, 'role', 'ttl', ...(action === 'list' ? ['name'] : [])])
     if (extra.length > 0) throw new UsageError(`devices ${action} does not take --${extra[0]}`)
-    work = action === 'list' ? (service) => service.list() : (service) => service.revoke(required(flags.name, 'name'), Date.now())
+    work = action === 'list' ? (service) => service.list() : (service, db) => {
+      const name = required(flags.name, 'name')
+      const now = Date.now()
+      return auditedCliChange(db, now, () => {
+        const revoked = service.revoke(name, now)
+        return { result: revoked, audit: [deviceRevokeEntry(name, revoked)] }
+      })
+    }
   }
 
   const db = openExistingDatabase(dbPath(flags.db))
   try {
     migrateDatabase(db.$client)
-    printJson(work(new DeviceService(db, randomIds)))
+    printJson(work(new DeviceService(db, randomIds), db))
   } catch (error) {
     if (error instanceof DeviceSetupError || error instanceof DeviceNotFoundError) throw new UsageError(error.message)
     throw error

@@ -1,5 +1,6 @@
 import { parseFlags, required, dbPath, printJson, integerFlag, UsageError, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
+import { auditedCliChange } from './actor'
 import {
   takeEdgeAuthority,
   releaseEdgeAuthority,
@@ -38,7 +39,24 @@ export function runEdgeAuthority(
   const db = openExistingDatabase(dbPath(flags.db))
   try {
     migrateDatabase(db.$client)
-    return holder === null ? releaseEdgeAuthority(db, queueUnitId, now) : takeEdgeAuthority(db, queueUnitId, holder, ttl, now)
+    // `queueUnit.edge-take` / `queueUnit.edge-release` on the unit (its `queueUnitId` in the
+    // snapshots, so the unit's managers see it in the console's log), in the change's transaction.
+    return auditedCliChange(db, now, () => {
+      const before = db.$client.query<{ holder: string | null; expiresAt: number | null }, [string]>('SELECT edge_holder AS holder, edge_expires_at AS expiresAt FROM queue_units WHERE id = ?1').get(queueUnitId)
+      const state = holder === null ? releaseEdgeAuthority(db, queueUnitId, now) : takeEdgeAuthority(db, queueUnitId, holder, ttl, now)
+      const lease = (h: string | null, at: number | string | null) => ({ queueUnitId, holder: h, expiresAt: at === null ? null : new Date(at).toISOString() })
+      const was = before === null ? null : lease(before.holder, before.expiresAt)
+      const afterLease = lease(state.holder, state.expiresAt)
+      // A release when nobody held it changes nothing: no entry.
+      if (JSON.stringify(was) === JSON.stringify(afterLease)) return { result: state, audit: [] }
+      return {
+        result: state,
+        audit: [{
+          action: holder === null ? 'queueUnit.edge-release' : 'queueUnit.edge-take', entity: { type: 'queueUnit', id: queueUnitId },
+          before: was, after: afterLease,
+        }],
+      }
+    })
   } catch (error) {
     if (error instanceof EdgeAuthorityError) throw new UsageError(error.message)
     throw error

@@ -2,6 +2,7 @@ import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError
 import { migrateDatabase } from '../db/migrate'
 import { listKeys, rotateKey, revokeKey, KeyNotFoundError, CREDENTIAL_KINDS } from '../provisioning/keys'
 import { randomIds } from '../platform/ids'
+import { auditedCliChange } from './actor'
 
 export const keysHelp = `lobby keys list --db PATH
 lobby keys rotate --db PATH --kind K --owner ID --name NAME [--grace SECONDS]
@@ -47,9 +48,17 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const db = openExistingDatabase(dbPath(flags.db))
   try {
     migrateDatabase(db.$client)
-    printJson(action === 'rotate'
-      ? rotateKey(db, randomIds, kind, owner, name, grace, Date.now())
-      : revokeKey(db, kind, owner, name, Date.now()))
+    const now = Date.now()
+    // The console's entries for the same change (src/admin/keys-routes.ts): never the secret or its hash.
+    const entity = { type: 'key', id: `${kind}/${owner}/${name}` }
+    printJson(auditedCliChange<object>(db, now, () => {
+      if (action === 'rotate') {
+        const done = rotateKey(db, randomIds, kind, owner, name, grace, now)
+        return { result: done, audit: [{ action: 'key.rotate', entity, after: { graceSeconds: grace, previousWorksUntil: done.previousWorksUntil } }] }
+      }
+      const done = revokeKey(db, kind, owner, name, now)
+      return { result: done, audit: [{ action: 'key.revoke', entity, after: { revoked: done.revoked } }] }
+    }))
   } catch (error) {
     if (error instanceof KeyNotFoundError) throw new UsageError(error.message)
     throw error

@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs'
-import { userInfo } from 'node:os'
+import { provisionActor } from './actor'
 import { parseFlags, required, dbPath, printJson, UsageError } from './args'
 import { openDatabase } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
@@ -53,7 +53,7 @@ export async function provisionCommand(argv: string[]): Promise<number> {
   let succeeded = false
   try {
     migrateDatabase(db.$client)
-    printJson(applyProvisioning(db, document, Date.now(), undefined, cliActor()))
+    printJson(applyProvisioning(db, document, Date.now(), undefined, provisionActor()))
     succeeded = true
   } catch (error) {
     if (error instanceof ProvisioningError) throw new UsageError(`${fileName}: ${error.message}`)
@@ -83,18 +83,4 @@ function exportCommand(flags: { db?: string; file?: string; workspace?: string; 
     db.$client.close()
   }
   return 0
-}
-
-/**
- * Who a provisioning file applied from the shell is in the audit log (contract §17): the
- * system, naming the command and the operating-system account that ran it (docs/admin.md).
- */
-export function cliActor(): { type: 'system'; id: string } {
-  // Under sudo (`sudo -u lobby lobby provision …`) the person is SUDO_USER, not the service account.
-  let user = process.env.SUDO_USER || process.env.USER || process.env.LOGNAME || ''
-  try {
-    user ||= userInfo().username
-  } catch {}
-  user ||= 'unknown'
-  return { type: 'system', id: `provision:${user}` }
 }

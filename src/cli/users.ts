@@ -1,5 +1,7 @@
 import { parseFlags, required, dbPath, printJson, oneOf, UsageError, openExistingDatabase } from './args'
+import type { Db } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
+import { auditedCliChange } from './actor'
 import { systemClock } from '../platform/clock'
 import { randomIds } from '../platform/ids'
 import { PeopleService, USER_ROLES, UserNotFoundError, UserSetupError } from '../people'
@@ -33,29 +35,42 @@ export async function usersCommand(argv: string[]): Promise<number> {
   const stray = given(action === 'add' ? [] : action === 'list' ? ['username', 'role', 'name', 'queue-units'] : ['role', 'name', 'queue-units'])
   if (stray.length > 0) throw new UsageError(`users ${action} does not take --${stray[0]}`)
 
-  let work: (service: PeopleService) => unknown
+  // Every change is appended to the audit log in its transaction, as the console's staff
+  // section appends it (src/admin/staff-routes.ts): never the setup link's code.
+  let work: (service: PeopleService, db: Db) => unknown
   if (action === 'add') {
     const username = required(flags.username, 'username')
     const role = oneOf(required(flags.role, 'role'), 'role', USER_ROLES)!
     const units = flags['queue-units']?.split(',').map((s) => s.trim()).filter(Boolean)
     if (units !== undefined && units.length === 0) throw new UsageError('--queue-units needs at least one queue-unit ID')
-    work = (service) => service.addUser({
-      username, role, ...(flags.name !== undefined ? { displayName: flags.name } : {}), ...(units !== undefined ? { queueUnits: units } : {}),
-    }, systemClock.now())
+    work = (service, db) => auditedCliChange(db, systemClock.now(), () => {
+      const link = service.addUser({
+        username, role, ...(flags.name !== undefined ? { displayName: flags.name } : {}), ...(units !== undefined ? { queueUnits: units } : {}),
+      }, systemClock.now())
+      return { result: link, audit: [{ action: 'user.create', entity: { type: 'user', id: username }, after: service.listing(username) }] }
+    })
   } else if (action === 'list') {
     work = (service) => service.listUsers()
   } else if (action === 'disable') {
     const username = required(flags.username, 'username')
-    work = (service) => service.disableUser(username)
+    work = (service, db) => auditedCliChange(db, systemClock.now(), () => {
+      const before = service.listing(username)
+      const done = service.disableUser(username)
+      return { result: done, audit: [{ action: 'user.disable', entity: { type: 'user', id: username }, before, after: { state: 'disabled', sessionsEnded: done.sessionsEnded } }] }
+    })
   } else {
     const username = required(flags.username, 'username')
-    work = (service) => service.resetUser(username, systemClock.now())
+    work = (service, db) => auditedCliChange(db, systemClock.now(), () => {
+      const before = service.listing(username)
+      const link = service.resetUser(username, systemClock.now())
+      return { result: link, audit: [{ action: 'user.reset', entity: { type: 'user', id: username }, before, after: service.listing(username) }] }
+    })
   }
 
   const db = openExistingDatabase(dbPath(flags.db))
   try {
     migrateDatabase(db.$client)
-    printJson(work(new PeopleService({ db, clock: systemClock, ids: randomIds })))
+    printJson(work(new PeopleService({ db, clock: systemClock, ids: randomIds }), db))
   } catch (error) {
     if (error instanceof UserSetupError || error instanceof UserNotFoundError) throw new UsageError(error.message)
     throw error

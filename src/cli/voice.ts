@@ -5,6 +5,10 @@ import {
   clipTypeOf, isClipName, listClips, looksLike, MAX_CLIP_BYTES, removeClips, REQUIRED_CLIPS, storeClips, type ClipFile,
 } from '../voice/service'
 import { dbPath, openExistingDatabase, parseFlags, printJson, required, UsageError } from './args'
+import { auditedCliChange } from './actor'
+
+/** What the audit log keeps of a clip (as the console's voice section writes it): never the audio. */
+const clipView = (c: { contentType: string; bytes: number; sha256: string }) => ({ contentType: c.contentType, bytes: c.bytes, sha256: c.sha256 })
 
 export const voiceHelp = `lobby voice import|list|remove --db PATH …
 
@@ -89,7 +93,16 @@ export async function voiceCommand(argv: string[]): Promise<number> {
     const files = readClipDirectory(required(flags.dir, 'dir'))
     const db = openExistingDatabase(dbPath(flags.db))
     try {
-      const stored = storeClips(db, lang, files, Date.now())
+      const now = Date.now()
+      // One `voice.upload` entry per clip stored, in the import's transaction.
+      const stored = auditedCliChange(db, now, () => {
+        const before = new Map(listClips(db, lang).map((c) => [c.name, c]))
+        const done = storeClips(db, lang, files, now)
+        return {
+          result: done,
+          audit: done.map((c) => ({ action: 'voice.upload', entity: { type: 'voice-clip', id: `${lang}/${c.name}` }, before: before.has(c.name) ? clipView(before.get(c.name)!) : null, after: clipView(c) })),
+        }
+      })
       const have = new Set(listClips(db, lang).map((c) => c.name))
       printJson({
         lang,
@@ -116,7 +129,13 @@ export async function voiceCommand(argv: string[]): Promise<number> {
     const lang = langFlag(flags.lang)
     const db = openExistingDatabase(dbPath(flags.db))
     try {
-      printJson({ lang, removed: removeClips(db, lang, flags.name === undefined ? undefined : [flags.name]) })
+      const names = flags.name === undefined ? undefined : [flags.name]
+      // One `voice.remove` entry per clip removed, in the removal's transaction.
+      const removed = auditedCliChange(db, Date.now(), () => {
+        const gone = listClips(db, lang).filter((c) => names === undefined || names.includes(c.name))
+        return { result: removeClips(db, lang, names), audit: gone.map((c) => ({ action: 'voice.remove', entity: { type: 'voice-clip', id: `${lang}/${c.name}` }, before: clipView(c) })) }
+      })
+      printJson({ lang, removed })
     } finally {
       db.$client.close()
     }

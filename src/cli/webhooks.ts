@@ -1,6 +1,7 @@
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
-import { listDeliveries, redeliver, redeliverFailed } from '../webhooks/deliveries'
+import { listDeliveries, readDelivery, redeliver, redeliverFailed } from '../webhooks/deliveries'
+import { auditedCliChange } from './actor'
 
 export const webhooksHelp = `lobby webhooks deliveries --db PATH [--failed]
 lobby webhooks redeliver --db PATH --id ID
@@ -29,11 +30,26 @@ export async function webhooksCommand(argv: string[]): Promise<number> {
     migrateDatabase(db.$client)
     if (action === 'deliveries') {
       printJson(listDeliveries(db, { failedOnly: flags.failed === true }))
-    } else if (flags.failed) {
-      printJson({ redelivered: redeliverFailed(db, Date.now()) })
     } else {
-      if (!redeliver(db, id!, Date.now())) throw new UsageError(`no delivery with id ${id}`)
-      printJson({ redelivered: id })
+      // One `webhook.redeliver` entry per delivery queued again, as the console writes it
+      // (src/admin/webhooks-routes.ts), in the redelivery's transaction.
+      const now = Date.now()
+      const entry = (d: { id: string; status: string; attempts: number }) => ({
+        action: 'webhook.redeliver', entity: { type: 'webhook-delivery', id: d.id }, before: { status: d.status, attempts: d.attempts }, after: { status: 'PENDING' },
+      })
+      if (flags.failed) {
+        printJson({ redelivered: auditedCliChange(db, now, () => {
+          const failed = db.$client.query<{ id: string; status: string; attempts: number }, []>("SELECT id, status, attempts FROM webhook_deliveries WHERE status = 'FAILED' ORDER BY id").all()
+          return { result: redeliverFailed(db, now), audit: failed.map(entry) }
+        }) })
+      } else {
+        auditedCliChange(db, now, () => {
+          const before = readDelivery(db, id!)
+          if (before === null || !redeliver(db, id!, now)) throw new UsageError(`no delivery with id ${id}`)
+          return { result: null, audit: [entry(before)] }
+        })
+        printJson({ redelivered: id })
+      }
     }
   } finally {
     db.$client.close()
