@@ -21,6 +21,7 @@ import { phoneRoutes } from './phone/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
 import { webhooksDoc } from './webhooks/model'
+import { appointmentRoutes } from './appointments/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -55,5 +56,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
+    .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people }))
     .decorate('deps', deps)
 }

@@ -19,6 +19,7 @@ import { onWidgetSnapshot } from '../widgets/service'
 import { onPrayerMonth } from '../prayer/events'
 import { onQueueChange } from '../tickets'
 import { PeopleService, StaffReads } from '../people'
+import { AppointmentService, missedAppointmentsTask } from '../appointments'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -43,6 +44,8 @@ export interface AppServices {
   reportCache: ReportCache
   /** Staff accounts, sign-in and sessions (contract §16). */
   people: PeopleService
+  /** Bookings, slots and check-in (contract §21). */
+  appointments: AppointmentService
 }
 
 /**
@@ -74,6 +77,9 @@ export function composeServices(deps: AppDeps): AppServices {
   let reports: ReportService | undefined
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
+  // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
+  const appointments = new AppointmentService(deps)
+  deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
@@ -90,5 +96,6 @@ export function composeServices(deps: AppDeps): AppServices {
     staffReport: () => (staffReport ??= new StaffReport(deps.db.$client, deps.tickets.rollupReads, new StaffReads(deps.db.$client))),
     reportCache: new ReportCache(deps.changes),
     people,
+    appointments,
   }
 }

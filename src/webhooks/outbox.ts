@@ -12,6 +12,9 @@ export const TICKET_EVENT_TYPES = [
 ] as const
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
 
+/** Contract §21: an appointment's events; their body's `data` is the appointment (src/appointments). */
+export type AppointmentEventType = 'appointment.booked' | 'appointment.cancelled' | 'appointment.checked_in' | 'appointment.missed'
+
 /** A transaction or the database. */
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
 
@@ -50,7 +53,7 @@ export class WebhookOutbox {
    * Enqueue `type` for `ticket` (the QueueTicket JSON), made by `actor` (contract §16: the body
    * is `{id, type, createdAt, actor, data}`). Returns the deliveries written.
    */
-  enqueue(queueUnitId: string, type: TicketEventType, actor: Actor, ticket: { id: string }, now: number): number {
+  enqueue(queueUnitId: string, type: TicketEventType | AppointmentEventType, actor: Actor, ticket: { id: string }, now: number): number {
     let written = 0
     let body: string | undefined
     for (const hook of this.subscribers.all({ unit: queueUnitId })) {
