@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { APPOINTMENTS, appointmentContext, asKey, book, booked, jsonOf, request } from './helpers'
 import { AppointmentCodes, BOOKING_CODE_ALPHABET } from '../../src/appointments'
+import { CHEAP, signedIn, withPassword } from '../people/helpers'
 
 // Thursday 2026-11-26 in Berlin (UTC+1): 09:00 local is 08:00Z.
 const THU_0900 = '2026-11-26T08:00:00.000Z'
@@ -150,5 +151,25 @@ describe('who may (contract §21)', () => {
     expect((await jsonOf(noScope)).error.code).toBe('SCOPE_FORBIDDEN')
     const noBook = await book(ctx, { startAt: THU_0900 }, { key: 'operator' })
     expect(noBook.status).toBe(403)
+  })
+})
+
+describe('sessions (contract §16, §21)', () => {
+  test("a manager of the unit may book; a clerk's session is 403 ROLE_FORBIDDEN; a session post needs the Origin", async () => {
+    const ctx = appointmentContext(() => {}, { passwordCost: CHEAP })
+    await withPassword(ctx, { username: 'maria', role: 'manager', queueUnits: ['qu_main'] })
+    await withPassword(ctx, { username: 'carl', role: 'clerk', queueUnits: ['qu_main'] })
+    const manager = await signedIn(ctx, 'maria')
+    const clerk = await signedIn(ctx, 'carl')
+    const body = { locationId: 'loc_hall', serviceId: 'svc_accounts', name: 'Amal', startAt: THU_0900 }
+    const noOrigin = await request(ctx.app, 'POST', APPOINTMENTS, { body, headers: { cookie: manager, 'idempotency-key': 's-1' } })
+    expect(noOrigin.status).toBe(403)
+    expect((await jsonOf(noOrigin)).error.code).toBe('ORIGIN_FORBIDDEN')
+    const ok = await request(ctx.app, 'POST', APPOINTMENTS, { body, headers: { cookie: manager, origin: 'http://localhost', 'idempotency-key': 's-1' } })
+    expect(ok.status).toBe(201)
+    expect((await jsonOf(ok)).data.createdBy).toEqual({ type: 'user', id: 'maria' })
+    const byClerk = await request(ctx.app, 'GET', `${APPOINTMENTS}?date=2026-11-26&locationId=loc_hall`, { headers: { cookie: clerk } })
+    expect(byClerk.status).toBe(403)
+    expect((await jsonOf(byClerk)).error.code).toBe('ROLE_FORBIDDEN')
   })
 })

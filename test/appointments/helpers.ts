@@ -11,7 +11,7 @@ export const APPOINTMENTS = '/api/operator/v1/appointments'
  * early to 10 late; a key `booker` with `appointments:write` and a webhook subscribed to
  * appointment.*. The clock starts Wednesday 2026-11-25 09:30Z (10:30 in Berlin).
  */
-export function appointmentContext(edit: (doc: ProvisioningFile) => void = () => {}): QueueTestContext {
+export function appointmentContext(edit: (doc: ProvisioningFile) => void = () => {}, overrides: Parameters<typeof queueContext>[1] = {}): QueueTestContext {
   return queueContext((doc) => {
     const unit = mainUnit(doc)
     const hours = { mon: [['09:00', '12:00'], ['13:00', '16:00']], tue: [['09:00', '12:00'], ['13:00', '16:00']], wed: [['09:00', '12:00'], ['13:00', '16:00']], thu: [['09:00', '12:00'], ['13:00', '16:00']], fri: [['09:00', '12:00'], ['13:00', '16:00']] }
@@ -21,7 +21,7 @@ export function appointmentContext(edit: (doc: ProvisioningFile) => void = () =>
     unit.apiKeys!.push({ name: 'booker', scopes: ['appointments:write'] })
     unit.webhooks!.push({ id: 'whk_appointments', url: 'http://127.0.0.1:9/appointments', events: ['appointment.booked', 'appointment.cancelled', 'appointment.checked_in', 'appointment.missed'] })
     edit(doc)
-  })
+  }, overrides)
 }
 
 let keys = 0
