@@ -37,6 +37,8 @@ const writeErrors = {
   429: [C.RATE_LIMITED],
 }
 
+const { 404: _noneMissing, ...bookErrors } = writeErrors
+
 export const listAppointmentsDocs = routeDetail({
   operationId: 'listAppointments',
   summary: 'A location\'s appointments of a day',
@@ -102,7 +104,7 @@ export const bookAppointmentDocs = routeDetail({
     201: { description: 'booked', name: 'AppointmentResponse', schema: AppointmentResponse, example: { data: APPOINTMENT_EXAMPLE }, headers: { 'Idempotent-Replayed': { description: '`true` on a replay', schema: { type: 'string', enum: ['true'] } } } },
     200: { description: 'the same name, contact and slot were booked already: that booking', name: 'AppointmentResponse', schema: AppointmentResponse, example: { data: APPOINTMENT_EXAMPLE } },
   },
-  errors: { ...writeErrors, 404: [], 409: [C.IDEMPOTENCY_KEY_REUSED, C.SLOT_FULL], 422: [C.VALIDATION_FAILED, C.SLOT_UNAVAILABLE] },
+  errors: { ...bookErrors, 409: [C.IDEMPOTENCY_KEY_REUSED, C.SLOT_FULL], 422: [C.VALIDATION_FAILED, C.SLOT_UNAVAILABLE] },
   errorExamples: AppointmentErrorExamples,
   schemas: { Appointment },
 })
@@ -161,29 +163,45 @@ export const kioskCheckInDocs = routeDetail({
   errorExamples: AppointmentErrorExamples,
 })
 
+const reportQuery = {
+  from: { description: 'first local date', required: true, example: '2026-11-01', schema: { type: 'string', format: 'date' } },
+  to: { description: 'last local date (at most 92 days after from)', required: true, example: '2026-11-30', schema: { type: 'string', format: 'date' } },
+}
+const reportErrors = { 401: [C.AUTHENTICATION_FAILED], 403: [C.SCOPE_FORBIDDEN, C.ROLE_FORBIDDEN, C.CLERK_SIGN_IN_REQUIRED], 422: [C.VALIDATION_FAILED], 429: [C.RATE_LIMITED] }
+
 export const appointmentReportDocs = routeDetail({
   operationId: 'readAppointmentReport',
   summary: 'Appointments per day and service',
   description:
     'Per local date, location and service (dates `from`..`to`, at most 92 days): booked (not cancelled), cancelled, kept (checked in), missed, late ' +
-    `(checked in after the slot start) and the wait from check-in to the ticket's first call. \`format=csv\`: the same as CSV (RFC 4180). ${access}`,
+    `(checked in after the slot start) and the wait from check-in to the ticket's first call. The same as CSV: readAppointmentReportCsv. ${access}`,
   tags: ['Reports'],
   security: 'operatorOrSession',
-  query: {
-    from: { description: 'first local date', required: true, example: '2026-11-01', schema: { type: 'string', format: 'date' } },
-    to: { description: 'last local date', required: true, example: '2026-11-30', schema: { type: 'string', format: 'date' } },
-    format: { description: '`csv` for a CSV file', example: 'csv', schema: { type: 'string', enum: ['json', 'csv'] } },
-  },
+  query: reportQuery,
   responses: {
     200: {
-      description: 'the rows', name: 'AppointmentReportResponse', schema: AppointmentReportResponse, mediaType: ['application/json', 'text/csv'],
-      examples: {
-        'application/json': { data: [{ date: '2026-11-26', locationId: 'loc_hall', serviceId: 'svc_accounts', booked: 12, cancelled: 2, kept: 10, missed: 2, late: 3, waitAfterCheckInSeconds: { count: 10, avg: 240, max: 600 } }] },
-        'text/csv': 'date,locationId,serviceId,booked,cancelled,kept,missed,late,waitAfterCheckInSecondsCount,waitAfterCheckInSecondsAvg,waitAfterCheckInSecondsMax\r\n2026-11-26,loc_hall,svc_accounts,12,2,10,2,3,10,240,600\r\n',
-      },
+      description: 'the rows', name: 'AppointmentReportResponse', schema: AppointmentReportResponse,
+      example: { data: [{ date: '2026-11-26', locationId: 'loc_hall', serviceId: 'svc_accounts', booked: 12, cancelled: 2, kept: 10, missed: 2, late: 3, waitAfterCheckInSeconds: { count: 10, avg: 240, max: 600 } }] },
     },
   },
-  errors: { 401: [C.AUTHENTICATION_FAILED], 403: [C.SCOPE_FORBIDDEN, C.ROLE_FORBIDDEN], 422: [C.VALIDATION_FAILED], 429: [C.RATE_LIMITED] },
+  errors: reportErrors,
   errorExamples: AppointmentErrorExamples,
   schemas: { AppointmentReportRow },
+})
+
+export const appointmentReportCsvDocs = routeDetail({
+  operationId: 'readAppointmentReportCsv',
+  summary: 'Appointments per day and service, as CSV',
+  description: `readAppointmentReport's rows as RFC 4180 CSV (CRLF), one column per field, nested ones joined in lowerCamelCase; an empty cell for null. ${access}`,
+  tags: ['Reports'],
+  security: 'operatorOrSession',
+  query: reportQuery,
+  responses: {
+    200: {
+      description: 'the CSV file', name: 'AppointmentReportCsv', mediaType: 'text/csv', schema: { type: 'string', description: 'RFC 4180 CSV, CRLF line ends, a header row' },
+      example: 'date,locationId,serviceId,booked,cancelled,kept,missed,late,waitAfterCheckInSecondsCount,waitAfterCheckInSecondsAvg,waitAfterCheckInSecondsMax\r\n2026-11-26,loc_hall,svc_accounts,12,2,10,2,3,10,240,600\r\n',
+    },
+  },
+  errors: reportErrors,
+  errorExamples: AppointmentErrorExamples,
 })

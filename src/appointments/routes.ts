@@ -21,10 +21,12 @@ import { BookAppointmentRequest, BOOKING_CODE_PATTERN, NoBody } from './model'
 import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService, type CheckInResult } from './service'
 import { bookingPages } from './pages'
 import {
-  bookAppointmentDocs, cancelAppointmentDocs, checkInAppointmentDocs, kioskCheckInDocs, listAppointmentsDocs, listSlotsDocs, appointmentReportDocs,
+  bookAppointmentDocs, cancelAppointmentDocs, checkInAppointmentDocs, kioskCheckInDocs, listAppointmentsDocs, listSlotsDocs, appointmentReportDocs, appointmentReportCsvDocs,
 } from './docs'
 
 const BASE = '/api/operator/v1/appointments'
+/** The CSV's columns (contract §12's rule: the JSON fields, nested ones joined in lowerCamelCase). */
+export const APPOINTMENT_CSV_HEADER = ['date', 'locationId', 'serviceId', 'booked', 'cancelled', 'kept', 'missed', 'late', 'waitAfterCheckInSecondsCount', 'waitAfterCheckInSecondsAvg', 'waitAfterCheckInSecondsMax']
 const MAX_BODY = 4 * KiB
 const checkBook = compile(BookAppointmentRequest)
 const checkNoBody = compile(NoBody)
@@ -112,6 +114,17 @@ export function appointmentRoutes(
     })
   }
 
+  /** The report's rows for the caller (its reach) and `from`..`to` (422 naming the bad one). */
+  async function reportRows(request: Request) {
+    const { caller } = await admit(request, 'read')
+    const url = new URL(request.url)
+    const from = dateParam(url, 'from')!
+    const to = dateParam(url, 'to')!
+    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000
+    if (days < 0 || days >= REPORT_MAX_DAYS) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/to', message: `must be on or after from, at most ${REPORT_MAX_DAYS} days` }])
+    return service.report(caller.scope, from, to)
+  }
+
   return new Elysia({ name: 'lobby.appointments' })
     .get(BASE, async ({ request }) => {
       const { caller } = await admit(request, 'read')
@@ -188,20 +201,13 @@ export function appointmentRoutes(
         return json(201, { data: checkInJson(service.checkIn(row, { actor: `device:${device.name}`, credentialId: device.credentialId }, now, language)) })
       })
     }, { parse: 'none', detail: kioskCheckInDocs })
-    .get('/api/operator/v1/reports/appointments', async ({ request }) => {
-      const { caller } = await admit(request, 'read')
+    .get('/api/operator/v1/reports/appointments', async ({ request }) => json(200, { data: await reportRows(request) }), { parse: 'none', detail: appointmentReportDocs })
+    .get('/api/operator/v1/reports/appointments/csv', async ({ request }) => {
       const url = new URL(request.url)
-      const from = dateParam(url, 'from')!
-      const to = dateParam(url, 'to')!
-      const days = (Date.parse(to) - Date.parse(from)) / 86_400_000
-      if (days < 0 || days >= REPORT_MAX_DAYS) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/to', message: `must be on or after from, at most ${REPORT_MAX_DAYS} days` }])
-      const rows = service.report(caller.scope, from, to)
-      if (query(url, 'format') === 'csv') {
-        const header = ['date', 'locationId', 'serviceId', 'booked', 'cancelled', 'kept', 'missed', 'late', 'waitAfterCheckInSecondsCount', 'waitAfterCheckInSecondsAvg', 'waitAfterCheckInSecondsMax']
-        const csv = toCsv(rows, header)
-        return new Response(csv, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="appointments-${from}-${to}.csv"` } })
-      }
-      return json(200, { data: rows })
-    }, { parse: 'none', detail: appointmentReportDocs })
+      const rows = await reportRows(request)
+      return new Response(toCsv(rows, APPOINTMENT_CSV_HEADER), {
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="appointments-${query(url, 'from')}-${query(url, 'to')}.csv"` },
+      })
+    }, { parse: 'none', detail: appointmentReportCsvDocs })
     .use(bookingPages(deps, service))
 }

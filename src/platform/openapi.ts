@@ -355,6 +355,7 @@ const TAGS = [
   { name: 'Kiosk', description: 'A paired kiosk: its services and ticket issue (device cookie `lobby_device`, contract §9).' },
   { name: 'Phone', description: 'A ticket followed on a phone by its tracking code (no credential: the code is the capability, contract §10).' },
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
+  { name: 'Appointments', description: 'Bookable slots, bookings, cancellation and check-in (contract §21): a Queue key with `appointments:write`, a paired desk, or a manager\'s or admin\'s session.' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Platform', description: 'Liveness and metrics.' },
   { name: 'Webhooks', description: 'What Lobby sends to a subscribed endpoint (under `webhooks`, not `paths`): ticket events, signed with the endpoint\'s `lbh_…` secret.' },

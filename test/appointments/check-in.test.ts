@@ -136,7 +136,7 @@ describe('the report (contract §21)', () => {
     ctx.deps.writes.now(() => new AppointmentService(ctx.deps).markMissed(ctx.clock.now()))
     const report = await jsonOf(await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments?from=2026-11-26&to=2026-11-26'))
     expect(report.data).toEqual([{ date: '2026-11-26', locationId: 'loc_hall', serviceId: 'svc_accounts', booked: 3, cancelled: 1, kept: 2, missed: 1, late: 1, waitAfterCheckInSeconds: { count: 1, avg: 360, max: 360 } }])
-    const csv = await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments?from=2026-11-26&to=2026-11-26&format=csv')
+    const csv = await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments/csv?from=2026-11-26&to=2026-11-26')
     expect(csv.headers.get('content-type')).toStartWith('text/csv')
     expect(await csv.text()).toBe('date,locationId,serviceId,booked,cancelled,kept,missed,late,waitAfterCheckInSecondsCount,waitAfterCheckInSecondsAvg,waitAfterCheckInSecondsMax\r\n2026-11-26,loc_hall,svc_accounts,3,1,2,1,1,1,360,360\r\n')
   })

@@ -14,6 +14,7 @@ import { KioskCodes } from '../../src/kiosk/errors'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
+import { AppointmentCodes } from '../../src/appointments/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -63,12 +64,23 @@ const OPERATIONS: Record<string, string> = {
   'get /api/auth/v1/sessions/current': 'readCurrentSession',
   'delete /api/auth/v1/sessions/current': 'signOut',
   'post /api/auth/v1/setup': 'completeSetup',
+  'get /api/operator/v1/appointments': 'listAppointments',
+  'get /api/operator/v1/appointments/slots': 'listAppointmentSlots',
+  'post /api/operator/v1/appointments': 'bookAppointment',
+  'post /api/operator/v1/appointments/{id}/cancel': 'cancelAppointment',
+  'post /api/operator/v1/appointments/{id}/check-in': 'checkInAppointment',
+  'post /api/devices/v1/kiosk/appointments/check-in': 'checkInAppointmentAtKiosk',
+  'get /api/operator/v1/reports/appointments': 'readAppointmentReport',
+  'get /api/operator/v1/reports/appointments/csv': 'readAppointmentReportCsv',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
 const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/public/v1/queue/', Object.values(QueueCodes)],
+  ['/api/operator/v1/reports/appointments', Object.values(AppointmentCodes)],
   ['/api/operator/v1/reports/', Object.values(ReportCodes)],
+  ['/api/operator/v1/appointments', Object.values(AppointmentCodes)],
+  ['/api/devices/v1/kiosk/appointments', Object.values(AppointmentCodes)],
   ['/api/operator/v1/', Object.values(CounterCodes)],
   ['/api/public/v1/widgets/', Object.values(WidgetCodes)],
   ['/api/public/v1/prayer-schedules/', Object.values(PrayerCodes)],
@@ -129,8 +141,8 @@ describe('the OpenAPI document (contract §15)', () => {
         expect({ key, examples: Object.keys(body.examples).length > 0 }).toEqual({ key, examples: true })
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
-        // Bodies that are not JSON: the metrics text and a voice clip's audio.
-        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
+        // Bodies that are not JSON: the metrics text, a voice clip's audio and the appointment report's CSV.
+        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav', readAppointmentReportCsv: 'text/csv' } as Record<string, string>)[op.operationId] : undefined
         const content = response.content?.[mediaType ?? 'application/json']
         if (status === '304') {
           expect(content).toBeUndefined()
