@@ -56,6 +56,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
-    .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people }))
+    .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
 }

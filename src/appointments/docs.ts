@@ -1,6 +1,7 @@
 import { routeDetail } from '../platform/openapi'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { TrackedQueueTicket } from '../tickets'
+import { KioskTicketResponse } from '../kiosk/model'
 import { AppointmentCodes as C, AppointmentErrorExamples } from './errors'
 import { Appointment, AppointmentListResponse, AppointmentReportResponse, AppointmentReportRow, AppointmentResponse, BookAppointmentRequest, CheckInResponse, Slot, SlotsResponse } from './model'
 
@@ -158,7 +159,12 @@ export const kioskCheckInDocs = routeDetail({
   tags: ['Kiosk'],
   security: 'deviceCookie',
   body: { name: 'KioskCheckInRequest', schema: { type: 'object', required: ['code'], properties: { code: { type: 'string', maxLength: 16 }, language: { type: 'string' } }, additionalProperties: false }, examples: { code: { summary: 'a typed code', value: { code: 'k7mx3qpa', language: 'en' } } } },
-  responses: { 201: { description: 'checked in', name: 'CheckInResponse', schema: CheckInResponse, example: CHECK_IN_EXAMPLE } },
+  responses: {
+    201: {
+      description: 'checked in: the ticket as the kiosk\'s ticket screen shows it', name: 'KioskTicketResponse', schema: KioskTicketResponse,
+      example: { data: { ticket: CHECK_IN_EXAMPLE.data.ticket, language: 'en', branchName: 'Main branch', serviceName: 'Accounts', locationName: 'Main hall', timezone: 'Europe/Berlin', peopleAhead: 1, estimatedWaitSeconds: 300, noCounterOpen: false, printPath: '/kiosk/tickets/tkt_01JD6ZC/print' } },
+    },
+  },
   errors: { 400: [C.INVALID_REQUEST, C.INVALID_JSON], 401: [C.AUTHENTICATION_FAILED], 403: [C.ORIGIN_FORBIDDEN, C.QUEUE_UNIT_INACTIVE], 404: [C.APPOINTMENT_NOT_FOUND], 409: [C.APPOINTMENT_NOT_BOOKED, C.CHECK_IN_TOO_EARLY, C.CHECK_IN_TOO_LATE, C.QUEUE_UNIT_EDGE_MANAGED], 413: [C.PAYLOAD_TOO_LARGE], 422: [C.VALIDATION_FAILED] },
   errorExamples: AppointmentErrorExamples,
 })

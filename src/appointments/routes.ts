@@ -14,6 +14,7 @@ import { trackedTicketJson } from '../tickets'
 import { requireDevice } from '../devices/access'
 import type { DeviceService } from '../devices/service'
 import type { PeopleService } from '../people'
+import type { KioskService } from '../kiosk/service'
 import { toCsv } from '../reports/csv'
 import { admitAppointmentCaller, type AppointmentCaller } from './access'
 import { AppointmentCodes } from './errors'
@@ -83,7 +84,7 @@ export function checkInJson(result: CheckInResult) {
  */
 export function appointmentRoutes(
   deps: AppDeps,
-  { appointments: service, devices, people }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService },
+  { appointments: service, devices, people, kiosk }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService; kiosk: KioskService },
 ) {
   /** Credential (before the body) → body (4 KB) → headers. */
   async function admit(request: Request, bucket: 'read' | 'issue'): Promise<{ caller: AppointmentCaller; raw: Uint8Array; now: number }> {
@@ -198,7 +199,9 @@ export function appointmentRoutes(
         // A kiosk checks in only its own location's appointments.
         if (row === null || row.locationId !== device.locationId) throw new ApiError(404, AppointmentCodes.APPOINTMENT_NOT_FOUND, 'no appointment with this code at this location')
         const language = body.language !== undefined && (JSON.parse(service.unit(row.queueUnitId)!.languages) as string[]).includes(body.language) ? body.language : null
-        return json(201, { data: checkInJson(service.checkIn(row, { actor: `device:${device.name}`, credentialId: device.credentialId }, now, language)) })
+        const { ticket } = service.checkIn(row, { actor: `device:${device.name}`, credentialId: device.credentialId }, now, language)
+        // The kiosk's own ticket screen shows it (number, people ahead, wait, QR, print).
+        return json(201, { data: kiosk.ticketView(device, ticket) })
       })
     }, { parse: 'none', detail: kioskCheckInDocs })
     .get('/api/operator/v1/reports/appointments', async ({ request }) => json(200, { data: await reportRows(request) }), { parse: 'none', detail: appointmentReportDocs })
