@@ -126,7 +126,7 @@ function page(lang: Lang, title: string, body: string, status = 200, switchHref?
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
 <title>Lobby · ${escapeHtml(title)}</title>
 <link rel="icon" href="/favicon.ico">
@@ -144,7 +144,9 @@ ${body}
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
-      'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
+      // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form
+      // post, and the Origin check would refuse every booking; other sites still get no referrer.
+      'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
     },
   })
 }
