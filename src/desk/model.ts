@@ -87,6 +87,19 @@ export const DeskView = Type.Object(
       description: '`required`: the desk\'s operator calls answer 403 CLERK_SIGN_IN_REQUIRED until a clerk signs in',
     }),
     breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers as the reason (the unit\'s breakReasons)' }),
+    appointments: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          serviceId: Type.String(),
+          startAt: DateTime,
+          name: Type.Union([Type.String(), Type.Null()], { description: 'null once erased' }),
+          status: Type.Union([Type.Literal('BOOKED'), Type.Literal('CHECKED_IN'), Type.Literal('MISSED')]),
+        },
+        closed,
+      ),
+      { description: 'contract §21: today\'s appointments of the counter\'s services at its location (not cancelled), by time: checked in or not' },
+    ),
   },
   closed,
 )

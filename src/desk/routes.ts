@@ -45,6 +45,7 @@ const DESK_EXAMPLE = {
     clerk: { username: 'samir.k', displayName: 'Samir Khoury' },
     deskSignIn: 'optional',
     breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
+    appointments: [{ id: 'apt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', serviceId: 'svc_accounts', startAt: '2026-11-25T10:00:00.000Z', name: 'Amal Haddad', status: 'BOOKED' }],
   },
 }
 

@@ -12,6 +12,7 @@ import { counters as counterTable } from '../counters/tables'
 import type { Device } from '../devices/service'
 import { SignInFailed, type DeskClerk, type PeopleService } from '../people'
 import type { DeskView } from './model'
+import type { AppointmentService } from '../appointments'
 
 /** Contract §8: each service shows the first 10 waiting tickets in call order. */
 export const WAITING_SHOWN = 10
@@ -27,6 +28,8 @@ export class DeskService {
     private readonly deps: AppDeps,
     readonly counters: CounterService,
     private readonly people: PeopleService,
+    /** Contract §21: today's appointments of the desk's services. */
+    private readonly appointments: AppointmentService,
   ) {}
 
   /**
@@ -118,6 +121,10 @@ export class DeskService {
       clerk: caller.clerk ? { username: caller.clerk.username, displayName: caller.clerk.displayName } : null,
       deskSignIn: unit?.deskSignIn ?? 'optional',
       breakReasons: unit === undefined ? [...DEFAULT_BREAK_REASONS] : (JSON.parse(unit.breakReasons) as string[]),
+      // Contract §21: the desk's panel of today's appointments (time, name, checked in or not).
+      appointments: this.appointments.list(counter.locationId, today)
+        .filter((a) => a.status !== 'CANCELLED' && counter.serviceIds.includes(a.serviceId))
+        .map((a) => ({ id: a.id, serviceId: a.serviceId, startAt: isoTime(a.startAt), name: a.name, status: a.status as 'BOOKED' | 'CHECKED_IN' | 'MISSED' })),
     }
   }
 }

@@ -85,7 +85,7 @@ export function composeServices(deps: AppDeps): AppServices {
     queue,
     queueReads: new QueueReadModel(deps, queue),
     counters,
-    desk: new DeskService(deps, counters, people),
+    desk: new DeskService(deps, counters, people, appointments),
     devices: new DeviceService(deps.db, deps.ids),
     kiosk: new KioskService(deps, queue),
     phone,

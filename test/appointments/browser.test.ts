@@ -38,7 +38,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     kiosks = await launchBrowser()
     await guardNetwork(phones)
     await guardNetwork(kiosks)
-    phone = await phones.newPage({ viewport: PHONE, acceptDownloads: true } as never)
+    phone = await phones.newPage()
     await phone.setViewportSize(PHONE)
     kiosk = await kiosks.newPage()
     await kiosk.setViewportSize(LANDSCAPE)

@@ -141,3 +141,25 @@ describe('the report (contract §21)', () => {
     expect(await csv.text()).toBe('date,locationId,serviceId,booked,cancelled,kept,missed,late,waitAfterCheckInSecondsCount,waitAfterCheckInSecondsAvg,waitAfterCheckInSecondsMax\r\n2026-11-26,loc_hall,svc_accounts,3,1,2,1,1,1,360,360\r\n')
   })
 })
+
+describe('the desk (contract §21)', () => {
+  test('a desk shows today\'s appointments of its services: time, name, checked in or not; a desk may check one in', async () => {
+    const ctx = appointmentContext()
+    const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_2' })
+    ctx.clock.set('2026-11-26T07:00:00.000Z')
+    const first = await booked(ctx, { startAt: SLOT, name: 'Amal Haddad' })
+    const second = await booked(ctx, { startAt: '2026-11-26T08:15:00.000Z', name: 'Jonas Weber' })
+    const cancelled = await booked(ctx, { startAt: SLOT, name: 'Gone' })
+    await asKey(ctx, 'POST', `${APPOINTMENTS}/${cancelled.id}/cancel`)
+    await booked(ctx, { startAt: '2026-11-27T08:00:00.000Z', name: 'Tomorrow' })
+    ctx.clock.set('2026-11-26T07:50:00.000Z')
+    const checkIn = await asDevice(ctx, desk, 'POST', `${APPOINTMENTS}/${first.id}/check-in`)
+    expect(checkIn.status).toBe(201)
+    expect((await jsonOf(checkIn)).data.appointment.ticketId).toBeTruthy()
+    const view = (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data
+    expect(view.appointments).toEqual([
+      { id: first.id, serviceId: 'svc_accounts', startAt: SLOT, name: 'Amal Haddad', status: 'CHECKED_IN' },
+      { id: second.id, serviceId: 'svc_accounts', startAt: '2026-11-26T08:15:00.000Z', name: 'Jonas Weber', status: 'BOOKED' },
+    ])
+  })
+})

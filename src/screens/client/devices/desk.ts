@@ -74,6 +74,7 @@ export class DeskPage {
     current: h('div', { class: 'desk-current-body' }),
     timer: h('span', { class: 'desk-timer', role: 'timer', 'aria-live': 'off' }),
     lines: h('div', { class: 'desk-lines' }),
+    appointments: h('div', { class: 'desk-appointments-body' }),
     requeueAt: h('select', { id: 'desk-requeue-at' }),
     transferTo: h('select', { id: 'desk-transfer-to' }),
     walkInService: h('select', { id: 'desk-walkin-service' }),
@@ -219,8 +220,10 @@ export class DeskPage {
       h('dl', null, SHORTCUTS.flatMap((s) => [h('dt', null, h('kbd', null, s.key)), h('dd', null, labels[s.action])])),
     )
     const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
+    // Contract §21: today's appointments of the counter's services (time, name, checked in or not).
+    const appointments = h('section', { class: 'desk-appointments', 'aria-labelledby': 'desk-appointments-heading' }, h('h2', { id: 'desk-appointments-heading' }, labels.appointmentsToday), this.el.appointments)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, appointments, counterTools, shortcuts)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
@@ -249,6 +252,15 @@ export class DeskPage {
     this.el.state.dataset.state = view.counter.open ? 'open' : 'closed'
     this.el.served.textContent = formatNumber(lang, view.servedToday)
     document.title = `${this.nameOf(view.counter.names, view.counter.name)} · ${labels.deskTitle}`
+
+    // Today's appointments.
+    this.el.appointments.replaceChildren(view.appointments.length === 0
+      ? h('p', { class: 'hint' }, labels.noAppointments)
+      : h('ol', { class: 'desk-appointment-list' }, view.appointments.map((a) => h('li', { class: 'desk-appointment', 'data-status': a.status },
+        h('span', { class: 'desk-appointment-time' }, formatTime(lang, zone, a.startAt)),
+        h('span', { class: 'desk-appointment-name', dir: 'auto' }, a.name ?? '—'),
+        h('span', { class: 'desk-appointment-service' }, this.serviceName(a.serviceId)),
+        h('span', { class: 'desk-appointment-status' }, a.status === 'CHECKED_IN' ? labels.appointmentCheckedIn : a.status === 'MISSED' ? labels.appointmentMissed : labels.appointmentBooked)))))
 
     // The current ticket.
     const ticket = view.ticket
