@@ -116,6 +116,23 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await lobby.finish(called!.id)
     expect((await lobby.callNext('cnt_1'))?.ticketNumber).toBe(walkIn.ticketNumber)
 
+    // The desk of Counter 1 (Loans) lists today's appointment as checked in.
+    const desks = await launchBrowser()
+    try {
+      const deskPage = await desks.newPage()
+      await deskPage.setViewportSize(LANDSCAPE)
+      const { code: deskCode } = cli(lobby, 'devices', 'pair', '--role', 'desk', '--counter', 'cnt_1', '--name', 'desk-1')
+      await deskPage.goto(`${lobby.url}/pair?code=${deskCode}`)
+      await deskPage.getByRole('button', { name: 'Pair', exact: true }).click()
+      await deskPage.waitForURL(/\/desk/)
+      const panel = deskPage.getByRole('region', { name: 'Appointments today' })
+      await panel.getByText('أمل حداد').waitFor()
+      expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(1)
+      await deskPage.screenshot({ path: join(SHOTS, 'desk-appointments-en.png') })
+    } finally {
+      await desks.close()
+    }
+
     // The booking page says the customer is checked in, with the ticket number.
     await phone.goto(`${lobby.url}/b/${code}`)
     await phone.getByText(appointmentNumber, { exact: false }).first().waitFor()

@@ -223,7 +223,7 @@ export class DeskPage {
     // Contract §21: today's appointments of the counter's services (time, name, checked in or not).
     const appointments = h('section', { class: 'desk-appointments', 'aria-labelledby': 'desk-appointments-heading' }, h('h2', { id: 'desk-appointments-heading' }, labels.appointmentsToday), this.el.appointments)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, appointments, counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, h('div', { class: 'desk-side' }, waiting, appointments), counterTools, shortcuts)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
