@@ -128,6 +128,12 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
       const panel = deskPage.getByRole('region', { name: 'Appointments today' })
       await panel.getByText('أمل حداد').waitFor()
       expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(1)
+      // A third booking (the phone's third in the hour: within its limit), checked in at the desk.
+      await phone.goto(`${lobby.url}/book/loc_hall`)
+      await bookFirstSlot('Jonas Weber', 'Book')
+      await deskPage.getByRole('button', { name: 'Check in: Jonas Weber' }).click()
+      await deskPage.getByText(/^Checked in: ticket L\d{3}$/).waitFor()
+      expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(2)
       await deskPage.screenshot({ path: join(SHOTS, 'desk-appointments-en.png') })
     } finally {
       await desks.close()

@@ -258,9 +258,11 @@ export class DeskPage {
       ? h('p', { class: 'hint' }, labels.noAppointments)
       : h('ol', { class: 'desk-appointment-list' }, view.appointments.map((a) => h('li', { class: 'desk-appointment', 'data-status': a.status },
         h('span', { class: 'desk-appointment-time' }, formatTime(lang, zone, a.startAt)),
-        h('span', { class: 'desk-appointment-name', dir: 'auto' }, a.name ?? '—'),
+        // A name in any script, isolated; it lines up with the page's direction like the others.
+        h('span', { class: 'desk-appointment-name' }, h('bdi', null, a.name ?? '—')),
         h('span', { class: 'desk-appointment-service' }, this.serviceName(a.serviceId)),
-        h('span', { class: 'desk-appointment-status' }, a.status === 'CHECKED_IN' ? labels.appointmentCheckedIn : a.status === 'MISSED' ? labels.appointmentMissed : labels.appointmentBooked)))))
+        h('span', { class: 'desk-appointment-status', id: `desk-appointment-${a.id}` }, a.status === 'CHECKED_IN' ? labels.appointmentCheckedIn : a.status === 'MISSED' ? labels.appointmentMissed : labels.appointmentBooked),
+        a.status === 'BOOKED' ? this.checkInButton(a.id, a.name) : null))))
 
     // The current ticket.
     const ticket = view.ticket
@@ -523,6 +525,16 @@ export class DeskPage {
       case 'CLERK_SIGN_IN_REQUIRED': return labels.clerkRequiredRefused
       default: return this.page.t('failed', { message: answer.message || String(answer.status) })
     }
+  }
+
+  /** Contract §21: a desk checks a booked customer in (the server decides the window). */
+  private checkInButton(id: string, name: string | null): HTMLButtonElement {
+    const { labels } = this.page
+    const button = h('button', { type: 'button', class: 'desk-appointment-check-in', 'aria-label': `${labels.appointmentCheckIn}: ${name ?? ''}`.trim() }, labels.appointmentCheckIn)
+    button.addEventListener('click', () => void this.send(`${OPERATOR}/appointments/${encodeURIComponent(id)}/check-in`, {},
+      (a) => this.page.t('didCheckIn', { number: (a.body as unknown as { data: { ticket: { ticketNumber: string } } }).data.ticket.ticketNumber }),
+      (a) => a.code === 'CHECK_IN_TOO_EARLY' ? labels.checkInTooEarly : a.code === 'CHECK_IN_TOO_LATE' ? labels.checkInTooLate : null))
+    return button
   }
 
   private numberOf(answer: ApiAnswer<{ data: Ticket }>): string {
