@@ -3,6 +3,7 @@ import type { AppDeps } from '../root/deps'
 import { admitRate, clientAddressOf } from '../platform/admission'
 import type { RateBucket } from '../platform/admission'
 import { ApiError } from '../platform/errors'
+import { readBodyAfterChecks } from '../platform/body'
 import { qrSvg } from '../platform/qr'
 import { resolveName, storedName } from '../platform/names'
 import { addDays, localDate } from '../platform/time'
@@ -31,6 +32,9 @@ const CODE = new RegExp(BOOKING_CODE_PATTERN)
 const PHONE = new RegExp(PHONE_PATTERN)
 const EMAIL = new RegExp(EMAIL_PATTERN)
 const FORM_MAX = 4096
+/** Reads of the customer's pages per address a minute (the phone page's bound, contract §23). */
+export const PAGE_READS_PER_ADDRESS = 600
+const PAGE_BUCKET = { name: 'book:read', perAddress: true } as const satisfies RateBucket
 
 type Lang = 'en' | 'ar'
 
@@ -43,7 +47,7 @@ const STRINGS = {
     checkInHint: 'You can check in here from {from} to {to}.', keep: 'Keep this page: it is your booking. The QR code opens it on another phone.',
     statuses: { BOOKED: 'Booked', CANCELLED: 'Cancelled', CHECKED_IN: 'Checked in', MISSED: 'Missed' } as Record<string, string>,
     ticket: 'Your ticket number is {number}.', followTicket: 'Follow your place in the queue', notFound: 'There is no booking with this code.',
-    noBooking: 'Appointments cannot be booked here.', language: 'العربية', languageLabel: 'Language', free: '{n} free', qr: 'QR code of this booking page',
+    noBooking: 'Appointments cannot be booked here.', tooManyReads: 'Too many requests from this connection. Please wait a minute and try again.', language: 'العربية', languageLabel: 'Language', free: '{n} free', qr: 'QR code of this booking page',
     refusals: {
       SLOT_FULL: 'Sorry, that time has just been taken. Please choose another time.',
       SLOT_UNAVAILABLE: 'That time cannot be booked. Please choose one of the free times.',
@@ -66,7 +70,7 @@ const STRINGS = {
     checkInHint: 'يمكنك تسجيل الحضور هنا من {from} إلى {to}.', keep: 'احتفظ بهذه الصفحة: إنها حجزك. رمز QR يفتحها على هاتف آخر.',
     statuses: { BOOKED: 'محجوز', CANCELLED: 'ملغى', CHECKED_IN: 'تم تسجيل الحضور', MISSED: 'فائت' } as Record<string, string>,
     ticket: 'رقم تذكرتك {number}.', followTicket: 'تابع دورك في الطابور', notFound: 'لا يوجد حجز بهذا الرمز.',
-    noBooking: 'لا يمكن حجز المواعيد هنا.', language: 'English', languageLabel: 'اللغة', free: '{n} متاح', qr: 'رمز QR لصفحة هذا الحجز',
+    noBooking: 'لا يمكن حجز المواعيد هنا.', tooManyReads: 'طلبات كثيرة من هذا الاتصال. يرجى الانتظار دقيقة والمحاولة مجددًا.', language: 'English', languageLabel: 'اللغة', free: '{n} متاح', qr: 'رمز QR لصفحة هذا الحجز',
     refusals: {
       SLOT_FULL: 'عذرًا، تم حجز هذا الوقت للتو. يرجى اختيار وقت آخر.',
       SLOT_UNAVAILABLE: 'لا يمكن حجز هذا الوقت. يرجى اختيار أحد الأوقات المتاحة.',
@@ -170,12 +174,13 @@ function nameIn(lang: Lang, row: { name: string; names: string | null }, default
   return resolveName(storedName(row.name, row.names), lang, defaultLanguage)
 }
 
-async function formOf(request: Request): Promise<URLSearchParams> {
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > FORM_MAX) throw new ApiError(413, AppointmentCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${FORM_MAX} bytes`)
-  const text = await request.text()
-  if (text.length > FORM_MAX) throw new ApiError(413, AppointmentCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${FORM_MAX} bytes`)
-  return new URLSearchParams(text)
+/**
+ * Origin first (a form post from another site is refused before its body is read, contract
+ * §23), then the urlencoded body within 4 KB, declared or chunked.
+ */
+async function originThenForm(request: Request, publicOrigin: string | null | undefined): Promise<URLSearchParams> {
+  const { raw } = await readBodyAfterChecks(request, FORM_MAX, () => assertSameOrigin(request, publicOrigin, 'this form must be sent from a page of this server'))
+  return new URLSearchParams(new TextDecoder().decode(raw))
 }
 
 export function bookingPages(deps: AppDeps, service: AppointmentService) {
@@ -246,7 +251,8 @@ ${slotChoices(target, date, lang, now)}
 <button type="submit">${escapeHtml(t.book)}</button></form>`
       }
       const response = page(lang, t.title, body, notice?.status ?? 200, switchHref)
-      for (const [k, v] of Object.entries(notice?.headers ?? {})) if (k === 'retry-after') response.headers.set(k, v)
+      // Retry-After of a 429, and `Connection: close` of a post refused before its body was read.
+      for (const [k, v] of Object.entries(notice?.headers ?? {})) if (k === 'retry-after' || k === 'connection') response.headers.set(k, v)
       return response
     })
   }
@@ -314,8 +320,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
     const lang = langOf(url)
     const now = deps.clock.now()
     try {
-      assertSameOrigin(request, deps.publicOrigin, 'this form must be sent from a page of this server')
-      const form = await formOf(request)
+      const form = await originThenForm(request, deps.publicOrigin)
       const row = await deps.writes.run(() => {
         const found = codeRow(code)
         return found === null ? null : work(found, form, now)
@@ -324,13 +329,29 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       // Post/redirect/get: a reload of the result never sends the form again.
       return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang), 'cache-control': 'no-store' } })
     } catch (error) {
-      const { text, status } = refusal(lang, error)
+      const { text, status, headers } = refusal(lang, error)
       const row = codeRow(code)
-      return row === null ? missing(url) : bookingView(row, request, url, now, { text, kind: 'alert', status })
+      const response = row === null ? missing(url) : bookingView(row, request, url, now, { text, kind: 'alert', status })
+      if (headers.connection !== undefined) response.headers.set('connection', headers.connection)
+      return response
     }
   }
 
   return new Elysia({ name: 'lobby.appointments.pages' })
+    .onBeforeHandle(({ request, server, route }) => {
+      // Every page of the booking feature counts against the address's read window.
+      if (request.method === 'GET' && (route.startsWith('/book/') || route.startsWith('/b/'))) {
+        try {
+          admitRate(deps.limiter, PAGE_BUCKET, clientAddressOf(deps.clients, request, server), PAGE_READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
+        } catch (error) {
+          const lang = langOf(new URL(request.url))
+          const { status, headers } = refusal(lang, error)
+          const response = page(lang, STRINGS[lang].title, `<p class="alert" role="alert">${escapeHtml(STRINGS[lang].tooManyReads)}</p>`, status)
+          if (headers['retry-after'] !== undefined) response.headers.set('retry-after', headers['retry-after'])
+          return response
+        }
+      }
+    })
     .get('/book/:locationId', ({ request, params }) => bookPage(params.locationId, new URL(request.url), deps.clock.now()), { detail: { hide: true } })
     .post('/book/:locationId', async ({ request, params, server }) => {
       const url = new URL(request.url)
@@ -338,8 +359,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       const now = deps.clock.now()
       let form: URLSearchParams | null = null
       try {
-        assertSameOrigin(request, deps.publicOrigin, 'this form must be sent from a page of this server')
-        form = await formOf(request)
+        form = await originThenForm(request, deps.publicOrigin)
         const name = (form.get('name') ?? '').trim()
         const phone = (form.get('phone') ?? '').trim()
         const email = (form.get('email') ?? '').trim()

@@ -139,3 +139,19 @@ describe('the booking /b/{code} (contract §21)', () => {
     expect(unknown.status).toBe(404)
   })
 })
+
+describe('bounds of the customer pages (contract §23)', () => {
+  test('a form post from another origin is refused before its body is read; reads are bounded per address', async () => {
+    const ctx = appointmentContext()
+    const foreign = await post(ctx, '/book/loc_hall', { serviceId: 'svc_accounts', startAt: SLOT, name: 'A' }, 'http://evil.example')
+    expect(foreign.status).toBe(403)
+    expect(foreign.headers.get('connection')).toBe('close')
+    const big = await request(ctx.app, 'POST', '/book/loc_hall', { raw: 'name=' + 'x'.repeat(5000), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN } })
+    expect(big.status).toBe(413)
+    let last: Response | null = null
+    for (let i = 0; i < 601; i += 1) last = await request(ctx.app, 'GET', '/b/ZZZZZZZZ')
+    expect(last!.status).toBe(429)
+    expect(last!.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await last!.text()).toContain('Too many requests from this connection')
+  })
+})
