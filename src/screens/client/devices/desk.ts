@@ -74,7 +74,8 @@ export class DeskPage {
     current: h('div', { class: 'desk-current-body' }),
     timer: h('span', { class: 'desk-timer', role: 'timer', 'aria-live': 'off' }),
     lines: h('div', { class: 'desk-lines' }),
-    appointments: h('div', { class: 'desk-appointments-body' }),
+    // One line held from the first paint (the hint's or the first appointment's): no layout shift when data comes.
+    appointments: h('div', { class: 'desk-appointments-body' }, h('p', { class: 'hint' }, NBSP)),
     requeueAt: h('select', { id: 'desk-requeue-at' }),
     transferTo: h('select', { id: 'desk-transfer-to' }),
     walkInService: h('select', { id: 'desk-walkin-service' }),
