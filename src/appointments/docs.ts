@@ -173,14 +173,15 @@ const reportQuery = {
   from: { description: 'first local date', required: true, example: '2026-11-01', schema: { type: 'string', format: 'date' } },
   to: { description: 'last local date (at most 92 days after from)', required: true, example: '2026-11-30', schema: { type: 'string', format: 'date' } },
 }
-const reportErrors = { 401: [C.AUTHENTICATION_FAILED], 403: [C.SCOPE_FORBIDDEN, C.ROLE_FORBIDDEN, C.CLERK_SIGN_IN_REQUIRED], 422: [C.VALIDATION_FAILED], 429: [C.RATE_LIMITED] }
+const reportErrors = { 401: [C.AUTHENTICATION_FAILED], 403: [C.SCOPE_FORBIDDEN, C.ROLE_FORBIDDEN], 422: [C.VALIDATION_FAILED], 429: [C.RATE_LIMITED] }
+const reportAccess = 'As the other reports: a Queue key with `reports:read` (its locations and services), a paired reports device (its unit), or the session of a manager (its units) or an admin; a clerk\'s session is 403 ROLE_FORBIDDEN. 30 range reads a minute per credential.'
 
 export const appointmentReportDocs = routeDetail({
   operationId: 'readAppointmentReport',
   summary: 'Appointments per day and service',
   description:
     'Per local date, location and service (dates `from`..`to`, at most 92 days): booked (not cancelled), cancelled, kept (checked in), missed, late ' +
-    `(checked in after the slot start) and the wait from check-in to the ticket's first call. The same as CSV: readAppointmentReportCsv. ${access}`,
+    `(checked in after the slot start) and the wait from check-in to the ticket's first call. The same as CSV: readAppointmentReportCsv. ${reportAccess}`,
   tags: ['Reports'],
   security: 'operatorOrSession',
   query: reportQuery,
@@ -198,7 +199,7 @@ export const appointmentReportDocs = routeDetail({
 export const appointmentReportCsvDocs = routeDetail({
   operationId: 'readAppointmentReportCsv',
   summary: 'Appointments per day and service, as CSV',
-  description: `readAppointmentReport's rows as RFC 4180 CSV (CRLF), one column per field, nested ones joined in lowerCamelCase; an empty cell for null. ${access}`,
+  description: `readAppointmentReport's rows as RFC 4180 CSV (CRLF), one column per field, nested ones joined in lowerCamelCase; an empty cell for null. ${reportAccess}`,
   tags: ['Reports'],
   security: 'operatorOrSession',
   query: reportQuery,

@@ -16,7 +16,7 @@ import type { DeviceService } from '../devices/service'
 import type { PeopleService } from '../people'
 import type { KioskService } from '../kiosk/service'
 import { toCsv } from '../reports/csv'
-import { admitAppointmentCaller, type AppointmentCaller } from './access'
+import { admitAppointmentCaller, admitAppointmentReportReader, type AppointmentCaller } from './access'
 import { AppointmentCodes } from './errors'
 import { BookAppointmentRequest, BOOKING_CODE_PATTERN, NoBody } from './model'
 import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService, type CheckInResult } from './service'
@@ -117,13 +117,13 @@ export function appointmentRoutes(
 
   /** The report's rows for the caller (its reach) and `from`..`to` (422 naming the bad one). */
   async function reportRows(request: Request) {
-    const { caller } = await admit(request, 'read')
+    const scope = await admitAppointmentReportReader(deps, devices, people, request, deps.clock.now())
     const url = new URL(request.url)
     const from = dateParam(url, 'from')!
     const to = dateParam(url, 'to')!
     const days = (Date.parse(to) - Date.parse(from)) / 86_400_000
     if (days < 0 || days >= REPORT_MAX_DAYS) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/to', message: `must be on or after from, at most ${REPORT_MAX_DAYS} days` }])
-    return service.report(caller.scope, from, to)
+    return service.report(scope, from, to)
   }
 
   return new Elysia({ name: 'lobby.appointments' })

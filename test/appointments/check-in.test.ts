@@ -120,7 +120,10 @@ describe('missed and erased (contract §21)', () => {
 
 describe('the report (contract §21)', () => {
   test('booked, kept, missed, late and the wait after check-in per day and service; CSV', async () => {
-    const ctx = appointmentContext((doc) => { doc.workspaces[0]!.queueUnits![0]!.apiKeys!.find((k) => k.name === 'booker')!.scopes!.push('counter:operate') })
+    const ctx = appointmentContext((doc) => {
+      doc.workspaces[0]!.queueUnits![0]!.apiKeys!.find((k) => k.name === 'booker')!.scopes!.push('counter:operate')
+      doc.workspaces[0]!.queueUnits![0]!.apiKeys!.push({ name: 'reports', scopes: ['reports:read'] })
+    })
     const onTime = await booked(ctx, { startAt: SLOT, name: 'On time' })
     const late = await booked(ctx, { startAt: SLOT, name: 'Late' })
     await booked(ctx, { startAt: SLOT, name: 'Missed' })
@@ -134,9 +137,11 @@ describe('the report (contract §21)', () => {
     await asKey(ctx, 'POST', `${APPOINTMENTS}/${late.id}/check-in`)
     ctx.clock.set('2026-11-26T09:00:00.000Z')
     ctx.deps.writes.now(() => new AppointmentService(ctx.deps).markMissed(ctx.clock.now()))
-    const report = await jsonOf(await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments?from=2026-11-26&to=2026-11-26'))
+    // The readers of reports read it (reports:read); appointments:write alone does not.
+    expect((await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments?from=2026-11-26&to=2026-11-26')).status).toBe(403)
+    const report = await jsonOf(await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments?from=2026-11-26&to=2026-11-26', 'reports'))
     expect(report.data).toEqual([{ date: '2026-11-26', locationId: 'loc_hall', serviceId: 'svc_accounts', booked: 3, cancelled: 1, kept: 2, missed: 1, late: 1, waitAfterCheckInSeconds: { count: 1, avg: 360, max: 360 } }])
-    const csv = await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments/csv?from=2026-11-26&to=2026-11-26')
+    const csv = await asKey(ctx, 'GET', '/api/operator/v1/reports/appointments/csv?from=2026-11-26&to=2026-11-26', 'reports')
     expect(csv.headers.get('content-type')).toStartWith('text/csv')
     expect(await csv.text()).toBe('date,locationId,serviceId,booked,cancelled,kept,missed,late,waitAfterCheckInSecondsCount,waitAfterCheckInSecondsAvg,waitAfterCheckInSecondsMax\r\n2026-11-26,loc_hall,svc_accounts,3,1,2,1,1,1,360,360\r\n')
   })

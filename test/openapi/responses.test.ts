@@ -137,9 +137,10 @@ async function driveEveryOperation() {
   const second = await data(post(APT, { ...HALL_ACCOUNTS, startAt: '2026-11-25T11:15:00.000Z', name: 'Jonas' }, { ...bearer(booker), 'idempotency-key': 'apt-0005' }), 201)
   await expectStatus(post(`${APT}/${second.id}/check-in`, undefined, bearer(booker)), 201)
   await data(post(`${APT}/${appointment.id}/cancel`, undefined, bearer(booker)))
-  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-25&to=2026-11-26`, bearer(booker)), 200)
-  await expectStatus(get(`${OP}/reports/appointments/csv?from=2026-11-25&to=2026-11-26`, bearer(booker)), 200)
-  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-27&to=2026-11-26`, bearer(booker)), 422)
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-25&to=2026-11-26`, bearer(reports)), 200)
+  await expectStatus(get(`${OP}/reports/appointments/csv?from=2026-11-25&to=2026-11-26`, bearer(reports)), 200)
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-27&to=2026-11-26`, bearer(reports)), 422)
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-25&to=2026-11-26`, bearer(booker)), 403)
 
   // Display feeds: a token in the header, in the query, a paired display's cookie; 304 and 401.
   const state = '/api/display/v1/queue-units/qu_main/state'
