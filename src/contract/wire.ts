@@ -40,6 +40,7 @@ import type {
 } from '../people/model'
 import type { PeopleCodes } from '../people/errors'
 import type { StaffReportResponse as StaffReportResponseSchema } from '../reports/model'
+import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -136,6 +137,10 @@ export type SignOutResponse = Static<typeof SignOutResponseSchema>
 
 export type StaffReportResponse = Static<typeof StaffReportResponseSchema>
 export type StaffReportRow = ElementOf<StaffReportResponse['data']>
+
+// ---- the reports page: appointments (contract §21) ----
+
+export type AppointmentReportRow = ElementOf<Static<typeof AppointmentReportResponseSchema>['data']>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

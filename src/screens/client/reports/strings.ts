@@ -74,6 +74,15 @@ const en = {
   noReason: 'no reason',
   noStaff: 'No clerk signed in at a desk in this range.',
   staffUnavailable: 'The staff figures could not be read.',
+  appointmentsTable: 'Appointments per day and service',
+  appointmentsNote: 'Booked (not cancelled), kept (checked in), missed, late (checked in after the slot start), and the average wait from check-in to the first call.',
+  booked: 'Booked',
+  kept: 'Kept',
+  missed: 'Missed',
+  late: 'Late',
+  waitAfterCheckIn: 'Wait after check-in (avg.)',
+  noAppointments: 'No appointments in this range.',
+  appointmentsUnavailable: 'The appointment figures could not be read.',
 }
 
 export type ReportLabels = typeof en
@@ -145,6 +154,15 @@ const ar: ReportLabels = {
   noReason: 'بلا سبب',
   noStaff: 'لم يسجّل أي موظف دخوله على شباك في هذه الفترة.',
   staffUnavailable: 'تعذّرت قراءة أرقام الموظفين.',
+  appointmentsTable: 'المواعيد لكل يوم وخدمة',
+  appointmentsNote: 'المحجوزة (غير الملغاة)، والمحضورة (سُجّل حضورها)، والفائتة، والمتأخرة (سُجّل حضورها بعد بداية الموعد)، ومتوسط الانتظار من تسجيل الحضور حتى أول نداء.',
+  booked: 'محجوزة',
+  kept: 'محضورة',
+  missed: 'فائتة',
+  late: 'متأخرة',
+  waitAfterCheckIn: 'الانتظار بعد تسجيل الحضور (متوسط)',
+  noAppointments: 'لا توجد مواعيد في هذه الفترة.',
+  appointmentsUnavailable: 'تعذّرت قراءة أرقام المواعيد.',
 }
 
 const TABLES: Record<string, ReportLabels> = { en, ar }
