@@ -174,7 +174,7 @@ const reportQuery = {
   to: { description: 'last local date (at most 92 days after from)', required: true, example: '2026-11-30', schema: { type: 'string', format: 'date' } },
 }
 const reportErrors = { 401: [C.AUTHENTICATION_FAILED], 403: [C.SCOPE_FORBIDDEN, C.ROLE_FORBIDDEN], 422: [C.VALIDATION_FAILED], 429: [C.RATE_LIMITED] }
-const reportAccess = 'As the other reports: a Queue key with `reports:read` (its locations and services), a paired reports device (its unit), or the session of a manager (its units) or an admin; a clerk\'s session is 403 ROLE_FORBIDDEN. 30 range reads a minute per credential.'
+const reportAccess = 'As the other reports: a Queue key with `reports:read` (its locations and services), a paired reports device (its unit), or the session of a manager (its units) or an admin; a clerk\'s session is 403 ROLE_FORBIDDEN. Counts as one read of the reader\'s read window.'
 
 export const appointmentReportDocs = routeDetail({
   operationId: 'readAppointmentReport',
