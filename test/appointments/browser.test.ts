@@ -134,7 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
       await deskPage.getByRole('button', { name: 'Check in: Jonas Weber' }).click()
       await deskPage.getByText(/^Checked in: ticket L\d{3}$/).waitFor()
       expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(2)
-      await deskPage.screenshot({ path: join(SHOTS, 'desk-appointments-en.png') })
+      await deskPage.screenshot({ path: join(SHOTS, 'desk-appointments-en.png'), fullPage: true })
     } finally {
       await desks.close()
     }

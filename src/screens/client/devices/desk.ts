@@ -221,10 +221,11 @@ export class DeskPage {
       h('dl', null, SHORTCUTS.flatMap((s) => [h('dt', null, h('kbd', null, s.key)), h('dd', null, labels[s.action])])),
     )
     const waiting = h('section', { class: 'desk-waiting', 'aria-labelledby': 'desk-waiting-heading' }, h('h2', { id: 'desk-waiting-heading' }, labels.waitingLines), this.el.lines)
-    // Contract §21: today's appointments of the counter's services (time, name, checked in or not).
+    // Contract §21: today's appointments of the counter's services (time, name, checked in or not),
+    // in a row of its own below the rest: its height changes with the day, and nothing below it moves.
     const appointments = h('section', { class: 'desk-appointments', 'aria-labelledby': 'desk-appointments-heading' }, h('h2', { id: 'desk-appointments-heading' }, labels.appointmentsToday), this.el.appointments)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, h('div', { class: 'desk-side' }, waiting, appointments), counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, counterTools, shortcuts, appointments)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
