@@ -26,6 +26,7 @@ import { webhooksDoc } from './webhooks/model'
 // Admin console sections (contract §17: devices, staff, keys and webhooks, voice clips).
 import { adminSectionRoutes } from './admin/sections'
 import { adminRoutes } from './admin'
+import { appointmentRoutes } from './appointments/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -65,5 +66,6 @@ export function createApp(input: DepsInput | AppDeps) {
     // Admin console sections (contract §17): devices, staff, keys and webhooks, voice clips.
     .use(adminSectionRoutes(deps, services))
     .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
+    .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
 }

@@ -48,6 +48,7 @@ import type {
 } from '../manage/model'
 import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
+import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
 
 export type { WireCloseCode } from './close-codes'
 
@@ -171,6 +172,10 @@ export type AdminUnitView = Viewed<Omit<ProvisionedQueueUnit, 'locations' | 'ser
 export type AdminAuditEntry = AuditRecord
 export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
 export type AdminErrorCode = ValueOf<typeof AdminCodes>
+
+// ---- the reports page: appointments (contract §21) ----
+
+export type AppointmentReportRow = ElementOf<Static<typeof AppointmentReportResponseSchema>['data']>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

@@ -101,6 +101,19 @@ export const DeskView = Type.Object(
     counterNamesByLanguage: Type.Record(Type.String(), Names, {
       description: 'counter ID → names (contract §18), for every counter of the unit at the location: "Transferred from Accounts, Counter 1" (contract §20)',
     }),
+    appointments: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          serviceId: Type.String(),
+          startAt: DateTime,
+          name: Type.Union([Type.String(), Type.Null()], { description: 'null once erased' }),
+          status: Type.Union([Type.Literal('BOOKED'), Type.Literal('CHECKED_IN'), Type.Literal('MISSED')]),
+        },
+        closed,
+      ),
+      { description: 'contract §21: today\'s appointments of the counter\'s services at its location (not cancelled), by time: checked in or not' },
+    ),
   },
   closed,
 )

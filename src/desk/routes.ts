@@ -51,6 +51,7 @@ const DESK_EXAMPLE = {
       until: '2026-11-25T10:08:00.000Z',
     }],
     counterNamesByLanguage: { cnt_1: { en: 'Counter 1', ar: 'الشباك ١' }, cnt_4: { en: 'Counter 4', ar: 'الشباك ٤' } },
+    appointments: [{ id: 'apt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', serviceId: 'svc_accounts', startAt: '2026-11-25T10:00:00.000Z', name: 'Amal Haddad', status: 'BOOKED' }],
   },
 }
 

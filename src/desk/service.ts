@@ -13,6 +13,7 @@ import { counters as counterTable } from '../counters/tables'
 import type { Device } from '../devices/service'
 import { SignInFailed, type DeskClerk, type PeopleService } from '../people'
 import type { DeskView } from './model'
+import type { AppointmentService } from '../appointments'
 
 /** Contract §8: each service shows the first 10 waiting tickets in call order. */
 export const WAITING_SHOWN = 10
@@ -28,6 +29,8 @@ export class DeskService {
     private readonly deps: AppDeps,
     readonly counters: CounterService,
     private readonly people: PeopleService,
+    /** Contract §21: today's appointments of the desk's services. */
+    private readonly appointments: AppointmentService,
   ) {}
 
   /**
@@ -126,6 +129,10 @@ export class DeskService {
           .where(and(eq(counterTable.queueUnitId, counter.queueUnitId), eq(counterTable.locationId, counter.locationId))).all()
           .map((c) => [c.id, names(c.name, c.names)]),
       ),
+      // Contract §21: the desk's panel of today's appointments (time, name, checked in or not).
+      appointments: this.appointments.list(counter.locationId, today)
+        .filter((a) => a.status !== 'CANCELLED' && counter.serviceIds.includes(a.serviceId))
+        .map((a) => ({ id: a.id, serviceId: a.serviceId, startAt: isoTime(a.startAt), name: a.name, status: a.status as 'BOOKED' | 'CHECKED_IN' | 'MISSED' })),
     }
   }
 }

@@ -20,6 +20,7 @@ const VIEW_EXAMPLE = {
     queueUnit: { id: 'qu_main', name: 'Main branch', names: { en: 'Main branch', ar: 'الفرع الرئيسي' }, active: true },
     location: { id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin', active: true },
     priorityChoice: true,
+    appointments: true,
     services: [
       { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: false, priorityEstimatedWaitSeconds: 300 },
       { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, noCounterOpen: true, priorityEstimatedWaitSeconds: 600 },

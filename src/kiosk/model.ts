@@ -45,6 +45,7 @@ export const KioskView = Type.Object(
     queueUnit: Type.Object({ id: Type.String(), name: Type.String(), names: Names, active: Type.Boolean() }, closed),
     location: Type.Object({ id: Type.String(), name: Type.String(), names: Names, timezone: Type.String(), active: Type.Boolean() }, closed),
     priorityChoice: Type.Boolean({ description: 'the unit\'s `kioskPriority`: the start screen offers "Priority"' }),
+    appointments: Type.Boolean({ description: 'contract §21: a service of the location takes appointments: the start screen offers "I have an appointment"' }),
     services: Type.Array(KioskService, { description: 'the active services of the kiosk at its location, within its service list, open or closed' }),
   },
   closed,

@@ -116,6 +116,15 @@ export class KioskService {
     return found
   }
 
+  /** Contract §21: whether an active service of the location takes appointments (the kiosk then offers "I have an appointment"). */
+  private appointmentsAt(locationId: string): boolean {
+    this.appointmentsStmt ??= this.deps.db.$client.query<{ one: number }, [string]>(
+      "SELECT 1 AS one FROM service_locations sl JOIN services s ON s.id = sl.service_id WHERE sl.location_id = ?1 AND s.active = 1 AND json_extract(s.appointments, '$.enabled') = 1 LIMIT 1")
+    return this.appointmentsStmt.get(locationId) !== null
+  }
+
+  private appointmentsStmt: import('bun:sqlite').Statement<{ one: number }, [string]> | undefined
+
   /** The start screen: every active service of its location within its list, with people waiting and the estimate. */
   view(device: Device, now: number): KioskView {
     const place = this.place(device)
@@ -158,6 +167,7 @@ export class KioskService {
       queueUnit: { id: device.queueUnitId!, name: unitName, names: namesObject(place.unitName, place.defaultLanguage), active: place.unitActive },
       location: { id: device.locationId!, name: locationName, names: namesObject(place.locationName, place.defaultLanguage), timezone: place.timezone, active: place.locationActive },
       priorityChoice: place.kioskPriority,
+      appointments: lines.length > 0 && this.appointmentsAt(device.locationId!),
       services,
     }
   }
@@ -190,16 +200,16 @@ export class KioskService {
   }
 
   /**
-   * Contract §23 "Printing": a kiosk prints only a ticket it issued itself (source KIOSK, its
-   * own credential), and only within `PRINT_WINDOW_MS` of issue; contract §20, a desk likewise
-   * its own walk-ins (source OPERATOR, its credential). `missing` for any other ticket
-   * (another device's, the API's: as if it did not exist), `expired` for its own ticket after
-   * the window.
+   * Contract §23 "Printing": a kiosk prints only a ticket it issued itself (source KIOSK, or
+   * APPOINTMENT when it checked the appointment in, contract §21; its own credential), and only
+   * within `PRINT_WINDOW_MS` of issue; contract §20, a desk likewise its own walk-ins (source
+   * OPERATOR, its credential). `missing` for any other ticket (another device's, the API's: as
+   * if it did not exist), `expired` for its own ticket after the window.
    */
   printableTicket(device: Device, ticketId: string, now: number): TicketRow | 'missing' | 'expired' {
     const row = this.visibleTicket(device, ticketId)
-    const source = device.role === 'desk' ? 'OPERATOR' : 'KIOSK'
-    if (row === null || row.source !== source || row.credentialId !== device.credentialId) return 'missing'
+    const sources: readonly string[] = device.role === 'desk' ? ['OPERATOR'] : ['KIOSK', 'APPOINTMENT']
+    if (row === null || !sources.includes(row.source) || row.credentialId !== device.credentialId) return 'missing'
     if (now - row.createdAt > PRINT_WINDOW_MS) return 'expired'
     return row
   }

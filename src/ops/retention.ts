@@ -4,6 +4,7 @@ import type { Logger } from '../platform/log'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { deleteDeliveriesCreatedBefore } from '../webhooks/deliveries'
 import { deleteTicketsCreatedBefore } from '../tickets'
+import { eraseAppointmentContacts } from '../appointments'
 
 export const DEFAULT_RETAIN_DAYS = 400
 export const DELIVERY_RETAIN_DAYS = 30
@@ -28,6 +29,8 @@ export interface RetentionReport {
   feedback: number
   sequences: number
   deliveries: number
+  /** Contract §21: appointments whose name, phone and e-mail were erased (`retainDays` of their service after the slot). */
+  appointmentsErased: number
   /** Database file size (without WAL) before and after the incremental vacuum. */
   bytesBefore: number
   bytesAfter: number
@@ -63,7 +66,7 @@ export async function runRetention(
   const report: RetentionReport = {
     ticketsBefore: new Date(ticketCutoff).toISOString(),
     deliveriesBefore: new Date(deliveryCutoff).toISOString(),
-    tickets: 0, events: 0, calls: 0, feedback: 0, sequences: 0, deliveries: 0,
+    tickets: 0, events: 0, calls: 0, feedback: 0, sequences: 0, deliveries: 0, appointmentsErased: 0,
     bytesBefore: fileBytes(), bytesAfter: 0, ms: 0, vacuumMs: 0,
   }
 
@@ -96,6 +99,14 @@ export async function runRetention(
       report.deliveries += batch.deleted
       after = batch.afterRowid
       if (batch.done || stopping()) break
+      await yieldToRequests()
+    }
+
+    // Contract §21 privacy: the appointments' contact details, each service's retainDays after the slot.
+    for (;;) {
+      const erased = eraseAppointmentContacts(db, now, BATCH)
+      report.appointmentsErased += erased
+      if (erased < BATCH || stopping()) break
       await yieldToRequests()
     }
 

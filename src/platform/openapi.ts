@@ -359,6 +359,7 @@ const TAGS = [
   { name: 'Phone', description: 'A ticket followed on a phone by its tracking code (no credential: the code is the capability, contract §10).' },
   { name: 'Join', description: 'Joining the queue from a phone at a location with `remoteJoin` (no credential: the public join page, its form and its poster, contract §20).' },
   { name: 'Reports', description: 'Daily figures per location, service and counter (Queue key with `reports:read`, or a paired reports device).' },
+  { name: 'Appointments', description: 'Bookable slots, bookings, cancellation and check-in (contract §21): a Queue key with `appointments:write`, a paired desk, or a manager\'s or admin\'s session.' },
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Live floor', description: 'The manager\'s live view of lines and counters (contract §22): a signed-in manager\'s or admin\'s session cookie; its websocket is under `x-websockets`.' },
   { name: 'Admin', description: 'The administration console\'s API (contract §17): a queue unit\'s configuration and the audit log, by a signed-in admin or manager (cookie `lobby_session` only). Bodies are entities as a provisioning file writes them, with `revision` for optimistic concurrency.' },

@@ -236,3 +236,28 @@ export function locationHoursOf(row: { openingHours: string | null; closedDates:
 export function serviceHoursOf(row: { openingHours: string | null }): WeeklyHours | null {
   return row.openingHours === null ? null : (JSON.parse(row.openingHours) as WeeklyHours)
 }
+
+/**
+ * Contract §21: the service's open windows (epoch ms, start order) that fall on local date
+ * `date` in `timeZone`: its location's windows narrowed by the service's own hours, cut at the
+ * day's local midnights (found with the zone's rules, so a daylight-saving day is 23 or 25
+ * hours long). The last-ticket margin does not apply: it is about walk-ins near closing, and a
+ * booked slot is placed inside the hours by itself. Absent hours: the whole day.
+ */
+export function openWindowsOn(location: LocationHours, serviceHours: WeeklyHours | null, date: string, timeZone: string): Array<[number, number]> {
+  const dayStart = zonedInstant(date, '00:00', timeZone)
+  const dayEnd = zonedInstant(addDays(date, 1), '00:00', timeZone)
+  const closed = new Set(location.closedDates)
+  const weekly = location.weekly ?? (closed.size > 0 ? ALL_DAY : null)
+  const from = addDays(date, -1)
+  const locationWindows = weekly === null ? forever() : windowsOf(weekly, closed, from, 3, timeZone)
+  const serviceWindows = serviceHours === null ? forever() : windowsOf(serviceHours, closed, from, 3, timeZone)
+  const out: Array<[number, number]> = []
+  for (const [start, end] of merged(intersect(locationWindows, serviceWindows))) {
+    const a = Math.max(start, dayStart)
+    const b = Math.min(end, dayEnd)
+    if (a < b) out.push([a, b])
+    if (start >= dayEnd) break
+  }
+  return out
+}

@@ -24,6 +24,7 @@ import { PeopleService, StaffReads } from '../people'
 import { ManageService } from '../manage/service'
 import { liveHubTask as floorHubTask } from '../display/live'
 import { BranchService } from '../admin'
+import { AppointmentService, missedAppointmentsTask } from '../appointments'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -56,6 +57,8 @@ export interface AppServices {
   manage: ManageService
   /** The console's Branch section (contract §17): configuration edits through the provisioning code. */
   branch: BranchService
+  /** Bookings, slots and check-in (contract §21). */
+  appointments: AppointmentService
 }
 
 /**
@@ -95,12 +98,15 @@ export function composeServices(deps: AppDeps): AppServices {
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
   let feedbackReport: FeedbackReport | undefined
+  // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
+  const appointments = new AppointmentService(deps)
+  deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
     queueReads: new QueueReadModel(deps, queue),
     counters,
-    desk: new DeskService(deps, counters, people),
+    desk: new DeskService(deps, counters, people, appointments),
     devices: new DeviceService(deps.db, deps.ids),
     kiosk: new KioskService(deps, queue),
     join: new JoinService(deps, queue),
@@ -115,5 +121,6 @@ export function composeServices(deps: AppDeps): AppServices {
     people,
     manage,
     branch: new BranchService(deps),
+    appointments,
   }
 }

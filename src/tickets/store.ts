@@ -29,6 +29,12 @@ export interface NewTicket {
   actor: string | ((ticketId: string) => string)
   /** Contract §18: the language it was taken in (one of its unit's `languages`); absent or null = the unit's default. */
   language?: string | null
+  /**
+   * Contract §21: the appointment checked in (source APPOINTMENT). Its ticket is ranked just
+   * before the first WAITING ticket of the location created after the slot start (see
+   * `appointmentQueueRank`), so walk-ins who came after the slot start are called after it.
+   */
+  appointment?: { id: string; startAt: number } | null
 }
 
 /** The encoded actor of a new ticket (`NewTicket.actor`, resolved with its ID). */
@@ -76,6 +82,8 @@ export class TicketStore {
   private readonly nextSeqStmt
   private readonly nextRankStmt
   private readonly firstRankStmt
+  private readonly laterRankStmt
+  private readonly shiftRanksStmt
   private readonly insertStmt
   private readonly eventStmt
   private readonly waitingStmt
@@ -107,6 +115,13 @@ export class TicketStore {
       `SELECT coalesce(max(queue_rank), 0) + 1 AS rank FROM tickets WHERE status = 'WAITING' AND location_id = ${planStable('?1')}`)
     this.firstRankStmt = db.$client.query<{ rank: number }, [string]>(
       `SELECT coalesce(min(queue_rank), 1) - 1 AS rank FROM tickets WHERE status = 'WAITING' AND location_id = ${planStable('?1')}`)
+    // Contract §21: the smallest rank among the location's WAITING tickets (out of the front
+    // lane) created after an instant, and the shift that frees that rank. Both walk
+    // `tickets_open_by_status` (status, location, rank), bounded by the waiting line.
+    this.laterRankStmt = db.$client.query<{ rank: number | null }, [string, number]>(
+      `SELECT min(queue_rank) AS rank FROM tickets WHERE status = 'WAITING' AND location_id = ${planStable('?1')} AND front = 0 AND created_at > ?2`)
+    this.shiftRanksStmt = db.$client.query<never, [string, number]>(
+      `UPDATE tickets SET queue_rank = queue_rank + 1 WHERE status = 'WAITING' AND location_id = ${planStable('?1')} AND queue_rank >= ?2`)
     this.insertStmt = db
       .insert(tickets)
       .values({
@@ -127,6 +142,8 @@ export class TicketStore {
         createdAt: sql.placeholder('now'),
         trackingCode: sql.placeholder('trackingCode'),
         language: sql.placeholder('language'),
+        appointmentId: sql.placeholder('appointmentId'),
+        appointmentStartAt: sql.placeholder('appointmentStartAt'),
       })
       .prepare()
     this.eventStmt = db
@@ -182,6 +199,21 @@ export class TicketStore {
   }
 
   /**
+   * Contract §21: the rank of a checked-in appointment's ticket. Before the first WAITING ticket
+   * of the location (out of the front lane) created after the slot start, whose rank and every
+   * rank behind it move up by one in this transaction (relative order unchanged, so every
+   * lane's order and the priority rule stay as they were); with no such ticket, the end of the
+   * line. So among a counter's services it is called before walk-ins who came after its slot
+   * start and after those who came before it; the estimator reads the same ranks.
+   */
+  appointmentQueueRank(locationId: string, slotStartAt: number): number {
+    const later = this.laterRankStmt.get(locationId, slotStartAt)?.rank ?? null
+    if (later === null) return this.nextQueueRank(locationId)
+    this.shiftRanksStmt.run(locationId, later)
+    return later
+  }
+
+  /**
    * Writes a new WAITING ticket: its number, its rank at the end of the line, a `created` event
    * in its history, and `service_stats.waiting` + 1. Returns the row as written. Used by the
    * public API (source API) and by walk-ins at a counter (source OPERATOR).
@@ -206,7 +238,7 @@ export class TicketStore {
       callCount: 0,
       priority: input.priority,
       front: false,
-      queueRank: this.nextQueueRank(input.location.id),
+      queueRank: input.appointment == null ? this.nextQueueRank(input.location.id) : this.appointmentQueueRank(input.location.id, input.appointment.startAt),
       createdAt: now,
       calledAt: null,
       servingAt: null,
@@ -218,8 +250,8 @@ export class TicketStore {
       transferNote: null,
       moreTimeCount: 0,
       approachingAt: null,
-      appointmentId: null,
-      appointmentStartAt: null,
+      appointmentId: input.appointment?.id ?? null,
+      appointmentStartAt: input.appointment?.startAt ?? null,
     }
     this.insertStmt.run({
       id: row.id,
@@ -238,8 +270,13 @@ export class TicketStore {
       now,
       trackingCode: row.trackingCode,
       language: row.language,
+      appointmentId: row.appointmentId,
+      appointmentStartAt: row.appointmentStartAt,
     })
-    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: issueActor(input, row.id), detail: row.priority ? { source: row.source, priority: true } : { source: row.source } }, now)
+    const detail: Record<string, unknown> = { source: row.source }
+    if (row.priority) detail.priority = true
+    if (row.appointmentId !== null) detail.appointmentId = row.appointmentId
+    this.appendEvent({ ticketId: row.id, type: 'created', fromStatus: null, toStatus: 'WAITING', counterId: null, actor: issueActor(input, row.id), detail }, now)
     this.adjustWaiting(row.serviceId, row.locationId, +1)
     return row
   }

@@ -14,6 +14,8 @@ export const TICKET_EVENT_TYPES = [
 ] as const
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
 
+/** Contract §21: an appointment's events; their body's `data` is the appointment (src/appointments). */
+export type AppointmentEventType = 'appointment.booked' | 'appointment.cancelled' | 'appointment.checked_in' | 'appointment.missed'
 /**
  * Events about a line rather than one ticket's change (contract §22). Their body is the same
  * `{id, type, createdAt, actor, data}`; `data` is the event's own object (src/manage/model.ts
@@ -21,7 +23,7 @@ export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
  */
 export const QUEUE_EVENT_TYPES = ['queue.wait_target_exceeded'] as const
 export type QueueEventType = (typeof QUEUE_EVENT_TYPES)[number]
-export type WebhookEventType = TicketEventType | QueueEventType
+export type WebhookEventType = TicketEventType | QueueEventType | AppointmentEventType
 
 /** A transaction or the database. */
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
@@ -61,7 +63,7 @@ export class WebhookOutbox {
    * Enqueue `type` for `ticket` (the QueueTicket JSON), made by `actor` (contract §16: the body
    * is `{id, type, createdAt, actor, data}`). Returns the deliveries written.
    */
-  enqueue(queueUnitId: string, type: TicketEventType, actor: Actor, ticket: { id: string }, now: number): number {
+  enqueue(queueUnitId: string, type: TicketEventType | AppointmentEventType, actor: Actor, ticket: { id: string }, now: number): number {
     return this.enqueueEvent(queueUnitId, type, actor, ticket.id, ticket, now)
   }
 

@@ -18,6 +18,7 @@ import { PeopleCodes } from '../../src/people/errors'
 import { AdminCodes } from '../../src/admin/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
 import { AdminSectionCodes } from '../../src/admin/section-errors'
+import { AppointmentCodes } from '../../src/appointments/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -121,12 +122,23 @@ const OPERATIONS: Record<string, string> = {
   'put /api/admin/v1/voice/clips/{lang}/{name}': 'adminUploadVoiceClip',
   'get /api/admin/v1/voice/clips/{lang}/{name}': 'adminPlayVoiceClip',
   'delete /api/admin/v1/voice/clips/{lang}/{name}': 'adminRemoveVoiceClip',
+  'get /api/operator/v1/appointments': 'listAppointments',
+  'get /api/operator/v1/appointments/slots': 'listAppointmentSlots',
+  'post /api/operator/v1/appointments': 'bookAppointment',
+  'post /api/operator/v1/appointments/{id}/cancel': 'cancelAppointment',
+  'post /api/operator/v1/appointments/{id}/check-in': 'checkInAppointment',
+  'post /api/devices/v1/kiosk/appointments/check-in': 'checkInAppointmentAtKiosk',
+  'get /api/operator/v1/reports/appointments': 'readAppointmentReport',
+  'get /api/operator/v1/reports/appointments/csv': 'readAppointmentReportCsv',
 }
 
 /** The error codes each path prefix may answer with: the feature tables in errors.ts. */
 const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/public/v1/queue/', Object.values(QueueCodes)],
+  ['/api/operator/v1/reports/appointments', Object.values(AppointmentCodes)],
   ['/api/operator/v1/reports/', Object.values(ReportCodes)],
+  ['/api/operator/v1/appointments', Object.values(AppointmentCodes)],
+  ['/api/devices/v1/kiosk/appointments', Object.values(AppointmentCodes)],
   ['/api/operator/v1/', Object.values(CounterCodes)],
   ['/api/public/v1/widgets/', Object.values(WidgetCodes)],
   ['/api/public/v1/prayer-schedules/', Object.values(PrayerCodes)],
@@ -190,8 +202,8 @@ describe('the OpenAPI document (contract §15)', () => {
         expect({ key, examples: Object.keys(body.examples).length > 0 }).toEqual({ key, examples: true })
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
-        // Bodies that are not JSON: the metrics text and a voice clip's audio.
-        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav', adminPlayVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
+        // Bodies that are not JSON: the metrics text, a voice clip's audio and the appointment report's CSV.
+        const mediaType = status === '200' ? ({ readMetrics: 'text/plain', readVoiceClip: 'audio/wav', readAppointmentReportCsv: 'text/csv', adminPlayVoiceClip: 'audio/wav' } as Record<string, string>)[op.operationId] : undefined
         const content = response.content?.[mediaType ?? 'application/json']
         // 304 has no body; 303 is the join form's redirect to the phone page.
         if (status === '304' || status === '303') {

@@ -27,6 +27,8 @@ async function driveEveryOperation() {
   const ctx = counterContext((doc) => {
     const unit = mainUnit(doc)
     unit.apiKeys!.push({ name: 'reports', scopes: ['reports:read'] })
+    unit.apiKeys!.push({ name: 'booker', scopes: ['appointments:write'] })
+    unit.services!.find((s) => s.id === 'svc_accounts')!.appointments = { enabled: true, capacityPerSlot: 2 }
   }, { metricsToken: METRICS_TOKEN })
   ctx.clock.set('2026-11-25T11:00:00.000Z')
   const { app, exchanges } = capture(ctx.app)
@@ -119,6 +121,31 @@ async function driveEveryOperation() {
     await expectStatus(get(`${OP}/reports/${report}?from=2026-13-01&to=2026-11-25`, bearer(reports)), 422)
   }
 
+  // Appointments (§21): slots, book (201, replay, 409 full, 422 refusal), list, check-in, cancel, the report and its CSV.
+  const booker = ctx.key('booker')
+  const APT = `${OP}/appointments`
+  const slotStart = '2026-11-26T09:00:00.000Z'
+  await expectStatus(get(`${APT}/slots?date=2026-11-26&locationId=loc_hall&serviceId=svc_accounts`, bearer(booker)), 200)
+  await expectStatus(get(`${APT}/slots?date=2026-11-26&locationId=loc_hall&serviceId=svc_loans`, bearer(booker)), 422)
+  await expectStatus(get(`${APT}/slots?date=2026-11-26&locationId=loc_hall&serviceId=svc_accounts`), 401)
+  await expectStatus(get(`${APT}/slots?date=2026-11-26&locationId=loc_hall&serviceId=svc_accounts`, bearer(operator)), 403)
+  const appointment = await data(post(APT, { ...HALL_ACCOUNTS, startAt: slotStart, name: 'Amal' }, { ...bearer(booker), 'idempotency-key': 'apt-0001' }), 201)
+  await expectStatus(post(APT, { ...HALL_ACCOUNTS, startAt: slotStart, name: 'Amal' }, { ...bearer(booker), 'idempotency-key': 'apt-0002' }), 200)
+  await expectStatus(post(APT, { ...HALL_ACCOUNTS, startAt: slotStart, name: 'Jonas' }, { ...bearer(booker), 'idempotency-key': 'apt-0003' }), 201)
+  await expectStatus(post(APT, { ...HALL_ACCOUNTS, startAt: slotStart, name: 'Mira' }, { ...bearer(booker), 'idempotency-key': 'apt-0006' }), 409)
+  await expectStatus(post(APT, { ...HALL_ACCOUNTS, startAt: '2026-11-26T09:07:00.000Z', name: 'Jonas' }, { ...bearer(booker), 'idempotency-key': 'apt-0004' }), 422)
+  await expectStatus(post(APT, { ...HALL_ACCOUNTS, startAt: slotStart, name: 'Jonas' }, bearer(booker)), 400)
+  await expectStatus(get(`${APT}?date=2026-11-26&locationId=loc_hall`, bearer(booker)), 200)
+  await expectStatus(post(`${APT}/${appointment.id}/check-in`, undefined, bearer(booker)), 409)
+  await expectStatus(post(`${APT}/apt_unknown/cancel`, undefined, bearer(booker)), 404)
+  const second = await data(post(APT, { ...HALL_ACCOUNTS, startAt: '2026-11-25T11:15:00.000Z', name: 'Jonas' }, { ...bearer(booker), 'idempotency-key': 'apt-0005' }), 201)
+  await expectStatus(post(`${APT}/${second.id}/check-in`, undefined, bearer(booker)), 201)
+  await data(post(`${APT}/${appointment.id}/cancel`, undefined, bearer(booker)))
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-25&to=2026-11-26`, bearer(reports)), 200)
+  await expectStatus(get(`${OP}/reports/appointments/csv?from=2026-11-25&to=2026-11-26`, bearer(reports)), 200)
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-27&to=2026-11-26`, bearer(reports)), 422)
+  await expectStatus(get(`${OP}/reports/appointments?from=2026-11-25&to=2026-11-26`, bearer(booker)), 403)
+
   // Display feeds: a token in the header, in the query, a paired display's cookie; 304 and 401.
   const state = '/api/display/v1/queue-units/qu_main/state'
   const shown = await expectStatus(get(state, bearer(display)), 200)
@@ -156,6 +183,9 @@ async function driveEveryOperation() {
   await expectStatus(get('/api/devices/v1/kiosk', { cookie: kiosk }), 200)
   const tapped = await data(post('/api/devices/v1/kiosk/tickets', { serviceId: 'svc_accounts' }, { cookie: kiosk, origin: ORIGIN, 'idempotency-key': 'tap-0001' }), 201)
   await expectStatus(post('/api/devices/v1/kiosk/tickets', { serviceId: 'svc_accounts' }, { cookie: desk, origin: ORIGIN, 'idempotency-key': 'tap-0002' }), 401)
+  const kioskBooking = await data(post(`${OP}/appointments`, { ...HALL_ACCOUNTS, startAt: '2026-11-25T11:15:00.000Z', name: 'Kiosk Customer' }, { ...bearer(ctx.key('booker')), 'idempotency-key': 'apt-kiosk' }), 201)
+  await expectStatus(post('/api/devices/v1/kiosk/appointments/check-in', { code: kioskBooking.code }, { cookie: kiosk, origin: ORIGIN }), 201)
+  await expectStatus(post('/api/devices/v1/kiosk/appointments/check-in', { code: 'ZZZZZZZZ' }, { cookie: kiosk, origin: ORIGIN }), 404)
   await expectStatus(post(`${OP}/counters/cnt_1/call-next`, undefined, { cookie: desk, origin: ORIGIN }), 200)
   await expectStatus(get(`${state}`, { cookie: screen }), 200)
 

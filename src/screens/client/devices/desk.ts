@@ -74,6 +74,8 @@ export class DeskPage {
     current: h('div', { class: 'desk-current-body' }),
     timer: h('span', { class: 'desk-timer', role: 'timer', 'aria-live': 'off' }),
     lines: h('div', { class: 'desk-lines' }),
+    // One line held from the first paint (the hint's or the first appointment's): no layout shift when data comes.
+    appointments: h('div', { class: 'desk-appointments-body' }, h('p', { class: 'hint' }, NBSP)),
     requeueAt: h('select', { id: 'desk-requeue-at' }),
     transferTo: h('select', { id: 'desk-transfer-to' }),
     walkInService: h('select', { id: 'desk-walkin-service' }),
@@ -236,8 +238,11 @@ export class DeskPage {
       this.el.missed)
     this.el.takeaway.setAttribute('aria-label', labels.walkInTakeaway)
     counterTools.append(this.el.takeaway)
+    // Contract §21: today's appointments of the counter's services (time, name, checked in or not),
+    // in a row of its own below the rest: its height changes with the day, and nothing below it moves.
+    const appointments = h('section', { class: 'desk-appointments', 'aria-labelledby': 'desk-appointments-heading' }, h('h2', { id: 'desk-appointments-heading' }, labels.appointmentsToday), this.el.appointments)
     this.page.content.replaceChildren(
-      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, missed, counterTools, shortcuts)),
+      h('div', { class: 'desk' }, header, this.el.banner, h('div', { class: 'desk-body' }, clerk, current, waiting, missed, counterTools, shortcuts, appointments)),
     )
     this.el.current.replaceChildren(h('p', { class: 'hint' }, labels.connecting))
     this.paintButtons()
@@ -266,6 +271,17 @@ export class DeskPage {
     this.el.state.dataset.state = view.counter.open ? 'open' : 'closed'
     this.el.served.textContent = formatNumber(lang, view.servedToday)
     document.title = `${this.nameOf(view.counter.names, view.counter.name)} · ${labels.deskTitle}`
+
+    // Today's appointments.
+    this.el.appointments.replaceChildren(view.appointments.length === 0
+      ? h('p', { class: 'hint' }, labels.noAppointments)
+      : h('ol', { class: 'desk-appointment-list' }, view.appointments.map((a) => h('li', { class: 'desk-appointment', 'data-status': a.status },
+        h('span', { class: 'desk-appointment-time' }, formatTime(lang, zone, a.startAt)),
+        // A name in any script, isolated; it lines up with the page's direction like the others.
+        h('span', { class: 'desk-appointment-name' }, h('bdi', null, a.name ?? '—')),
+        h('span', { class: 'desk-appointment-service' }, this.serviceName(a.serviceId)),
+        h('span', { class: 'desk-appointment-status', id: `desk-appointment-${a.id}` }, a.status === 'CHECKED_IN' ? labels.appointmentCheckedIn : a.status === 'MISSED' ? labels.appointmentMissed : labels.appointmentBooked),
+        a.status === 'BOOKED' ? this.checkInButton(a.id, a.name) : null))))
 
     // The current ticket.
     const ticket = view.ticket
@@ -611,6 +627,16 @@ export class DeskPage {
       case 'CLERK_SIGN_IN_REQUIRED': return labels.clerkRequiredRefused
       default: return this.page.t('failed', { message: answer.message || String(answer.status) })
     }
+  }
+
+  /** Contract §21: a desk checks a booked customer in (the server decides the window). */
+  private checkInButton(id: string, name: string | null): HTMLButtonElement {
+    const { labels } = this.page
+    const button = h('button', { type: 'button', class: 'desk-appointment-check-in', 'aria-label': `${labels.appointmentCheckIn}: ${name ?? ''}`.trim() }, labels.appointmentCheckIn)
+    button.addEventListener('click', () => void this.send(`${OPERATOR}/appointments/${encodeURIComponent(id)}/check-in`, {},
+      (a) => this.page.t('didCheckIn', { number: (a.body as unknown as { data: { ticket: { ticketNumber: string } } }).data.ticket.ticketNumber }),
+      (a) => a.code === 'CHECK_IN_TOO_EARLY' ? labels.checkInTooEarly : a.code === 'CHECK_IN_TOO_LATE' ? labels.checkInTooLate : null))
+    return button
   }
 
   private numberOf(answer: ApiAnswer<{ data: Ticket }>): string {

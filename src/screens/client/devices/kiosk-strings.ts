@@ -54,6 +54,21 @@ const en = {
   branchClosed: 'The branch is closed',
   branchOpens: 'It opens {when}. You can take a ticket from then.',
   branchNoOpening: 'No opening is planned. Please ask at the counter.',
+  // contract §21: appointments
+  haveAppointment: 'I have an appointment',
+  appointmentCode: 'Your booking code',
+  appointmentCodeHint: '8 letters and digits, from your booking confirmation',
+  checkIn: 'Check in',
+  back: 'Back',
+  appointmentNotFound: 'No appointment with this code here',
+  appointmentNotFoundHint: 'Please check the code and try again, or ask at the counter.',
+  tooEarly: 'It is too early to check in',
+  tooEarlyHint: 'Please come back closer to your appointment time.',
+  tooLate: 'Your check-in time has passed',
+  tooLateHint: 'You can take a normal ticket instead.',
+  takeNormal: 'Take a normal ticket',
+  notBooked: 'This appointment can no longer be checked in',
+  notBookedHint: 'It was cancelled or already checked in. Please ask at the counter.',
 }
 
 export type KioskWords = typeof en
@@ -109,6 +124,20 @@ const ar: KioskWords = {
   branchClosed: 'الفرع مغلق',
   branchOpens: 'يفتح {when}. يمكنك أخذ تذكرة ابتداءً من ذلك الوقت.',
   branchNoOpening: 'لا يوجد موعد افتتاح مقرر. يرجى السؤال عند الشباك.',
+  haveAppointment: 'لدي موعد',
+  appointmentCode: 'رمز الحجز',
+  appointmentCodeHint: '8 أحرف وأرقام، من تأكيد حجزك',
+  checkIn: 'تسجيل الحضور',
+  back: 'رجوع',
+  appointmentNotFound: 'لا يوجد موعد بهذا الرمز هنا',
+  appointmentNotFoundHint: 'يرجى التحقق من الرمز والمحاولة مجددًا، أو السؤال عند الشباك.',
+  tooEarly: 'الوقت مبكر لتسجيل الحضور',
+  tooEarlyHint: 'يرجى العودة قرب موعدك.',
+  tooLate: 'انتهى وقت تسجيل حضورك',
+  tooLateHint: 'يمكنك أخذ تذكرة عادية بدلًا من ذلك.',
+  takeNormal: 'خذ تذكرة عادية',
+  notBooked: 'لم يعد بالإمكان تسجيل الحضور لهذا الموعد',
+  notBookedHint: 'تم إلغاؤه أو تسجيل الحضور له من قبل. يرجى السؤال عند الشباك.',
 }
 
 export function kioskWordsFor(lang: string): KioskWords {

@@ -53,7 +53,7 @@ export class KioskPage {
   private connectionKnown = false
   private busy = false
   private ended = false
-  private screen: 'start' | 'ticket' | 'error' = 'start'
+  private screen: 'start' | 'ticket' | 'error' | 'appointment' = 'start'
   private backTimer: ReturnType<typeof setInterval> | undefined
   private pending: { serviceId: string; priority: boolean; key: string; at: number } | null = null
   /** The "Priority" choice (contract §8, where the unit offers it): for the next tap only. */
@@ -273,7 +273,62 @@ export class KioskPage {
       })
       choice = h('div', { class: 'kiosk-priority-row' }, toggle, h('span', { id: 'kiosk-priority-hint', class: 'kiosk-priority-hint' }, priority ? this.words.priorityOn : this.words.priorityHint))
     }
-    this.el.main.replaceChildren(...[h('h2', { class: 'kiosk-choose' }, this.words.choose), choice, grid].filter((el): el is HTMLElement => el !== null))
+    // Contract §21: where the location takes appointments, "I have an appointment" (type the code).
+    let appointment: HTMLElement | null = null
+    if (view.appointments) {
+      appointment = h('button', { type: 'button', class: 'kiosk-appointment', disabled: this.busy || !this.online }, this.words.haveAppointment)
+      appointment.addEventListener('click', () => this.showAppointmentForm())
+    }
+    this.el.main.replaceChildren(...[h('h2', { class: 'kiosk-choose' }, this.words.choose), choice, grid, appointment].filter((el): el is HTMLElement => el !== null))
+  }
+
+  // ---- an appointment's check-in (contract §21) ----------------------------------------------
+
+  private showAppointmentForm(): void {
+    if (this.busy || this.ended) return
+    this.screen = 'appointment'
+    const input = h('input', {
+      id: 'kiosk-appointment-code', class: 'kiosk-code', name: 'code', required: true, maxlength: 8, minlength: 8, autocomplete: 'off',
+      autocapitalize: 'characters', spellcheck: 'false', dir: 'ltr', 'aria-describedby': 'kiosk-appointment-hint',
+    }) as HTMLInputElement
+    const submit = h('button', { type: 'submit', class: 'kiosk-ok' }, this.words.checkIn)
+    const back = h('button', { type: 'button', class: 'kiosk-back' }, this.words.back)
+    back.addEventListener('click', () => this.backToStart())
+    const form = h('form', { class: 'kiosk-appointment-form' },
+      h('label', { for: 'kiosk-appointment-code', class: 'kiosk-notice-heading' }, this.words.appointmentCode),
+      input,
+      h('p', { id: 'kiosk-appointment-hint' }, this.words.appointmentCodeHint),
+      h('div', { class: 'kiosk-appointment-actions' }, back, submit))
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void this.checkIn(input.value)
+    })
+    this.el.main.replaceChildren(h('section', { class: 'kiosk-notice' }, form))
+    input.focus()
+  }
+
+  private async checkIn(code: string): Promise<void> {
+    if (this.busy || this.ended) return
+    this.busy = true
+    this.el.main.setAttribute('aria-busy', 'true')
+    for (const button of this.el.main.querySelectorAll<HTMLButtonElement>('button')) button.disabled = true
+    // A check-in is not repeated on a dropped answer: the booking page or a desk can finish it.
+    const answer = await api<{ data: KioskTicket }>('POST', `${API}/appointments/check-in`, { code: code.trim(), language: this.lang })
+    this.busy = false
+    this.el.main.removeAttribute('aria-busy')
+    if (answer !== null && answer.status === 201 && answer.body?.data) return this.showTicket(answer.body.data)
+    if (answer !== null && answer.status === 401) return this.unpaired(true)
+    const w = this.words
+    if (answer !== null && answer.code === 'CHECK_IN_TOO_LATE') {
+      // Late beyond the window: a normal ticket instead (the start screen's services).
+      return this.showError(answer, [w.tooLate, w.tooLateHint], w.takeNormal)
+    }
+    const words: [string, string] | null = answer === null ? null
+      : answer.code === 'APPOINTMENT_NOT_FOUND' || answer.code === 'VALIDATION_FAILED' ? [w.appointmentNotFound, w.appointmentNotFoundHint]
+        : answer.code === 'CHECK_IN_TOO_EARLY' ? [w.tooEarly, w.tooEarlyHint]
+          : answer.code === 'APPOINTMENT_NOT_BOOKED' ? [w.notBooked, w.notBookedHint]
+            : null
+    this.showError(answer, words ?? undefined)
   }
 
   private notice(heading: string, hint: string, extraClass = ''): HTMLElement {
@@ -361,10 +416,10 @@ export class KioskPage {
     panel.addEventListener('click', onTouch)
   }
 
-  private showError(answer: ApiAnswer | null): void {
+  private showError(answer: ApiAnswer | null, words: [string, string] = this.errorWords(answer), okLabel = this.words.ok): void {
     this.screen = 'error'
-    const [heading, hint] = this.errorWords(answer)
-    const ok = h('button', { type: 'button', class: 'kiosk-ok' }, this.words.ok)
+    const [heading, hint] = words
+    const ok = h('button', { type: 'button', class: 'kiosk-ok' }, okLabel)
     ok.addEventListener('click', () => this.backToStart())
     this.el.main.replaceChildren(h('section', { class: 'kiosk-error', role: 'alert' }, h('p', { class: 'kiosk-notice-heading' }, heading), h('p', null, hint), ok))
     ok.focus()

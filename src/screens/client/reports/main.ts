@@ -5,7 +5,7 @@ import { formatNumber } from '../format'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
-import type { FeedbackReport, StaffReportRow } from '../../../contract/wire'
+import type { AppointmentReportRow, FeedbackReport, StaffReportRow } from '../../../contract/wire'
 import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
 import { languageOfName, nameIn } from '../names'
 
@@ -52,6 +52,8 @@ class ReportsPage {
   private staffRows: StaffReportRow[] | null = []
   /** Contract §20: the customers' ratings; null when they could not be read. */
   private feedback: FeedbackReport | null = null
+  /** Contract §21; null when it could not be read. */
+  private appointmentRows: AppointmentReportRow[] | null = []
   private summary: Summary | null = null
   private status!: HTMLElement
   private results!: HTMLElement
@@ -174,12 +176,13 @@ class ReportsPage {
     const q = this.query()
     // The staff report covers the whole unit (a clerk's figures are not per location): the range only.
     const range = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value }).toString()
-    const [summary, daily, counters, staff, feedback] = await Promise.all([
+    const [summary, daily, counters, staff, feedback, appointments] = await Promise.all([
       api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
       api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
       api<{ data: CounterRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
       api<{ data: StaffReportRow[] }>('GET', `/api/operator/v1/reports/staff?${range}`),
       api<{ data: FeedbackReport }>('GET', `/api/operator/v1/reports/feedback?${range}`),
+      api<{ data: AppointmentReportRow[] }>('GET', `/api/operator/v1/reports/appointments?${range}`),
     ])
     const answers = [summary, daily, counters]
     if (answers.some((a) => a === null || a.status >= 500)) return this.fail(this.labels.offline)
@@ -194,6 +197,9 @@ class ReportsPage {
     this.counterRows = counters!.body!.data
     this.staffRows = staff !== null && staff.status === 200 ? staff.body!.data : null
     this.feedback = feedback !== null && feedback.status === 200 ? feedback.body!.data : null
+    // The range is read whole (as the staff report); the location chosen narrows it here.
+    const chosenLocation = this.locationSelect.value
+    this.appointmentRows = appointments !== null && appointments.status === 200 ? appointments.body!.data.filter((r) => chosenLocation === '' || r.locationId === chosenLocation) : null
     this.fillLocations()
     const url = new URL(location.href)
     for (const [k, v] of new URLSearchParams(q)) url.searchParams.set(k, v)
@@ -282,6 +288,7 @@ class ReportsPage {
       this.countersTable(),
       this.staffTable(),
       ...this.feedbackTables(),
+      this.appointmentsTable(),
     )
 
     const hours = Array.from({ length: 24 }, (_, i) => i)
@@ -407,6 +414,19 @@ class ReportsPage {
     ])
     const empty = this.staffRows === null ? L.staffUnavailable : rows.length === 0 ? L.noStaff : null
     return this.table('table-staff', L.staffTable, head, cells, 2, L.staffNote, empty)
+  }
+
+  /** Contract §21: per day, location and service: booked, kept, missed, late and the wait after check-in. */
+  private appointmentsTable(): HTMLElement {
+    const L = this.labels
+    const rows = this.appointmentRows ?? []
+    const head = [L.date, L.location, L.service, L.booked, L.kept, L.missed, L.late, L.cancelled, L.waitAfterCheckIn]
+    const cells = rows.map((r) => [
+      r.date, this.nameCell('locations', r.locationId), this.nameCell('services', r.serviceId),
+      this.num(r.booked), this.num(r.kept), this.num(r.missed), this.num(r.late), this.num(r.cancelled), this.duration(r.waitAfterCheckInSeconds.avg),
+    ])
+    const empty = this.appointmentRows === null ? L.appointmentsUnavailable : rows.length === 0 ? L.noAppointments : null
+    return this.table('table-appointments', L.appointmentsTable, head, cells, 3, L.appointmentsNote, empty)
   }
 
   /**

@@ -88,6 +88,15 @@ const en = {
   comment: 'Comment',
   noFeedback: 'No customer rated a visit in this range.',
   feedbackUnavailable: 'The customer ratings could not be read.',
+  appointmentsTable: 'Appointments per day and service',
+  appointmentsNote: 'Booked (not cancelled), kept (checked in), missed, late (checked in after the slot start), and the average wait from check-in to the first call.',
+  booked: 'Booked',
+  kept: 'Kept',
+  missed: 'Missed',
+  late: 'Late',
+  waitAfterCheckIn: 'Wait after check-in (avg.)',
+  noAppointments: 'No appointments in this range.',
+  appointmentsUnavailable: 'The appointment figures could not be read.',
 }
 
 export type ReportLabels = typeof en
@@ -172,6 +181,15 @@ const ar: ReportLabels = {
   comment: 'التعليق',
   noFeedback: 'لم يقيّم أي عميل زيارة في هذه الفترة.',
   feedbackUnavailable: 'تعذّرت قراءة تقييمات العملاء.',
+  appointmentsTable: 'المواعيد لكل يوم وخدمة',
+  appointmentsNote: 'المحجوزة (غير الملغاة)، والمحضورة (سُجّل حضورها)، والفائتة، والمتأخرة (سُجّل حضورها بعد بداية الموعد)، ومتوسط الانتظار من تسجيل الحضور حتى أول نداء.',
+  booked: 'محجوزة',
+  kept: 'محضورة',
+  missed: 'فائتة',
+  late: 'متأخرة',
+  waitAfterCheckIn: 'الانتظار بعد تسجيل الحضور (متوسط)',
+  noAppointments: 'لا توجد مواعيد في هذه الفترة.',
+  appointmentsUnavailable: 'تعذّرت قراءة أرقام المواعيد.',
 }
 
 const TABLES: Record<string, ReportLabels> = { en, ar }

@@ -1,0 +1,216 @@
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import canonicalize from 'canonicalize'
+import type { AppDeps } from '../root/deps'
+import { ApiError, type ErrorDetail } from '../platform/errors'
+import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { json } from '../platform/http'
+import { readIdempotencyKeyHeader, sha256Hex, type IdempotencyKeyPolicy } from '../platform/idempotency'
+import { assertSchema, compile } from '../platform/validation'
+import { isRealDate } from '../platform/time'
+import { inReadTransaction } from '../platform/transactions'
+import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import { trackedTicketJson } from '../tickets'
+import { requireDevice } from '../devices/access'
+import type { DeviceService } from '../devices/service'
+import type { PeopleService } from '../people'
+import type { KioskService } from '../kiosk/service'
+import { toCsv } from '../reports/csv'
+import { admitAppointmentCaller, admitAppointmentReportReader, type AppointmentCaller } from './access'
+import { AppointmentCodes } from './errors'
+import { BookAppointmentRequest, BOOKING_CODE_PATTERN, NoBody } from './model'
+import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService, type CheckInResult } from './service'
+import { bookingPages } from './pages'
+import {
+  bookAppointmentDocs, cancelAppointmentDocs, checkInAppointmentDocs, kioskCheckInDocs, listAppointmentsDocs, listSlotsDocs, appointmentReportDocs, appointmentReportCsvDocs,
+} from './docs'
+
+const BASE = '/api/operator/v1/appointments'
+/** The CSV's columns (contract §12's rule: the JSON fields, nested ones joined in lowerCamelCase). */
+export const APPOINTMENT_CSV_HEADER = ['date', 'locationId', 'serviceId', 'booked', 'cancelled', 'kept', 'missed', 'late', 'waitAfterCheckInSecondsCount', 'waitAfterCheckInSecondsAvg', 'waitAfterCheckInSecondsMax']
+const MAX_BODY = 4 * KiB
+const checkBook = compile(BookAppointmentRequest)
+const checkNoBody = compile(NoBody)
+const checkKiosk = compile(Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }), language: Type.Optional(Type.String({ maxLength: 35 })) }, { additionalProperties: false }))
+const CODE = new RegExp(BOOKING_CODE_PATTERN)
+
+const BOOK_KEY: IdempotencyKeyPolicy = { required: true, min: 1, max: IDEMPOTENCY_KEY_MAX, missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters`, invalid: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }
+const ACTION_KEY: IdempotencyKeyPolicy = { ...BOOK_KEY, required: false, missing: '' }
+
+/** Content-Type (when a body is sent or required) and the Idempotency-Key: every bad header listed, 400 INVALID_REQUEST. */
+function readHeaders(request: Request, raw: Uint8Array, policy: IdempotencyKeyPolicy, bodyRequired: boolean): string | null {
+  const details: ErrorDetail[] = []
+  if ((bodyRequired || raw.byteLength > 0) && !isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+  const { key, problem } = readIdempotencyKeyHeader(request, policy)
+  if (problem !== null) details.push(problem)
+  if (details.length > 0) throw new ApiError(400, AppointmentCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
+  return key
+}
+
+function query(url: URL, name: string): string | undefined {
+  const v = url.searchParams.get(name)
+  return v === null || v === '' ? undefined : v
+}
+
+/** A `YYYY-MM-DD` query parameter (422 VALIDATION_FAILED naming it otherwise). */
+export function dateParam(url: URL, name: string, required = true): string | undefined {
+  const v = query(url, name)
+  if (v === undefined) {
+    if (!required) return undefined
+    throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'required: a date YYYY-MM-DD' }])
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || !isRealDate(Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10)))) {
+    throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'must be a real date YYYY-MM-DD' }])
+  }
+  return v
+}
+
+function requiredParam(url: URL, name: string): string {
+  const v = query(url, name)
+  if (v === undefined || v.length > 64) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'required: an ID' }])
+  return v
+}
+
+const notFound = () => new ApiError(404, AppointmentCodes.APPOINTMENT_NOT_FOUND, 'no such appointment for this caller')
+
+export function checkInJson(result: CheckInResult) {
+  return { appointment: appointmentJson(result.appointment), ticket: trackedTicketJson(result.ticket) }
+}
+
+/**
+ * Contract §21's routes: the operator API at /api/operator/v1/appointments (a Queue key with
+ * `appointments:write`, a paired desk, or a manager's or admin's session), the kiosk's check-in
+ * by code, the report, and the customer's pages (`/book/{locationId}`, `/b/{code}`, pages.ts).
+ */
+export function appointmentRoutes(
+  deps: AppDeps,
+  { appointments: service, devices, people, kiosk }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService; kiosk: KioskService },
+) {
+  /** Credential (before the body) → body (4 KB) → headers. */
+  async function admit(request: Request, bucket: 'read' | 'issue'): Promise<{ caller: AppointmentCaller; raw: Uint8Array; now: number }> {
+    const now = deps.clock.now()
+    const checks = await admitAppointmentCaller(deps, devices, people, request, bucket, now)
+    const { raw, checked } = await readBodyAfterChecks(request, MAX_BODY, checks)
+    return { caller: checked, raw, now }
+  }
+
+  /**
+   * The write of a POST in one transaction with its Idempotency-Key: the same key and body
+   * replays the stored answer (`Idempotent-Replayed: true`), another body is 409
+   * IDEMPOTENCY_KEY_REUSED; only a 2xx is kept.
+   */
+  function idempotent(caller: AppointmentCaller, route: string, key: string | null, payload: unknown, work: () => { status: number; body: unknown }): Promise<Response> {
+    const scope = `appointment:${route}:${caller.keyScope}`
+    const requestHash = sha256Hex(canonicalize(payload ?? {})!)
+    return deps.writes.run(() => {
+      const stored = key === null ? null : deps.idempotency.find(scope, key, deps.clock.now())
+      if (stored !== null) {
+        if (stored.requestHash !== requestHash) throw new ApiError(409, AppointmentCodes.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was used with a different payload; use a new key')
+        return json(stored.status, JSON.parse(stored.body), { ...stored.headers, 'idempotent-replayed': 'true' })
+      }
+      const { status, body } = work()
+      const text = JSON.stringify(body)
+      if (key !== null) deps.idempotency.save(scope, key, { requestHash, status, body: text, headers: {} }, deps.clock.now())
+      return json(status, body)
+    })
+  }
+
+  /** The report's rows for the caller (its reach) and `from`..`to` (422 naming the bad one). */
+  async function reportRows(request: Request) {
+    const scope = await admitAppointmentReportReader(deps, devices, people, request, deps.clock.now())
+    const url = new URL(request.url)
+    const from = dateParam(url, 'from')!
+    const to = dateParam(url, 'to')!
+    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000
+    if (days < 0 || days >= REPORT_MAX_DAYS) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/to', message: `must be on or after from, at most ${REPORT_MAX_DAYS} days` }])
+    return service.report(scope, from, to)
+  }
+
+  return new Elysia({ name: 'lobby.appointments' })
+    .get(BASE, async ({ request }) => {
+      const { caller } = await admit(request, 'read')
+      const url = new URL(request.url)
+      const date = dateParam(url, 'date')!
+      const locationId = requiredParam(url, 'locationId')
+      const serviceId = query(url, 'serviceId')
+      return inReadTransaction(deps.db, () => {
+        const location = service.location(locationId)
+        if (location === null || (caller.scope.queueUnitIds !== null && !caller.scope.queueUnitIds.includes(location.queueUnitId))) {
+          throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/locationId', message: 'no such location' }])
+        }
+        if (caller.scope.locations !== null && !caller.scope.locations.includes(locationId)) throw new ApiError(403, AppointmentCodes.LOCATION_FORBIDDEN, 'this caller may not use this location')
+        if (serviceId !== undefined && caller.scope.services !== null && !caller.scope.services.includes(serviceId)) throw new ApiError(403, AppointmentCodes.SERVICE_FORBIDDEN, 'this caller may not use this service')
+        const rows = service.list(locationId, date, serviceId).filter((r) => caller.scope.services === null || caller.scope.services.includes(r.serviceId))
+        return json(200, { data: rows.map(appointmentJson) })
+      })
+    }, { parse: 'none', detail: listAppointmentsDocs })
+    .get(`${BASE}/slots`, async ({ request }) => {
+      const { caller, now } = await admit(request, 'read')
+      const url = new URL(request.url)
+      const date = dateParam(url, 'date')!
+      const target = service.target(caller.scope, requiredParam(url, 'locationId'), requiredParam(url, 'serviceId'))
+      return inReadTransaction(deps.db, () => json(200, {
+        data: {
+          locationId: target.location.id, serviceId: target.service.id, date, timezone: target.location.timezone,
+          slotMinutes: target.settings.slotMinutes, slots: service.slots(target, date, now),
+        },
+      }))
+    }, { parse: 'none', detail: listSlotsDocs })
+    .post(BASE, async ({ request }) => {
+      const { caller, raw, now } = await admit(request, 'issue')
+      const key = readHeaders(request, raw, BOOK_KEY, true)
+      const body = parseJsonBytes(raw)
+      assertSchema(checkBook, body, AppointmentCodes.VALIDATION_FAILED)
+      return idempotent(caller, 'book', key, body, () => {
+        const target = service.target(caller.scope, body.locationId, body.serviceId)
+        const { row, created } = service.book(target, body, caller.who, now)
+        return { status: created ? 201 : 200, body: { data: appointmentJson(row) } }
+      })
+    }, { parse: 'none', detail: bookAppointmentDocs })
+    .post(`${BASE}/:id/cancel`, async ({ request, params }) => {
+      const { caller, raw, now } = await admit(request, 'issue')
+      const key = readHeaders(request, raw, ACTION_KEY, false)
+      if (raw.byteLength > 0) assertSchema(checkNoBody, parseJsonBytes(raw), AppointmentCodes.VALIDATION_FAILED)
+      return idempotent(caller, `cancel:${params.id}`, key, {}, () => {
+        const row = service.visible(caller.scope, params.id)
+        if (row === null) throw notFound()
+        return { status: 200, body: { data: appointmentJson(service.cancel(row, caller.who.actor, now)) } }
+      })
+    }, { parse: 'none', params: Type.Object({ id: Type.String() }), detail: cancelAppointmentDocs })
+    .post(`${BASE}/:id/check-in`, async ({ request, params }) => {
+      const { caller, raw, now } = await admit(request, 'issue')
+      const key = readHeaders(request, raw, ACTION_KEY, false)
+      if (raw.byteLength > 0) assertSchema(checkNoBody, parseJsonBytes(raw), AppointmentCodes.VALIDATION_FAILED)
+      return idempotent(caller, `check-in:${params.id}`, key, {}, () => {
+        const row = service.visible(caller.scope, params.id)
+        if (row === null) throw notFound()
+        return { status: 201, body: { data: checkInJson(service.checkIn(row, caller.who, now)) } }
+      })
+    }, { parse: 'none', params: Type.Object({ id: Type.String() }), detail: checkInAppointmentDocs })
+    .post('/api/devices/v1/kiosk/appointments/check-in', async ({ request }) => {
+      const now = deps.clock.now()
+      const { raw, checked: device } = await readBodyAfterChecks(request, 1 * KiB, () => requireDevice(deps, devices, request, ['kiosk']))
+      if (!isJsonContentType(request)) throw new ApiError(400, AppointmentCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+      const body = parseJsonBytes(raw)
+      assertSchema(checkKiosk, body, AppointmentCodes.VALIDATION_FAILED)
+      const code = body.code.trim().toUpperCase()
+      return deps.writes.run(() => {
+        const row = CODE.test(code) ? service.byCode(code) : null
+        // A kiosk checks in only its own location's appointments.
+        if (row === null || row.locationId !== device.locationId) throw new ApiError(404, AppointmentCodes.APPOINTMENT_NOT_FOUND, 'no appointment with this code at this location')
+        const language = body.language !== undefined && (JSON.parse(service.unit(row.queueUnitId)!.languages) as string[]).includes(body.language) ? body.language : null
+        const { ticket } = service.checkIn(row, { actor: `device:${device.name}`, credentialId: device.credentialId }, now, language)
+        // The kiosk's own ticket screen shows it (number, people ahead, wait, QR, print).
+        return json(201, { data: kiosk.ticketView(device, ticket) })
+      })
+    }, { parse: 'none', detail: kioskCheckInDocs })
+    .get('/api/operator/v1/reports/appointments', async ({ request }) => json(200, { data: await reportRows(request) }), { parse: 'none', detail: appointmentReportDocs })
+    .get('/api/operator/v1/reports/appointments/csv', async ({ request }) => {
+      const url = new URL(request.url)
+      const rows = await reportRows(request)
+      return new Response(toCsv(rows, APPOINTMENT_CSV_HEADER), {
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="appointments-${query(url, 'from')}-${query(url, 'to')}.csv"` },
+      })
+    }, { parse: 'none', detail: appointmentReportCsvDocs })
+    .use(bookingPages(deps, service))
+}
