@@ -128,7 +128,7 @@ const CHECK_IN_EXAMPLE = {
     appointment: { ...APPOINTMENT_EXAMPLE, status: 'CHECKED_IN', ticketId: 'tkt_01JD6ZC', checkedInAt: '2026-11-26T08:55:00.000Z' },
     ticket: {
       id: 'tkt_01JD6ZC', ticketId: 'tkt_01JD6ZC', ticketNumber: 'A012', status: 'WAITING', source: 'APPOINTMENT', queueUnitId: 'qu_main', locationId: 'loc_hall',
-      serviceId: 'svc_accounts', externalReference: null, createdAt: '2026-11-26T08:55:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
+      serviceId: 'svc_accounts', externalReference: null, createdAt: '2026-11-26T08:55:00.000Z', calledAt: null, servingAt: null, completedAt: null, priority: false, transfer: null, trackingUrl: '/t/k3v9q2m7x4c8h6b5n2r7t3w4',
     },
   },
 }
