@@ -113,7 +113,11 @@ function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: 
       field(errors, t.lastTicketMinutes, lastTicket, '/lastTicketMinutesBeforeClose'),
       h('fieldset', { class: 'group' }, h('legend', null, t.remoteJoin), join.root,
         field(errors, t.maxWaiting, maxWaiting, '/remoteJoin/maxWaiting'),
-        field(errors, t.allowedNetworks, networks, '/remoteJoin/allowedNetworks')),
+        field(errors, t.allowedNetworks, networks, '/remoteJoin/allowedNetworks'),
+        // The poster's QR code leads phones to this location's join page (contract §20).
+        entity?.remoteJoin?.enabled === true
+          ? h('p', { class: 'poster-link' }, h('a', { href: `/join/${encodeURIComponent(entity.id)}/poster`, target: '_blank', rel: 'noopener' }, t.printPoster))
+          : null),
       active.root,
     ],
     read: () => {

@@ -1,6 +1,10 @@
 import type { Lang, Strings } from './strings'
 import { branchSection } from './branch'
 import { auditSection } from './audit'
+import { devicesSection } from './devices'
+import { staffSection } from './staff'
+import { keysSection } from './keys'
+import { voiceSection } from './voice'
 
 /** What every section is handed: the signed-in person, the page's language and words, and the status line. */
 export interface AdminContext {
@@ -15,7 +19,7 @@ export interface AdminContext {
 /**
  * One section of the console: its place in the navigation (`id` is the URL fragment), who may
  * see it, and how it draws itself into the main area. A new section is one module added to
- * `SECTIONS` below (devices, staff, keys and webhooks, voice clips…).
+ * `SECTIONS` below.
  */
 export interface AdminSection {
   id: string
@@ -25,4 +29,4 @@ export interface AdminSection {
 }
 
 /** The console's sections, in navigation order. */
-export const SECTIONS: AdminSection[] = [branchSection, auditSection]
+export const SECTIONS: AdminSection[] = [branchSection, devicesSection, staffSection, keysSection, voiceSection, auditSection]
