@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'bun:test'
-import { SECTIONS } from '../../src/screens/client/admin/sections'
+import { sectionsFor } from '../../src/screens/client/admin/access'
 import { STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
  * The console page's navigation (contract §17): built from SECTIONS by the role the server
- * renders into the page (roles.test.ts checks `data-role`). A manager sees Branch, Devices,
+ * renders into the page (roles.test.ts checks `data-role`; sections-browser.test.ts the links). A manager sees Branch, Devices,
  * Voice clips and the Audit log, never Staff or Keys and webhooks (whose routes answer it 403,
  * see staff, keys and webhooks tests); every label is in English and Arabic.
  */
 
-const visibleTo = (role: 'admin' | 'manager') => SECTIONS.filter((s) => s.roles.includes(role)).map((s) => s.id)
+const visibleTo = sectionsFor
+const LABELS = { branch: 'sectionBranch', devices: 'sectionDevices', staff: 'sectionStaff', keys: 'sectionKeys', voice: 'sectionVoice', audit: 'sectionAudit' } as const
 
 describe('the console sections by role', () => {
   test('an admin sees every section; a manager not Staff nor Keys and webhooks', () => {
@@ -18,9 +19,9 @@ describe('the console sections by role', () => {
   })
 
   test('each section has its label in both languages, and the two differ', () => {
-    for (const section of SECTIONS) {
-      const en = section.label(STRINGS.en)
-      const ar = section.label(STRINGS.ar)
+    for (const key of Object.values(LABELS)) {
+      const en = STRINGS.en[key]
+      const ar = STRINGS.ar[key]
       expect(en.length).toBeGreaterThan(0)
       expect(ar).toMatch(/[\u0600-\u06FF]/)
       expect(ar).not.toBe(en)

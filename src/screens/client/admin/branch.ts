@@ -3,6 +3,7 @@ import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
 import { checkbox, checkList, commaList, field, FormErrors, numberInput, numberOf, select, textInput, uid, type ErrorDetail } from './forms'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill, type Strings } from './strings'
 
 /*
@@ -352,7 +353,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
 export const branchSection: AdminSection = {
   id: 'branch',
   label: (t) => t.sectionBranch,
-  roles: ['admin', 'manager'],
+  roles: SECTION_ROLES.branch,
   render: async (main, ctx) => {
     const answer = await api<{ data: AdminUnitView[] }>('GET', API)
     if (answer?.status !== 200) {

@@ -4,6 +4,7 @@ import { h } from '../dom'
 import { field, FormErrors, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, qrFigure, table, timeCell, when } from './kit'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
 /*
@@ -22,7 +23,7 @@ const nameOf = (ctx: AdminContext, e: Named) => e.names?.[ctx.lang] ?? e.name
 export const devicesSection: AdminSection = {
   id: 'devices',
   label: (t) => t.sectionDevices,
-  roles: ['admin', 'manager'],
+  roles: SECTION_ROLES.devices,
   render: async (main, ctx) => {
     const { t } = ctx
     const units = await api<{ data: AdminUnitView[] }>('GET', `${ADMIN_API}/queue-units`)

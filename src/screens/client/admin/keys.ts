@@ -4,6 +4,7 @@ import { h } from '../dom'
 import { checkbox, commaList, field, FormErrors, numberInput, numberOf, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, secretBox, table, timeCell, when } from './kit'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
 /*
@@ -21,7 +22,7 @@ interface Delivery { id: string; webhookId: string; ticketId: string; event: str
 export const keysSection: AdminSection = {
   id: 'keys',
   label: (t) => t.sectionKeys,
-  roles: ['admin'],
+  roles: SECTION_ROLES.keys,
   render: async (main, ctx) => {
     const { t } = ctx
     const units = (await api<{ data: AdminUnitView[] }>('GET', `${ADMIN_API}/queue-units`))?.body?.data ?? []

@@ -1,4 +1,5 @@
 import type { Lang, Strings } from './strings'
+import type { ConsoleRole } from './access'
 import { branchSection } from './branch'
 import { auditSection } from './audit'
 import { devicesSection } from './devices'
@@ -18,13 +19,13 @@ export interface AdminContext {
 
 /**
  * One section of the console: its place in the navigation (`id` is the URL fragment), who may
- * see it, and how it draws itself into the main area. A new section is one module added to
+ * see it (`SECTION_ROLES` in access.ts), and how it draws itself into the main area. A new section is one module added to
  * `SECTIONS` below.
  */
 export interface AdminSection {
   id: string
   label: (t: Strings) => string
-  roles: readonly ('admin' | 'manager')[]
+  roles: readonly ConsoleRole[]
   render: (main: HTMLElement, ctx: AdminContext) => void | Promise<void>
 }
 

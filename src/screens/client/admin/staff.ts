@@ -3,6 +3,7 @@ import { h } from '../dom'
 import { commaList, field, FormErrors, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, qrFigure, secretBox, table, timeCell, when } from './kit'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
 /*
@@ -43,7 +44,7 @@ function setupLinkBox(ctx: AdminContext, link: SetupLink): HTMLElement {
 export const staffSection: AdminSection = {
   id: 'staff',
   label: (t) => t.sectionStaff,
-  roles: ['admin'],
+  roles: SECTION_ROLES.staff,
   render: async (main, ctx) => {
     const { t } = ctx
     const shown = h('div', { class: 'secret-holder' })

@@ -3,6 +3,7 @@ import { h } from '../dom'
 import { field, FormErrors, textInput } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
 /*
@@ -20,7 +21,7 @@ const clipPath = (lang: string, name: string) => `${ADMIN_API}/voice/clips/${enc
 export const voiceSection: AdminSection = {
   id: 'voice',
   label: (t) => t.sectionVoice,
-  roles: ['admin', 'manager'],
+  roles: SECTION_ROLES.voice,
   render: async (main, ctx) => {
     const { t } = ctx
     const holder = h('div')
