@@ -13,7 +13,7 @@ import { fill } from './strings'
  * form (a clip name and a file; the file is sent as the request body with its own type).
  */
 
-interface Clip { name: string; type: string; bytes: number; sha256: string; importedAt: string }
+interface Clip { name: string; contentType: string; bytes: number; sha256: string; importedAt: string }
 interface Language { lang: string; clips: Clip[]; missing: string[]; missingForBranch: string[] }
 
 const clipPath = (lang: string, name: string) => `${ADMIN_API}/voice/clips/${encodeURIComponent(lang)}/${encodeURIComponent(name)}`
@@ -46,7 +46,7 @@ function languagePanel(ctx: AdminContext, language: Language, refresh: () => Pro
 
   const rows = language.clips.map((c) => h('tr', null,
     h('td', { dir: 'ltr' }, c.name),
-    h('td', { dir: 'ltr' }, c.type),
+    h('td', { dir: 'ltr' }, c.contentType),
     h('td', null, `${Math.ceil(c.bytes / 1024)} KB`),
     h('td', null, h('time', { datetime: c.importedAt }, when(ctx, c.importedAt))),
     // The player loads on demand (preload none) and never plays by itself.
