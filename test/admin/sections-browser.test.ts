@@ -116,7 +116,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await pair.getByRole('button', { name: 'Make a pairing code' }).click()
     const sheet = page.locator('.pairing-sheet')
     await sheet.waitFor()
-    const code = (await sheet.locator('.pairing-code').textContent())!.replace(/\s/g, '')
+    const code = (await sheet.locator('.pairing-code [aria-hidden="true"]').textContent())!.replace(/\s/g, '')
     expect(code).toMatch(/^\d{6}$/)
     expect(await sheet.locator('.qr svg').count()).toBe(1)
     expect(await sheet.getByRole('button', { name: 'Print' }).isVisible()).toBe(true)

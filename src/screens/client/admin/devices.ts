@@ -144,10 +144,20 @@ function pairingSheet(ctx: AdminContext, pairing: PairingAnswer): HTMLElement {
     h('div', { class: 'pairing-grid' },
       h('div', null,
         h('p', { class: 'pairing-label' }, t.pairingCode),
-        h('p', { class: 'pairing-code', dir: 'ltr', 'aria-label': `${t.pairingCode}: ${pairing.code.split('').join(' ')}` }, `${pairing.code.slice(0, 3)} ${pairing.code.slice(3)}`),
+        // Seen as two groups of three; read digit by digit.
+        h('p', { class: 'pairing-code', dir: 'ltr' },
+          h('span', { 'aria-hidden': 'true' }, `${pairing.code.slice(0, 3)} ${pairing.code.slice(3)}`),
+          h('span', { class: 'visually-hidden' }, pairing.code.split('').join(' '))),
         h('p', null, fill(t.codeExpires, { time: when(ctx, pairing.expiresAt) })),
-        h('p', { class: 'pairing-steps' }, fill(t.pairSteps, { url: `${pairPage.origin}/pair` })),
+        // The address stays left to right inside Arabic text.
+        h('p', { class: 'pairing-steps' }, ...withAddress(t.pairSteps, `${pairPage.origin}/pair`)),
         h('p', { class: 'pairing-url', dir: 'ltr' }, pairing.pairUrl),
         print),
       qrFigure(pairing.qrSvg, pairing.pairUrl)))
+}
+
+/** A sentence with `{url}` in it, the address isolated as left-to-right text. */
+function withAddress(sentence: string, url: string): (string | HTMLElement)[] {
+  const [before = '', after = ''] = sentence.split('{url}')
+  return [before, h('bdi', { dir: 'ltr' }, url), after]
 }
