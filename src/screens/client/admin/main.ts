@@ -45,6 +45,8 @@ function start(): void {
       else a.removeAttribute('aria-current')
     }
     document.title = `Lobby · ${section.label(ctx.t)}`
+    // A note about the section left behind does not belong to this one.
+    status.textContent = ''
     main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), h('p', { class: 'admin-starting' }, ctx.t.loading))
     const body = h('div', { class: 'section-body' })
     await section.render(body, ctx)
