@@ -23,8 +23,6 @@ import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
 import { manageRoutes } from './manage/routes'
 import { webhooksDoc } from './webhooks/model'
-// Admin console sections (contract §17: devices, staff, keys and webhooks, voice clips).
-import { adminSectionRoutes } from './admin/sections'
 import { adminRoutes } from './admin'
 import { appointmentRoutes } from './appointments/routes'
 
@@ -63,8 +61,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
-    // Admin console sections (contract §17): devices, staff, keys and webhooks, voice clips.
-    .use(adminSectionRoutes(deps, services))
     .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)

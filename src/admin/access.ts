@@ -10,7 +10,8 @@ import { AdminCodes } from './errors'
  * 403 ORIGIN_FORBIDDEN for a write from another origin. Then the role: an admin may do
  * everything; a manager the configuration of its own queue units (403 UNIT_FORBIDDEN for
  * another unit, 403 ROLE_FORBIDDEN for what only an admin does: users, keys, webhooks); a
- * clerk nothing (403 ROLE_FORBIDDEN).
+ * clerk nothing (403 ROLE_FORBIDDEN). Every console route (branch, audit, devices, staff, keys,
+ * webhooks, voice clips) asks here.
  */
 
 export interface ConsoleCaller {
@@ -35,9 +36,17 @@ export async function requireAdministrator(deps: AppDeps, people: PeopleService,
   return caller
 }
 
-/** 403 UNIT_FORBIDDEN unless the caller may configure `queueUnitId`. */
-export function assertUnitAccess(caller: ConsoleCaller, queueUnitId: string): void {
-  if (caller.units !== null && !caller.units.includes(queueUnitId)) {
-    throw new ApiError(403, AdminCodes.UNIT_FORBIDDEN, `queue unit "${queueUnitId}" is not one of your units`)
+/**
+ * True when the caller may act on what belongs to `queueUnitId`. Null stands for what belongs
+ * to no single unit (a display, bound to a whole workspace): an admin's only.
+ */
+export function mayTouchUnit(caller: ConsoleCaller, queueUnitId: string | null): boolean {
+  return caller.units === null || (queueUnitId !== null && caller.units.includes(queueUnitId))
+}
+
+/** 403 UNIT_FORBIDDEN unless the caller may configure `queueUnitId` (null: a workspace's, admins only). */
+export function assertUnitAccess(caller: ConsoleCaller, queueUnitId: string | null, message?: string): void {
+  if (!mayTouchUnit(caller, queueUnitId)) {
+    throw new ApiError(403, AdminCodes.UNIT_FORBIDDEN, message ?? `queue unit "${queueUnitId}" is not one of your units`)
   }
 }

@@ -4,7 +4,8 @@ import { ApiError } from '../platform/errors'
 import { compile } from '../platform/validation'
 import type { DeviceService, PairingRequest } from '../devices/service'
 import type { PeopleService } from '../people'
-import { ADMIN_API, assertWorksIn, requireConsoleUser, worksIn } from './session-guard'
+import { ADMIN_API } from './branch-routes'
+import { assertUnitAccess, mayTouchUnit, requireConsoleCaller } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
 import { AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
@@ -13,7 +14,6 @@ import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } 
 /** A pairing request is a handful of IDs: 8 KB is plenty (a kiosk's service list included). */
 const MAX_BODY = 8192
 const checkPair = compile(PairDeviceRequest)
-const ROLES = ['admin', 'manager'] as const
 
 /**
  * The console's devices section (contract §17): pair (the code, its link and a QR code), list,
@@ -22,20 +22,18 @@ const ROLES = ['admin', 'manager'] as const
  */
 export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices: DeviceService; people: PeopleService }) {
   const service = new AdminDevices(deps.db, devices)
-  const guard = (request: Request) => requireConsoleUser(deps, people, request, ROLES, 'manage devices')
+  const guard = (request: Request) => requireConsoleCaller(deps, people, request)
 
   return new Elysia({ name: 'lobby.admin.devices' })
     .post(
       `${ADMIN_API}/devices/pairings`,
       async ({ request }) => {
-        const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkPair, () => guard(request))
+        const { body, checked: caller } = await jsonAfterGuard(request, MAX_BODY, checkPair, () => guard(request))
+        const { user } = caller
         const pairing = body as PairingRequest
-        if (user.role !== 'admin') {
-          const unit = service.unitOfPairing(pairing)
-          if (unit === null) throw new ApiError(403, C.UNIT_FORBIDDEN, 'a display shows the boards of a whole workspace: an administrator pairs it')
-          // An unknown counter has no unit: the pairing below says it does not exist.
-          if (unit !== undefined) assertWorksIn(user, unit)
-        }
+        const unit = service.unitOfPairing(pairing)
+        // An unknown counter has no unit (undefined): the pairing below says it does not exist.
+        if (unit !== undefined) assertUnitAccess(caller, unit, unit === null ? 'a display shows the boards of a whole workspace: an administrator pairs it' : undefined)
         const now = deps.clock.now()
         let code
         try {
@@ -56,20 +54,21 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
     .get(
       `${ADMIN_API}/devices`,
       async ({ request }) => {
-        const user = await guard(request)
-        return ok(200, { data: service.list(user.role === 'admin' ? null : user.queueUnits) })
+        const caller = await guard(request)
+        return ok(200, { data: service.list(caller.units) })
       },
       { detail: listDevicesDocs },
     )
     .post(
       `${ADMIN_API}/devices/:name/revoke`,
       async ({ request, params }) => {
-        const user = await guard(request)
+        const caller = await guard(request)
+        const { user } = caller
         const name = params.name
         const units = name.length <= 80 ? service.unitsOf(name) : []
         if (units.length === 0) throw new ApiError(404, C.DEVICE_NOT_FOUND, 'no device of that name')
-        const foreign = units.find((unit) => !worksIn(user, unit))
-        if (foreign !== undefined) assertWorksIn(user, foreign, foreign === null ? 'a display belongs to a whole workspace: an administrator revokes it' : undefined)
+        const foreign = units.find((unit) => !mayTouchUnit(caller, unit))
+        if (foreign !== undefined) assertUnitAccess(caller, foreign, foreign === null ? 'a display belongs to a whole workspace: an administrator revokes it' : undefined)
         const now = deps.clock.now()
         const result = await auditedWrite(deps, user, () => {
           const revoked = service.revoke(name, now)

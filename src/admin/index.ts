@@ -10,6 +10,11 @@ import { auditRoutes } from './audit-routes'
 import type { BranchService } from './branch-service'
 import type { DeviceService } from '../devices/service'
 import { adminPageRoutes } from './page'
+import { adminDeviceRoutes } from './devices-routes'
+import { adminStaffRoutes } from './staff-routes'
+import { adminKeyRoutes } from './keys-routes'
+import { adminWebhookRoutes } from './webhooks-routes'
+import { adminVoiceRoutes } from './voice-routes'
 
 export { ADMIN_API } from './branch-routes'
 export { BranchService, revisionOf, relativeDetails, ENTITY_KINDS, type EntityKind } from './branch-service'
@@ -17,10 +22,19 @@ export { AdminCodes, type AdminCode } from './errors'
 export { requireConsoleCaller, requireAdministrator, assertUnitAccess, type ConsoleCaller } from './access'
 export { auditQuery } from './audit-routes'
 
-/** Every admin route: the page, the Branch section and the audit log (other sections plug in here). */
+/**
+ * Every admin route: the page, then the API's sections (branch, audit log, devices, staff,
+ * keys and webhooks, voice clips), each its own plugin, all asking `access.ts` who the caller is.
+ */
 export function adminRoutes(deps: AppDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService }) {
+  const { people, devices } = services
   return new Elysia({ name: 'lobby.admin' })
     .use(adminPageRoutes(deps, services))
     .use(branchRoutes(deps, services))
     .use(auditRoutes(deps, services))
+    .use(adminDeviceRoutes(deps, { devices, people }))
+    .use(adminStaffRoutes(deps, { people }))
+    .use(adminKeyRoutes(deps, { people }))
+    .use(adminWebhookRoutes(deps, { people }))
+    .use(adminVoiceRoutes(deps, { people }))
 }

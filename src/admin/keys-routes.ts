@@ -5,7 +5,8 @@ import { ApiError } from '../platform/errors'
 import { assertSchema, compile } from '../platform/validation'
 import { NamedKey, QueueKey } from '../provisioning/model'
 import type { PeopleService } from '../people'
-import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { ADMIN_API } from './branch-routes'
+import { requireAdministrator } from './access'
 import { auditedWrite, jsonAfterGuard, ok } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
 import { AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
@@ -33,7 +34,7 @@ function notFound(error: unknown): never {
  */
 export function adminKeyRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   const keys = new AdminKeys(deps.db, deps.ids)
-  const guard = (request: Request) => requireConsoleUser(deps, people, request, ['admin'], 'manages keys')
+  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
 
   return new Elysia({ name: 'lobby.admin.keys' })
     .get(`${ADMIN_API}/keys`, async ({ request }) => {

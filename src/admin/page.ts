@@ -111,7 +111,7 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
 <header class="admin-bar"><a class="admin-home" href="/${lang === 'ar' ? '?lang=ar' : ''}">Lobby</a><h1>${escapeHtml(t.admin)}</h1><span class="admin-user">${escapeHtml(user.displayName || user.username)}</span><a class="admin-lang" href="${otherLang(lang, '/admin')}" lang="${lang === 'ar' ? 'en' : 'ar'}">${t.other}</a></header>
 <div class="admin-body"><nav id="admin-nav" aria-label="${escapeHtml(t.admin)}"></nav>
 <main id="admin-main" tabindex="-1"><p class="admin-starting">${escapeHtml(t.starting)}</p><noscript><p class="admin-error">${escapeHtml(t.needsScript)}</p></noscript></main></div>
-<div id="admin-status" role="status" aria-live="polite" class="visually-hidden"></div>
+<div id="admin-status" role="status" aria-live="polite" class="admin-status"></div>
 </div>`)
       return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
     }, { detail: { hide: true } })

@@ -3,7 +3,8 @@ import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { compile } from '../platform/validation'
 import type { PeopleService, SetupLink, User } from '../people'
-import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { ADMIN_API } from './branch-routes'
+import { requireAdministrator } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
 import { AdminStaff, StaffRefused } from './staff-service'
@@ -31,7 +32,7 @@ function answer(error: unknown): never {
  */
 export function adminStaffRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   const staff = new AdminStaff(people)
-  const guard = (request: Request) => requireConsoleUser(deps, people, request, ['admin'], 'manages staff accounts')
+  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
 
   const linkAnswer = (request: Request, link: SetupLink) => {
     const setupUrl = absoluteUrl(deps, request, link.setupPath)

@@ -2,13 +2,13 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import type { PeopleService } from '../people'
-import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { ADMIN_API } from './branch-routes'
+import { requireConsoleCaller } from './access'
 import { auditedWrite, bodyAfterGuard, ok } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
 import { AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
 import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoiceClipDocs } from './voice-model'
 
-const ROLES = ['admin', 'manager'] as const
 
 /** The language of a path or query, canonical (`AR-eg` → `ar-EG`), else 422 naming where it was. */
 function languageOf(value: string, path: string): string {
@@ -24,7 +24,7 @@ function languageOf(value: string, path: string): string {
  */
 export function adminVoiceRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   const voice = new AdminVoice(deps.db)
-  const guard = (request: Request) => requireConsoleUser(deps, people, request, ROLES, 'manage voice clips')
+  const guard = async (request: Request) => (await requireConsoleCaller(deps, people, request)).user
   const named = (lang: string, name: string) => {
     const clip = clipName(name)
     if (clip === null) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip of that name (ticket, please-go-to, 0…9, A…Z, counter-<counterId>)`)

@@ -5,7 +5,8 @@ import { ApiError } from '../platform/errors'
 import { assertSchema, compile } from '../platform/validation'
 import { Webhook } from '../provisioning/model'
 import type { PeopleService } from '../people'
-import { ADMIN_API, requireConsoleUser } from './session-guard'
+import { ADMIN_API } from './branch-routes'
+import { requireAdministrator } from './access'
 import { actorOf, auditedWrite, jsonAfterGuard, ok } from './section-kit'
 import { AdminSectionCodes as C } from './section-errors'
 import { AdminWebhooks, WebhookRefused, type Endpoint } from './webhooks-service'
@@ -28,7 +29,7 @@ const auditView = (e: Endpoint) => ({ queueUnitId: e.queueUnitId, url: e.url, ev
  */
 export function adminWebhookRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   const hooks = new AdminWebhooks(deps.db, deps.ids)
-  const guard = (request: Request) => requireConsoleUser(deps, people, request, ['admin'], 'manages webhooks')
+  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
   const endpoint = (id: string) => {
     const found = id.length <= 160 ? hooks.get(id) : null
     if (found === null) throw new ApiError(404, C.WEBHOOK_NOT_FOUND, 'no webhook endpoint with that ID')

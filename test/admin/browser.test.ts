@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
+import { addUser, setPassword, signIn } from './browser-support'
 
 /*
  * The administration console (contract §17) in headless Chromium against dist/lobby (build it
@@ -15,29 +15,7 @@ import { SHOTS } from '../support/shots'
  * for the docs).
  */
 
-const PASSWORD = 'quiet lantern 42 orchard'
-
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED admin browser test: no Chromium at ${CHROMIUM}`)
-
-function addUser(lobby: Lobby, ...args: string[]): { setupPath: string } {
-  const run = Bun.spawnSync([ensureBinary(), 'users', 'add', '--db', lobby.db, ...args], { stdout: 'pipe', stderr: 'pipe' })
-  if (run.exitCode !== 0) throw new Error(`users add: ${run.stderr.toString()}`)
-  return JSON.parse(run.stdout.toString())
-}
-
-async function setPassword(lobby: Lobby, setupPath: string): Promise<void> {
-  const code = new URL(setupPath, lobby.url).searchParams.get('code')
-  const response = await fetch(`${lobby.url}/api/auth/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, password: PASSWORD }) })
-  if (response.status !== 200) throw new Error(`setup: ${response.status} ${await response.text()}`)
-}
-
-async function signIn(page: Page, lobby: Lobby, username: string): Promise<void> {
-  await page.goto(`${lobby.url}/login`)
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lobby', () => {
   const lobby = new Lobby()

@@ -17,7 +17,7 @@ export interface ApiAnswer<T = unknown> {
  * to a POST, which the server checks). `null`: no answer (offline); the caller never retries
  * on its own, so nothing is sent twice.
  */
-export async function api<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T> | null> {
+export async function api<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T> | null> {
   let response: Response
   try {
     response = await fetch(path, {

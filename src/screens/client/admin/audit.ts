@@ -3,6 +3,7 @@ import { api } from '../api'
 import { h } from '../dom'
 import { select, textInput, uid } from './forms'
 import type { AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
 /*
@@ -17,7 +18,7 @@ const PAGE = 50
 export const auditSection: AdminSection = {
   id: 'audit',
   label: (t) => t.sectionAudit,
-  roles: ['admin', 'manager'],
+  roles: SECTION_ROLES.audit,
   render: (main, ctx) => {
     const { t, lang } = ctx
     const type = select([{ value: '', label: t.anyType }, ...TYPES.map((v) => ({ value: v, label: v }))], '')

@@ -3,6 +3,7 @@ import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
 import { checkbox, checkList, commaList, field, FormErrors, numberInput, numberOf, select, textInput, uid, type ErrorDetail } from './forms'
 import type { AdminContext, AdminSection } from './sections'
+import { SECTION_ROLES } from './access'
 import { fill, type Strings } from './strings'
 
 /*
@@ -113,7 +114,11 @@ function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: 
       field(errors, t.lastTicketMinutes, lastTicket, '/lastTicketMinutesBeforeClose'),
       h('fieldset', { class: 'group' }, h('legend', null, t.remoteJoin), join.root,
         field(errors, t.maxWaiting, maxWaiting, '/remoteJoin/maxWaiting'),
-        field(errors, t.allowedNetworks, networks, '/remoteJoin/allowedNetworks')),
+        field(errors, t.allowedNetworks, networks, '/remoteJoin/allowedNetworks'),
+        // The poster's QR code leads phones to this location's join page (contract §20).
+        entity?.remoteJoin?.enabled === true
+          ? h('p', { class: 'poster-link' }, h('a', { href: `/join/${encodeURIComponent(entity.id)}/poster`, target: '_blank', rel: 'noopener' }, t.printPoster))
+          : null),
       active.root,
     ],
     read: () => {
@@ -348,7 +353,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
 export const branchSection: AdminSection = {
   id: 'branch',
   label: (t) => t.sectionBranch,
-  roles: ['admin', 'manager'],
+  roles: SECTION_ROLES.branch,
   render: async (main, ctx) => {
     const answer = await api<{ data: AdminUnitView[] }>('GET', API)
     if (answer?.status !== 200) {

@@ -15,6 +15,7 @@ function start(): void {
   const lang: Lang = root.dataset.lang === 'ar' ? 'ar' : 'en'
   const role = root.dataset.role === 'admin' ? 'admin' : 'manager'
   const status = document.getElementById('admin-status')!
+  let hide: ReturnType<typeof setTimeout> | undefined
   const ctx: AdminContext = {
     lang,
     t: STRINGS[lang],
@@ -22,8 +23,10 @@ function start(): void {
     username: root.dataset.username ?? '',
     announce: (message) => {
       status.textContent = ''
-      // A fresh text node so a repeated message is read again.
+      clearTimeout(hide)
+      // A fresh text node so a repeated message is read again; the visible note goes after a while.
       setTimeout(() => (status.textContent = message), 50)
+      hide = setTimeout(() => (status.textContent = ''), 6000)
     },
   }
   const nav = document.getElementById('admin-nav')!
@@ -42,6 +45,8 @@ function start(): void {
       else a.removeAttribute('aria-current')
     }
     document.title = `Lobby · ${section.label(ctx.t)}`
+    // A note about the section left behind does not belong to this one.
+    status.textContent = ''
     main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), h('p', { class: 'admin-starting' }, ctx.t.loading))
     const body = h('div', { class: 'section-body' })
     await section.render(body, ctx)

@@ -1,6 +1,11 @@
 import type { Lang, Strings } from './strings'
+import type { ConsoleRole } from './access'
 import { branchSection } from './branch'
 import { auditSection } from './audit'
+import { devicesSection } from './devices'
+import { staffSection } from './staff'
+import { keysSection } from './keys'
+import { voiceSection } from './voice'
 
 /** What every section is handed: the signed-in person, the page's language and words, and the status line. */
 export interface AdminContext {
@@ -14,15 +19,15 @@ export interface AdminContext {
 
 /**
  * One section of the console: its place in the navigation (`id` is the URL fragment), who may
- * see it, and how it draws itself into the main area. A new section is one module added to
- * `SECTIONS` below (devices, staff, keys and webhooks, voice clips…).
+ * see it (`SECTION_ROLES` in access.ts), and how it draws itself into the main area. A new section is one module added to
+ * `SECTIONS` below.
  */
 export interface AdminSection {
   id: string
   label: (t: Strings) => string
-  roles: readonly ('admin' | 'manager')[]
+  roles: readonly ConsoleRole[]
   render: (main: HTMLElement, ctx: AdminContext) => void | Promise<void>
 }
 
 /** The console's sections, in navigation order. */
-export const SECTIONS: AdminSection[] = [branchSection, auditSection]
+export const SECTIONS: AdminSection[] = [branchSection, devicesSection, staffSection, keysSection, voiceSection, auditSection]

@@ -1,0 +1,27 @@
+import type { Page } from 'playwright-core'
+import { ensureBinary } from '../support/binary'
+import type { Lobby } from '../screens/support'
+
+/* What the console's browser tests share: people made by `lobby users add`, and signing in. */
+
+export const PASSWORD = 'quiet lantern 42 orchard'
+
+export function addUser(lobby: Lobby, ...args: string[]): { setupPath: string } {
+  const run = Bun.spawnSync([ensureBinary(), 'users', 'add', '--db', lobby.db, ...args], { stdout: 'pipe', stderr: 'pipe' })
+  if (run.exitCode !== 0) throw new Error(`users add: ${run.stderr.toString()}`)
+  return JSON.parse(run.stdout.toString())
+}
+
+export async function setPassword(lobby: Lobby, setupPath: string): Promise<void> {
+  const code = new URL(setupPath, lobby.url).searchParams.get('code')
+  const response = await fetch(`${lobby.url}/api/auth/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, password: PASSWORD }) })
+  if (response.status !== 200) throw new Error(`setup: ${response.status} ${await response.text()}`)
+}
+
+export async function signIn(page: Page, lobby: Lobby, username: string): Promise<void> {
+  await page.goto(`${lobby.url}/login`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname !== '/login')
+}
