@@ -11,6 +11,7 @@ import { CounterService } from '../../src/counters/service'
 import { DailyClose } from '../../src/counters/daily-close'
 import { MetricsSink } from '../../src/ops/metric-hooks'
 import { ApiError } from '../../src/platform/errors'
+import { UsualCounters } from '../../src/tickets/usual-counters'
 import { SeededRandom } from './random'
 import type { EstimateSample } from './metrics'
 
@@ -97,6 +98,20 @@ export interface BranchDayOutcome {
   requeues: number
   transfers: number
   completed: number
+  /** What happened on the measured day, for bench/sim/diagnose.ts (contract §19's error breakdown). */
+  trace: DayTrace
+}
+
+/** The measured day's events as the diagnosis needs them (times in ms). */
+export interface DayTrace {
+  /** Every call: who, which ticket, of which service then, and how it ended (release time). */
+  calls: { at: number; counterId: string; ticketId: string; serviceId: string; releasedAt: number; outcome: 'served' | 'transfer' | 'no-show' | 'requeue' }[]
+  /** Counter availability changes: open (taking tickets) or not. */
+  counterChanges: { at: number; counterId: string; open: boolean }[]
+  /** Per issued ticket: the waiting count of its line before it and the learned average the estimator read. */
+  issues: Map<string, { waitingAhead: number; openCounters: number; averageSeconds: number }>
+  /** The usual-counters roll-up the estimator used on the measured day (per counter, per 10-minute slot: 0 unknown, 1 present, 2 away). */
+  usualSlots: Map<string, Uint8Array>
 }
 
 /**
@@ -225,6 +240,20 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   const partOneAverages = new Map(scenario.services.map((s) => [s.id, new PartOneAverage(s.defaultServiceSeconds)]))
   const startedAt = new Map<string, number>()
   const dailyClose = new DailyClose(deps)
+  const averageStmt = db.$client.query<{ avg: number | null }, [string]>(`SELECT avg_service_seconds AS avg FROM service_stats WHERE service_id = ?1 AND location_id = '${LOCATION}'`)
+  const trace: DayTrace = { calls: [], counterChanges: [], issues: new Map(), usualSlots: new Map() }
+  const openCall = new Map<string, DayTrace['calls'][number]>()
+  let tracing = false
+  const endCall = (counterId: string, at: number, outcome: DayTrace['calls'][number]['outcome']) => {
+    const call = openCall.get(counterId)
+    if (call === undefined) return
+    call.releasedAt = at
+    call.outcome = outcome
+    openCall.delete(counterId)
+  }
+  const changed = (counterId: string, at: number, open: boolean) => {
+    if (tracing) trace.counterChanges.push({ at, counterId, open })
+  }
 
   const services = new Map(scenario.services.map((s) => [s.id, s]))
   const events = new EventQueue()
@@ -271,6 +300,11 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
         throw error
       }
       counter.state = 'busy'
+      if (tracing) {
+        const call = { at: now, counterId: counter.spec.id, ticketId, serviceId: deps.tickets.byId(ticketId)!.serviceId, releasedAt: -1, outcome: 'served' as const }
+        trace.calls.push(call)
+        openCall.set(counter.spec.id, call)
+      }
       const record = records.get(ticketId)
       // The real wait ends at the first call; a later call (after a transfer) is another line's.
       if (record !== undefined && record.realWaitSeconds < 0) record.realWaitSeconds = (now - record.issuedAt) / 1000
@@ -294,21 +328,25 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   }
   const takeBreak = (counter: CounterState, minutes: number, now: number) => {
     write(() => countersService.closeCounter(caller, counter.spec.id, now))
+    changed(counter.spec.id, now, false)
     counter.state = 'break'
     events.push(now + minutes * MINUTE, { kind: 'break-end', counterId: counter.spec.id })
   }
   const closeCounter = (counter: CounterState, now: number) => {
     write(() => countersService.closeCounter(caller, counter.spec.id, now))
+    changed(counter.spec.id, now, false)
     counter.state = 'closed'
   }
   const reopen = (counter: CounterState, now: number) => {
     write(() => countersService.openCounter(caller, counter.spec.id, now))
+    changed(counter.spec.id, now, true)
     counter.state = 'idle'
     dispatch(now)
   }
 
   for (let day = firstDay; day <= MEASURED_DAY; day += WEEK) {
     const measured = day === MEASURED_DAY
+    tracing = measured
     if (day !== firstDay) {
       // The server's daily close at local midnight: what an earlier day left open is closed.
       clock.set(day)
@@ -334,6 +372,7 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
           const waiting = waitingStmt.get(service.id)!.n
           const open = openStmt.get(service.id)!.n
           const partOne = partOneEstimate(waiting, open, partOneAverages.get(service.id)!.seconds())
+          const learned = averageStmt.get(service.id)?.avg ?? null
           const row = write(() => queue.issueTicket(caller, { locationId: LOCATION, serviceId: service.id, priority: event.priority }, 'KIOSK', now))
           const production = deps.tickets.placeInLine(row)
           if (production === null) throw new Error(`ticket ${row.id} is not WAITING right after its issue`)
@@ -343,6 +382,7 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
             estimateSeconds: production.estimatedWaitSeconds, realWaitSeconds: -1,
           }
           if (measured) {
+            trace.issues.set(row.id, { waitingAhead: waiting, openCounters: open, averageSeconds: learned === null ? service.defaultServiceSeconds : Math.round(learned) })
             records.set(row.id, record)
             order.push(record)
           }
@@ -386,9 +426,11 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
           const target = scenario.services.find((s) => s.id !== ticket.serviceId)
           if (target !== undefined && random.chance(scenario.transferShare)) {
             write(() => countersService.transfer(caller, ticket.id, target.id, 'LAST', now))
+            endCall(event.counterId, now, 'transfer')
             transfers++
           } else {
             write(() => countersService.transition(caller, ticket.id, 'complete', now))
+            endCall(event.counterId, now, 'served')
             partOneAverages.get(ticket.serviceId)!.completed((now - startedAt.get(ticket.id)!) / 1000)
             completed++
           }
@@ -397,11 +439,13 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
         }
         case 'requeue': {
           write(() => countersService.requeue(caller, event.ticketId, 'FIRST', now))
+          endCall(event.counterId, now, 'requeue')
           release(counterStates.get(event.counterId)!, now)
           break
         }
         case 'no-show': {
           write(() => countersService.transition(caller, event.ticketId, 'no-show', now))
+          endCall(event.counterId, now, 'no-show')
           noShows++
           release(counterStates.get(event.counterId)!, now)
           break
@@ -412,6 +456,7 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
   }
 
   const called = order.filter((r) => r.realWaitSeconds >= 0)
+  for (const [id, slots] of new UsualCounters(db).dayAt(LOCATION, 'UTC', MEASURED_DAY + 12 * HOUR).slots) trace.usualSlots.set(id, slots)
   db.$client.close()
-  return { scenario: scenario.name, called, issued: order.length, priorityIssued: order.filter((r) => r.priority).length, leftAtClose: order.length - called.length, noShows, requeues: requeued.size, transfers, completed }
+  return { scenario: scenario.name, called, issued: order.length, priorityIssued: order.filter((r) => r.priority).length, leftAtClose: order.length - called.length, noShows, requeues: requeued.size, transfers, completed, trace }
 }

@@ -106,11 +106,16 @@ export function replayCalls(now: LocationNow, extra?: ReplayTicket): { callsAt: 
   const nowSlot = usual === undefined ? 0 : Math.floor(usual.secondsSinceMidnight / slotSeconds)
   const slotAt = (at: number) => Math.floor((usual!.secondsSinceMidnight + at) / slotSeconds)
   const slotStart = (slot: number) => slot * slotSeconds - usual!.secondsSinceMidnight
+  // Once usually away, a counter is back at the next slot it is usually PRESENT in, not at the
+  // next slot nothing is known of: after a counter's usual closing (or in a break the roll-up saw
+  // only partly) the slots are UNKNOWN, and assuming it back there promised the lunch peak's
+  // 14:30 a counter that had gone home (bench/sim/analysis.md).
   const available = (slots: Uint8Array | undefined, at: number) => {
     if (slots === undefined) return at
     let slot = slotAt(at)
-    while (slot > nowSlot && slot < SLOTS_PER_DAY && slots[slot] === AWAY) at = slotStart(++slot)
-    return at
+    if (slot <= nowSlot || slot >= SLOTS_PER_DAY || slots[slot] !== AWAY) return at
+    while (slot < SLOTS_PER_DAY && slots[slot] !== PRESENT) slot++
+    return slotStart(slot)
   }
   const tickets = extra === undefined ? [...now.waiting] : [...now.waiting, extra]
   const real = tickets.length

@@ -9,8 +9,11 @@ import { addDays, localDate, zonedInstant } from '../platform/time'
  * The schema keeps no history of counters opening and closing (`counters.open` is the state
  * now), so a counter's presence is read from what it did: per slot of SLOT_MINUTES of the day,
  * - present: it held a ticket (from its call to the ticket leaving it) during the slot;
- * - away: it held none while a ticket of a service it serves waited through the whole slot
- *   (an open counter with a ticket waiting for it the whole slot would have called it);
+ * - away: it held none while a ticket of a service it serves waited at least
+ *   AWAY_EVIDENCE_MINUTES inside the slot (an open counter holding nothing calls a waiting ticket
+ *   at once). The first rule, a wait through the whole slot, missed most breaks: a 20-minute
+ *   break starts when the counter's ticket is done, so it covers one whole slot at most, and at
+ *   an ordinary hour somebody waiting through all of it was rare (bench/sim/analysis.md);
  * - neither: nobody waited and it did nothing, which says nothing about it.
  * Over the four days: `PRESENT` when it was present on at least two of them and not away on
  * more, `AWAY` when it was away on at least two and on more days than present, else `UNKNOWN`.
@@ -22,6 +25,9 @@ export const SLOT_MINUTES = 10
 export const SLOTS_PER_DAY = (24 * 60) / SLOT_MINUTES
 /** How many of the same weekday before today the roll-up reads. */
 export const USUAL_WEEKS = 4
+
+/** How long a ticket must have waited inside a slot for a counter that held nothing in it to count as away. */
+export const AWAY_EVIDENCE_MINUTES = 5
 
 export const UNKNOWN = 0
 export const PRESENT = 1
@@ -82,9 +88,13 @@ export function usualDayOf(
     const waitedThrough = new Map<string, Uint8Array>()
     for (const t of day.tickets) {
       if (t.calledAt === null) continue
-      // Waited through a whole slot: from the first slot starting after its issue to the last ending before its call.
+      // Waited at least AWAY_EVIDENCE_MINUTES inside a slot.
       const wait = count(waitedThrough, t.serviceId)
-      for (let s = Math.max(Math.ceil((t.createdAt - day.midnight) / slotMs), 0); s < Math.min(Math.floor((t.calledAt - day.midnight) / slotMs), SLOTS_PER_DAY); s++) wait[s] = 1
+      const last = Math.min(Math.floor((t.calledAt - day.midnight) / slotMs), SLOTS_PER_DAY - 1)
+      for (let s = Math.max(Math.floor((t.createdAt - day.midnight) / slotMs), 0); s <= last; s++) {
+        const start = day.midnight + s * slotMs
+        if (Math.min(start + slotMs, t.calledAt) - Math.max(start, t.createdAt) >= AWAY_EVIDENCE_MINUTES * 60_000) wait[s] = 1
+      }
       if (t.counterId === null) continue
       const end = t.completedAt ?? t.calledAt
       const hold = count(held, t.counterId)

@@ -4,6 +4,9 @@ import { TINY_SCENARIO } from '../../bench/sim/scenarios'
 import { figuresOf } from '../../bench/simulate'
 import { accuracyOf, percentile } from '../../bench/sim/metrics'
 
+/** Two simulated days each (about 1.5 s on an idle core): the 5 s default timed out on this shared 2-core machine at load 16. */
+const SIMULATED_DAYS_TIMEOUT_MS = 30_000
+
 describe('the wait-estimate simulator (contract §19, bench/simulate.ts)', () => {
   test('the same seed gives the same day and the same figures; every called ticket waited ≥ 0 s', () => {
     const first = simulateBranchDay(TINY_SCENARIO)
@@ -16,12 +19,15 @@ describe('the wait-estimate simulator (contract §19, bench/simulate.ts)', () =>
     // The tiny day has a break, a no-show share, priority tickets and transfers: some of them happen.
     expect(first.transfers).toBeGreaterThan(0)
     expect(first.called.some((t) => t.priority)).toBe(true)
-  })
+    // The measured day's trace (bench/sim/diagnose.ts) covers every call of the day.
+    expect(first.trace.calls.length).toBeGreaterThanOrEqual(first.called.length)
+    expect(first.trace.issues.size).toBe(first.issued)
+  }, SIMULATED_DAYS_TIMEOUT_MS)
 
   test('another seed gives another day', () => {
     const other = simulateBranchDay({ ...TINY_SCENARIO, seed: TINY_SCENARIO.seed + 1 })
     expect(other.called.map((t) => t.realWaitSeconds)).not.toEqual(simulateBranchDay(TINY_SCENARIO).called.map((t) => t.realWaitSeconds))
-  })
+  }, SIMULATED_DAYS_TIMEOUT_MS)
 
   test("Part one's formula and the figures", () => {
     expect(partOneEstimate(0, 0, 300)).toBe(300)

@@ -3,6 +3,7 @@ import { get, SERVICES, type QueueTestContext } from '../queue/helpers'
 import { counterContext, issued, ok, act, callNext, op, stats, jsonOf, mainUnit } from '../counters/helpers'
 import { estimateForNew, replayCalls, type LocationNow, type ReplayCounter, type ReplayTicket } from '../../src/tickets/estimate'
 import { AWAY, PRESENT, SLOTS_PER_DAY, SLOT_MINUTES } from '../../src/tickets/usual-counters'
+import { AVERAGE_WINDOW, MAX_MOVE, nextServiceAverage, sampleBand } from '../../src/tickets/wait'
 
 /*
  * Contract §19: one estimator behind every surface (src/tickets/estimate.ts). The fixture's hall
@@ -126,6 +127,14 @@ describe('wait estimates (contract §19)', () => {
     expect(Math.abs((await serve(3 * 3600)) - settled) / settled).toBeLessThan(0.1)
   })
 
+  test('the settled band keeps the long tail (×0.25 … ×2.8), so the learned figure settles near the mean, still moved by at most MAX_MOVE', () => {
+    expect(sampleBand(1 / AVERAGE_WINDOW).high).toBeCloseTo(1 + MAX_MOVE * AVERAGE_WINDOW, 9)
+    expect(sampleBand(1 / AVERAGE_WINDOW).low).toBe(0.25)
+    // Settled at 300 s, a 900 s completion (×3) counts as 840 (×2.8): +27 s, under MAX_MOVE of 300.
+    expect(nextServiceAverage(300, 100, 900) - 300).toBeCloseTo((840 - 300) / AVERAGE_WINDOW, 6)
+    expect(nextServiceAverage(300, 100, 100_000) - 300).toBeLessThanOrEqual(MAX_MOVE * 300 + 1e-9)
+  })
+
   test('the replay alone: the earliest free counter takes the next ticket; a line without a counter gets one, busy for one average', () => {
     const counter = (id: string, restSeconds: number, serviceIds = ['a']): ReplayCounter => ({ id, serviceIds, restSeconds, normalCalls: 0 })
     const at = (now: LocationNow, serviceId = 'a') => estimateForNew(now, serviceId, false)
@@ -177,6 +186,24 @@ describe('wait estimates (contract §19)', () => {
     // A closed counter usually present from 12:20 comes then and takes the new ticket at 1,200 s.
     const withLate = { ...now, usual: { ...now.usual!, slots: new Map([...now.usual!.slots, ['c2', slots(0, noonSlot + 2, AWAY)]]), closed: [{ id: 'c2', serviceIds: ['a'] }] } }
     expect(estimateForNew(withLate, 'a', false).estimatedWaitSeconds).toBe(1200)
+  })
+
+  test('the usual day: a counter usually away is back at its next usually present slot, not at the first slot nothing is known of', () => {
+    const noon = 12 * 3600
+    const noonSlot = noon / (SLOT_MINUTES * 60)
+    // c1 usually away 12:10–12:20, then unknown until 13:00 (the roll-up saw nothing), present from 13:00.
+    const c1 = new Uint8Array(SLOTS_PER_DAY).fill(PRESENT)
+    c1.fill(AWAY, noonSlot + 1, noonSlot + 2)
+    c1.fill(0, noonSlot + 2, noonSlot + 6)
+    const now: LocationNow = {
+      waiting: waitingOf(2),
+      counters: [{ id: 'c1', serviceIds: ['a'], restSeconds: 0, normalCalls: 0 }],
+      averageSeconds: new Map([['a', 300]]),
+      policy: { mode: 'FIRST' },
+      usual: { slots: new Map([['c1', c1]]), closed: [], secondsSinceMidnight: noon },
+    }
+    // Tickets at 0 and 300 s; the new one at 12:10 finds it away and waits for 13:00 (3,600 s), not 12:20.
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(3600)
   })
 
   test('priority tickets usually to come go before a normal ticket, not before a priority one', () => {

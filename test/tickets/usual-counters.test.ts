@@ -37,6 +37,25 @@ describe('the usual counters (src/tickets/usual-counters.ts)', () => {
     expect(usuallyPresent(usual, ['c1', 'c2'], today + 12.2 * 60 * MIN)).toEqual([])
   })
 
+  test('a break shorter than the slots around it: away where a ticket waited 5 minutes or more in a slot the counter held nothing in', () => {
+    const today = 28 * DAY
+    const days = [1, 2, 3, 4].map((k) => {
+      const midnight = today - 7 * k * DAY
+      const at = (h: number, m = 0) => midnight + (h * 60 + m) * MIN
+      // c1 serves till 12:04, is away, and takes the ticket issued 12:12 (no slot waited through whole) at 12:24.
+      return { midnight, tickets: [
+        { counterId: 'c1', serviceId: 'a', businessDay: '', priority: 0, createdAt: at(11, 58), calledAt: at(11, 58), completedAt: at(12, 4) },
+        { counterId: 'c1', serviceId: 'a', businessDay: '', priority: 0, createdAt: at(12, 12), calledAt: at(12, 24), completedAt: at(12, 30) },
+        // Waited 3 minutes at 14:00 while c1 held nothing: too little to say c1 was away.
+        { counterId: 'c1', serviceId: 'a', businessDay: '', priority: 0, createdAt: at(13, 57), calledAt: at(14, 3), completedAt: at(14, 30) },
+      ] }
+    })
+    const c1 = usualDayOf(today, days, new Map([['c1', ['a']]])).slots.get('c1')!
+    const slot = (h: number, m = 0) => (h * 60 + m) / SLOT_MINUTES
+    expect([c1[slot(12, 0)], c1[slot(12, 10)], c1[slot(12, 20)]]).toEqual([PRESENT, AWAY, PRESENT])
+    expect(c1[slot(13, 50)]).toBe(UNKNOWN)
+  })
+
   test('one odd day of four changes nothing; priority tickets are counted per slot as a mean over the days', () => {
     const today = 28 * DAY
     const days = [1, 2, 3, 4].map((k) => day(today - 7 * k * DAY, k === 1 ? [9, 9] : [9]))
