@@ -220,6 +220,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
     '',
     '# Live floor (contract §22): the manager (or the admin) signs in and lands on',
     `#   ${base}/manage   (Arabic: ${base}/manage?lang=ar)`,
+    '# Administration console (contract §17): the admin or the manager runs the branch from',
+    `#   ${base}/admin   (the start page ${base}/ links every page the signed-in person may use)`,
     '',
     'Stop with Ctrl-C.',
     '',
