@@ -212,12 +212,13 @@ function start(root: HTMLElement): void {
     const status = a.status === 'BOOKED' ? t('apptBooked') : a.status === 'CHECKED_IN' ? t('apptCheckedIn') : t('apptMissed')
     return h('tr', { class: `appointment is-${a.status.toLowerCase().replace('_', '-')}`, 'data-appointment': a.id },
       h('th', { scope: 'row', class: 'num' }, h('time', { datetime: a.startAt }, formatClock(a.time))),
-      h('td', { dir: 'auto' }, nameIn(a.serviceNames, lang, language, a.serviceName)),
-      h('td', { dir: 'auto' }, a.customerName === null ? h('span', { class: 'muted' }, t('erased')) : a.customerName),
+      // <bdi>: a name in the other script keeps its own direction without moving the cell's alignment.
+      h('td', null, h('bdi', null, nameIn(a.serviceNames, lang, language, a.serviceName))),
+      h('td', null, a.customerName === null ? h('span', { class: 'muted' }, t('erased')) : h('bdi', null, a.customerName)),
       h('td', null, h('span', { class: 'badge' }, status)))
   }
 
-  /** The location's wall-clock `HH:mm`, in the page's digits (Arabic-Indic in Arabic). */
+  /** The location's wall-clock `HH:mm` in the digits Intl gives the page's language, as the page's other numbers. */
   function formatClock(time: string): string {
     const [hours, minutes] = time.split(':')
     const two = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false })
