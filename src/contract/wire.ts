@@ -157,6 +157,7 @@ export type FloorSnapshot = Static<typeof FloorSnapshotSchema>
 export type FloorLocation = ElementOf<FloorSnapshot['locations']>
 export type FloorService = ElementOf<FloorLocation['services']>
 export type FloorCounter = ElementOf<FloorLocation['counters']>
+export type FloorAppointment = ElementOf<FloorLocation['appointments']>
 export type ManagedUnits = Static<typeof ManagedUnitsSchema>
 export type FloorCloseRequest = Static<typeof FloorCloseRequestSchema>
 export type FloorCounterChanged = Static<typeof FloorCounterChangedSchema>

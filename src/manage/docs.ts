@@ -32,6 +32,14 @@ const FLOOR_EXAMPLE = {
       id: 'cnt_2', name: 'Counter 2', names: { en: 'Counter 2' }, serviceIds: ['svc_accounts'], state: 'break', breakReason: 'Lunch',
       stateSince: '2026-11-25T09:30:00.000Z', clerk: null, ticket: null, servedToday: 12,
     }],
+    appointments: [{
+      id: 'apt_01JD5APPT0000000000000001', startAt: '2026-11-25T09:15:00.000Z', time: '10:15', serviceId: 'svc_accounts',
+      serviceName: 'Accounts', serviceNames: { en: 'Accounts', ar: 'الحسابات' }, customerName: 'Amal Haddad', status: 'CHECKED_IN',
+    }, {
+      id: 'apt_01JD5APPT0000000000000002', startAt: '2026-11-25T10:00:00.000Z', time: '11:00', serviceId: 'svc_accounts',
+      serviceName: 'Accounts', serviceNames: { en: 'Accounts', ar: 'الحسابات' }, customerName: null, status: 'BOOKED',
+    }],
+    appointmentsToCome: 1,
   }],
 }
 

@@ -1,10 +1,11 @@
 import type { AppDeps } from '../root/deps'
 import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
-import { localDate } from '../platform/time'
+import { localDate, localDateTime } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import type { TicketRow } from '../tickets'
-import type { FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
+import type { AppointmentService } from '../appointments'
+import type { FloorAppointment, FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
 
 /** The longest-waiting ticket of one (service, location) line: what the wait-target watch needs. */
 export interface LineHead {
@@ -51,7 +52,10 @@ export class FloorModel {
   /** Wait-target crossings seen per unit (the watch adds them): part of the floor's revision. */
   private readonly crossings = new Map<string, number>()
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>) {
+  constructor(
+    private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>,
+    private readonly appointments: Pick<AppointmentService, 'list'>,
+  ) {
     const sql = deps.db.$client
     this.unitStmt = sql.query<UnitRow, [string]>(
       `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, break_reasons AS breakReasons,
@@ -61,7 +65,9 @@ export class FloorModel {
       'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
     )
     this.locationsStmt = sql.query<LocationRow, [string]>('SELECT id, name, names, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id')
-    this.targetsStmt = sql.query<{ id: string; waitTargetSeconds: number }, [string]>('SELECT id, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1')
+    this.targetsStmt = sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number }, [string]>(
+      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1',
+    )
     this.countersStmt = sql.query<CounterRow, [string]>(
       `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
         (SELECT json_group_array(cs.service_id) FROM (SELECT service_id FROM counter_services WHERE counter_id = c.id ORDER BY service_id) cs) AS serviceIds
@@ -116,7 +122,9 @@ export class FloorModel {
       const now = this.deps.clock.now()
       const language = unit.defaultLanguage
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
-      const targets = new Map(this.targetsStmt.all(queueUnitId).map((s) => [s.id, s.waitTargetSeconds]))
+      const serviceRows = this.targetsStmt.all(queueUnitId)
+      const targets = new Map(serviceRows.map((s) => [s.id, s.waitTargetSeconds]))
+      const serviceNames = new Map(serviceRows.map((s) => [s.id, { name: s.name, names: names(s.name, s.names) }]))
 
       // The longest-waiting ticket of each line (one seek per line), and each counter's ticket:
       // never a read of every open ticket, so a build does not grow with the waiting line.
@@ -188,7 +196,28 @@ export class FloorModel {
             servedToday: servedToday.get(c.id) ?? 0,
           }
         })
-        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, services, counters }
+        // Today's appointments of the location: one seek on (location_id, local_date), a day's
+        // bookings. Every booking, cancellation, check-in and missed marking bumps the unit's
+        // stateRevision in its own write (AppointmentService.announce), so this is read once per
+        // revision like the rest of the floor.
+        const appointments: FloorAppointment[] = []
+        let appointmentsToCome = 0
+        for (const row of this.appointments.list(location.id, day)) {
+          if (row.status === 'CANCELLED') continue
+          const service = serviceNames.get(row.serviceId) ?? { name: row.serviceId, names: { [language]: row.serviceId } }
+          if (row.status === 'BOOKED') appointmentsToCome += 1
+          appointments.push({
+            id: row.id,
+            startAt: isoTime(row.startAt),
+            time: localDateTime(row.startAt, location.timezone).time,
+            serviceId: row.serviceId,
+            serviceName: service.name,
+            serviceNames: service.names,
+            customerName: row.name,
+            status: row.status,
+          })
+        }
+        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, services, counters, appointments, appointmentsToCome }
       })
 
       const snapshot: FloorSnapshot = {

@@ -72,6 +72,24 @@ export const FloorCounter = Type.Object(
   closed,
 )
 
+/** What the floor shows of an appointment's status (contract §21); a cancelled one is not on the floor. */
+export const FLOOR_APPOINTMENT_STATUSES = ['BOOKED', 'CHECKED_IN', 'MISSED'] as const
+
+export const FloorAppointment = Type.Object(
+  {
+    id: Type.String(),
+    startAt: Instant,
+    time: Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$', description: 'the slot\'s start on the location\'s wall clock (its time zone), `HH:mm`', examples: ['10:45'] }),
+    serviceId: Type.String(),
+    serviceName: Type.String(),
+    serviceNames: Names,
+    customerName: Type.Union([Type.String(), Type.Null()], { description: 'null once the contact details were erased (contract §21 retainDays)' }),
+    status: Type.Union(FLOOR_APPOINTMENT_STATUSES.map((s) => Type.Literal(s)), { description: 'BOOKED: still to come; CHECKED_IN: arrived (a ticket was issued); MISSED: the check-in window closed without them' }),
+  },
+  closed,
+)
+export type FloorAppointment = Static<typeof FloorAppointment>
+
 export const FloorLocation = Type.Object(
   {
     id: Type.String(),
@@ -80,6 +98,8 @@ export const FloorLocation = Type.Object(
     businessDay: Type.String({ description: 'today at this location (its time zone)' }),
     services: Type.Array(FloorService),
     counters: Type.Array(FloorCounter),
+    appointments: Type.Array(FloorAppointment, { description: 'today\'s appointments at this location (its business day), by start time; cancelled ones are left out' }),
+    appointmentsToCome: Type.Integer({ minimum: 0, description: 'of those, still BOOKED (neither checked in nor missed)' }),
   },
   closed,
 )

@@ -5,6 +5,7 @@ import { appendAudit } from '../platform/audit'
 import type { BackgroundTask } from '../platform/lifecycle'
 import type { User } from '../people'
 import type { CounterService } from '../counters/service'
+import type { AppointmentService } from '../appointments'
 import { LiveHub } from '../display/hub'
 import { FloorModel, type FloorState } from './floor'
 import { WaitTargetWatch } from './watch'
@@ -43,8 +44,8 @@ export class ManageService {
   private readonly due = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly counters: CounterService) {
-    this.floor = new FloorModel(deps)
+  constructor(private readonly deps: AppDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
+    this.floor = new FloorModel(deps, appointments)
     this.hub = new LiveHub({
       log: deps.log,
       maxSocketsPerCredential: deps.limits.socketsPerCredential,

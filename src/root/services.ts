@@ -89,7 +89,10 @@ export function composeServices(deps: AppDeps): AppServices {
   const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
   // The live floor: its views hear of every committed change of their unit (coalesced, FLOOR_PUBLISH_MS);
   // the wait-target watch and the views' timers run with the server; /metrics reads the lines' heads.
-  const manage = new ManageService(deps, counters)
+  // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
+  const appointments = new AppointmentService(deps)
+  deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
+  const manage = new ManageService(deps, counters, appointments)
   onQueueChange(deps.db, (change) => manage.changed(change.queueUnitId))
   deps.lifecycle.register(manage.task())
   deps.lifecycle.register(floorHubTask(manage.hub, deps.limits.socketRecheckMs))
@@ -98,9 +101,6 @@ export function composeServices(deps: AppDeps): AppServices {
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
   let feedbackReport: FeedbackReport | undefined
-  // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
-  const appointments = new AppointmentService(deps)
-  deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,

@@ -5,6 +5,8 @@ import { counterContext, callNext, issued, ok } from '../counters/helpers'
 import { mainUnit, type QueueTestContext } from '../queue/helpers'
 import { readAudit } from '../../src/platform/audit'
 import type { ManageService } from '../../src/manage/service'
+import { appointmentContext, asKey, booked, APPOINTMENTS } from '../appointments/helpers'
+import { AppointmentService } from '../../src/appointments'
 
 /*
  * Contract §22's live floor through its API: who may see which unit, what the floor says, a
@@ -190,6 +192,75 @@ describe('a manager opens and closes counters', () => {
     const unknown = await post(ctx, `${API}/queue-units/qu_main/counters/cnt_east/open`, ctx.manager)
     expect(unknown.status).toBe(404)
     expect((await jsonOf(unknown)).error.code).toBe('COUNTER_NOT_FOUND')
+  })
+})
+
+describe('today\'s appointments on the floor', () => {
+  // The appointment fixture: Accounts at the main hall (Europe/Berlin) takes 15-minute slots; the
+  // clock starts Wednesday 2026-11-25 09:30Z, 10:30 in Berlin (check-in 15 minutes early to 10 late).
+  async function appointmentFloor() {
+    const ctx = appointmentContext(() => {}, { passwordCost: CHEAP })
+    await withPassword(ctx, { username: 'mona', role: 'manager', displayName: 'Mona M.', queueUnits: ['qu_main'] })
+    return { ...ctx, manager: await signedIn(ctx, 'mona') }
+  }
+
+  test('the manager\'s location lists today\'s bookings by time in the location\'s zone, with service, customer and status; a cancelled one is left out; tomorrow\'s is not shown', async () => {
+    const ctx = await appointmentFloor()
+    // 10:20 in Berlin: the 10:30 slot is bookable and already open for check-in (15 minutes early).
+    ctx.clock.set('2026-11-25T09:20:00Z')
+    const late = await booked(ctx, { startAt: '2026-11-25T14:30:00+01:00', name: 'Karim Aziz' })
+    const early = await booked(ctx, { startAt: '2026-11-25T10:30:00+01:00', name: 'Amal Haddad' })
+    const cancelled = await booked(ctx, { startAt: '2026-11-25T11:00:00+01:00', name: 'Lina Saab' })
+    await booked(ctx, { startAt: '2026-11-26T09:00:00+01:00', name: 'Tomorrow Person' })
+    expect((await asKey(ctx, 'POST', `${APPOINTMENTS}/${cancelled.id}/cancel`)).status).toBe(200)
+    expect((await asKey(ctx, 'POST', `${APPOINTMENTS}/${early.id}/check-in`)).status).toBe(201)
+
+    const loc = hall(await floor(ctx, ctx.manager))
+    expect(loc.businessDay).toBe('2026-11-25')
+    expect(loc.appointments).toEqual([
+      { id: early.id, startAt: '2026-11-25T09:30:00.000Z', time: '10:30', serviceId: 'svc_accounts', serviceName: 'Accounts', serviceNames: expect.objectContaining({ en: 'Accounts' }), customerName: 'Amal Haddad', status: 'CHECKED_IN' },
+      { id: late.id, startAt: '2026-11-25T13:30:00.000Z', time: '14:30', serviceId: 'svc_accounts', serviceName: 'Accounts', serviceNames: expect.objectContaining({ en: 'Accounts' }), customerName: 'Karim Aziz', status: 'BOOKED' },
+    ])
+    expect(loc.appointmentsToCome).toBe(1)
+
+    // Once its check-in window has closed, the 14:30 booking is marked missed: nothing is left to come.
+    ctx.clock.set('2026-11-25T13:41:00Z')
+    expect(ctx.deps.writes.now(() => new AppointmentService(ctx.deps).markMissed(ctx.clock.now()))).toBe(1)
+    // (Four hours on, the morning's session has lapsed: a fresh sign-in.)
+    const manager = await signedIn(ctx, 'mona')
+    const after = hall(await floor(ctx, manager))
+    expect(after.appointments.map((a: any) => [a.time, a.status])).toEqual([['10:30', 'CHECKED_IN'], ['14:30', 'MISSED']])
+    expect(after.appointmentsToCome).toBe(0)
+
+    // An erased contact shows as null (the page says "erased").
+    ctx.db.$client.run('UPDATE appointments SET name = NULL WHERE id = ?1', [early.id])
+    ctx.deps.writes.now(() => ctx.deps.tickets.touch('qu_main'))
+    expect(hall(await floor(ctx, manager)).appointments[0].customerName).toBeNull()
+  })
+
+  test('a booking through the operator API moves the floor\'s revision: the next snapshot has it, and the open views are told', async () => {
+    const ctx = await appointmentFloor()
+    const before = await floor(ctx, ctx.manager)
+    expect(hall(before).appointments).toEqual([])
+    const manage = managerOf(ctx)
+    const told: string[] = []
+    const changed = manage.changed.bind(manage)
+    manage.changed = (unit: string) => {
+      told.push(unit)
+      changed(unit)
+    }
+    const appointment = await booked(ctx, { startAt: '2026-11-25T11:15:00+01:00', name: 'Nadia Fares' })
+    expect(told).toContain('qu_main')
+    const next = await floor(ctx, ctx.manager)
+    expect(next.revision).toBeGreaterThan(before.revision)
+    expect(hall(next).appointments.map((a: any) => [a.id, a.time, a.customerName, a.status])).toEqual([[appointment.id, '11:15', 'Nadia Fares', 'BOOKED']])
+    expect(hall(next).appointmentsToCome).toBe(1)
+
+    expect((await asKey(ctx, 'POST', `${APPOINTMENTS}/${appointment.id}/cancel`)).status).toBe(200)
+    const cancelled = await floor(ctx, ctx.manager)
+    expect(cancelled.revision).toBeGreaterThan(next.revision)
+    expect(hall(cancelled).appointments).toEqual([])
+    expect(hall(cancelled).appointmentsToCome).toBe(0)
   })
 })
 

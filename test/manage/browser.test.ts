@@ -6,12 +6,14 @@ import { guardNetwork, HAVE_CHROMIUM, IMAGES, launchBrowser } from '../screens/s
 import { CHEAP, GOOD_PASSWORD, withPassword } from '../people/helpers'
 import { counterContext, callNext, issued, ok } from '../counters/helpers'
 import { mainUnit } from '../queue/helpers'
+import { appointmentContext, asKey, booked, APPOINTMENTS } from '../appointments/helpers'
 
 /*
  * /manage in a real browser (Debian's chromium) against the app listening on 127.0.0.1: a call,
  * a break with its reason and a clerk's sign-in each show within a second; a line passes its
  * target while the page is open and is marked in words; a clerk sees a 403 page. Screenshots at
- * 1920×1080, 1280×800 and 800×1280 in English and Arabic under docs/images/.
+ * 1920×1080, 1280×800 and 800×1280 in English and Arabic under docs/images/. Today's
+ * appointments: a booking, a check-in and a cancellation each show within a second.
  */
 
 const ctx = counterContext((doc) => {
@@ -167,6 +169,85 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       expect(problems).toEqual([])
     } finally {
       await context.close()
+    }
+  }, 90_000)
+
+  test('today\'s appointments: a booking, a check-in and a cancellation through the operator API show within a second; English and Arabic; axe-clean', async () => {
+    // The appointment fixture (Accounts at the main hall, Europe/Berlin); 10:20 in Berlin.
+    const appts = appointmentContext((doc) => {
+      mainUnit(doc).services!.find((s) => s.id === 'svc_accounts')!.name = { en: 'Accounts', ar: 'الحسابات' }
+    }, { passwordCost: CHEAP })
+    appts.clock.set('2026-11-25T09:20:00Z')
+    appts.app.listen({ port: 0, hostname: '127.0.0.1' })
+    const url = `http://127.0.0.1:${appts.app.server!.port}`
+    await withPassword(appts, { username: 'mona', role: 'manager', displayName: 'Mona M.', queueUnits: ['qu_main'] })
+    const kept = await booked(appts, { startAt: '2026-11-25T10:30:00+01:00', name: 'Amal Haddad' })
+    await booked(appts, { startAt: '2026-11-25T11:15:00+01:00', name: 'Karim Aziz' })
+    await booked(appts, { startAt: '2026-11-25T13:45:00+01:00', name: 'ليلى صعب' })
+    const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await launchBrowser({ bypassCSP: true })
+    try {
+      const network = await guardNetwork(context)
+      const page = await context.newPage()
+      await page.setViewportSize({ width: 1920, height: 1080 })
+      await page.goto(`${url}/login`)
+      await page.getByLabel('Username').fill('mona')
+      await page.getByLabel('Password').fill(GOOD_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.waitForURL(`${url}/manage`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      const table = page.getByRole('table', { name: /Appointments today/ })
+      const rows = table.locator('tbody tr')
+      const toCome = page.locator('section.location', { has: table }).locator('.to-come')
+      await rows.first().waitFor()
+      expect(await rows.allTextContents()).toEqual(['10:30AccountsAmal HaddadBooked', '11:15AccountsKarim AzizBooked', '13:45Accountsليلى صعبBooked'])
+      expect(await toCome.textContent()).toBe('(3 still to come)')
+
+      // A booking through the operator API appears, in time order, within a second.
+      const late = await booked(appts, { startAt: '2026-11-25T15:30:00+01:00', name: 'Nadia Fares' })
+      await table.locator(`tr[data-appointment="${late.id}"]`, { hasText: 'Nadia Fares' }).waitFor({ timeout: 1_000 })
+      expect(await rows.count()).toBe(4)
+      await toCome.filter({ hasText: '(4 still to come)' }).waitFor({ timeout: 1_000 })
+      // A check-in and a cancellation show within a second each.
+      expect((await asKey(appts, 'POST', `${APPOINTMENTS}/${kept.id}/check-in`)).status).toBe(201)
+      await table.locator(`tr[data-appointment="${kept.id}"] .badge`, { hasText: 'Checked in' }).waitFor({ timeout: 1_000 })
+      expect((await asKey(appts, 'POST', `${APPOINTMENTS}/${late.id}/cancel`)).status).toBe(200)
+      await table.locator(`tr[data-appointment="${late.id}"]`).waitFor({ state: 'detached', timeout: 1_000 })
+      await toCome.filter({ hasText: '(2 still to come)' }).waitFor({ timeout: 1_000 })
+      // The contact of one was erased: the page says so.
+      appts.db.$client.run("UPDATE appointments SET name = NULL WHERE name = 'Karim Aziz'")
+      appts.deps.writes.now(() => appts.deps.tickets.touch('qu_main'))
+      await table.locator('tr', { hasText: 'erased' }).waitFor({ timeout: 1_000 })
+      await page.screenshot({ path: join(IMAGES, 'manage-appointments-en.png') })
+
+      const problems: string[] = []
+      const check = async (label: string) => {
+        await page.addScriptTag({ content: AXE })
+        const found = (await page.evaluate(async () => {
+          const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
+          return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id} at ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`)
+        })) as string[]
+        problems.push(...found.map((f) => `${label}: ${f}`))
+      }
+      await check('en')
+
+      await page.goto(`${url}/manage?lang=ar`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      const arabic = page.getByRole('table', { name: /مواعيد اليوم/ })
+      await arabic.locator('tbody tr').first().waitFor()
+      expect(await arabic.locator('tbody tr').first().textContent()).toBe('10:30الحساباتAmal Haddadتم تسجيل الحضور')
+      await arabic.locator('tr', { hasText: 'محذوف' }).waitFor()
+      await page.screenshot({ path: join(IMAGES, 'manage-appointments-ar.png') })
+      await check('ar')
+      for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }]) {
+        await page.setViewportSize(size)
+        expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width)
+      }
+      expect(problems).toEqual([])
+      expect(network.outside).toEqual([])
+    } finally {
+      await context.close()
+      appts.app.stop(true)
     }
   }, 90_000)
 })

@@ -1,4 +1,4 @@
-import type { FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
+import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
 import { formatMinutes, formatNumber } from '../format'
@@ -186,7 +186,43 @@ function start(root: HTMLElement): void {
               h('th', { scope: 'col' }, t('actions')))),
             h('tbody', null, loc.counters.length === 0
               ? h('tr', null, h('td', { colspan: 7, class: 'muted' }, t('noCounters')))
-              : loc.counters.map((c) => counterRow(c, loc, unit, language)))))))
+              : loc.counters.map((c) => counterRow(c, loc, unit, language))))),
+        appointmentsPane(loc, language)))
+  }
+
+  /** Today's appointments of the location (cancelled ones are not sent), with how many are still to come. */
+  function appointmentsPane(loc: FloorLocation, language: string): HTMLElement {
+    const headingId = `appts-${loc.id}`
+    return h('div', { class: 'pane appointments-pane' },
+      h('h3', { id: headingId }, t('appointments'), ' ',
+        h('span', { class: 'to-come' }, t('toCome', { n: formatNumber(lang, loc.appointmentsToCome) }))),
+      loc.appointments.length === 0
+        ? h('p', { class: 'muted' }, t('noAppointments'))
+        // A long day scrolls inside its own box (reachable from the keyboard) so the lines and
+        // counters above keep their place on the screen.
+        : h('div', { class: 'appointments-scroll', role: 'region', tabindex: 0, 'aria-labelledby': headingId },
+          h('table', { class: 'appointments', 'aria-labelledby': headingId },
+            h('thead', null, h('tr', null,
+              h('th', { scope: 'col' }, t('time')), h('th', { scope: 'col' }, t('service')),
+              h('th', { scope: 'col' }, t('customer')), h('th', { scope: 'col' }, t('state')))),
+            h('tbody', null, loc.appointments.map((a) => appointmentRow(a, language))))))
+  }
+
+  function appointmentRow(a: FloorAppointment, language: string): HTMLElement {
+    const status = a.status === 'BOOKED' ? t('apptBooked') : a.status === 'CHECKED_IN' ? t('apptCheckedIn') : t('apptMissed')
+    return h('tr', { class: `appointment is-${a.status.toLowerCase().replace('_', '-')}`, 'data-appointment': a.id },
+      h('th', { scope: 'row', class: 'num' }, h('time', { datetime: a.startAt }, formatClock(a.time))),
+      // <bdi>: a name in the other script keeps its own direction without moving the cell's alignment.
+      h('td', null, h('bdi', null, nameIn(a.serviceNames, lang, language, a.serviceName))),
+      h('td', null, a.customerName === null ? h('span', { class: 'muted' }, t('erased')) : h('bdi', null, a.customerName)),
+      h('td', null, h('span', { class: 'badge' }, status)))
+  }
+
+  /** The location's wall-clock `HH:mm` in the digits Intl gives the page's language, as the page's other numbers. */
+  function formatClock(time: string): string {
+    const [hours, minutes] = time.split(':')
+    const two = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false })
+    return `${two.format(Number(hours))}:${two.format(Number(minutes))}`
   }
 
   function serviceRow(s: FloorService, loc: FloorLocation, language: string): HTMLElement {
