@@ -83,7 +83,9 @@ function insertBookings(dbFile: string, count: number): void {
   const now = Date.now()
   const firstSlot = Math.floor(now / 86_400_000) * 86_400_000 - 15 * 86_400_000
   const slots = Math.ceil(count / OFFERS.length)
-  const step = Math.floor((DAYS * 24 * 60) / SLOT_MINUTES / slots) * SLOT_MINUTES * 60_000
+  // Spread evenly over all the slots of the 30 days, on the 15-minute grid.
+  const gridSlots = (DAYS * 24 * 60) / SLOT_MINUTES
+  const slotStart = (k: number) => firstSlot + Math.floor((k * gridSlots) / slots) * SLOT_MINUTES * 60_000
   const insert = db.query(`INSERT INTO appointments (id, queue_unit_id, location_id, service_id, start_at, end_at, local_date, code, status, name, phone, email,
     dedupe_key, ticket_id, created_by, created_at, updated_at, checked_in_at, cancelled_at, missed_at, erased_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL)`)
   const codes = new Set<string>()
@@ -96,7 +98,7 @@ function insertBookings(dbFile: string, count: number): void {
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const [serviceId, locationId] = OFFERS[i % OFFERS.length]!
-      const startAt = firstSlot + Math.floor(i / OFFERS.length) * step
+      const startAt = slotStart(Math.floor(i / OFFERS.length))
       const endAt = startAt + SLOT_MINUTES * 60_000
       const createdAt = startAt - 3 * 86_400_000
       const past = endAt < now
