@@ -35,6 +35,7 @@ import { seedTicketHistory } from './seed'
 import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
 import { currentManageSection } from './manage'
+import { currentAppointmentsSection } from './appointments'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 
 const ROOT = join(import.meta.dir, '..')
@@ -580,6 +581,8 @@ BENCH_QUIET_WAIT=0 bun run bench    # do not wait for the load average
 BENCH_ONLY=writes BENCH_DURATION=5 BENCH_OUT=/tmp/r.md BENCH_DATA=/tmp/r.json bun run bench   # a quick look at one phase
 BENCH_REPORT_ONLY=1 bun run bench   # rewrite RESULTS.md from bench/results.json (e.g. after editing analysis.md)
 BENCH_BEFORE=none bun run bench     # without the code before (no git history, no registry); BENCH_BEFORE=<commit> for another
+bun bench/manage.ts                 # after \`bun run build\`: the live floor's cost (its own section)
+bun bench/appointments.ts           # after \`bun run build\`: 10,000 bookings against none, with an A/A pair (≈ 4 minutes; its own section)
 \`\`\`
 
 Phases for \`BENCH_ONLY\`: \`reads\` (state, services, ticket read vs bare Bun.serve), \`writes\`
@@ -705,7 +708,10 @@ function withReportsSection(text: string): string {
   const withEstimates = estimates === '' ? withReplication : withReplication.trimEnd() + '\n\n' + estimates + '\n'
   // bench/manage.ts's section (the live floor, \`bun bench/manage.ts\`) likewise.
   const manage = currentManageSection()
-  return manage === '' ? withEstimates : withEstimates.trimEnd() + '\n\n' + manage + '\n'
+  const withManage = manage === '' ? withEstimates : withEstimates.trimEnd() + '\n\n' + manage + '\n'
+  // bench/appointments.ts's section (10,000 bookings, \`bun bench/appointments.ts\`) likewise.
+  const appointments = currentAppointmentsSection()
+  return appointments === '' ? withManage : withManage.trimEnd() + '\n\n' + appointments + '\n'
 }
 
 async function main(): Promise<void> {

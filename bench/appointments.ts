@@ -1,0 +1,241 @@
+/**
+ * `bun bench/appointments.ts` (after `bun run build`): what 10,000 bookings cost the hot paths
+ * (contract §21, issue 35). Three databases provisioned alike from bench/provision.json with
+ * appointments enabled on Accounts, Loans and Cards, each served by its own dist/lobby on core 1:
+ * `with` holds 10,000 bookings over 30 days (15 past, 15 ahead; past ones checked in, missed or
+ * cancelled, future ones booked or cancelled), `without` and `without'` hold none. In rounds,
+ * each operation is driven with wrk (core 0) against the three servers in turn, the order
+ * rotating each round: ticket issue (bench/lua/issue.lua), the state read, the services list
+ * and the ticket read (bench/lua/get.lua). Per operation: the median of with ÷ without and, as
+ * the noise band, of without' ÷ without (A/A). Writes its section of bench/RESULTS.md (between
+ * the `appointments` markers), leaving the rest.
+ *
+ * The bookings go in by SQL before the server starts, with the columns the booking service
+ * writes (src/appointments/service.ts `book`, check-in, cancel, missed marking): booking
+ * 10,000 through the API would be the same rows, minutes slower.
+ */
+import { Database } from 'bun:sqlite'
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { writeSection, currentSection } from './sections'
+import { serveLobby } from './processes'
+
+const ROOT = join(import.meta.dir, '..')
+const BENCH = import.meta.dir
+const RESULTS = process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md')
+const env = (name: string, fallback: number) => (process.env[name] === undefined ? fallback : Number(process.env[name]))
+const ROUNDS = env('BENCH_RUNS', 5)
+const SECONDS = env('BENCH_DURATION', 3)
+const BOOKINGS = env('BENCH_BOOKINGS', 10_000)
+const DAYS = 30
+const SLOT_MINUTES = 15
+const QUEUE = '/api/public/v1/queue'
+const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
+/** The service and location pairs that take bookings (bench/provision.json's offers of the three services). */
+const OFFERS = [['svc_accounts', 'loc_hall'], ['svc_accounts', 'loc_annex'], ['svc_loans', 'loc_hall'], ['svc_cards', 'loc_hall']] as const
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ'
+export const START = '<!-- appointments:start -->'
+export const END = '<!-- appointments:end -->'
+
+const say = (line: string) => process.stderr.write(`[bench:appointments] ${line}\n`)
+const load = () => loadavg()[0]!
+
+function run(argv: string[]): string {
+  const r = Bun.spawnSync(argv, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
+  return r.stdout.toString()
+}
+
+interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
+
+function wrk(script: string, url: string, args: string[], seconds: number): WrkRun {
+  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', script), url, '--', ...args])
+  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
+  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
+}
+
+const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** bench/provision.json with appointments enabled on the services that take bookings here. */
+function provisionWithAppointments(file: string): void {
+  const spec = JSON.parse(readFileSync(join(BENCH, 'provision.json'), 'utf8'))
+  for (const service of spec.workspaces[0].queueUnits[0].services) {
+    if (OFFERS.some(([id]) => id === service.id)) service.appointments = { enabled: true, slotMinutes: SLOT_MINUTES, bookAheadDays: 60, retainDays: 90 }
+  }
+  writeFileSync(file, JSON.stringify(spec))
+}
+
+const berlinDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' })
+
+/**
+ * 10,000 bookings by SQL, one per slot of each offer, 15-minute slots of the day (the bench
+ * locations have no hours: open all day) from 15 days ago to 15 days ahead. Statuses as the
+ * service leaves them: past slots checked in (a ticket id; retention may have deleted the
+ * ticket), missed or cancelled; future ones booked or cancelled. The dedupe key is held by
+ * BOOKED and CHECKED_IN rows only, as the service clears it on cancel and miss.
+ */
+function insertBookings(dbFile: string, count: number): void {
+  const db = new Database(dbFile)
+  const unit = 'qu_bench'
+  const now = Date.now()
+  const firstSlot = Math.floor(now / 86_400_000) * 86_400_000 - 15 * 86_400_000
+  const slots = Math.ceil(count / OFFERS.length)
+  // Spread evenly over all the slots of the 30 days, on the 15-minute grid.
+  const gridSlots = (DAYS * 24 * 60) / SLOT_MINUTES
+  const slotStart = (k: number) => firstSlot + Math.floor((k * gridSlots) / slots) * SLOT_MINUTES * 60_000
+  const insert = db.query(`INSERT INTO appointments (id, queue_unit_id, location_id, service_id, start_at, end_at, local_date, code, status, name, phone, email,
+    dedupe_key, ticket_id, created_by, created_at, updated_at, checked_in_at, cancelled_at, missed_at, erased_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL)`)
+  const codes = new Set<string>()
+  const code = () => {
+    for (;;) {
+      const c = Array.from({ length: 8 }, () => CODE_ALPHABET[Math.floor(Math.random() * CODE_ALPHABET.length)]).join('')
+      if (!codes.has(c)) { codes.add(c); return c }
+    }
+  }
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const [serviceId, locationId] = OFFERS[i % OFFERS.length]!
+      const startAt = slotStart(Math.floor(i / OFFERS.length))
+      const endAt = startAt + SLOT_MINUTES * 60_000
+      const createdAt = startAt - 3 * 86_400_000
+      const past = endAt < now
+      const status = past ? (['CHECKED_IN', 'CHECKED_IN', 'CHECKED_IN', 'MISSED', 'CANCELLED'] as const)[i % 5]! : (['BOOKED', 'BOOKED', 'BOOKED', 'CANCELLED'] as const)[i % 4]!
+      const name = `Bench Customer ${i}`
+      const phone = i % 2 === 0 ? `+4930${String(1_000_000 + i)}` : null
+      const email = i % 2 === 1 ? `customer${i}@example.org` : null
+      const holds = status === 'BOOKED' || status === 'CHECKED_IN'
+      const dedupe = holds ? new Bun.CryptoHasher('sha256').update(JSON.stringify([serviceId, locationId, startAt, name.toLowerCase(), phone ?? '', email ?? ''])).digest('hex') : null
+      const updatedAt = status === 'BOOKED' ? createdAt : Math.min(now, startAt + 20 * 60_000)
+      insert.run(`apt_bench${String(i).padStart(6, '0')}`, unit, locationId, serviceId, startAt, endAt, berlinDate.format(startAt), code(), status, name, phone, email,
+        dedupe, status === 'CHECKED_IN' ? `tkt_bench${i}` : null, 'customer:bench', createdAt, updatedAt,
+        status === 'CHECKED_IN' ? startAt - 5 * 60_000 : null, status === 'CANCELLED' ? createdAt + 3_600_000 : null, status === 'MISSED' ? updatedAt : null)
+    }
+  })()
+  db.close()
+}
+
+async function issueOne(url: string, secret: string): Promise<string> {
+  const res = await fetch(`${url}${QUEUE}/tickets`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'x-request-timestamp': new Date().toISOString(),
+      'x-request-nonce': crypto.randomUUID(), 'idempotency-key': crypto.randomUUID(),
+    },
+    body: ISSUE_BODY,
+  })
+  if (res.status !== 201) throw new Error(`seed issue: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { data: { id: string } }).data.id
+}
+
+type Which = 'without' | 'with' | 'aa'
+const SERVERS: readonly Which[] = ['without', 'with', 'aa']
+const OPERATIONS = ['ticket issue', 'state read', 'services list', 'ticket read'] as const
+type Operation = (typeof OPERATIONS)[number]
+
+export async function appointmentsBench(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist', 'lobby'))) throw new Error('dist/lobby is missing (bun run build)')
+  const tmp = mkdtempSync(join(tmpdir(), 'lobby-bench-appointments-'))
+  const loadStart = load()
+  const stops: (() => Promise<void>)[] = []
+  try {
+    const binary = join(tmp, 'lobby')
+    copyFileSync(join(ROOT, 'dist', 'lobby'), binary)
+    chmodSync(binary, 0o755)
+    const spec = join(tmp, 'provision.json')
+    provisionWithAppointments(spec)
+    const servers = {} as Record<Which, { url: string; secrets: Map<string, string>; ticketPath: string }>
+    for (const which of SERVERS) {
+      const db = join(tmp, `${which}.db`)
+      const provisioned = JSON.parse(run([binary, 'provision', '--db', db, '--file', spec])) as { secrets: { name: string; secret: string }[] }
+      if (which === 'with') insertBookings(db, BOOKINGS)
+      const server = await serveLobby(binary, db)
+      stops.push(server.stop)
+      const secrets = new Map(provisioned.secrets.map((s) => [s.name, s.secret]))
+      const ticketPath = `${QUEUE}/tickets/${await issueOne(server.url, secrets.get('bench-issue')!)}`
+      servers[which] = { url: server.url, secrets, ticketPath }
+    }
+    const booked = new Database(join(tmp, 'with.db'), { readonly: true })
+    const counts = booked.query<{ status: string; n: number }, []>('SELECT status, count(*) AS n FROM appointments GROUP BY status ORDER BY status').all()
+    booked.close()
+    say(`bookings in the "with" database: ${counts.map((c) => `${c.status} ${c.n}`).join(', ')}`)
+
+    const drive = (operation: Operation, which: Which, seconds: number): WrkRun => {
+      const s = servers[which]
+      switch (operation) {
+        case 'ticket issue': return wrk('issue.lua', `${s.url}${QUEUE}/tickets`, [Math.random().toString(36).slice(2, 10), s.secrets.get('bench-issue')!, ISSUE_BODY], seconds)
+        case 'state read': return wrk('get.lua', `${s.url}${QUEUE}/state`, [s.secrets.get('bench-state')!], seconds)
+        case 'services list': return wrk('get.lua', `${s.url}${QUEUE}/services`, [s.secrets.get('bench-services')!], seconds)
+        case 'ticket read': return wrk('get.lua', `${s.url}${s.ticketPath}`, [s.secrets.get('bench-ticket-read')!], seconds)
+      }
+    }
+    say('warming up')
+    for (const operation of OPERATIONS) for (const which of SERVERS) drive(operation, which, 1)
+    const loadRuns = load()
+    const runs = new Map<string, WrkRun[]>()
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]!)
+      for (const operation of OPERATIONS) {
+        for (const which of order) {
+          const r = drive(operation, which, SECONDS)
+          runs.set(`${operation}/${which}`, [...(runs.get(`${operation}/${which}`) ?? []), r])
+        }
+        say(`round ${round + 1}, ${operation}: ${order.map((w) => `${w} ${rps(runs.get(`${operation}/${w}`)!.at(-1)!).toFixed(0)}`).join(', ')} req/s`)
+      }
+    }
+    const loadEnd = load()
+    const f2 = (n: number) => n.toFixed(2)
+    const rows = OPERATIONS.map((operation) => {
+      const of = (which: Which) => runs.get(`${operation}/${which}`)!
+      const withRatios = of('with').map((r, i) => rps(r) / rps(of('without')[i]!))
+      const aaRatios = of('aa').map((r, i) => rps(r) / rps(of('without')[i]!))
+      // Noise moves either way: the band is 1 ÷ d … d, d the largest A/A step away from 1 in any round.
+      const d = Math.max(...aaRatios.map((r) => Math.max(r, 1 / r)))
+      const lo = 1 / d, hi = d
+      const m = median(withRatios)
+      // Only below the band would bookings have cost something; above it, the server compared against was the slow one.
+      const verdict = m < lo ? '**below: slower**' : m > hi ? 'above (faster)' : 'inside'
+      const againstAa = median(of('with').map((r, i) => rps(r) / rps(of('aa')[i]!)))
+      const p99 = (which: Which) => (median(of(which).map((r) => r.p99Us)) / 1000).toFixed(1)
+      return `| ${operation} | ${median(of('without').map(rps)).toFixed(0)} | ${median(of('with').map(rps)).toFixed(0)} | ${median(of('aa').map(rps)).toFixed(0)} | ${withRatios.map(f2).join(', ')} (**${f2(median(withRatios))}**) | ${aaRatios.map(f2).join(', ')} (band ${f2(lo)}–${f2(hi)}) | ${verdict}; with ÷ without′ ${f2(againstAa)} | ${p99('without')} / ${p99('with')} / ${p99('aa')} |`
+    })
+    const errors = [...runs.values()].flat().reduce((n, r) => n + r.statusErrors, 0)
+    const section = `${START}
+## Appointments: 10,000 bookings (issue 35)
+
+Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`bun bench/appointments.ts\` on the shared machine: 1-minute load
+average ${loadStart.toFixed(2)} at the start, ${loadRuns.toFixed(2)} when the measured rounds began, ${loadEnd.toFixed(2)} at their end
+(2 cores; other agents were building and testing at the same time), so absolute req/s are noisy: read
+the ratios, which compare servers within one round.
+
+Three databases provisioned alike from bench/provision.json with appointments enabled (15-minute
+slots) on Accounts (hall and annex), Loans and Cards; each served by its own dist/lobby on core 1.
+**with**: ${BOOKINGS.toLocaleString('en')} bookings over ${DAYS} days, 15 past and 15 ahead, inserted by SQL as the service writes them
+(${counts.map((c) => `${c.n} ${c.status}`).join(', ')}); **without** and **without′** (the A/A pair): none.
+wrk (2 threads, 16 connections, ${SECONDS} s) on core 0 drives one operation against the three servers in turn, ${ROUNDS}
+rounds, the order of the servers rotating each round. Ratio = req/s of that server ÷ req/s of
+*without* in the same round; the A/A band is 1/d … d, d the largest
+without′ ÷ without step away from 1 in any round (noise moves either way). Status errors: ${errors}.
+
+| operation | without req/s | with req/s | without′ req/s | with ÷ without per round (median) | A/A per round | with, against the band | p99 ms without / with / without′ |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Not measured here: the phone page's ticket read (\`/api/phone/v1/tickets/{code}\`) is limited to 600
+reads a minute per address, so one load generator cannot drive it, and the display's state needs a
+paired display token; neither reads the appointments table (the phone read reads the ticket by its
+tracking code, the display the unit's state, as the public state read does).
+${END}`
+    writeSection({ file: RESULTS, start: START, end: END }, section)
+    say(`wrote the appointments section of ${RESULTS}`)
+  } finally {
+    for (const stop of stops) await stop()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+export const currentAppointmentsSection = () => currentSection({ file: RESULTS, start: START, end: END })
+
+if (import.meta.main) await appointmentsBench()
