@@ -207,7 +207,7 @@ export async function appointmentsBench(): Promise<void> {
 
 Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`bun bench/appointments.ts\` on the shared machine: 1-minute load
 average ${loadStart.toFixed(2)} at the start, ${loadRuns.toFixed(2)} when the measured rounds began, ${loadEnd.toFixed(2)} at their end
-(2 cores; other agents were building and testing at the same time), so absolute req/s are noisy: read
+(2 cores; the load average says how busy it was), so absolute req/s are noisy: read
 the ratios, which compare servers within one round.
 
 Three databases provisioned alike from bench/provision.json with appointments enabled (15-minute
