@@ -151,7 +151,7 @@ export async function manageBench(): Promise<void> {
 
 Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`bun bench/manage.ts\` on the shared machine: 1-minute load
 average ${loadStart.toFixed(2)} at the start, ${loadIssue.toFixed(2)} when the issue runs began, ${loadEnd.toFixed(2)} at their end (2 cores;
-other agents were working), so absolute figures are noisy: compare within a round.
+the load average says how busy it was), so absolute figures are noisy: compare within a round.
 
 One database provisioned from bench/provision.json with ${WAITING} tickets waiting in \`${UNIT}\`, served by dist/lobby
 on core 1. wrk (2 threads, 16 connections, ${SECONDS} s, bench/lua/issue.lua) and the views (${VIEWS} websockets of 4
