@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import jsQR from 'jsqr'
 import type { BrowserContext, Page } from 'playwright-core'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
+import { CHROMIUM, decodeQr, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
 
 /**
@@ -19,28 +18,8 @@ const TEST_MS = 40_000
 
 // The page's globals inside `evaluate` callbacks (the test's own tsconfig has no DOM library).
 declare const document: any
-declare const Image: any
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED join browser tests: no Chromium at ${CHROMIUM}`)
-
-/** Decodes the QR code in a PNG screenshot: the browser turns the PNG into pixels, jsQR reads them. */
-async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
-  const { width, height, pixels } = await page.evaluate(async (dataUrl) => {
-    const image = new Image()
-    image.src = dataUrl
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = image.naturalWidth
-    canvas.height = image.naturalHeight
-    const context = canvas.getContext('2d')!
-    context.drawImage(image, 0, 0)
-    const data = context.getImageData(0, 0, canvas.width, canvas.height).data
-    let binary = ''
-    for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000))
-    return { width: canvas.width, height: canvas.height, pixels: btoa(binary) }
-  }, `data:image/png;base64,${png.toString('base64')}`)
-  return jsQR(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), width, height)?.data ?? null
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('joining from a phone in Chromium against dist/lobby', () => {
   const lobby = new Lobby()

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import jsQR from 'jsqr'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from '../screens/support'
+import { CHROMIUM, decodeQr, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from '../screens/support'
 
 /**
  * The kiosk (contract §9) and the ticket on a phone (§10) in headless Chromium against
@@ -21,7 +20,6 @@ const PHONE = { width: 360, height: 740 }
 // The page's globals inside `evaluate` callbacks (the test's own tsconfig has no DOM library).
 declare const document: any
 declare const window: any
-declare const Image: any
 declare const getComputedStyle: any
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED kiosk browser tests: no Chromium at ${CHROMIUM}`)
@@ -35,26 +33,6 @@ function cli(lobby: Lobby, ...args: string[]): any {
 /** Counts window.print() calls of the page and its frames (headless Chromium has no printer). */
 const PRINT_STUB = `window.print = function () { try { window.top.__printed = (window.top.__printed || 0) + 1 } catch (e) {} };` +
   `navigator.vibrate = function (pattern) { window.__vibrations = (window.__vibrations || []).concat([pattern]); return true };`
-
-/** Decodes the QR code in a PNG screenshot: the browser turns the PNG into pixels, jsQR reads them. */
-async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
-  const { width, height, pixels } = await page.evaluate(async (dataUrl) => {
-    const image = new Image()
-    image.src = dataUrl
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = image.naturalWidth
-    canvas.height = image.naturalHeight
-    const context = canvas.getContext('2d')!
-    context.drawImage(image, 0, 0)
-    // Base64 in chunks: a plain array of every byte would take seconds to cross the protocol.
-    const data = context.getImageData(0, 0, canvas.width, canvas.height).data
-    let binary = ''
-    for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000))
-    return { width: canvas.width, height: canvas.height, pixels: btoa(binary) }
-  }, `data:image/png;base64,${png.toString('base64')}`)
-  return jsQR(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), width, height)?.data ?? null
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in Chromium against dist/lobby', () => {
   const lobby = new Lobby()

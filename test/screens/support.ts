@@ -1,3 +1,4 @@
+import jsQR from 'jsqr'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -214,4 +215,25 @@ export function at(minutesFromNow: number, timeZone = 'Europe/Berlin', now = Dat
   const [h, m] = offset.slice(1).split(':').map(Number) as [number, number]
   const local = new Date(instant + sign * (h * 60 + m) * 60_000).toISOString().slice(0, 16)
   return `${local}:00${offset}`
+}
+
+/** Decodes the QR code in a PNG screenshot: the browser turns the PNG into pixels, jsQR reads them. */
+export async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
+  const { width, height, pixels } = await page.evaluate(async (dataUrl) => {
+    const { Image, document } = globalThis as any
+    const image = new Image()
+    image.src = dataUrl
+    await image.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = image.naturalWidth
+    canvas.height = image.naturalHeight
+    const context = canvas.getContext('2d')!
+    context.drawImage(image, 0, 0)
+    // Base64 in chunks: a plain array of every byte would take seconds to cross the protocol.
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data
+    let binary = ''
+    for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000))
+    return { width: canvas.width, height: canvas.height, pixels: btoa(binary) }
+  }, `data:image/png;base64,${png.toString('base64')}`)
+  return jsQR(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), width, height)?.data ?? null
 }
