@@ -18,6 +18,12 @@ export async function setPassword(lobby: Lobby, setupPath: string): Promise<void
   if (response.status !== 200) throw new Error(`setup: ${response.status} ${await response.text()}`)
 }
 
+/** The two people every console browser test signs in as: `root` (admin) and `omar` (manager of qu_main), passwords set. */
+export async function addConsoleStaff(lobby: Lobby): Promise<void> {
+  await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
+  await setPassword(lobby, addUser(lobby, '--username', 'omar', '--role', 'manager', '--name', 'Omar Nasser', '--queue-units', 'qu_main').setupPath)
+}
+
 export async function signIn(page: Page, lobby: Lobby, username: string): Promise<void> {
   await page.goto(`${lobby.url}/login`)
   await page.getByLabel('Username').fill(username)

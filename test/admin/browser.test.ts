@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
-import { addUser, setPassword, signIn } from './browser-support'
+import { addConsoleStaff, signIn } from './browser-support'
 
 /*
  * The administration console (contract §17) in headless Chromium against dist/lobby (build it
@@ -34,8 +34,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
     await lobby.start()
-    await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
-    await setPassword(lobby, addUser(lobby, '--username', 'omar', '--role', 'manager', '--name', 'Omar Nasser', '--queue-units', 'qu_main').setupPath)
+    await addConsoleStaff(lobby)
   }, 60_000)
 
   afterAll(async () => {
