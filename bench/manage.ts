@@ -1,7 +1,9 @@
 /**
  * `bun bench/manage.ts` (after `bun run build`): the live floor's cost (contract §22, issue 36).
  * One fresh database provisioned from bench/provision.json, served by dist/lobby on core 1;
- * 500 tickets waiting in the unit; then ticket issue with wrk (bench/lua/issue.lua, core 0) in
+ * 500 tickets waiting in the unit; then ticket writes with wrk (bench/lua/issue-cancel.lua, core 0:
+ * each connection issues a ticket and cancels it with its next request, so the line stays at 500
+ * however long the runs last; a plain issue run grew it past 10,000 and measured the line) in
  * rounds with no floor view open and with 100 views open (100 websockets of 4 managers'
  * sessions, 25 each, subscribed to the unit's floor, in this process on core 0), alternating
  * which goes first. The first two rounds are both without views: their ratio is the A/A band the
@@ -40,9 +42,12 @@ function run(argv: string[]): string {
 
 interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
 
-function wrk(url: string, secret: string, seconds: number): WrkRun {
+interface Secrets { issue: string; operator: string }
+
+/** wrk issuing tickets and cancelling each on its next request (bench/lua/issue-cancel.lua): the line stays at WAITING. */
+function wrk(url: string, secrets: Secrets, seconds: number): WrkRun {
   const salt = Math.random().toString(36).slice(2, 10)
-  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue.lua'), `${url}/api/public/v1/queue/tickets`, '--', salt, secret, ISSUE_BODY])
+  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue-cancel.lua'), url, '--', salt, secrets.issue, ISSUE_BODY, secrets.operator])
   const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
   if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
   return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
@@ -61,6 +66,14 @@ async function issueOne(url: string, secret: string): Promise<void> {
     body: ISSUE_BODY,
   })
   if (res.status !== 201) throw new Error(`seed issue: ${res.status} ${await res.text()}`)
+}
+
+/** The unit's waiting tickets now (the public state read, every service of both locations). */
+async function waitingNow(url: string, secret: string): Promise<number> {
+  const res = await fetch(`${url}/api/public/v1/queue/state`, { headers: { authorization: `Bearer ${secret}` } })
+  if (res.status !== 200) throw new Error(`state read: ${res.status} ${await res.text()}`)
+  const body = (await res.json()) as { data: { services: { waiting: number }[] } }
+  return body.data.services.reduce((n, s) => n + s.waiting, 0)
 }
 
 /** The floor's views: websockets with a manager's session cookie, each subscribed to the unit. */
@@ -104,6 +117,8 @@ export async function manageBench(): Promise<void> {
     const db = join(tmp, 'floor.db')
     const provisioned = JSON.parse(run([binary, 'provision', '--db', db, '--file', join(BENCH, 'provision.json')])) as { secrets: { name: string; secret: string }[] }
     const secret = provisioned.secrets.find((s) => s.name === 'bench-issue')!.secret
+    const secrets: Secrets = { issue: secret, operator: provisioned.secrets.find((s) => s.name === 'bench-operator')!.secret }
+    const stateSecret = provisioned.secrets.find((s) => s.name === 'bench-state')!.secret
     const managers = ['m1', 'm2', 'm3', 'm4'].map((username) => ({ username, link: JSON.parse(run([binary, 'users', 'add', '--db', db, '--username', username, '--role', 'manager', '--queue-units', UNIT])) as { setupPath: string } }))
     const server = await serveLobby(binary, db)
     const cookies: string[] = []
@@ -115,23 +130,24 @@ export async function manageBench(): Promise<void> {
       cookies.push(signIn.headers.get('set-cookie')!.split(';')[0]!)
     }
     for (let i = 0; i < WAITING; i++) await issueOne(server.url, secret)
-    say(`${WAITING} tickets waiting; warming up`)
+    const waitingBefore = await waitingNow(server.url, stateSecret)
+    say(`${waitingBefore} tickets waiting; warming up`)
     const loadIssue = load()
-    wrk(server.url, secret, 2)
+    wrk(server.url, secrets, 2)
     const runs: { none: WrkRun[]; views: WrkRun[]; aa: WrkRun[] } = { none: [], views: [], aa: [] }
     const seen: { messages: number; bytes: number; largest: number; closed: number; seconds: number }[] = []
     // A/A: two rounds without views.
-    runs.aa.push(wrk(server.url, secret, SECONDS))
-    runs.aa.push(wrk(server.url, secret, SECONDS))
+    runs.aa.push(wrk(server.url, secrets, SECONDS))
+    runs.aa.push(wrk(server.url, secrets, SECONDS))
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? (['none', 'views'] as const) : (['views', 'none'] as const)
       for (const which of order) {
         if (which === 'none') {
-          runs.none.push(wrk(server.url, secret, SECONDS))
+          runs.none.push(wrk(server.url, secrets, SECONDS))
         } else {
           const views = await openViews(server.url, cookies, VIEWS)
           const started = performance.now()
-          runs.views.push(wrk(server.url, secret, SECONDS))
+          runs.views.push(wrk(server.url, secrets, SECONDS))
           await Bun.sleep(500)
           seen.push({ messages: views.messages, bytes: views.bytes, largest: views.largest, closed: views.closed, seconds: (performance.now() - started) / 1000 })
           views.close()
@@ -141,6 +157,7 @@ export async function manageBench(): Promise<void> {
       }
     }
     const loadEnd = load()
+    const waitingAfter = await waitingNow(server.url, stateSecret)
     await server.stop()
     const ratios = runs.views.map((r, i) => rps(r) / rps(runs.none[i]!))
     const aa = rps(runs.aa[1]!) / rps(runs.aa[0]!)
@@ -154,7 +171,8 @@ average ${loadStart.toFixed(2)} at the start, ${loadIssue.toFixed(2)} when the i
 the load average says how busy it was), so absolute figures are noisy: compare within a round.
 
 One database provisioned from bench/provision.json with ${WAITING} tickets waiting in \`${UNIT}\`, served by dist/lobby
-on core 1. wrk (2 threads, 16 connections, ${SECONDS} s, bench/lua/issue.lua) and the views (${VIEWS} websockets of 4
+on core 1. wrk (2 threads, 16 connections, ${SECONDS} s, bench/lua/issue-cancel.lua: each connection issues a ticket and
+cancels it with its next request, so the line holds still: ${waitingBefore} waiting before the runs, ${waitingAfter} after) and the views (${VIEWS} websockets of 4
 managers' sessions, ${VIEWS / 4} each, subscribed to the unit's floor) on core 0. Rounds alternate which goes first.
 
 | views open | req/s per round | median req/s | median p50 ms | median p99 ms |
