@@ -1,7 +1,7 @@
 import type { AppDeps } from '../root/deps'
 import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
-import { localDate, localDateTime } from '../platform/time'
+import { addDays, localDate, localDateTime, zonedInstant } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import type { TicketRow } from '../tickets'
 import type { AppointmentService } from '../appointments'
@@ -26,6 +26,8 @@ export interface FloorState {
   snapshot: FloorSnapshot
   json: string
   heads: LineHead[]
+  /** The first local midnight after the build among the unit's locations (ms): the floor's "today" ends there. */
+  dayEndsAt: number
 }
 
 interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; breakReasons: string; stateRevision: number; active: number }
@@ -51,10 +53,14 @@ export class FloorModel {
   private readonly cache = new Map<string, FloorState>()
   /** Wait-target crossings seen per unit (the watch adds them): part of the floor's revision. */
   private readonly crossings = new Map<string, number>()
+  /** Local midnights passed per unit since start: part of the floor's revision, since a new day changes the floor with no write. */
+  private readonly dayTurns = new Map<string, number>()
 
   constructor(
     private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>,
     private readonly appointments: Pick<AppointmentService, 'list'>,
+    /** Told when a kept floor turned to a new day (its views must hear of it: nothing else moved its revision). */
+    private readonly dayTurned: (queueUnitId: string) => void = () => {},
   ) {
     const sql = deps.db.$client
     this.unitStmt = sql.query<UnitRow, [string]>(
@@ -95,8 +101,18 @@ export class FloorModel {
       this.cache.delete(queueUnitId)
       return null
     }
-    const revision = change.stateRevision + (this.crossings.get(queueUnitId) ?? 0)
-    const kept = this.cache.get(queueUnitId)
+    let kept = this.cache.get(queueUnitId)
+    const now = this.deps.clock.now()
+    if (kept !== undefined && now >= kept.dayEndsAt) {
+      // Midnight at one of its locations: today's share, served counts and appointments start
+      // again, though no write says so (the watch's look each second finds it within a second).
+      this.dayTurns.set(queueUnitId, (this.dayTurns.get(queueUnitId) ?? 0) + 1)
+      this.cache.delete(queueUnitId)
+      kept = undefined
+      this.dayTurned(queueUnitId)
+    }
+    const revision = change.stateRevision + (this.crossings.get(queueUnitId) ?? 0) + (this.dayTurns.get(queueUnitId) ?? 0)
+    kept ??= this.cache.get(queueUnitId)
     if (kept !== undefined && kept.revision === revision) return kept
     const built = this.build(queueUnitId, revision)
     if (built === null) this.cache.delete(queueUnitId)
@@ -144,8 +160,10 @@ export class FloorModel {
       }
       const lineHeads: LineHead[] = []
 
+      let dayEndsAt = Number.POSITIVE_INFINITY
       const locations: FloorLocation[] = this.locationsStmt.all(queueUnitId).map((location) => {
         const day = localDate(now, location.timezone)
+        dayEndsAt = Math.min(dayEndsAt, zonedInstant(addDays(day, 1), '00:00', location.timezone))
         const todays = new Map(tickets.rollupReads.daily(queueUnitId, day, day, location.id, null).map((r) => [r.serviceId, r]))
         const servedToday = new Map(tickets.rollupReads.counters(queueUnitId, day, day, location.id).map((r) => [r.counterId, r.served]))
         const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
@@ -229,7 +247,7 @@ export class FloorModel {
         breakReasons: JSON.parse(unit.breakReasons) as string[],
         locations,
       }
-      return { queueUnitId, workspaceId: unit.workspaceId, stateRevision: unit.stateRevision, revision, snapshot, json: JSON.stringify(snapshot), heads: lineHeads }
+      return { queueUnitId, workspaceId: unit.workspaceId, stateRevision: unit.stateRevision, revision, snapshot, json: JSON.stringify(snapshot), heads: lineHeads, dayEndsAt }
     })
   }
 }

@@ -45,7 +45,7 @@ export class ManageService {
   private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(private readonly deps: AppDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
-    this.floor = new FloorModel(deps, appointments)
+    this.floor = new FloorModel(deps, appointments, (unit) => this.changed(unit))
     this.hub = new LiveHub({
       log: deps.log,
       maxSocketsPerCredential: deps.limits.socketsPerCredential,

@@ -238,6 +238,35 @@ describe('today\'s appointments on the floor', () => {
     expect(hall(await floor(ctx, manager)).appointments[0].customerName).toBeNull()
   })
 
+  test('at the location\'s midnight the floor turns to the new day with no change in between: yesterday\'s bookings go, the business day moves, the open views are told', async () => {
+    const ctx = await appointmentFloor()
+    ctx.clock.set('2026-11-25T09:20:00Z')
+    await booked(ctx, { startAt: '2026-11-25T14:30:00+01:00', name: 'Karim Aziz' })
+    const tomorrow = await booked(ctx, { startAt: '2026-11-26T09:00:00+01:00', name: 'Tomorrow Person' })
+    const manage = managerOf(ctx)
+    ctx.clock.set('2026-11-25T22:59:59Z')
+    const evening = await floor(ctx, await signedIn(ctx, 'mona'))
+    expect(hall(evening).businessDay).toBe('2026-11-25')
+    expect(hall(evening).appointments.map((a: any) => a.customerName)).toEqual(['Karim Aziz'])
+    const told: string[] = []
+    const changed = manage.changed.bind(manage)
+    manage.changed = (unit: string) => {
+      told.push(unit)
+      changed(unit)
+    }
+    // One second on it is 00:00 in Berlin: nothing was written, the watch's look finds the new day.
+    ctx.clock.set('2026-11-25T23:00:00Z')
+    manage.watch.check()
+    expect(told).toEqual(['qu_main'])
+    const night = await floor(ctx, await signedIn(ctx, 'mona'))
+    expect(night.revision).toBeGreaterThan(evening.revision)
+    expect(hall(night).businessDay).toBe('2026-11-26')
+    expect(hall(night).appointments.map((a: any) => [a.id, a.customerName])).toEqual([[tomorrow.id, 'Tomorrow Person']])
+    // Told once: the next look, still the same day, finds nothing new.
+    manage.watch.check()
+    expect(told).toEqual(['qu_main'])
+  })
+
   test('a booking through the operator API moves the floor\'s revision: the next snapshot has it, and the open views are told', async () => {
     const ctx = await appointmentFloor()
     const before = await floor(ctx, ctx.manager)
