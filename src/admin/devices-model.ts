@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
 import { DEVICE_ROLES, MAX_PAIRING_TTL_SECONDS } from '../devices/service'
-import { AdminSectionCodes as C, AdminSectionErrorExamples } from './section-errors'
+import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's devices section (contract §17, §7): schemas and OpenAPI details. */
 

@@ -7,7 +7,7 @@ import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { assertUnitAccess, mayTouchUnit, requireConsoleCaller } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
-import { AdminSectionCodes as C } from './section-errors'
+import { AdminCodes as C } from './errors'
 import { AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
 import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
 

@@ -8,7 +8,7 @@ import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { auditedWrite, jsonAfterGuard, ok } from './section-kit'
-import { AdminSectionCodes as C } from './section-errors'
+import { AdminCodes as C } from './errors'
 import { AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
 import { CreateKeyHead, createKeyDocs, listKeysDocs, RevokeKeyRequest, revokeKeyDocs, RotateKeyRequest, rotateKeyDocs } from './keys-model'
 

@@ -8,7 +8,7 @@ import { qrSvg } from '../platform/qr'
 import { assertSchema, type SchemaCheck } from '../platform/validation'
 import { serverOrigin } from '../devices/access'
 import type { User } from '../people'
-import { AdminSectionCodes } from './section-errors'
+import { AdminCodes } from './errors'
 
 /*
  * What the console's section routes share: the order of checks for a body (declared size →
@@ -34,7 +34,7 @@ function declaredOver(request: Request, limit: number): boolean {
  * size over `limit` is refused first (413 in the envelope); so is a chunked body that grows past it.
  */
 export async function bodyAfterGuard<T>(request: Request, limit: number, guard: () => Promise<T>, headerChecks: () => void = () => {}): Promise<{ raw: Uint8Array; checked: T }> {
-  if (declaredOver(request, limit)) throw closingConnection(new ApiError(413, AdminSectionCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${limit} bytes`))
+  if (declaredOver(request, limit)) throw closingConnection(new ApiError(413, AdminCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${limit} bytes`))
   let checked: T
   try {
     checked = await guard()
@@ -49,11 +49,11 @@ export async function bodyAfterGuard<T>(request: Request, limit: number, guard: 
 export async function jsonAfterGuard<S extends TSchema, T>(request: Request, limit: number, check: SchemaCheck<S>, guard: () => Promise<T>): Promise<{ body: Static<S>; checked: T }> {
   const { raw, checked } = await bodyAfterGuard(request, limit, guard, () => {
     if (!isJsonContentType(request)) {
-      throw new ApiError(400, AdminSectionCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+      throw new ApiError(400, AdminCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
     }
   })
   const body = parseJsonBytes(raw)
-  assertSchema(check, body, AdminSectionCodes.VALIDATION_FAILED)
+  assertSchema(check, body, AdminCodes.VALIDATION_FAILED)
   return { body, checked }
 }
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
 import { USER_ROLES } from '../people'
-import { AdminSectionCodes as C, AdminSectionErrorExamples } from './section-errors'
+import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's staff section (contract §17, §16): schemas and OpenAPI details. Administrators only. */
 

@@ -6,7 +6,7 @@ import type { PeopleService, SetupLink, User } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
-import { AdminSectionCodes as C } from './section-errors'
+import { AdminCodes as C } from './errors'
 import { AdminStaff, StaffRefused } from './staff-service'
 import { AddUserRequest, addUserDocs, ChangeUserRequest, changeUserDocs, disableUserDocs, listUsersDocs, resetUserDocs } from './staff-model'
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
 import { CLIP_TYPES } from '../voice/service'
-import { AdminSectionCodes as C, AdminSectionErrorExamples } from './section-errors'
+import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's voice-clips section (contract §17, §11): schemas and OpenAPI details. Administrators and managers. */
 

@@ -5,7 +5,7 @@ import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireConsoleCaller } from './access'
 import { auditedWrite, bodyAfterGuard, ok } from './section-kit'
-import { AdminSectionCodes as C } from './section-errors'
+import { AdminCodes as C } from './errors'
 import { AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
 import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoiceClipDocs } from './voice-model'
 

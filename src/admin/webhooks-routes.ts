@@ -8,7 +8,7 @@ import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { actorOf, auditedWrite, jsonAfterGuard, ok } from './section-kit'
-import { AdminSectionCodes as C } from './section-errors'
+import { AdminCodes as C } from './errors'
 import { AdminWebhooks, WebhookRefused, type Endpoint } from './webhooks-service'
 import {
   ChangeWebhookRequest, changeWebhookDocs, CreateWebhookHead, createWebhookDocs, disableWebhookDocs, listDeliveriesDocs, listWebhooksDocs, readDeliveryDocs, redeliverDocs, testWebhookDocs,

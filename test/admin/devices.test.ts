@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AdminSectionCodes as C } from '../../src/admin/section-errors'
+import { AdminCodes as C } from '../../src/admin/errors'
 import { auditOf, call, everythingWritten, expectError, expectOk, jsonOf, ORIGIN, request, sectionContext } from './section-helpers'
 
 const DESK = { role: 'desk', counterId: 'cnt_1', name: 'desk-1' }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AdminSectionCodes as C } from '../../src/admin/section-errors'
+import { AdminCodes as C } from '../../src/admin/errors'
 import { auditOf, call, everythingWritten, expectError, expectOk, request, sectionContext, type SectionContext } from './section-helpers'
 
 const SERVICES = '/api/public/v1/queue/services'

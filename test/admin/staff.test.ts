@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AdminSectionCodes as C } from '../../src/admin/section-errors'
+import { AdminCodes as C } from '../../src/admin/errors'
 import { CURRENT, GOOD_PASSWORD, SETUP, codeOf, signIn } from '../people/helpers'
 import { clerkContext, deskOf, deskView, signedInAt } from '../desk/helpers'
 import { signedIn, withPassword } from '../people/helpers'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AdminSectionCodes as C } from '../../src/admin/section-errors'
+import { AdminCodes as C } from '../../src/admin/errors'
 import { FULL_SET, wav } from '../voice/support'
 import { auditOf, call, expectError, expectOk, jsonOf, request, sectionContext, type SectionContext } from './section-helpers'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AdminSectionCodes as C } from '../../src/admin/section-errors'
+import { AdminCodes as C } from '../../src/admin/errors'
 import { applyProvisioning, ProvisioningError } from '../../src/provisioning/service'
 import { verifySignature } from '../../src/webhooks/signature'
 import { WebhookWorker } from '../../src/webhooks/worker'

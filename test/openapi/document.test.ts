@@ -17,7 +17,6 @@ import { PhoneCodes } from '../../src/phone/errors'
 import { PeopleCodes } from '../../src/people/errors'
 import { AdminCodes } from '../../src/admin/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
-import { AdminSectionCodes } from '../../src/admin/section-errors'
 import { AppointmentCodes } from '../../src/appointments/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
@@ -154,7 +153,7 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/auth/v1/', Object.values(PeopleCodes)],
   ['/join/', Object.values(JoinCodes)],
   ['/api/manage/v1/', Object.values(ManageCodes)],
-  ['/api/admin/v1/', [...Object.values(AdminSectionCodes), ...Object.values(AdminCodes)]],
+  ['/api/admin/v1/', Object.values(AdminCodes)],
   ['/health', []],
 ]
 
