@@ -6,15 +6,8 @@
 local dir = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(dir .. "report.lua")
 
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
-
 local salt, issueAuthorization, operatorAuthorization, body
 local counter = 0
-local lastSecond, stamp = -1, ""
 -- Tickets issued and not yet cancelled, by this thread (each wrk thread has its own Lua state).
 local toCancel = {}
 
@@ -34,11 +27,7 @@ end
 
 function request()
   counter = counter + 1
-  local now = os.time()
-  if now ~= lastSecond then
-    lastSecond = now
-    stamp = os.date("!%Y-%m-%dT%H:%M:%SZ", now)
-  end
+  local stamp = requestStamp()
   local id = salt .. "." .. tid .. "." .. counter
   local ticket = table.remove(toCancel)
   if ticket then

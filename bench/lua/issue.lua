@@ -7,15 +7,8 @@
 local dir = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(dir .. "report.lua")
 
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
-
 local salt, authorization, replayKey
 local counter = 0
-local lastSecond, stamp = -1, ""
 
 function init(args)
   salt = args[1]
@@ -27,11 +20,7 @@ end
 
 function request()
   counter = counter + 1
-  local now = os.time()
-  if now ~= lastSecond then
-    lastSecond = now
-    stamp = os.date("!%Y-%m-%dT%H:%M:%SZ", now)
-  end
+  local stamp = requestStamp()
   local id = salt .. "." .. tid .. "." .. counter
   -- wrk.format does not merge wrk.headers into headers it is given: name them all.
   return wrk.format(nil, nil, {
