@@ -15,11 +15,12 @@
  * 10,000 through the API would be the same rows, minutes slower.
  */
 import { Database } from 'bun:sqlite'
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { writeSection, currentSection } from './sections'
 import { serveLobby } from './processes'
+import { DAYS, insertBookings, provisionWithAppointments } from './part-three'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -28,13 +29,8 @@ const env = (name: string, fallback: number) => (process.env[name] === undefined
 const ROUNDS = env('BENCH_RUNS', 5)
 const SECONDS = env('BENCH_DURATION', 3)
 const BOOKINGS = env('BENCH_BOOKINGS', 10_000)
-const DAYS = 30
-const SLOT_MINUTES = 15
 const QUEUE = '/api/public/v1/queue'
 const ISSUE_BODY = JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts', externalReference: 'bench' })
-/** The service and location pairs that take bookings (bench/provision.json's offers of the three services). */
-const OFFERS = [['svc_accounts', 'loc_hall'], ['svc_accounts', 'loc_annex'], ['svc_loans', 'loc_hall'], ['svc_cards', 'loc_hall']] as const
-const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ'
 export const START = '<!-- appointments:start -->'
 export const END = '<!-- appointments:end -->'
 
@@ -58,64 +54,6 @@ function wrk(script: string, url: string, args: string[], seconds: number): WrkR
 
 const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
-/** bench/provision.json with appointments enabled on the services that take bookings here. */
-function provisionWithAppointments(file: string): void {
-  const spec = JSON.parse(readFileSync(join(BENCH, 'provision.json'), 'utf8'))
-  for (const service of spec.workspaces[0].queueUnits[0].services) {
-    if (OFFERS.some(([id]) => id === service.id)) service.appointments = { enabled: true, slotMinutes: SLOT_MINUTES, bookAheadDays: 60, retainDays: 90 }
-  }
-  writeFileSync(file, JSON.stringify(spec))
-}
-
-const berlinDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' })
-
-/**
- * 10,000 bookings by SQL, one per slot of each offer, 15-minute slots of the day (the bench
- * locations have no hours: open all day) from 15 days ago to 15 days ahead. Statuses as the
- * service leaves them: past slots checked in (a ticket id; retention may have deleted the
- * ticket), missed or cancelled; future ones booked or cancelled. The dedupe key is held by
- * BOOKED and CHECKED_IN rows only, as the service clears it on cancel and miss.
- */
-function insertBookings(dbFile: string, count: number): void {
-  const db = new Database(dbFile)
-  const unit = 'qu_bench'
-  const now = Date.now()
-  const firstSlot = Math.floor(now / 86_400_000) * 86_400_000 - 15 * 86_400_000
-  const slots = Math.ceil(count / OFFERS.length)
-  // Spread evenly over all the slots of the 30 days, on the 15-minute grid.
-  const gridSlots = (DAYS * 24 * 60) / SLOT_MINUTES
-  const slotStart = (k: number) => firstSlot + Math.floor((k * gridSlots) / slots) * SLOT_MINUTES * 60_000
-  const insert = db.query(`INSERT INTO appointments (id, queue_unit_id, location_id, service_id, start_at, end_at, local_date, code, status, name, phone, email,
-    dedupe_key, ticket_id, created_by, created_at, updated_at, checked_in_at, cancelled_at, missed_at, erased_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL)`)
-  const codes = new Set<string>()
-  const code = () => {
-    for (;;) {
-      const c = Array.from({ length: 8 }, () => CODE_ALPHABET[Math.floor(Math.random() * CODE_ALPHABET.length)]).join('')
-      if (!codes.has(c)) { codes.add(c); return c }
-    }
-  }
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const [serviceId, locationId] = OFFERS[i % OFFERS.length]!
-      const startAt = slotStart(Math.floor(i / OFFERS.length))
-      const endAt = startAt + SLOT_MINUTES * 60_000
-      const createdAt = startAt - 3 * 86_400_000
-      const past = endAt < now
-      const status = past ? (['CHECKED_IN', 'CHECKED_IN', 'CHECKED_IN', 'MISSED', 'CANCELLED'] as const)[i % 5]! : (['BOOKED', 'BOOKED', 'BOOKED', 'CANCELLED'] as const)[i % 4]!
-      const name = `Bench Customer ${i}`
-      const phone = i % 2 === 0 ? `+4930${String(1_000_000 + i)}` : null
-      const email = i % 2 === 1 ? `customer${i}@example.org` : null
-      const holds = status === 'BOOKED' || status === 'CHECKED_IN'
-      const dedupe = holds ? new Bun.CryptoHasher('sha256').update(JSON.stringify([serviceId, locationId, startAt, name.toLowerCase(), phone ?? '', email ?? ''])).digest('hex') : null
-      const updatedAt = status === 'BOOKED' ? createdAt : Math.min(now, startAt + 20 * 60_000)
-      insert.run(`apt_bench${String(i).padStart(6, '0')}`, unit, locationId, serviceId, startAt, endAt, berlinDate.format(startAt), code(), status, name, phone, email,
-        dedupe, status === 'CHECKED_IN' ? `tkt_bench${i}` : null, 'customer:bench', createdAt, updatedAt,
-        status === 'CHECKED_IN' ? startAt - 5 * 60_000 : null, status === 'CANCELLED' ? createdAt + 3_600_000 : null, status === 'MISSED' ? updatedAt : null)
-    }
-  })()
-  db.close()
-}
 
 async function issueOne(url: string, secret: string): Promise<string> {
   const res = await fetch(`${url}${QUEUE}/tickets`, {

@@ -37,6 +37,7 @@ import { replicationBench, currentReplicationSection } from './replication'
 import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
+import { addPartThreeData, DAYS, STAFF } from './part-three'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -57,6 +58,8 @@ const CONFIG = {
   connections: 16,
   threads: 2,
   coldStarts: 15,
+  /** Appointments in the main database (Part three's data, bench/part-three.ts). */
+  bookings: env('BENCH_BOOKINGS', 10_000),
   serverCore: '1',
   clientCore: '0',
   out: process.env.BENCH_OUT ?? join(BENCH, 'RESULTS.md'),
@@ -797,6 +800,9 @@ async function main(): Promise<void> {
       if (found === undefined) throw new Error(`provisioning printed no secret for ${name}`)
       return found.secret
     }
+    // Part three's data (issue 37): appointments enabled with 10,000 bookings, staff of every role.
+    addPartThreeData(BINARY, base, tmp, CONFIG.bookings, run)
+    checks.push(`Part three's data in the database every Lobby server here starts from: appointments enabled on three services with ${CONFIG.bookings.toLocaleString('en')} bookings over ${DAYS} days, ${STAFF.length} staff (an admin, managers, clerks) with their audit entries`)
 
     facts.quiet = await waitForQuiet()
     say(`load average ${facts.quiet.load.toFixed(2)} after ${facts.quiet.waitedSeconds} s`)
