@@ -36,6 +36,7 @@ import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
 import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
+import { buildBareHealth, coldStartMs, lobbyServe } from './start'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
 
@@ -826,30 +827,9 @@ async function main(): Promise<void> {
     // The runtime's floor, measured between Lobby's starts: this machine's cold starts move by
     // ±30 % from one run to the next, so the difference to the floor is the steadier figure.
     const bareHealth = join(tmp, 'bare-health')
-    run(['bun', 'build', '--compile', '--minify', '--bytecode', join(BENCH, 'servers', 'bare-health.ts'), '--outfile', bareHealth])
-    const coldStart = async (cores: string, bare = false): Promise<number> => {
-      const port = freePort()
-      const t0 = performance.now()
-      const argv = bare ? [bareHealth, String(port)] : [BINARY, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', cold]
-      const proc = Bun.spawn(['taskset', '-c', cores, ...argv], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
-      let took = NaN
-      const deadline = Date.now() + 10_000
-      while (Date.now() < deadline) {
-        try {
-          const response = await fetch(`http://127.0.0.1:${port}/health`)
-          await response.arrayBuffer()
-          if (response.status === 200) {
-            took = performance.now() - t0
-            break
-          }
-        } catch {}
-        await Bun.sleep(1)
-      }
-      proc.kill('SIGTERM')
-      await proc.exited
-      if (Number.isNaN(took)) throw new Error('cold start: no /health 200 within 10 s')
-      return took
-    }
+    buildBareHealth(bareHealth)
+    const coldStart = (cores: string, bare = false): Promise<number> =>
+      coldStartMs(bare ? (port) => [bareHealth, String(port)] : lobbyServe(BINARY, cold), cores)
     facts.coldStartsPinnedMs = []
     facts.coldStartsBareMs = []
     for (let i = 0; i < CONFIG.coldStarts; i++) {

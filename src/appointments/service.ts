@@ -549,9 +549,10 @@ export function missedAppointmentsTask(deps: Pick<AppDeps, 'writes' | 'clock' | 
   }
   return {
     start: () => {
-      run()
       timer = setInterval(run, MISSED_EVERY_MS)
     },
+    // Its first run waits out the first requests (cold start): check-in checks the window itself.
+    startSettled: run,
     beforeStop: () => clearInterval(timer),
   }
 }

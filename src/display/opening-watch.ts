@@ -48,7 +48,10 @@ export class OpeningWatch {
     return changed
   }
 
-  /** The watch while the server runs: a look at start, then every `everyMs`. */
+  /**
+   * The watch while the server runs: a look once the start settled (its revisions bumps wait
+   * out the first requests; a board that reconnects before hears them pushed), then every `everyMs`.
+   */
   task(everyMs = OPENING_WATCH_MS): BackgroundTask {
     let timer: ReturnType<typeof setInterval> | undefined
     const look = () => {
@@ -61,9 +64,9 @@ export class OpeningWatch {
     }
     return {
       start: () => {
-        look()
         timer = setInterval(look, everyMs)
       },
+      startSettled: look,
       beforeStop: () => clearInterval(timer),
     }
   }

@@ -1,4 +1,3 @@
-import { brotliCompressSync, gzipSync } from 'node:zlib'
 import screensScript from './generated/screens.js' with { type: 'text' }
 import screensStylesheet from './client/screens.css' with { type: 'text' }
 import devicesScript from './generated/devices.js' with { type: 'text' }
@@ -39,16 +38,25 @@ export interface Asset {
   contentType: string
   /** Under its current hashed path: cached for good; under an older name: revalidated. */
   cache: { current: string; other: string }
-  /** The body compressed, made at build time. */
-  encoded: Record<Encoding, Uint8Array>
+  /** The body compressed, made at build time; decoded from the binary on first use. */
+  readonly encoded: Record<Encoding, Uint8Array>
 }
 
 const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
 const HASHED_CACHE = { current: 'public, max-age=31536000, immutable', other: 'no-cache' }
 
+/**
+ * The fallback's compression. node:zlib is required here, not imported at the top: loading it
+ * (and the streams it brings) costs ~20 ms of every start, and a built binary never needs it.
+ */
+function compressNow(body: string): Record<Encoding, Uint8Array> {
+  const zlib = require('node:zlib') as typeof import('node:zlib')
+  return { br: new Uint8Array(zlib.brotliCompressSync(body)), gzip: new Uint8Array(zlib.gzipSync(body, { level: 9 })) }
+}
+
 function decode(base64: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(base64, 'base64'))
+  return new Uint8Array(Buffer.from(base64, 'base64'))
 }
 
 /**
@@ -57,13 +65,15 @@ function decode(base64: string): Uint8Array {
  * upgraded (the pages themselves are never cached).
  */
 function asset(prefix: string, stem: string, extension: 'js' | 'css', body: string, built: Precompressed): Asset {
-  const hash = Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)
+  const bodyHash = Bun.hash(body).toString(16)
+  const hash = bodyHash.padStart(16, '0').slice(0, 12)
   // The macro compressed the files on disk when the code was bundled; should they differ from
-  // what was embedded (a transpiler cache), compress the embedded text now instead.
-  const fresh = built.hash === Bun.hash(body).toString(16)
-  const encoded = fresh
+  // what was embedded (a transpiler cache), compress the embedded text instead. Either way on
+  // the first request that asks for them, not at every start (cold start, idle memory).
+  let encoded: Record<Encoding, Uint8Array> | undefined
+  const encode = (): Record<Encoding, Uint8Array> => built.hash === bodyHash
     ? { br: decode(built.br), gzip: decode(built.gzip) }
-    : { br: Uint8Array.from(brotliCompressSync(body)), gzip: Uint8Array.from(gzipSync(body, { level: 9 })) }
+    : compressNow(body)
   return {
     name: `${stem}.${extension}`,
     path: `${prefix}/${stem}.${hash}.${extension}`,
@@ -72,7 +82,9 @@ function asset(prefix: string, stem: string, extension: 'js' | 'css', body: stri
     body,
     contentType: extension === 'js' ? JS : CSS,
     cache: HASHED_CACHE,
-    encoded,
+    get encoded() {
+      return (encoded ??= encode())
+    },
   }
 }
 
