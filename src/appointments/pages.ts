@@ -105,7 +105,7 @@ fieldset{border:0;padding:0;margin:0}legend{font-weight:600;margin:.5rem 0}
 .slot input:focus-visible+span{outline:3px solid #f9ab00;outline-offset:2px}
 .alert{border-inline-start:4px solid #b3261e;background:#fce8e6;padding:.75rem;margin:0 0 1rem}
 .ok{border-inline-start:4px solid #188038;background:#e6f4ea;padding:.75rem;margin:0 0 1rem}
-.code{font:700 2rem/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.15em;direction:ltr;unicode-bidi:isolate}
+.code{font:700 2rem/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.15em;direction:ltr;unicode-bidi:isolate}[dir=rtl] .code{text-align:right}
 .qr{width:12rem;max-width:100%;display:block;margin:.5rem 0}.qr svg{width:100%;height:auto}
 dl{margin:0}dt{font-weight:600}dd{margin:0 0 .5rem}nav{display:flex;justify-content:flex-end}nav a{color:#0b57d0}
 `
