@@ -96,6 +96,7 @@ button,.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1
 button.secondary,.button.secondary{background:#e8eaed;color:#111}button.danger{background:#b3261e}
 :focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
 fieldset{border:0;padding:0;margin:0}legend{font-weight:600;margin:.5rem 0}
+.choice{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;margin:.4rem 0}.choice input{flex:none;width:1.25rem;height:1.25rem;margin:.15rem 0 0;padding:0}
 .slots{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem}
 .slot{position:relative}.slot input{position:absolute;opacity:0;width:1px;height:1px}
 .slot span{display:block;text-align:center;padding:.6rem .25rem;border:1px solid #8a909a;border-radius:.35rem;background:#fff}
@@ -104,7 +105,7 @@ fieldset{border:0;padding:0;margin:0}legend{font-weight:600;margin:.5rem 0}
 .slot input:focus-visible+span{outline:3px solid #f9ab00;outline-offset:2px}
 .alert{border-inline-start:4px solid #b3261e;background:#fce8e6;padding:.75rem;margin:0 0 1rem}
 .ok{border-inline-start:4px solid #188038;background:#e6f4ea;padding:.75rem;margin:0 0 1rem}
-.code{font:700 2rem/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.15em;direction:ltr;unicode-bidi:isolate}
+.code{font:700 2rem/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.15em;direction:ltr;unicode-bidi:isolate}[dir=rtl] .code{text-align:right}
 .qr{width:12rem;max-width:100%;display:block;margin:.5rem 0}.qr svg{width:100%;height:auto}
 dl{margin:0}dt{font-weight:600}dd{margin:0 0 .5rem}nav{display:flex;justify-content:flex-end}nav a{color:#0b57d0}
 `
@@ -237,8 +238,9 @@ export function bookingPages(deps: AppDeps, service: AppointmentService) {
       const place = `${nameIn(lang, unit!, unit!.defaultLanguage)} · ${nameIn(lang, location!, unit!.defaultLanguage)}`
       let body = `<h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(place)}</p>`
       if (notice !== null) body += `<p class="alert" role="alert">${escapeHtml(notice.text)}</p>`
+      // The services are radio choices, not a select: a closed select cuts a long name on a phone; a label wraps.
       body += `<form class="card" method="get" action="/book/${escapeHtml(locationId)}">${lang === 'ar' ? '<input type="hidden" name="lang" value="ar">' : ''}
-<label for="service">${escapeHtml(t.service)}</label><select id="service" name="service">${offered.map((s) => `<option value="${escapeHtml(s.service.id)}"${s.service.id === chosen?.service.id ? ' selected' : ''}>${escapeHtml(nameIn(lang, s.service, unit!.defaultLanguage))}</option>`).join('')}</select>
+<fieldset><legend>${escapeHtml(t.service)}</legend>${offered.map((s, i) => `<label class="choice"><input type="radio" name="service" value="${escapeHtml(s.service.id)}"${s.service.id === chosen?.service.id || (chosen === null && i === 0) ? ' checked' : ''}><span>${escapeHtml(nameIn(lang, s.service, unit!.defaultLanguage))}</span></label>`).join('')}</fieldset>
 <label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(today, (chosen ?? offered[0]!).settings.bookAheadDays, date, lang)}</select>
 <button type="submit" class="secondary">${escapeHtml(t.showTimes)}</button></form>`
       if (target !== null && (url.searchParams.has('date') || form !== null || offered.length === 1)) {

@@ -36,7 +36,8 @@ describe('the booking page /book/{locationId} (contract §21)', () => {
     expect(start.status).toBe(200)
     expect(start.headers.get('content-security-policy')).toContain("form-action 'self'")
     const html = await start.text()
-    expect(html).toContain('<option value="svc_accounts"')
+    // The services are radio choices (a closed select cut a long name on a phone).
+    expect(html).toContain('<input type="radio" name="service" value="svc_accounts" checked>')
     expect(html).not.toContain('svc_loans')
     const day = await (await request(ctx.app, 'GET', '/book/loc_hall?service=svc_accounts&date=2026-11-26')).text()
     expect(day).toContain(`value="${SLOT}"`)

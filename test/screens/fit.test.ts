@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { scratchShots, SHOTS } from '../support/shots'
 import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
+import { findCuts } from './fit-check'
 import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
 
@@ -52,73 +53,6 @@ const SCREENS: Screen[] = [
   { name: 'departures and arrivals', slug: 'transport', path: '/screens/widgets/wdg_departures', ready: '.trip' },
 ]
 
-/**
- * Runs in the page: every visible element of the screen whose content is wider than its box,
- * and every visible line of text partly cut by a clipping ancestor or by the screen's edge.
- * A text line entirely outside a clipping box (a list row scrolled or hidden away) is not shown,
- * so it is not "cut". Text rectangles are trimmed by 15 % of their height top and bottom: a line
- * box is taller than the glyphs' ink.
- */
-function findCuts(clampedProse: string[]): string[] {
-  const problems: string[] = []
-  const root = document.getElementById('screen')
-  const view = { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight }
-  const describe = (el: any) => {
-    const classes = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : ''
-    return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${classes}`
-  }
-  const shown = (el: any) => {
-    if (el.closest('[hidden]')) return false
-    const style = getComputedStyle(el)
-    return style.display !== 'none' && style.visibility !== 'hidden' && el.getClientRects().length > 0
-  }
-  const prose = (el: any) => clampedProse.some((c) => el.closest('.' + c))
-  for (const el of root.querySelectorAll('*')) {
-    if (!shown(el) || prose(el)) continue
-    const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 48)
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
-      problems.push(`${describe(el)} "${text}": content ${el.scrollWidth}px wide in a ${el.clientWidth}px box`)
-      continue
-    }
-    const style = getComputedStyle(el)
-    const clamps = style.textOverflow === 'ellipsis' || (style.webkitLineClamp && style.webkitLineClamp !== 'none')
-    if (clamps && el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1) {
-      problems.push(`${describe(el)} "${text}": clamped, ${el.scrollHeight}px tall in a ${el.clientHeight}px box`)
-    }
-  }
-  // Every line of text against its clipping ancestors and the screen.
-  const walker = document.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */)
-  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-    const parent = node.parentElement
-    if (parent === null || node.textContent.trim() === '' || !shown(parent) || prose(parent)) continue
-    const range = document.createRange()
-    range.selectNodeContents(node)
-    const clips: { el: any; box: any }[] = [{ el: null, box: view }]
-    for (let a = parent; a !== null && a !== document.documentElement; a = a.parentElement) {
-      const s = getComputedStyle(a)
-      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
-        const r = a.getBoundingClientRect()
-        clips.push({ el: a, box: { left: r.left + a.clientLeft, top: r.top + a.clientTop, right: r.left + a.clientLeft + a.clientWidth, bottom: r.top + a.clientTop + a.clientHeight } })
-      }
-    }
-    for (const rect of range.getClientRects()) {
-      if (rect.width < 1) continue
-      const trim = rect.height * 0.15
-      const line = { left: rect.left + 0.5, right: rect.right - 0.5, top: rect.top + trim, bottom: rect.bottom - trim }
-      for (const { el, box } of clips) {
-        const outside = line.right <= box.left || line.left >= box.right || line.bottom <= box.top || line.top >= box.bottom
-        if (outside) continue
-        const inside = line.left >= box.left - 1 && line.right <= box.right + 1 && line.top >= box.top - 1 && line.bottom <= box.bottom + 1
-        if (!inside) {
-          problems.push(`${describe(parent)} "${node.textContent.trim().slice(0, 48)}": cut by ${el ? describe(el) : 'the screen edge'}`)
-          break
-        }
-      }
-    }
-  }
-  return [...new Set(problems)]
-}
-
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED screens fit test: no Chromium at ${CHROMIUM}`)
 
 describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1920×1080, 1280×720, 1080×1920', () => {
@@ -160,7 +94,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
   }
 
   async function cutsOn(page: Page): Promise<string[]> {
-    return page.evaluate(findCuts, CLAMPED_PROSE)
+    return page.evaluate(findCuts, { rootId: 'screen', clampedProse: CLAMPED_PROSE, scrolls: false })
   }
 
   for (const screen of SCREENS) {
