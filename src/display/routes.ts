@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { pathOf } from '../platform/http'
+import { pathStart } from '../platform/http'
 import type { LiveHub, LiveSocket } from './hub'
 import { onQueueChange } from '../tickets'
 import { CloseCodes, DisplayCodes } from './errors'
@@ -12,6 +12,7 @@ import { liveDocs, readDisplayPrayerMonthDocs, readDisplayPrayerTodayDocs, readD
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
 const PREFIX = '/api/display/v1'
+const PREFIX_SLASH = `${PREFIX}/`
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -38,7 +39,10 @@ export function displayRoutes(deps: AppDeps, { hub, devices }: { hub: LiveHub; d
   return new Elysia({ name: 'lobby.display' })
     .decorate('liveHub', hub)
     .onRequest(({ request, set }) => {
-      if (pathOf(request).startsWith(`${PREFIX}/`)) Object.assign(set.headers, CORS)
+      // This hook runs for every request of every feature: a look at the URL, no path copied.
+      const url = request.url
+      const start = pathStart(url)
+      if (start >= 0 && url.startsWith(PREFIX_SLASH, start)) Object.assign(set.headers, CORS)
     })
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
     .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
