@@ -15,5 +15,5 @@ let issued = 0
 export function correlationIdFor(header: string | null): string {
   if (header !== null && VALID.test(header)) return header
   issued += 1
-  return processPrefix + issued.toString(36).padStart(8, '0')
+  return processPrefix + issued.toString(36)
 }

@@ -90,7 +90,23 @@ export type AnsweredObserver = (route: string, method: string, status: number, s
  * request (`setImmediate`), which cost the hot reads more than the work it ran
  * (bench/analysis.md "Hot reads").
  */
-export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now, answered?: AnsweredObserver) {
+/**
+ * Headers every answer under a path prefix carries, errors and unknown paths included (display's
+ * CORS, contract §6): set in the platform's one onRequest hook, since each global onRequest hook
+ * a feature adds is called for every request of every route.
+ */
+export interface PathHeaders {
+  /** The start of the path, with its trailing slash (`/api/display/v1/`). */
+  prefix: string
+  headers: Readonly<Record<string, string>>
+}
+
+export interface HttpPlatformOptions {
+  answered?: AnsweredObserver
+  pathHeaders?: readonly PathHeaders[]
+}
+
+export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now, { answered, pathHeaders = [] }: HttpPlatformOptions = {}) {
   const accessLog = new AccessLog(log, ACCESS_SUMMARY_EVERY_MS, now)
   // The server, from when it starts (none when the app is handed requests directly): taken
   // once here rather than from each request's context, where asking for `server` makes Elysia
@@ -110,6 +126,11 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
       metaByRequest.set(request, { correlationId, startedAt: performance.now(), stamped: false })
       // A websocket upgrade answers from inside its handler, with `set.headers`.
       if (request.headers.get('upgrade') !== null) set.headers['x-correlation-id'] = correlationId
+      if (pathHeaders.length > 0) {
+        const url = request.url
+        const start = pathStart(url)
+        for (const { prefix, headers } of pathHeaders) if (start >= 0 && url.startsWith(prefix, start)) Object.assign(set.headers, headers)
+      }
       // No route takes more than 1 MiB: a larger declared body is refused here, in the envelope, before anyone reads it.
       if (Number(request.headers.get('content-length') ?? 0) > MAX_ANY_BODY) {
         throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`, undefined, { connection: 'close' })
