@@ -9,9 +9,9 @@ import { widgetRoutes } from './widgets/routes'
 import { prayerRoutes } from './prayer/routes'
 import { queueRoutes } from './queue/routes'
 import { counterRoutes } from './counters/routes'
-import { displayRoutes } from './display/routes'
+import { DISPLAY_CORS, displayRoutes } from './display/routes'
 import { screenRoutes } from './screens/routes'
-import { opsRoutes } from './ops/routes'
+import { httpMetricsObserver, opsRoutes } from './ops/routes'
 import { deviceRoutes } from './devices/routes'
 import { deskRoutes } from './desk/routes'
 import { faviconRoute } from './platform/favicon'
@@ -40,7 +40,7 @@ export function createApp(input: DepsInput | AppDeps) {
   const services = composeServices(deps)
   const { queue, devices } = services
   return new Elysia({ normalize: false })
-    .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now()))
+    .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now(), { answered: httpMetricsObserver(deps.metrics), pathHeaders: [DISPLAY_CORS] }))
     .use(corsPlugin(deps.corsOrigins, VERSION))
     .use(opsRoutes(deps))
     .use(openapiPlugin(VERSION, webhooksDoc))

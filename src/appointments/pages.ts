@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { admitRate, clientAddressOf } from '../platform/admission'
+import type { PeerSource } from '../platform/client-address'
 import type { RateBucket } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { readBodyAfterChecks } from '../platform/body'
@@ -339,8 +340,15 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
     }
   }
 
+  // The server from when it starts (none when the app is handed requests directly). A hook
+  // that asks its context for `server` makes Elysia define that property on every request's
+  // context on every route of the app, not only here (bench/analysis.md "Hot reads").
+  let server: PeerSource | null = null
   return new Elysia({ name: 'lobby.appointments.pages' })
-    .onBeforeHandle(({ request, server, route }) => {
+    .onStart((app) => {
+      server = (app.server as PeerSource | null) ?? null
+    })
+    .onBeforeHandle(({ request, route }) => {
       // Every page of the booking feature counts against the address's read window.
       if (request.method === 'GET' && (route.startsWith('/book/') || route.startsWith('/b/'))) {
         try {

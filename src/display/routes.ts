@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { pathOf } from '../platform/http'
+import type { PathHeaders } from '../platform/http'
 import type { LiveHub, LiveSocket } from './hub'
 import { onQueueChange } from '../tickets'
 import { CloseCodes, DisplayCodes } from './errors'
@@ -21,6 +21,9 @@ const CORS = {
   'access-control-max-age': '600',
 }
 
+/** Every answer under the display prefix answers CORS, errors and unknown paths too: set by the platform (src/app.ts hands it this). */
+export const DISPLAY_CORS: PathHeaders = { prefix: `${PREFIX}/`, headers: CORS }
+
 /** 200 with an ETag over the body, or 304 when the screen already has it. */
 function conditional(request: Request, view: DisplayView | null, what: string): Response {
   if (view === null) throw new ApiError(404, DisplayCodes.NOT_FOUND, `no such ${what} for this display token`)
@@ -32,14 +35,11 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
 
 /**
  * Contract §6: read-only display feeds for screens. Display tokens are accepted here and only
- * here (the other routes authenticate other kinds), and every response answers CORS.
+ * here (the other routes authenticate other kinds), and every response answers CORS (`DISPLAY_CORS`, set by the platform).
  */
 export function displayRoutes(deps: AppDeps, { hub, devices }: { hub: LiveHub; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.display' })
     .decorate('liveHub', hub)
-    .onRequest(({ request, set }) => {
-      if (pathOf(request).startsWith(`${PREFIX}/`)) Object.assign(set.headers, CORS)
-    })
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
     .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
       const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)

@@ -1,10 +1,10 @@
 import type { Db } from '../db/open'
 import type { BackgroundTask } from '../platform/lifecycle'
 import type { LobbyMetrics, LongestWaitGauge, ReplicationGauges } from './metrics'
+import { HttpTally } from './http-tally'
 
 /** Observations made before prom-client is loaded, replayed into it once it is. */
 interface Pending {
-  http: { route: string; method: string; status: string; seconds: number | undefined }[]
   tickets: string[]
   batches: number[]
   givenUp: number
@@ -24,7 +24,9 @@ const MAX_PENDING = 1_000
 export class MetricsSink {
   private metrics: LobbyMetrics | null = null
   private loading: Promise<LobbyMetrics> | null = null
-  private pending: Pending = { http: [], tickets: [], batches: [], givenUp: 0 }
+  private pending: Pending = { tickets: [], batches: [], givenUp: 0 }
+  /** HTTP requests are counted here whether prom-client is loaded or not; it reads them when scraped. */
+  private readonly httpTally = new HttpTally()
   private pendingCount = 0
   /** Open display websockets; the metrics route points it at Bun's count once a server runs. */
   websocketConnections: () => number = () => 0
@@ -36,10 +38,7 @@ export class MetricsSink {
   constructor(private readonly db: Db) {}
 
   http(route: string, method: string, status: string, seconds: number | undefined): void {
-    const m = this.metrics
-    if (m === null) return this.hold(() => this.pending.http.push({ route, method, status, seconds }))
-    m.httpRequests.inc({ route, method, status })
-    if (seconds !== undefined) m.httpDuration.observe({ route, method }, seconds)
+    this.httpTally.observe(route, method, status, seconds)
   }
 
   ticketEvent(event: string): void {
@@ -61,16 +60,12 @@ export class MetricsSink {
   load(): Promise<LobbyMetrics> {
     this.loading ??= import('./metrics').then(({ LobbyMetrics }) => {
       const replication = this.replication
-      const m = new LobbyMetrics({ db: this.db, websocketConnections: () => this.websocketConnections(), replication, longestWaits: () => this.longestWaits() })
-      const { http, tickets, batches, givenUp } = this.pending
-      for (const o of http) {
-        m.httpRequests.inc({ route: o.route, method: o.method, status: o.status })
-        if (o.seconds !== undefined) m.httpDuration.observe({ route: o.route, method: o.method }, o.seconds)
-      }
+      const m = new LobbyMetrics({ db: this.db, http: this.httpTally, websocketConnections: () => this.websocketConnections(), replication, longestWaits: () => this.longestWaits() })
+      const { tickets, batches, givenUp } = this.pending
       for (const event of tickets) m.tickets.inc({ event })
       for (const size of batches) m.writeBatchSize.observe(size)
       if (givenUp > 0) m.webhookDeliveriesFailed.inc(givenUp)
-      this.pending = { http: [], tickets: [], batches: [], givenUp: 0 }
+      this.pending = { tickets: [], batches: [], givenUp: 0 }
       this.metrics = m
       return m
     })

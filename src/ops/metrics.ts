@@ -6,10 +6,13 @@ import Gauge from 'prom-client/lib/gauge'
 import Histogram from 'prom-client/lib/histogram'
 import type { Db } from '../db/open'
 import { QueueLines } from '../tickets'
+import { HTTP_DURATION_BUCKETS, type HttpTally } from './http-tally'
 
 /** Sources read when Prometheus scrapes, so gauges are never stale and cost nothing between scrapes. */
 export interface ScrapeSources {
   db: Db
+  /** The HTTP requests' counts and durations, kept without prom-client (src/ops/http-tally.ts). */
+  http: HttpTally
   /** Open display websockets (Bun's count of the server's websockets). */
   websocketConnections: () => number
   /** Head-office replication (src/replication) when `serve` runs it; its gauges exist only then. */
@@ -39,39 +42,47 @@ export interface ReplicationGauges {
  */
 export class LobbyMetrics {
   readonly registry = new Registry()
-  readonly httpRequests = new Counter({
-    name: 'lobby_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  })
-  readonly httpDuration = new Histogram({
-    name: 'lobby_http_request_duration_seconds',
-    help: 'Time from receiving a request to its response, by route template and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  })
-  readonly tickets = new Counter({
-    name: 'lobby_tickets_total',
-    help: 'Ticket events written by this process, by event (created, called, completed, ...)',
-    labelNames: ['event'] as const,
-    registers: [this.registry],
-  })
-  readonly writeBatchSize = new Histogram({
-    name: 'lobby_write_batch_size',
-    help: 'Request writes committed together in one group-commit transaction',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
-    registers: [this.registry],
-  })
-  readonly webhookDeliveriesFailed = new Counter({
-    name: 'lobby_webhook_deliveries_failed_total',
-    help: 'Webhook deliveries given up after their 24-hour retry window, in this process',
-    registers: [this.registry],
-  })
+  readonly httpRequests: Counter<'route' | 'method' | 'status'>
+  readonly httpDuration: TallyHistogram
+  readonly tickets: Counter<'event'>
+  readonly writeBatchSize: Histogram
+  readonly webhookDeliveriesFailed: Counter
 
   constructor(sources: ScrapeSources) {
-    const { db } = sources
+    const { db, http } = sources
+    this.httpRequests = new Counter({
+      name: 'lobby_http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        for (const s of http.requests()) this.inc({ route: s.route, method: s.method, status: s.status }, s.count)
+      },
+    })
+    this.httpDuration = new TallyHistogram(
+      'lobby_http_request_duration_seconds',
+      'Time from receiving a request to its response, by route template and method',
+      http,
+    )
+    this.registry.registerMetric(this.httpDuration as unknown as Parameters<Registry['registerMetric']>[0])
+    this.tickets = new Counter({
+      name: 'lobby_tickets_total',
+      help: 'Ticket events written by this process, by event (created, called, completed, ...)',
+      labelNames: ['event'] as const,
+      registers: [this.registry],
+    })
+    this.writeBatchSize = new Histogram({
+      name: 'lobby_write_batch_size',
+      help: 'Request writes committed together in one group-commit transaction',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [this.registry],
+    })
+    this.webhookDeliveriesFailed = new Counter({
+      name: 'lobby_webhook_deliveries_failed_total',
+      help: 'Webhook deliveries given up after their 24-hour retry window, in this process',
+      registers: [this.registry],
+    })
     const units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units ORDER BY id')
     const pending = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'PENDING'")
     const pageCount = db.$client.query<{ page_count: number }, []>('PRAGMA page_count')
@@ -149,5 +160,52 @@ export class LobbyMetrics {
         this.set(pageCount.get()!.page_count * pageSize.get()!.page_size)
       },
     })
+  }
+}
+
+interface ExportedValue {
+  labels: Record<string, string | number>
+  sharedLabels: Record<string, string>
+  value: number
+  metricName: string
+}
+
+/**
+ * The HTTP duration histogram, read from the tally when scraped: what prom-client's Histogram
+ * exports for the same observations (`_bucket` cumulative per `le`, then `+Inf`, `_sum`,
+ * `_count`), without its per-observation label hashing. The registry needs only `name`,
+ * `help`, `type` and `getForPromString`/`get`.
+ */
+export class TallyHistogram {
+  readonly type = 'histogram'
+  readonly aggregator = 'sum'
+
+  constructor(readonly name: string, readonly help: string, private readonly http: HttpTally) {}
+
+  getForPromString(): { name: string; help: string; type: string; values: ExportedValue[]; aggregator: string } {
+    const values: ExportedValue[] = []
+    const bucket = `${this.name}_bucket`
+    for (const s of this.http.durations()) {
+      const series = { route: s.route, method: s.method }
+      let cumulative = 0
+      HTTP_DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += s.buckets[i]!
+        values.push({ labels: { le }, sharedLabels: series, value: cumulative, metricName: bucket })
+      })
+      values.push({ labels: { le: '+Inf' }, sharedLabels: series, value: s.count, metricName: bucket })
+      values.push({ labels: {}, sharedLabels: series, value: s.sum, metricName: `${this.name}_sum` })
+      values.push({ labels: {}, sharedLabels: series, value: s.count, metricName: `${this.name}_count` })
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator }
+  }
+
+  /** As prom-client's `get()`: the series' labels spread into each value's. */
+  async get(): Promise<{ name: string; help: string; type: string; values: ExportedValue[]; aggregator: string }> {
+    const data = this.getForPromString()
+    return { ...data, values: data.values.map((v) => ({ ...v, labels: { ...v.sharedLabels, ...v.labels }, sharedLabels: {} })) }
+  }
+
+  reset(): void {
+    this.http.resetDurations()
   }
 }

@@ -3,6 +3,7 @@ import type { Server } from 'bun'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { ClientAddresses, isLoopback, type Client, type PeerSource } from '../platform/client-address'
+import type { AnsweredObserver } from '../platform/http'
 import { OpsCodes } from './errors'
 import { readMetricsDocs } from './docs'
 
@@ -11,9 +12,6 @@ export { OpsCodes }
 
 /** Requests answered by no route are counted under this one label value. */
 export const UNMATCHED_ROUTE = 'unmatched'
-
-const startedAt = new WeakMap<Request, number>()
-
 
 function sameSecret(presented: string, expected: string): boolean {
   const a = new Bun.CryptoHasher('sha256').update(presented).digest()
@@ -46,22 +44,18 @@ export function authorizeMetrics(request: Request, client: Client | string | nul
 }
 
 /**
- * `/metrics` and the HTTP metrics. Used right after the platform so its hooks see every route;
+ * The HTTP metrics' observer, handed to the platform (src/app.ts) so it sees every answer:
  * the `route` label is the template Elysia matched (`/api/public/v1/queue/tickets/:ticketId`),
  * never the requested path, so a scan of random URLs adds no series.
  */
+export function httpMetricsObserver(sink: AppDeps['metrics']): AnsweredObserver {
+  return (route, method, status, seconds) => sink.http(route || UNMATCHED_ROUTE, method, String(status), seconds)
+}
+
+/** `/metrics` (contract §13): loopback or the metrics token. */
 export function opsRoutes(deps: AppDeps) {
   const sink = deps.metrics
   return new Elysia({ name: 'lobby.ops' })
-    .onRequest(({ request }) => {
-      startedAt.set(request, performance.now())
-    })
-    .onAfterResponse({ as: 'global' }, ({ request, route, response, set }) => {
-      const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200
-      const template = route || UNMATCHED_ROUTE
-      const began = startedAt.get(request)
-      sink.http(template, request.method, String(status), began === undefined ? undefined : (performance.now() - began) / 1000)
-    })
     .get(
       '/metrics',
       async ({ request, server }) => {

@@ -10,6 +10,8 @@ export const MAX_ANY_BODY = 1024 * 1024
 interface RequestMeta {
   correlationId: string
   startedAt: number
+  /** The handler's Response already carries `X-Correlation-ID` (`jsonAnswer`): the after-handle hook leaves its headers alone. */
+  stamped: boolean
 }
 
 // Per-request facts keyed by the Request itself: unlike `derive`, this is there for
@@ -22,7 +24,7 @@ const metaByRequest = new WeakMap<Request, RequestMeta>()
  */
 export function pathOf(request: Request): string {
   const url = request.url
-  const start = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2)
+  const start = pathStart(url)
   if (start < 0) return '/'
   const query = url.indexOf('?', start)
   return url.slice(start, query < 0 ? undefined : query)
@@ -45,6 +47,24 @@ export function correlationIdOf(request: Request): string {
   return metaByRequest.get(request)?.correlationId ?? correlationIdFor(null)
 }
 
+/** The start of the path in a request's URL (after `scheme://host`), or -1 for none; see `pathOf`. */
+export function pathStart(url: string): number {
+  return url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2)
+}
+
+/**
+ * The headers of a JSON answer that carries the request's `X-Correlation-ID` itself, so the
+ * platform's after-handle hook need not set it on the finished Response (a header set there
+ * makes Bun build the Response's header map a second time): for the hot reads. `headers` are
+ * the answer's own (Vary, Content-Language).
+ */
+export function jsonHeaders(request: Request, headers: Record<string, string>): Record<string, string> {
+  const meta = metaByRequest.get(request)
+  if (meta === undefined) return { 'content-type': 'application/json', ...headers }
+  meta.stamped = true
+  return { 'content-type': 'application/json', 'x-correlation-id': meta.correlationId, ...headers }
+}
+
 /** JSON response with the given status and extra headers (the correlation header is added by the platform). */
 export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
@@ -54,18 +74,63 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 }
 
 /**
+ * Told of every answered request once its answer is made (the HTTP metrics, src/ops): the
+ * route template ('' when no route matched), the method, the status and the seconds since the
+ * platform first saw the request (undefined when it never did).
+ */
+export type AnsweredObserver = (route: string, method: string, status: number, seconds: number | undefined) => void
+
+/**
  * The HTTP convention every route shares, registered on the root app before any feature so
  * its hooks cover them all: correlation ID on every response and log line, the error
- * envelope for every failure, one JSON log line per request.
+ * envelope for every failure, one JSON log line per request, and `answered` told of each.
+ *
+ * The log and the observer run when the answer is made (after the handler, or in the error
+ * hook), not in an onAfterResponse hook: such a hook makes Elysia schedule an async task per
+ * request (`setImmediate`), which cost the hot reads more than the work it ran
+ * (bench/analysis.md "Hot reads").
  */
-export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now) {
+/**
+ * Headers every answer under a path prefix carries, errors and unknown paths included (display's
+ * CORS, contract §6): set in the platform's one onRequest hook, since each global onRequest hook
+ * a feature adds is called for every request of every route.
+ */
+export interface PathHeaders {
+  /** The start of the path, with its trailing slash (`/api/display/v1/`). */
+  prefix: string
+  headers: Readonly<Record<string, string>>
+}
+
+export interface HttpPlatformOptions {
+  answered?: AnsweredObserver
+  pathHeaders?: readonly PathHeaders[]
+}
+
+export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now, { answered, pathHeaders = [] }: HttpPlatformOptions = {}) {
   const accessLog = new AccessLog(log, ACCESS_SUMMARY_EVERY_MS, now)
+  // The server, from when it starts (none when the app is handed requests directly): taken
+  // once here rather than from each request's context, where asking for `server` makes Elysia
+  // define a property on every request's context, on every route.
+  let server: PeerSource | null = null
+  const finish = (request: Request, route: string | undefined, status: number) => {
+    const meta = metaByRequest.get(request)
+    accessLog.request(request, route, status, meta, () => clients.of(request, server).address)
+    answered?.(route ?? '', request.method, status, meta === undefined ? undefined : (performance.now() - meta.startedAt) / 1000)
+  }
   return new Elysia({ name: 'lobby.http-platform' })
+    .onStart((app) => {
+      server = (app.server as PeerSource | null) ?? null
+    })
     .onRequest(({ request, set }) => {
       const correlationId = correlationIdFor(request.headers.get('x-correlation-id'))
-      metaByRequest.set(request, { correlationId, startedAt: performance.now() })
+      metaByRequest.set(request, { correlationId, startedAt: performance.now(), stamped: false })
       // A websocket upgrade answers from inside its handler, with `set.headers`.
       if (request.headers.get('upgrade') !== null) set.headers['x-correlation-id'] = correlationId
+      if (pathHeaders.length > 0) {
+        const url = request.url
+        const start = pathStart(url)
+        for (const { prefix, headers } of pathHeaders) if (start >= 0 && url.startsWith(prefix, start)) Object.assign(set.headers, headers)
+      }
       // No route takes more than 1 MiB: a larger declared body is refused here, in the envelope, before anyone reads it.
       if (Number(request.headers.get('content-length') ?? 0) > MAX_ANY_BODY) {
         throw new ApiError(413, CommonCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${MAX_ANY_BODY} bytes`, undefined, { connection: 'close' })
@@ -73,22 +138,31 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
     })
     // The header goes straight onto the handler's Response: anything in `set.headers` makes
     // Elysia copy every Response into a new one (new Headers, new Response) to merge them.
-    .onAfterHandle({ as: 'global' }, ({ request, response, set }) => {
+    .onAfterHandle({ as: 'global' }, ({ request, response, set, route }) => {
+      let status = typeof set.status === 'number' ? set.status : 200
+      if (response instanceof Response && metaByRequest.get(request)?.stamped === true) {
+        finish(request, route, response.status)
+        return
+      }
       const correlationId = correlationIdOf(request)
       if (response instanceof Response) {
+        status = response.status
         try {
           response.headers.set('x-correlation-id', correlationId)
+          finish(request, route, status)
           return
         } catch {
           // Immutable headers: fall back to the merge below.
         }
       }
       set.headers['x-correlation-id'] = correlationId
+      finish(request, route, status)
     })
-    .onError({ as: 'global' }, ({ code, error, request, set }) => {
+    .onError({ as: 'global' }, ({ code, error, request, set, route }) => {
       const correlationId = correlationIdOf(request)
       const respond = (status: number, errorCode: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>, extra?: Record<string, unknown>) => {
         set.status = status
+        finish(request, route, status)
         return json(status, envelope(errorCode, message, correlationId, details, extra), { 'x-correlation-id': correlationId, ...headers })
       }
 
@@ -112,11 +186,6 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
           return respond(500, CommonCodes.INTERNAL_ERROR, 'internal error; quote the correlation ID when reporting it')
         }
       }
-    })
-    .onAfterResponse({ as: 'global' }, ({ request, set, response, route, server }) => {
-      const meta = metaByRequest.get(request)
-      const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200
-      accessLog.request(request, route, status, meta, () => clients.of(request, server as PeerSource | null).address)
     })
 }
 
@@ -143,7 +212,12 @@ export function loggedPath(route: string | undefined, request: Request): string 
  * the minute is over: no timer).
  */
 export class AccessLog {
-  private counts = new Map<string, number>()
+  /**
+   * Per method, per logged path: the requests counted since the last line. Two lookups by
+   * strings the request already holds (the method, the route's template) rather than one by a
+   * string made per request: the count is on every hot read.
+   */
+  private counts = new Map<string, Map<string, { n: number }>>()
   private since: number
 
   constructor(private readonly log: Logger, private readonly everyMs = ACCESS_SUMMARY_EVERY_MS, private readonly now: () => number = Date.now) {
@@ -154,8 +228,11 @@ export class AccessLog {
     const path = loggedPath(route, request)
     const method = request.method
     if ((method === 'GET' || method === 'HEAD') && status < 400) {
-      const key = `${method} ${path}`
-      this.counts.set(key, (this.counts.get(key) ?? 0) + 1)
+      let byPath = this.counts.get(method)
+      if (byPath === undefined) this.counts.set(method, (byPath = new Map()))
+      const count = byPath.get(path)
+      if (count === undefined) byPath.set(path, { n: 1 })
+      else count.n += 1
     } else {
       this.log({
         level: 'info',
@@ -176,8 +253,14 @@ export class AccessLog {
     const at = this.now()
     if (this.counts.size > 0) {
       let total = 0
-      for (const n of this.counts.values()) total += n
-      this.log({ level: 'info', msg: 'requests', seconds: Math.round((at - this.since) / 1000), total, counts: Object.fromEntries(this.counts) })
+      const counts: Record<string, number> = {}
+      for (const [method, byPath] of this.counts) {
+        for (const [path, { n }] of byPath) {
+          counts[`${method} ${path}`] = n
+          total += n
+        }
+      }
+      this.log({ level: 'info', msg: 'requests', seconds: Math.round((at - this.since) / 1000), total, counts })
     }
     this.counts = new Map()
     this.since = at

@@ -48,6 +48,9 @@ export class QueueReadModel {
   private generation = Number.NaN
   private units = new Map<string, UnitView | null>()
   private tickets = new Map<string, TicketView>()
+  /** `generatedAt` of the last state body and the millisecond it is for: reads in the same millisecond share the text. */
+  private generatedAtMs = Number.NaN
+  private generatedAt = ''
 
   constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
 
@@ -100,7 +103,11 @@ export class QueueReadModel {
       })))
       unit.stateServices.set(cacheKey, services)
     }
-    return `{"data":{"generatedAt":"${isoTime(now)}","services":${services}}}`
+    if (now !== this.generatedAtMs) {
+      this.generatedAtMs = now
+      this.generatedAt = isoTime(now)
+    }
+    return `{"data":{"generatedAt":"${this.generatedAt}","services":${services}}}`
   }
 
   /**

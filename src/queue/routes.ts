@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
-import { json } from '../platform/http'
+import { json, jsonHeaders } from '../platform/http'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes } from './errors'
 import { IssueTicketRequest, Scopes } from './model'
@@ -20,11 +20,19 @@ export const MAX_ISSUE_BODY = 16 * KiB
 const checkIssue = compile(IssueTicketRequest)
 
 const VARY_LANGUAGE = { vary: 'Accept-Language' }
+const NO_HEADERS = {}
 
 /** Contract §18: names in an asked language say so; every answer may differ by `Accept-Language`. */
 function languageHeaders(language: string | null): Record<string, string> {
   return language === null ? VARY_LANGUAGE : { vary: 'Accept-Language', 'content-language': language }
 }
+
+/*
+ * The three reads end in `return new Response(…)` so that Elysia sees they are synchronous: it
+ * guesses from a handler's source, and any `return f(…)` or `=> f(…)` reads as "may return a
+ * promise", which makes the route's whole handler async (a promise and a microtask per
+ * request). test/queue/hot-reads.test.ts checks the composed handlers stay synchronous.
+ */
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
 export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
@@ -36,7 +44,7 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       ({ request }) => {
         const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', deps.clock.now())
         const language = reads.language(caller, request.headers.get('accept-language'))
-        return json(200, reads.servicesBody(caller, language), languageHeaders(language))
+        return new Response(reads.servicesBody(caller, language), { headers: jsonHeaders(request, languageHeaders(language)) })
       },
       {
         detail: listServicesDocs,
@@ -67,7 +75,7 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       `${BASE}/tickets/:ticketId`,
       ({ request, params }) => {
         const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', deps.clock.now())
-        return json(200, reads.ticketBody(caller, params.ticketId))
+        return new Response(reads.ticketBody(caller, params.ticketId), { headers: jsonHeaders(request, NO_HEADERS) })
       },
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
@@ -80,7 +88,7 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
         const now = deps.clock.now()
         const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
         const language = reads.language(caller, request.headers.get('accept-language'))
-        return json(200, reads.stateBody(caller, now, language), languageHeaders(language))
+        return new Response(reads.stateBody(caller, now, language), { headers: jsonHeaders(request, languageHeaders(language)) })
       },
       {
         detail: readLiveStateDocs,
