@@ -4,8 +4,8 @@
  *
  * The model, per location (every line of it at once, because counters are shared):
  * - Who serves: the OPEN counters of the location, each with the services it serves, free after
- *   the expected rest of the ticket it holds (max(REST_FLOOR, average − time since its call);
- *   none: free now) and its INTERLEAVE count. The average is of the time a completion held its
+ *   the expected rest of the ticket it holds (the mean rest of a service of its average and
+ *   spread that has lasted the time since its call, `restOfCurrent`; none: free now) and its INTERLEAVE count. The average is of the time a completion held its
  *   counter from its call (wait.ts), so the walk to the counter is in it.
  * - The usual day (usual-counters.ts, contract §19's "usually open at that hour"): an open
  *   counter takes no ticket in a slot of the day it was usually away in on the same weekday of
@@ -27,6 +27,7 @@
  */
 import { byLineOrder, chooseNext, normalCallsAfter, type LinePlace, type PriorityPolicy } from './priority'
 import { AWAY, PRESENT, SLOT_MINUTES, SLOTS_PER_DAY } from './usual-counters'
+import { expectedRest } from './wait'
 
 /** The least a counter holding a ticket is assumed to still need, however long it has served. */
 export const REST_FLOOR_SECONDS = 15
@@ -39,13 +40,16 @@ export interface WaitEstimate {
 
 /**
  * The expected rest of a counter's current ticket (CALLED or SERVING), from when it was called
- * there (`calledAt`, ms) and the average of the ticket's service, which counts from the call
- * (wait.ts): max(REST_FLOOR, average − time since the call); 0 when it holds nothing.
+ * there (`calledAt`, ms), the average of the ticket's service (which counts from the call,
+ * wait.ts) and its log-spread `sigma` (wait.ts `logSigmaOfSpread`): the mean rest of a service
+ * of that average and spread that has already lasted the time since the call (wait.ts
+ * `expectedRest`), never under REST_FLOOR; 0 when it holds nothing. A service with a long tail
+ * that has run past its average is likely a long one: its rest is not the floor.
  */
-export function restOfCurrent(held: { calledAt: number | null } | null, averageSeconds: number, now: number): number {
+export function restOfCurrent(held: { calledAt: number | null } | null, averageSeconds: number, now: number, sigma = 0): number {
   if (held === null) return 0
   const since = held.calledAt === null ? 0 : Math.max(now - held.calledAt, 0) / 1000
-  return Math.max(averageSeconds - since, REST_FLOOR_SECONDS)
+  return Math.max(expectedRest(averageSeconds, sigma, since), REST_FLOOR_SECONDS)
 }
 
 /** An open counter as the replay sees it. */
