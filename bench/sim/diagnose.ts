@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/sim/diagnose.ts [scenario substring] [seeds]`: contract §19's error breakdown per
+ * `bun bench/sim/diagnose.ts [scenario substring] [seeds] [first seed offset]`: contract §19's error breakdown per
  * ticket, grouped by hour of issue. For every called ticket it sets what the estimator knew at
  * issue (the line's waiting count, the open counters serving it, the learned average) beside
  * what really happened until its call: how many calls of its line came first (those waiting at
@@ -13,6 +13,8 @@ import { SCENARIOS } from './scenarios'
 
 const pick = process.argv[2] ?? ''
 const seeds = Number(process.argv[3] ?? 1)
+/** The first seed's offset: seeds scenario.seed + 1,000 × (offset … offset + seeds − 1). */
+const offset = Number(process.argv[4] ?? 0)
 
 interface Row { issuedAt: number; hour: number; real: number; error: number; ahead: number; aheadCalled: number; prio: number; requeue: number; transfer: number; avg: number; hold: number; c0: number; cReal: number; otherService: number }
 
@@ -71,7 +73,7 @@ const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–')
 
 for (const scenario of SCENARIOS.filter((s) => s.name.includes(pick))) {
   const counterServices = new Map(scenario.counters.map((c) => [c.id, c.services]))
-  for (let k = 0; k < seeds; k++) {
+  for (let k = offset; k < offset + seeds; k++) {
     const seed = scenario.seed + 1000 * k
     const outcome = simulateBranchDay({ ...scenario, seed })
     const rows = breakdown(outcome, counterServices)

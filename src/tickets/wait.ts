@@ -24,8 +24,15 @@ export function averageServiceSeconds(recentAverage: number | null | undefined, 
   return recentAverage != null ? Math.round(recentAverage) : serviceDefault ?? DEFAULT_SERVICE_SECONDS
 }
 
-/** How many recent completions the service-time estimate roughly covers once it has settled. */
-export const AVERAGE_WINDOW = 20
+/**
+ * How many recent completions the service-time estimate roughly covers once it has settled. 50,
+ * not 20: a wait at the peak is the sum of 20–30 services ahead, and the learned figure's own
+ * error multiplies every one of them. Over 20 completions of a σ 0.6 service it wanders ±10 %
+ * around the true mean, over 50 about ±6 %; on 20 lunch-peak days not used to choose it this
+ * took the seeds meeting the MAE bar from 5 to 9 (bench/sim/analysis.md). A service whose times
+ * really change follows within a day or two of its completions.
+ */
+export const AVERAGE_WINDOW = 50
 
 /**
  * How many completions the service's default counts as before any is seen: the first
@@ -44,7 +51,7 @@ export const MAX_MOVE = 0.09
  * The band a completion is clamped to around the current estimate, for a completion weighing
  * `weight`: ×(1 − MAX_MOVE / weight) … ×(1 + MAX_MOVE / weight), the low end never under ×0.25.
  * So one completion moves the estimate by at most MAX_MOVE of it, whatever its duration. The
- * band widens as the weight falls (×0.46 … ×1.54 for the first completion, ×0.25 … ×2.8 once
+ * band widens as the weight falls (×0.46 … ×1.54 for the first completion, ×0.25 … ×5.5 once
  * settled at 1/AVERAGE_WINDOW): service times have a long right tail (a few customers take
  * three times the usual), and a narrow band would cut that tail off and learn an average lower
  * than the real one, which every estimate would then inherit as waits promised too short.
