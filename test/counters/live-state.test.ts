@@ -98,7 +98,7 @@ describe('public services list and state follow the lifecycle at once', () => {
   test('the service-time estimate: starts at the default, learns, and one outlier moves it by less than a tenth', () => {
     // Before any completion the default is where it starts; 150 s completions pull it down gradually.
     let avg: number | null = null
-    for (let n = 0; n < 200; n++) avg = nextServiceAverage(avg, n, 150, 300)
+    for (let n = 0; n < 400; n++) avg = nextServiceAverage(avg, n, 150, 300)
     expect(avg!).toBeCloseTo(150, 0)
     // One 2-second or 3-hour completion, early or late, moves it by less than a tenth.
     for (const [previous, count] of [[null, 0], [300, 1], [150, 200]] as const) {

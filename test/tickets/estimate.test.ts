@@ -165,8 +165,8 @@ describe('wait estimates (contract §19)', () => {
       const before = previous ?? DEFAULT_SPREAD
       for (const outlier of [2, 3 * 3600]) expect(Math.abs(nextServiceSpread(previous, avg, count, outlier, 300) - before) / before).toBeLessThanOrEqual(MAX_MOVE + 1e-9)
     }
-    // Settled, its weight is 1/SPREAD_WINDOW: a completion at the average pulls it towards 0 by that share.
-    expect(nextServiceSpread(0.5, 300, 1000, 300)).toBeCloseTo(0.5 - 0.5 / SPREAD_WINDOW, 9)
+    // Settled, its weight is 1/SPREAD_WINDOW: a completion 0.2 off the average pulls 0.5 towards 0.2 by that share.
+    expect(nextServiceSpread(0.5, 300, 1000, 360)).toBeCloseTo(0.5 + (0.2 - 0.5) / SPREAD_WINDOW, 9)
   })
 
   test('the expected rest of a service in progress is the log-normal mean residual, checked against a numerical integral', () => {
