@@ -5,8 +5,9 @@
  * The model, per location (every line of it at once, because counters are shared):
  * - Who serves: the OPEN counters of the location, each with the services it serves, free after
  *   the expected rest of the ticket it holds (the mean rest of a service of its average and
- *   spread that has lasted the time since its call, `restOfCurrent`; none: free now) and its INTERLEAVE count. The average is of the time a completion held its
- *   counter from its call (wait.ts), so the walk to the counter is in it.
+ *   spread that has lasted the time since its call, `restOfCurrent`; none: free now) and its
+ *   INTERLEAVE count. The average is of the time a completion held its counter from its call
+ *   (wait.ts), so the walk to the counter is in it.
  * - The usual day (usual-counters.ts, contract §19's "usually open at that hour"): an open
  *   counter takes no ticket in a slot of the day it was usually away in on the same weekday of
  *   the last four weeks (its break, its closing), nor, once it is free, in the slot just before
