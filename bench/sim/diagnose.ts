@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/sim/diagnose.ts [scenario substring] [seeds]`: contract §19's error breakdown per
+ * `bun bench/sim/diagnose.ts [scenario substring] [seeds] [first seed offset]`: contract §19's error breakdown per
  * ticket, grouped by hour of issue. For every called ticket it sets what the estimator knew at
  * issue (the line's waiting count, the open counters serving it, the learned average) beside
  * what really happened until its call: how many calls of its line came first (those waiting at
@@ -13,8 +13,10 @@ import { SCENARIOS } from './scenarios'
 
 const pick = process.argv[2] ?? ''
 const seeds = Number(process.argv[3] ?? 1)
+/** The first seed's offset: seeds scenario.seed + 1,000 × (offset … offset + seeds − 1). */
+const offset = Number(process.argv[4] ?? 0)
 
-interface Row { hour: number; real: number; error: number; ahead: number; aheadCalled: number; prio: number; requeue: number; transfer: number; avg: number; hold: number; c0: number; cReal: number; otherService: number }
+interface Row { issuedAt: number; hour: number; real: number; error: number; ahead: number; aheadCalled: number; prio: number; requeue: number; transfer: number; avg: number; hold: number; c0: number; cReal: number; otherService: number }
 
 function breakdown(outcome: BranchDayOutcome, counterServices: Map<string, string[]>): Row[] {
   const { trace } = outcome
@@ -61,7 +63,7 @@ function breakdown(outcome: BranchDayOutcome, counterServices: Map<string, strin
       }
       cReal = area / (t1 - t0)
     }
-    rows.push({ hour: new Date(t0).getUTCHours(), real: t.realWaitSeconds, error: t.productionEstimateSeconds - t.realWaitSeconds, ahead: info.waitingAhead, aheadCalled, prio, requeue, transfer, avg: info.averageSeconds, hold: holdN ? holdSum / holdN / 1000 : NaN, c0: info.openCounters, cReal, otherService })
+    rows.push({ issuedAt: t0, hour: new Date(t0).getUTCHours(), real: t.realWaitSeconds, error: t.productionEstimateSeconds - t.realWaitSeconds, ahead: info.waitingAhead, aheadCalled, prio, requeue, transfer, avg: info.averageSeconds, hold: holdN ? holdSum / holdN / 1000 : NaN, c0: info.openCounters, cReal, otherService })
   }
   return rows
 }
@@ -71,7 +73,7 @@ const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–')
 
 for (const scenario of SCENARIOS.filter((s) => s.name.includes(pick))) {
   const counterServices = new Map(scenario.counters.map((c) => [c.id, c.services]))
-  for (let k = 0; k < seeds; k++) {
+  for (let k = offset; k < offset + seeds; k++) {
     const seed = scenario.seed + 1000 * k
     const outcome = simulateBranchDay({ ...scenario, seed })
     const rows = breakdown(outcome, counterServices)
@@ -79,6 +81,13 @@ for (const scenario of SCENARIOS.filter((s) => s.name.includes(pick))) {
       // The usual day from 10:00 to 17:00, one character per 10-minute slot: P present, a away, . unknown.
       for (const [id, slots] of outcome.trace.usualSlots) console.log(`${id} 10:00 ${[...slots.slice(60, 102)].map((v) => (v === 1 ? 'P' : v === 2 ? 'a' : '.')).join('')} 17:00`)
       for (const ch of outcome.trace.counterChanges) console.log(`  ${new Date(ch.at).toISOString().slice(11, 16)} ${ch.counterId} ${ch.open ? 'opens' : 'closes'}`)
+    }
+    if (process.env.DIAG_TICKETS) {
+      // Every ticket that waited over 5 minutes (the MdAPE bar's tickets), one line each.
+      console.log(`\n${scenario.name} seed ${seed}, waits over 5 min: issued · real · estimate · APE · waiting at issue · called first · jumped (priority, requeued, transferred, other service) · counters at issue · really · avg used · real hold`)
+      for (const r of rows.filter((x) => x.real > 300)) {
+        console.log(`  ${new Date(r.issuedAt).toISOString().slice(11, 16)} ${f(r.real)} ${f(r.real + r.error)} ${f((100 * Math.abs(r.error)) / r.real)}% ${r.ahead} ${r.aheadCalled} (${r.prio}, ${r.requeue}, ${r.transfer}, ${r.otherService}) ${r.c0} ${f(r.cReal, 2)} ${f(r.avg)} ${f(r.hold)}`)
+      }
     }
     console.log(`\n${scenario.name} seed ${seed}: MAE ${f(mean(rows.map((r) => Math.abs(r.error))))} bias ${f(mean(rows.map((r) => r.error)))}`)
     console.log('| hour | n | MAE | bias | real | waiting at issue | of them called first | priority later | requeued | transferred in | other service | avg used | real hold | counters at issue | counters really |')

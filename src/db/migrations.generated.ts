@@ -16,6 +16,7 @@ import m13 from '../../drizzle/0013_names_and_opening_hours.sql' with { type: 't
 import m14 from '../../drizzle/0014_customer_journey.sql' with { type: 'text' }
 import m15 from '../../drizzle/0015_audit_log.sql' with { type: 'text' }
 import m16 from '../../drizzle/0016_appointments.sql' with { type: 'text' }
+import m17 from '../../drizzle/0017_service_spread.sql' with { type: 'text' }
 
 export const embeddedMigrations: { idx: number; tag: string; when: number; sql: string }[] = [
   { idx: 0, tag: '0000_config_entities', when: 1795648190546, sql: m0 },
@@ -35,4 +36,5 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 14, tag: '0014_customer_journey', when: 1795716131616, sql: m14 },
   { idx: 15, tag: '0015_audit_log', when: 1795716336551, sql: m15 },
   { idx: 16, tag: '0016_appointments', when: 1795716557493, sql: m16 },
+  { idx: 17, tag: '0017_service_spread', when: 1795727285340, sql: m17 },
 ]

@@ -4,13 +4,15 @@
  *
  * The model, per location (every line of it at once, because counters are shared):
  * - Who serves: the OPEN counters of the location, each with the services it serves, free after
- *   the expected rest of the ticket it holds (max(REST_FLOOR, average − time since its call);
- *   none: free now) and its INTERLEAVE count. The average is of the time a completion held its
- *   counter from its call (wait.ts), so the walk to the counter is in it.
+ *   the expected rest of the ticket it holds (the mean rest of a service of its average and
+ *   spread that has lasted the time since its call, `restOfCurrent`; none: free now) and its
+ *   INTERLEAVE count. The average is of the time a completion held its counter from its call
+ *   (wait.ts), so the walk to the counter is in it.
  * - The usual day (usual-counters.ts, contract §19's "usually open at that hour"): an open
  *   counter takes no ticket in a slot of the day it was usually away in on the same weekday of
- *   the last four weeks (its break, its closing), and a closed counter comes at the first slot
- *   it is usually present in (back from a break, the lunch-time counter).
+ *   the last four weeks (its break, its closing), nor, once it is free, in the slot just before
+ *   such an absence (it leaves when the ticket it holds is done), and a closed counter comes at
+ *   the first slot it is usually present in (back from a break, the lunch-time counter).
  * - Who waits: every WAITING ticket of the location, in its line's lanes (front, priority,
  *   normal; src/tickets/priority.ts).
  * - The replay: the counter free first takes the ticket the real call rule (`chooseNext`, the
@@ -27,6 +29,7 @@
  */
 import { byLineOrder, chooseNext, normalCallsAfter, type LinePlace, type PriorityPolicy } from './priority'
 import { AWAY, PRESENT, SLOT_MINUTES, SLOTS_PER_DAY } from './usual-counters'
+import { expectedRest } from './wait'
 
 /** The least a counter holding a ticket is assumed to still need, however long it has served. */
 export const REST_FLOOR_SECONDS = 15
@@ -39,13 +42,16 @@ export interface WaitEstimate {
 
 /**
  * The expected rest of a counter's current ticket (CALLED or SERVING), from when it was called
- * there (`calledAt`, ms) and the average of the ticket's service, which counts from the call
- * (wait.ts): max(REST_FLOOR, average − time since the call); 0 when it holds nothing.
+ * there (`calledAt`, ms), the average of the ticket's service (which counts from the call,
+ * wait.ts) and its log-spread `sigma` (wait.ts `logSigmaOfSpread`): the mean rest of a service
+ * of that average and spread that has already lasted the time since the call (wait.ts
+ * `expectedRest`), never under REST_FLOOR; 0 when it holds nothing. A service with a long tail
+ * that has run past its average is likely a long one: its rest is not the floor.
  */
-export function restOfCurrent(held: { calledAt: number | null } | null, averageSeconds: number, now: number): number {
+export function restOfCurrent(held: { calledAt: number | null } | null, averageSeconds: number, now: number, sigma = 0): number {
   if (held === null) return 0
   const since = held.calledAt === null ? 0 : Math.max(now - held.calledAt, 0) / 1000
-  return Math.max(averageSeconds - since, REST_FLOOR_SECONDS)
+  return Math.max(expectedRest(averageSeconds, sigma, since), REST_FLOOR_SECONDS)
 }
 
 /** An open counter as the replay sees it. */
@@ -113,7 +119,15 @@ export function replayCalls(now: LocationNow, extra?: ReplayTicket): { callsAt: 
   const available = (slots: Uint8Array | undefined, at: number) => {
     if (slots === undefined) return at
     let slot = slotAt(at)
-    if (slot <= nowSlot || slot >= SLOTS_PER_DAY || slots[slot] !== AWAY) return at
+    if (slot >= SLOTS_PER_DAY) return at
+    // Leaving: a counter that becomes free in the slot just before its usual absence does not
+    // start another ticket there. That slot reads as present because the ticket it held when its
+    // break or closing came ran into it, but it leaves once that ticket is done (at the lunch
+    // peak this took 3 of 20 days over the MAE bar, bench/sim/analysis.md). Free now (`at` 0),
+    // it is evidently staying.
+    const leaving = at > 0 && slots[slot] !== AWAY && slot + 1 < SLOTS_PER_DAY && slots[slot + 1] === AWAY
+    if (leaving) slot++
+    else if (slot <= nowSlot || slots[slot] !== AWAY) return at
     while (slot < SLOTS_PER_DAY && slots[slot] !== PRESENT) slot++
     return slotStart(slot)
   }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
 import { planStable } from '../platform/sql'
-import { averageServiceSeconds } from './wait'
+import { averageServiceSeconds, logSigmaOfSpread, serviceSpread } from './wait'
 import { estimateForNew, replayCalls, restOfCurrent, type LocationNow, type ReplayCounter, type ReplayTicket, type WaitEstimate } from './estimate'
 import { DEFAULT_PRIORITY_POLICY, type PriorityPolicy } from './priority'
 import { UsualCounters } from './usual-counters'
@@ -68,6 +68,7 @@ interface OpenCounterRow {
   heldCalledAt: number | null
   heldAvg: number | null
   heldDefault: number | null
+  heldSpread: number | null
 }
 
 /** One WAITING ticket of the unit, as the estimator reads it. */
@@ -153,7 +154,7 @@ export class QueueLines {
     // O(open counters × their services).
     this.countersStmt = db.$client.query<OpenCounterRow, [string]>(`
       SELECT c.id AS counterId, c.open AS open, c.location_id AS locationId, cs.service_id AS serviceId, coalesce(k.normal_calls, 0) AS normalCalls,
-        t.status AS heldStatus, t.called_at AS heldCalledAt, hst.avg_service_seconds AS heldAvg, hs.default_service_seconds AS heldDefault
+        t.status AS heldStatus, t.called_at AS heldCalledAt, hst.avg_service_seconds AS heldAvg, hst.service_spread AS heldSpread, hs.default_service_seconds AS heldDefault
       FROM counters c INNER JOIN counter_services cs ON cs.counter_id = c.id
       LEFT JOIN counter_call_streaks k ON k.counter_id = c.id
       LEFT JOIN tickets t ON t.id = (SELECT h.id FROM tickets h WHERE h.counter_id = c.id AND h.status IN ('CALLED', 'SERVING') LIMIT 1)
@@ -215,7 +216,7 @@ export class QueueLines {
       state.open.set(row.counterId, {
         id: row.counterId,
         serviceIds: [row.serviceId],
-        restSeconds: restOfCurrent(held, averageServiceSeconds(row.heldAvg, row.heldDefault), now),
+        restSeconds: restOfCurrent(held, averageServiceSeconds(row.heldAvg, row.heldDefault), now, logSigmaOfSpread(serviceSpread(row.heldSpread))),
         normalCalls: row.normalCalls,
       })
     }

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, real, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { queueUnits, locations, services } from '../queue/tables'
 
 /*
@@ -116,6 +116,13 @@ export const serviceStats = sqliteTable(
     avgServiceSeconds: integer('avg_service_seconds'),
     /** Completions folded into `avgServiceSeconds` (the first ones weigh as a plain mean). */
     completedCount: integer('completed_count').notNull().default(0),
+    /**
+     * Contract §19's spread of the service time: a robust moving estimate of the mean absolute
+     * deviation of recent completions from `avgServiceSeconds`, as a share of it (src/tickets/wait.ts
+     * `nextServiceSpread`), null until the first completion. With the average it gives the long
+     * tail the expected rest of a ticket in progress is read from (estimate.ts `restOfCurrent`).
+     */
+    serviceSpread: real('service_spread'),
     /** Ticket most recently called (CALLED or SERVING), or null. */
     nowServingTicketId: text('now_serving_ticket_id'),
   },

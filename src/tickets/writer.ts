@@ -3,7 +3,7 @@ import type { Db } from '../db/open'
 import { DAILY_CLOSE_ACTOR, decodeActor, encodeActor } from '../platform/actor'
 import { tickets, ticketCalls } from './tables'
 import type { TicketRow, TicketStore } from './store'
-import { nextServiceAverage } from './wait'
+import { nextServiceAverage, nextServiceSpread } from './wait'
 import { TRANSITION_EFFECTS, type TicketAction, type TransitionInput } from './transitions'
 import type { TicketChange } from './service'
 
@@ -76,13 +76,14 @@ export class TicketWriter {
       INSERT INTO service_stats (service_id, location_id, now_serving_ticket_id) VALUES (?1, ?2, ?3)
       ON CONFLICT (service_id, location_id) DO UPDATE SET now_serving_ticket_id = excluded.now_serving_ticket_id`)
     // The service's default is where the estimate starts before its first completion (contract §19).
-    this.statsStmt = db.$client.query<{ avg: number | null; n: number | null; defaultSeconds: number }, [string, string]>(`
-      SELECT st.avg_service_seconds AS avg, st.completed_count AS n, s.default_service_seconds AS defaultSeconds
+    this.statsStmt = db.$client.query<{ avg: number | null; n: number | null; spread: number | null; defaultSeconds: number }, [string, string]>(`
+      SELECT st.avg_service_seconds AS avg, st.completed_count AS n, st.service_spread AS spread, s.default_service_seconds AS defaultSeconds
       FROM services s LEFT JOIN service_stats st ON st.service_id = s.id AND st.location_id = ?2
       WHERE s.id = ?1`)
-    this.averageStmt = db.$client.query<unknown, [string, string, number, number]>(`
-      INSERT INTO service_stats (service_id, location_id, avg_service_seconds, completed_count) VALUES (?1, ?2, ?3, ?4)
-      ON CONFLICT (service_id, location_id) DO UPDATE SET avg_service_seconds = excluded.avg_service_seconds, completed_count = excluded.completed_count`)
+    this.averageStmt = db.$client.query<unknown, [string, string, number, number, number]>(`
+      INSERT INTO service_stats (service_id, location_id, avg_service_seconds, completed_count, service_spread) VALUES (?1, ?2, ?3, ?4, ?5)
+      ON CONFLICT (service_id, location_id) DO UPDATE SET avg_service_seconds = excluded.avg_service_seconds, completed_count = excluded.completed_count,
+        service_spread = excluded.service_spread`)
     // Contract §8 INTERLEAVE: the counter's normal calls since its last priority call
     // (normalCallsAfter: a priority call sets 0, a normal one adds 1). ?2 is 1 for a priority call.
     this.streakStmt = db.$client.query<unknown, [string, number]>(`
@@ -158,10 +159,15 @@ export class TicketWriter {
     this.pointerStmt.run(serviceId, locationId, current?.id ?? null)
   }
 
-  /** Folds one service duration into the line's robust service-time estimate (see `nextServiceAverage`): O(1), in the write's transaction. */
+  /**
+   * Folds one service duration into the line's robust service-time estimate and its spread (see
+   * `nextServiceAverage`, `nextServiceSpread`): O(1), in the write's transaction.
+   */
   private recordServiceTime(serviceId: string, locationId: string, seconds: number): void {
     const stats = this.statsStmt.get(serviceId, locationId)
     const count = stats?.n ?? 0
-    this.averageStmt.run(serviceId, locationId, nextServiceAverage(stats?.avg ?? null, count, seconds, stats?.defaultSeconds), count + 1)
+    const average = nextServiceAverage(stats?.avg ?? null, count, seconds, stats?.defaultSeconds)
+    const spread = nextServiceSpread(stats?.spread ?? null, stats?.avg ?? null, count, seconds, stats?.defaultSeconds)
+    this.averageStmt.run(serviceId, locationId, average, count + 1, spread)
   }
 }

@@ -83,17 +83,22 @@ describe('public services list and state follow the lifecycle at once', () => {
     await ok(op(ctx, 'POST', '/counters/cnt_2/close'))
     // One free counter, one ahead: one service time.
     expect((await services(ctx)).estimatedWaitSeconds).toBe(253)
-    // A counter holding a ticket is free after the rest of its average (253 − 100 s since the call).
+    // The spread learned beside the average (wait.ts nextServiceSpread): from the default 0.4, the
+    // deviations |138 − 300| / 300 = 0.54 (the 70 s clamped as above) and |130 − 273| / 273 = 0.524
+    // at weights 1/6 and 1/7: 0.4 → 0.4233 → 0.4377 (a log-normal of σ ≈ 0.556).
+    expect(stats(ctx, 'svc_accounts').service_spread).toBeCloseTo(0.4 + (0.54 - 0.4) / 6 + (0.524 - 0.4233) / 7, 3)
+    // A counter holding a ticket is free after the expected rest of it: 100 s into a service of
+    // average 253 s and that spread, 168 s (a little more than 253 − 100: some are long ones).
     const t = await ok(callNext(ctx, 'cnt_1'))
     await ok(act(ctx, t.id, 'start'))
     ctx.clock.advance(100_000)
-    expect((await services(ctx)).estimatedWaitSeconds).toBe(153)
+    expect((await services(ctx)).estimatedWaitSeconds).toBe(168)
   })
 
   test('the service-time estimate: starts at the default, learns, and one outlier moves it by less than a tenth', () => {
     // Before any completion the default is where it starts; 150 s completions pull it down gradually.
     let avg: number | null = null
-    for (let n = 0; n < 200; n++) avg = nextServiceAverage(avg, n, 150, 300)
+    for (let n = 0; n < 400; n++) avg = nextServiceAverage(avg, n, 150, 300)
     expect(avg!).toBeCloseTo(150, 0)
     // One 2-second or 3-hour completion, early or late, moves it by less than a tenth.
     for (const [previous, count] of [[null, 0], [300, 1], [150, 200]] as const) {

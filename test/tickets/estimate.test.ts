@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { get, SERVICES, type QueueTestContext } from '../queue/helpers'
 import { counterContext, issued, ok, act, callNext, op, stats, jsonOf, mainUnit } from '../counters/helpers'
-import { estimateForNew, replayCalls, type LocationNow, type ReplayCounter, type ReplayTicket } from '../../src/tickets/estimate'
+import { REST_FLOOR_SECONDS, estimateForNew, replayCalls, restOfCurrent, type LocationNow, type ReplayCounter, type ReplayTicket } from '../../src/tickets/estimate'
 import { AWAY, PRESENT, SLOTS_PER_DAY, SLOT_MINUTES } from '../../src/tickets/usual-counters'
-import { AVERAGE_WINDOW, MAX_MOVE, nextServiceAverage, sampleBand } from '../../src/tickets/wait'
+import { AVERAGE_WINDOW, DEFAULT_SPREAD, MAX_MOVE, SPREAD_WINDOW, expectedRest, logSigmaOfSpread, nextServiceAverage, nextServiceSpread, sampleBand } from '../../src/tickets/wait'
 
 /*
  * Contract §19: one estimator behind every surface (src/tickets/estimate.ts). The fixture's hall
@@ -41,7 +41,7 @@ describe('wait estimates (contract §19)', () => {
     expect(ctx.deps.tickets.lines('qu_main', true).find((l) => l.id === 'svc_accounts' && l.locationId === 'loc_hall')).toMatchObject({ noCounterOpen: true })
   })
 
-  test('a counter serving a ticket is free after the rest of its service time, never less than a small floor', async () => {
+  test('a counter serving a ticket is free after the expected rest of its service, which a long service does not run down to nothing', async () => {
     const ctx = counterContext()
     await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
     const a = await issued(ctx)
@@ -50,10 +50,13 @@ describe('wait estimates (contract §19)', () => {
     // Called, not started: a whole service time.
     expect(place(ctx, b.id).estimatedWaitSeconds).toBe(300)
     await ok(act(ctx, a.id, 'start'))
+    // No completion yet: the default 300 s with the default spread (σ ≈ 0.5). After 100 s the
+    // expected rest is 206 s, not 200: a few of those services are long ones.
     ctx.clock.advance(100_000)
-    expect(place(ctx, b.id).estimatedWaitSeconds).toBe(200)
+    expect(place(ctx, b.id).estimatedWaitSeconds).toBe(206)
+    // 1,100 s into a 300 s service, it is one of the long ones: about 192 s more, not the 15 s floor.
     ctx.clock.advance(1_000_000)
-    expect(place(ctx, b.id).estimatedWaitSeconds).toBe(15)
+    expect(place(ctx, b.id).estimatedWaitSeconds).toBe(192)
   })
 
   test('shared counters: a counter serving two services takes the older ticket of either, as call-next does', async () => {
@@ -127,12 +130,69 @@ describe('wait estimates (contract §19)', () => {
     expect(Math.abs((await serve(3 * 3600)) - settled) / settled).toBeLessThan(0.1)
   })
 
-  test('the settled band keeps the long tail (×0.25 … ×2.8), so the learned figure settles near the mean, still moved by at most MAX_MOVE', () => {
+  test('the settled band keeps the long tail (×0.25 … ×5.5), so the learned figure settles near the mean, still moved by at most MAX_MOVE', () => {
+    expect(AVERAGE_WINDOW).toBe(50)
     expect(sampleBand(1 / AVERAGE_WINDOW).high).toBeCloseTo(1 + MAX_MOVE * AVERAGE_WINDOW, 9)
     expect(sampleBand(1 / AVERAGE_WINDOW).low).toBe(0.25)
-    // Settled at 300 s, a 900 s completion (×3) counts as 840 (×2.8): +27 s, under MAX_MOVE of 300.
-    expect(nextServiceAverage(300, 100, 900) - 300).toBeCloseTo((840 - 300) / AVERAGE_WINDOW, 6)
+    // Settled at 300 s, a 900 s completion (×3) counts whole: +12 s; an 1,800 s one (×6) counts as
+    // 1,650 (×5.5): +27 s, under MAX_MOVE of 300.
+    expect(nextServiceAverage(300, 100, 900) - 300).toBeCloseTo((900 - 300) / AVERAGE_WINDOW, 6)
+    expect(nextServiceAverage(300, 100, 1800) - 300).toBeCloseTo((1650 - 300) / AVERAGE_WINDOW, 6)
     expect(nextServiceAverage(300, 100, 100_000) - 300).toBeLessThanOrEqual(MAX_MOVE * 300 + 1e-9)
+  })
+
+  test('the spread is learned beside the average in O(1), and one outlier moves it by at most MAX_MOVE', () => {
+    // Log-normal service times of σ 0.6 (median 240 s, mean 287 s), from a seeded generator.
+    let seed = 1
+    const uniform = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    const logNormal = () => 240 * Math.exp(0.6 * Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()))
+    let average: number | null = null
+    let spread: number | null = null
+    for (let n = 0; n < 2000; n++) {
+      const seconds = logNormal()
+      spread = nextServiceSpread(spread, average, n, seconds, 300)
+      average = nextServiceAverage(average, n, seconds, 300)
+    }
+    // Its mean absolute deviation is 0.47 of the mean (σ 0.6); learned a little under (the band
+    // clips the far tail) and read back as a σ near 0.6.
+    expect(spread!).toBeGreaterThan(0.4)
+    expect(spread!).toBeLessThan(0.5)
+    expect(logSigmaOfSpread(spread!)).toBeGreaterThan(0.5)
+    expect(logSigmaOfSpread(spread!)).toBeLessThan(0.65)
+    expect(logSigmaOfSpread(0.4716)).toBeCloseTo(0.6, 3)
+    // A 2-second or a 3-hour completion, first or settled, moves the spread by at most MAX_MOVE of it.
+    for (const [previous, avg, count] of [[null, null, 0], [spread!, average!, 2000]] as const) {
+      const before = previous ?? DEFAULT_SPREAD
+      for (const outlier of [2, 3 * 3600]) expect(Math.abs(nextServiceSpread(previous, avg, count, outlier, 300) - before) / before).toBeLessThanOrEqual(MAX_MOVE + 1e-9)
+    }
+    // Settled, its weight is 1/SPREAD_WINDOW: a completion 0.2 off the average pulls 0.5 towards 0.2 by that share.
+    expect(nextServiceSpread(0.5, 300, 1000, 360)).toBeCloseTo(0.5 + (0.2 - 0.5) / SPREAD_WINDOW, 9)
+  })
+
+  test('the expected rest of a service in progress is the log-normal mean residual, checked against a numerical integral', () => {
+    const integral = (mean: number, sigma: number, elapsed: number) => {
+      const mu = Math.log(mean) - (sigma * sigma) / 2
+      let weighted = 0
+      let mass = 0
+      for (let y = Math.log(elapsed); y < mu + 12 * sigma; y += 1e-4) {
+        const density = Math.exp(-((y - mu) ** 2) / (2 * sigma * sigma))
+        weighted += density * (Math.exp(y) - elapsed)
+        mass += density
+      }
+      return weighted / mass
+    }
+    for (const [mean, sigma, elapsed] of [[300, 0.6, 100], [300, 0.6, 600], [1000, 0.8, 3000], [300, 0.3, 900]] as const) {
+      expect(Math.abs(expectedRest(mean, sigma, elapsed) - integral(mean, sigma, elapsed))).toBeLessThan(0.5)
+    }
+    // Nothing elapsed: the mean. No spread: the mean minus the time already spent.
+    expect(expectedRest(300, 0.6, 0)).toBe(300)
+    expect(expectedRest(300, 0, 100)).toBe(200)
+    // A long-tailed service past its mean: the further past, the longer still to go.
+    expect(expectedRest(300, 0.8, 900)).toBeGreaterThan(expectedRest(300, 0.8, 450))
+    expect(expectedRest(300, 0.8, 450)).toBeGreaterThan(150)
+    // The counter's view: nothing held is free now; the floor still holds for a narrow service long past.
+    expect(restOfCurrent(null, 300, 0, 0.6)).toBe(0)
+    expect(restOfCurrent({ calledAt: 0 }, 300, 1_000_000, 0.05)).toBe(REST_FLOOR_SECONDS)
   })
 
   test('the replay alone: the earliest free counter takes the next ticket; a line without a counter gets one, busy for one average', () => {
@@ -181,11 +241,14 @@ describe('wait estimates (contract §19)', () => {
       policy: { mode: 'FIRST' },
       usual: { slots: new Map([['c1', slots(noonSlot + 1, noonSlot + 4, AWAY)]]), closed: [], secondsSinceMidnight: noon },
     }
-    // Ticket 1 at 0, ticket 2 at 300 s (12:05, still present), a new one at 12:10 → away → 12:40 = 2,400 s.
-    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(2400)
-    // A closed counter usually present from 12:20 comes then and takes the new ticket at 1,200 s.
+    // Ticket 1 at 0 (free now: it is evidently here). Free again at 300 s (12:05), in the slot just
+    // before its usual absence: it is leaving, so ticket 2 waits for 12:40 (2,400 s) and a new one
+    // goes at 2,700 s.
+    expect(replayCalls(now).callsAt.get('a1')).toBe(2400)
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(2700)
+    // A closed counter usually present from 12:20 comes then and takes ticket 2 at 1,200 s, and the new one at 1,500 s.
     const withLate = { ...now, usual: { ...now.usual!, slots: new Map([...now.usual!.slots, ['c2', slots(0, noonSlot + 2, AWAY)]]), closed: [{ id: 'c2', serviceIds: ['a'] }] } }
-    expect(estimateForNew(withLate, 'a', false).estimatedWaitSeconds).toBe(1200)
+    expect(estimateForNew(withLate, 'a', false).estimatedWaitSeconds).toBe(1500)
   })
 
   test('the usual day: a counter usually away is back at its next usually present slot, not at the first slot nothing is known of', () => {
@@ -202,8 +265,29 @@ describe('wait estimates (contract §19)', () => {
       policy: { mode: 'FIRST' },
       usual: { slots: new Map([['c1', c1]]), closed: [], secondsSinceMidnight: noon },
     }
-    // Tickets at 0 and 300 s; the new one at 12:10 finds it away and waits for 13:00 (3,600 s), not 12:20.
-    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(3600)
+    // Ticket 1 at 0; free at 12:05 just before its absence it leaves, and is back at 13:00 (3,600 s),
+    // not at 12:20: ticket 2 then, the new one at 3,900 s.
+    expect(replayCalls(now).callsAt.get('a1')).toBe(3600)
+    expect(estimateForNew(now, 'a', false).estimatedWaitSeconds).toBe(3900)
+  })
+
+  test('the usual day: free in the slot before its usual absence a counter starts nothing more, unless it is free now', () => {
+    const noon = 12 * 3600
+    const noonSlot = noon / (SLOT_MINUTES * 60)
+    // c1 usually away 12:10–12:30 (a break that began once the ticket it held at 12:00 was done).
+    const c1 = new Uint8Array(SLOTS_PER_DAY).fill(PRESENT)
+    c1.fill(AWAY, noonSlot + 1, noonSlot + 3)
+    const now = (restSeconds: number): LocationNow => ({
+      waiting: waitingOf(1),
+      counters: [{ id: 'c1', serviceIds: ['a'], restSeconds, normalCalls: 0 }],
+      averageSeconds: new Map([['a', 300]]),
+      policy: { mode: 'FIRST' },
+      usual: { slots: new Map([['c1', c1]]), closed: [], secondsSinceMidnight: noon },
+    })
+    // Free now at 12:00: it takes the waiting ticket at once (it is here, whatever the usual day says).
+    expect(replayCalls(now(0)).callsAt.get('a0')).toBe(0)
+    // Busy until 12:02: it finishes, leaves, and is back at 12:30 (1,800 s), not at 12:02.
+    expect(replayCalls(now(120)).callsAt.get('a0')).toBe(1800)
   })
 
   test('priority tickets usually to come go before a normal ticket, not before a priority one', () => {

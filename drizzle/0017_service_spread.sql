@@ -1,0 +1,1 @@
+ALTER TABLE `service_stats` ADD `service_spread` real;
