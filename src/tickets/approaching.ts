@@ -13,6 +13,19 @@ export interface TouchedLine {
   now: number
 }
 
+/**
+ * The first ?3 tickets of each lane (front, priority, normal) of the line (service ?1,
+ * location ?2), each lane one range of `tickets_waiting_line`. The front lane names the index:
+ * with `priority` free SQLite preferred `tickets_open_by_status` (status, location), which
+ * reads every WAITING ticket of the location, 5.7 ms at 24,000 waiting against 0.03 ms, once per
+ * group commit (bench/RESULTS.md: ticket issue at a fifth of the bare insert server).
+ */
+export const APPROACHING_LANES_SQL = (() => {
+  const lane = (where: string, index = '') => `SELECT * FROM (SELECT id, priority, front, queue_rank AS queueRank, created_at AS createdAt, approaching_at AS approachingAt FROM tickets${index}
+      WHERE service_id = ?1 AND location_id = ${planStable('?2')} AND status = 'WAITING' AND ${where} ORDER BY queue_rank LIMIT ?3)`
+  return `${lane('front = 1', ' INDEXED BY tickets_waiting_line')} UNION ALL ${lane('front = 0 AND priority = 1')} UNION ALL ${lane('front = 0 AND priority = 0')}`
+})()
+
 /** Who writes `ticket.approaching`: the server itself, as the line moved (contract §16 actor `system`). */
 const APPROACHING_ACTOR = { type: 'system', id: 'approaching' } as const
 
@@ -40,11 +53,7 @@ export class ApproachingWatch {
 
   constructor(client: Database, private readonly store: Pick<TicketStore, 'byId'>, private readonly outbox: WebhookOutbox, private readonly policyOf: (queueUnitId: string) => PriorityPolicy) {
     this.aheadStmt = client.query<{ ahead: number }, [string]>('SELECT approaching_ahead AS ahead FROM queue_units WHERE id = ?1')
-    const lane = (where: string) => `SELECT * FROM (SELECT id, priority, front, queue_rank AS queueRank, created_at AS createdAt, approaching_at AS approachingAt FROM tickets
-      WHERE service_id = ?1 AND location_id = ${planStable('?2')} AND status = 'WAITING' AND ${where} ORDER BY queue_rank LIMIT ?3)`
-    this.laneStmt = client.query<HeadRow, [string, string, number]>(
-      `${lane('front = 1')} UNION ALL ${lane('front = 0 AND priority = 1')} UNION ALL ${lane('front = 0 AND priority = 0')}`,
-    )
+    this.laneStmt = client.query<HeadRow, [string, string, number]>(APPROACHING_LANES_SQL)
     this.markStmt = client.query<{ id: string }, [string, number]>(
       "UPDATE tickets SET approaching_at = ?2 WHERE id = ?1 AND status = 'WAITING' AND approaching_at IS NULL RETURNING id",
     )
