@@ -13,6 +13,7 @@
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const SECONDS = Number(process.env.HOT_SECONDS ?? 5)
@@ -28,13 +29,6 @@ const binaries = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : [`n
 
 const procs: ReturnType<typeof Bun.spawn>[] = []
 const tmp = mkdtempSync(join(tmpdir(), 'lobby-hot-'))
-
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
 
 async function start(argv: string[], port: number, ready: string): Promise<{ url: string; pid: number }> {
   const fd = openSync(join(tmp, `${port}.log`), 'a')

@@ -3,11 +3,11 @@
  * free port, and `lobby serve` pinned to the server core until it answers `/health`.
  */
 
-/** A port nothing listens on now. */
+/** A port nothing listens on now (a listening socket opened and closed at once). */
 export function freePort(): number {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = server.port!
-  server.stop(true)
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
   return port
 }
 

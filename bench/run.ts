@@ -39,6 +39,7 @@ import { currentAppointmentsSection } from './appointments'
 import { buildBareHealth, coldStartMs, lobbyServe } from './start'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
+import { freePort } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -111,13 +112,6 @@ function tryRun(argv: string[]): string {
   }
 }
 
-/** A port nothing listens on now. */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs

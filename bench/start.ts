@@ -18,17 +18,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BINARY = join(ROOT, 'dist', 'lobby')
 
-/** A port nothing listens on now. */
-export function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
 
 /**
  * Spawn → first `/health` 200 of the server `argv(port)` starts, in ms, run under
