@@ -51,6 +51,9 @@ export class FloorModel {
   private readonly countersStmt
   private readonly intervalsStmt
   private readonly cache = new Map<string, FloorState>()
+  private readonly activeLinesStmt
+  /** Each unit's line heads at its last state revision: the watch's and the metric's, built without the floor. */
+  private readonly headsCache = new Map<string, { stateRevision: number; heads: LineHead[] }>()
   /** Wait-target crossings seen per unit (the watch adds them): part of the floor's revision. */
   private readonly crossings = new Map<string, number>()
   /** Local midnights passed per unit since start: part of the floor's revision, since a new day changes the floor with no write. */
@@ -79,6 +82,12 @@ export class FloorModel {
         (SELECT json_group_array(cs.service_id) FROM (SELECT service_id FROM counter_services WHERE counter_id = c.id ORDER BY service_id) cs) AS serviceIds
        FROM counters c WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY c.id`,
     )
+    // The unit's active lines (an active service at an active location) with their targets, in the floor's order.
+    this.activeLinesStmt = sql.query<{ serviceId: string; locationId: string; waitTargetSeconds: number }, [string]>(
+      `SELECT s.id AS serviceId, l.id AS locationId, s.wait_target_seconds AS waitTargetSeconds
+       FROM service_locations sl JOIN services s ON s.id = sl.service_id JOIN locations l ON l.id = sl.location_id
+       WHERE s.queue_unit_id = ?1 AND l.queue_unit_id = ?1 AND s.active = 1 AND l.active = 1 ORDER BY l.id, s.id`,
+    )
     // Each counter's open intervals: one seek per counter on staff_intervals_open_counter.
     this.intervalsStmt = sql.query<IntervalRow, [string]>(
       `SELECT s.counter_id AS counterId, s.kind, s.reason, s.started_at AS startedAt, s.username, u.display_name AS displayName,
@@ -94,6 +103,48 @@ export class FloorModel {
     return this.unitsStmt.all().map((u) => ({ id: u.id, name: u.name, names: namesObject(storedName(u.name, u.names), u.defaultLanguage) }))
   }
 
+  /**
+   * Each active line's longest-waiting ticket (null when nobody waits) with its target: what the
+   * wait-target watch and the metric need, read once per state revision (one head read per line)
+   * and never the whole floor, whose wait estimates replay every waiting ticket: the watch looks
+   * every second whether or not anyone watches the floor. Null for an unknown unit.
+   */
+  heads(queueUnitId: string): LineHead[] | null {
+    const change = this.deps.tickets.revision(queueUnitId)
+    if (change === null) {
+      this.headsCache.delete(queueUnitId)
+      return null
+    }
+    const kept = this.headsCache.get(queueUnitId)
+    if (kept !== undefined && kept.stateRevision === change.stateRevision) return kept.heads
+    const heads = inReadTransaction(this.deps.db, () => {
+      const oldest = new Map(this.deps.tickets.oldestWaiting(queueUnitId).map((h) => [`${h.serviceId}\u0000${h.locationId}`, h]))
+      return this.activeLinesStmt.all(queueUnitId).map((line): LineHead => {
+        const head = oldest.get(`${line.serviceId}\u0000${line.locationId}`)
+        return {
+          queueUnitId, locationId: line.locationId, serviceId: line.serviceId, waitTargetSeconds: line.waitTargetSeconds,
+          head: head === undefined ? null : { ticketId: head.ticketId, ticketNumber: head.ticketNumber, waitingSince: head.createdAt },
+        }
+      })
+    })
+    this.headsCache.set(queueUnitId, { stateRevision: change.stateRevision, heads })
+    return heads
+  }
+
+  /**
+   * Midnight at one of the locations of a kept floor: today's share, served counts and
+   * appointments start again, though no write says so. The floor's revision moves and its views
+   * are told (the watch asks each second, so within a second of midnight). True when it turned.
+   */
+  turnDay(queueUnitId: string, now: number = this.deps.clock.now()): boolean {
+    const kept = this.cache.get(queueUnitId)
+    if (kept === undefined || now < kept.dayEndsAt) return false
+    this.dayTurns.set(queueUnitId, (this.dayTurns.get(queueUnitId) ?? 0) + 1)
+    this.cache.delete(queueUnitId)
+    this.dayTurned(queueUnitId)
+    return true
+  }
+
   /** The unit's floor now: the kept one while its revision holds, else built anew. Null for an unknown unit. */
   state(queueUnitId: string): FloorState | null {
     const change = this.deps.tickets.revision(queueUnitId)
@@ -101,18 +152,9 @@ export class FloorModel {
       this.cache.delete(queueUnitId)
       return null
     }
-    let kept = this.cache.get(queueUnitId)
-    const now = this.deps.clock.now()
-    if (kept !== undefined && now >= kept.dayEndsAt) {
-      // Midnight at one of its locations: today's share, served counts and appointments start
-      // again, though no write says so (the watch's look each second finds it within a second).
-      this.dayTurns.set(queueUnitId, (this.dayTurns.get(queueUnitId) ?? 0) + 1)
-      this.cache.delete(queueUnitId)
-      kept = undefined
-      this.dayTurned(queueUnitId)
-    }
+    this.turnDay(queueUnitId)
     const revision = change.stateRevision + (this.crossings.get(queueUnitId) ?? 0) + (this.dayTurns.get(queueUnitId) ?? 0)
-    kept ??= this.cache.get(queueUnitId)
+    const kept = this.cache.get(queueUnitId)
     if (kept !== undefined && kept.revision === revision) return kept
     const built = this.build(queueUnitId, revision)
     if (built === null) this.cache.delete(queueUnitId)

@@ -25,8 +25,9 @@ const lineKeyOf = (line: LineHead) => `${line.queueUnitId}\u0000${line.locationI
  * Contract §22's wait-target alerts. A line's longest current wait only grows with time, and
  * only drops when its longest-waiting ticket leaves the line (a ticket change, which moves the
  * unit's revision): so the watch needs no work per request. Once a second it looks at the heads
- * of every active unit's lines, as the floor model keeps them in memory (rebuilt only when the
- * unit's revision moved since, at most once a second, however many tickets were issued): a line
+ * of every active unit's lines, as the floor model keeps them in memory (`FloorModel.heads`:
+ * one head read per line, again only when the unit's revision moved since, at most once a
+ * second however many tickets were issued; never the floor's estimates): a line
  * whose head has waited past the service's `waitTargetSeconds` and was not over it at the last
  * look has crossed. Each crossing writes the webhook event once, in its own write, and moves the
  * floor's revision so every open view marks the line; the line may cross again only after a look
@@ -51,10 +52,11 @@ export class WaitTargetWatch {
   check(now: number = this.deps.clock.now()): WaitTargetExceeded[] {
     const written: WaitTargetExceeded[] = []
     for (const { id } of this.unitsStmt.all()) {
-      const state = this.floor.state(id)
-      if (state === null) continue
+      this.floor.turnDay(id, now)
+      const heads = this.floor.heads(id)
+      if (heads === null) continue
       let crossedHere = false
-      for (const line of state.heads) {
+      for (const line of heads) {
         const key = lineKeyOf(line)
         const waitedMs = line.head === null ? 0 : now - line.head.waitingSince
         if (line.head === null || waitedMs <= line.waitTargetSeconds * 1000) {
@@ -91,9 +93,7 @@ export class WaitTargetWatch {
   longestWaits(now: number = this.deps.clock.now()): LongestWait[] {
     const out: LongestWait[] = []
     for (const { id } of this.unitsStmt.all()) {
-      const state = this.floor.state(id)
-      if (state === null) continue
-      for (const line of state.heads) {
+      for (const line of this.floor.heads(id) ?? []) {
         out.push({
           queueUnitId: line.queueUnitId,
           locationId: line.locationId,

@@ -316,6 +316,9 @@ describe('wait-target alerts', () => {
     ctx.clock.set('2026-11-25T09:12:00Z')
     expect(service.watch.check()).toEqual([])
     expect(deliveries(ctx)).toHaveLength(1)
+    // Nobody has the floor open: the watch read the lines' heads only, and built no floor (whose
+    // wait estimates replay every waiting ticket, once a second while tickets are issued).
+    expect([...service.floor.kept()]).toEqual([])
     expect(deliveries(ctx)[0]).toMatchObject({ type: 'queue.wait_target_exceeded', actor: { type: 'system', id: 'wait-target-watch' }, data: seen[0] })
     expect(hall(await floor(ctx, ctx.manager)).services.find((s: any) => s.id === 'svc_accounts').overTarget).toBe(true)
 
