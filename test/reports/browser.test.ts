@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby, localDate } from '../screens/support'
 import { seedTicketHistory } from '../../bench/seed'
 import { rebuildReportRollups } from '../../src/tickets'
 import { DAILY_CSV_HEADER } from '../../src/reports/csv'
@@ -27,7 +27,8 @@ function devices(lobby: Lobby, ...args: string[]): any {
   return JSON.parse(run.stdout.toString())
 }
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+/** The hall's business day at `ms` (its zone, Europe/Berlin): from 23:00 UTC in winter it is already tomorrow there. */
+const isoDay = (ms: number) => localDate(ms, 'Europe/Berlin')
 
 describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobby', () => {
   const lobby = new Lobby()
@@ -35,9 +36,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
   let page: Page
   let seen: { all: string[]; outside: string[] }
   const pageErrors: string[] = []
-  const from = isoDay(Date.now() - 7 * 86_400_000)
+  // Eight business days back: the seeded week whatever the hour (its days are counted from now in each location's zone).
+  const from = isoDay(Date.now() - 8 * 86_400_000)
   const to = isoDay(Date.now())
-  /** Yesterday, the clerk's day at a desk (a business day of the hall; UTC's is close enough at noon). */
+  /** Yesterday, the clerk's day at a desk (a business day of the hall). */
   const staffDay = isoDay(Date.now() - 86_400_000)
 
   beforeAll(async () => {
