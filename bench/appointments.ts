@@ -19,7 +19,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { writeSection, currentSection } from './sections'
-import { serveLobby } from './processes'
+import { run, rps, runSalt, serveLobby, wrk, type WrkRun } from './processes'
 import { DAYS, insertBookings, provisionWithAppointments } from './part-three'
 
 const ROOT = join(import.meta.dir, '..')
@@ -37,22 +37,9 @@ export const END = '<!-- appointments:end -->'
 const say = (line: string) => process.stderr.write(`[bench:appointments] ${line}\n`)
 const load = () => loadavg()[0]!
 
-function run(argv: string[]): string {
-  const r = Bun.spawnSync(argv, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
-  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
-  return r.stdout.toString()
-}
 
-interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
 
-function wrk(script: string, url: string, args: string[], seconds: number): WrkRun {
-  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', script), url, '--', ...args])
-  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
-  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
-  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
-}
 
-const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function issueOne(url: string, secret: string): Promise<string> {
@@ -103,7 +90,7 @@ export async function appointmentsBench(): Promise<void> {
     const drive = (operation: Operation, which: Which, seconds: number): WrkRun => {
       const s = servers[which]
       switch (operation) {
-        case 'ticket issue': return wrk('issue.lua', `${s.url}${QUEUE}/tickets`, [Math.random().toString(36).slice(2, 10), s.secrets.get('bench-issue')!, ISSUE_BODY], seconds)
+        case 'ticket issue': return wrk('issue.lua', `${s.url}${QUEUE}/tickets`, [runSalt(), s.secrets.get('bench-issue')!, ISSUE_BODY], seconds)
         case 'state read': return wrk('get.lua', `${s.url}${QUEUE}/state`, [s.secrets.get('bench-state')!], seconds)
         case 'services list': return wrk('get.lua', `${s.url}${QUEUE}/services`, [s.secrets.get('bench-services')!], seconds)
         case 'ticket read': return wrk('get.lua', `${s.url}${s.ticketPath}`, [s.secrets.get('bench-ticket-read')!], seconds)

@@ -15,7 +15,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { writeSection, currentSection } from './sections'
-import { serveLobby } from './processes'
+import { run, rps, runSalt, serveLobby, wrk, type WrkRun } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -34,26 +34,15 @@ export const END = '<!-- manage:end -->'
 const say = (line: string) => process.stderr.write(`[bench:manage] ${line}\n`)
 const load = () => loadavg()[0]!
 
-function run(argv: string[]): string {
-  const r = Bun.spawnSync(argv, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
-  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
-  return r.stdout.toString()
-}
 
-interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
 
 interface Secrets { issue: string; operator: string }
 
 /** wrk issuing tickets and cancelling each on its next request (bench/lua/issue-cancel.lua): the line stays at WAITING. */
-function wrk(url: string, secrets: Secrets, seconds: number): WrkRun {
-  const salt = Math.random().toString(36).slice(2, 10)
-  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue-cancel.lua'), url, '--', salt, secrets.issue, ISSUE_BODY, secrets.operator])
-  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
-  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
-  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
+function issueAndCancel(url: string, secrets: Secrets, seconds: number): WrkRun {
+  return wrk('issue-cancel.lua', url, [runSalt(), secrets.issue, ISSUE_BODY, secrets.operator], seconds)
 }
 
-const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function issueOne(url: string, secret: string): Promise<void> {
@@ -133,21 +122,21 @@ export async function manageBench(): Promise<void> {
     const waitingBefore = await waitingNow(server.url, stateSecret)
     say(`${waitingBefore} tickets waiting; warming up`)
     const loadIssue = load()
-    wrk(server.url, secrets, 2)
+    issueAndCancel(server.url, secrets, 2)
     const runs: { none: WrkRun[]; views: WrkRun[]; aa: WrkRun[] } = { none: [], views: [], aa: [] }
     const seen: { messages: number; bytes: number; largest: number; closed: number; seconds: number }[] = []
     // A/A: two rounds without views.
-    runs.aa.push(wrk(server.url, secrets, SECONDS))
-    runs.aa.push(wrk(server.url, secrets, SECONDS))
+    runs.aa.push(issueAndCancel(server.url, secrets, SECONDS))
+    runs.aa.push(issueAndCancel(server.url, secrets, SECONDS))
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? (['none', 'views'] as const) : (['views', 'none'] as const)
       for (const which of order) {
         if (which === 'none') {
-          runs.none.push(wrk(server.url, secrets, SECONDS))
+          runs.none.push(issueAndCancel(server.url, secrets, SECONDS))
         } else {
           const views = await openViews(server.url, cookies, VIEWS)
           const started = performance.now()
-          runs.views.push(wrk(server.url, secrets, SECONDS))
+          runs.views.push(issueAndCancel(server.url, secrets, SECONDS))
           await Bun.sleep(500)
           seen.push({ messages: views.messages, bytes: views.bytes, largest: views.largest, closed: views.closed, seconds: (performance.now() - started) / 1000 })
           views.close()

@@ -1,7 +1,36 @@
 /**
- * The server processes the section scripts (bench/reports.ts, bench/replication.ts) start: a
- * free port, and `lobby serve` pinned to the server core until it answers `/health`.
+ * What the section scripts (bench/reports.ts, replication.ts, manage.ts, appointments.ts) share:
+ * a command run, wrk with a Lua script, a free port, and `lobby serve` pinned to the server core
+ * until it answers `/health`.
  */
+import { join } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..')
+
+/** `argv` run to its end from the repository's root; its stdout, or an error with its stderr. */
+export function run(argv: string[]): string {
+  const r = Bun.spawnSync(argv, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
+  return r.stdout.toString()
+}
+
+/** What bench/lua/report.lua prints for one wrk run (latencies in µs). */
+export interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
+
+/** wrk on core 0 (2 threads, 16 connections) running bench/lua/`script` against `url` with `args` for `seconds`. */
+export function wrk(script: string, url: string, args: string[], seconds: number): WrkRun {
+  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'lua', script), url, '--', ...args])
+  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
+  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
+}
+
+/** Requests a second of a run. */
+export const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
+
+/** A random salt for the request IDs of one run. */
+export const runSalt = () => Math.random().toString(36).slice(2, 10)
+
 
 /** A port nothing listens on now (a listening socket opened and closed at once). */
 export function freePort(): number {

@@ -16,7 +16,7 @@ import { currentSection, writeSection } from './sections'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createCluster, postgresUnavailable } from '../test/replication/postgres'
-import { serveLobby } from './processes'
+import { run, rps, runSalt, serveLobby, wrk, type WrkRun } from './processes'
 
 const ROOT = join(import.meta.dir, '..')
 const BENCH = import.meta.dir
@@ -32,24 +32,13 @@ export const END = '<!-- replication:end -->'
 const say = (line: string) => process.stderr.write(`[bench:replication] ${line}\n`)
 const load = () => loadavg()[0]!
 
-function run(argv: string[]): string {
-  const r = Bun.spawnSync(argv, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
-  if (r.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 2000)}`)
-  return r.stdout.toString()
+
+
+
+function issue(url: string, secret: string, seconds: number): WrkRun {
+  return wrk('issue.lua', `${url}${QUEUE}/tickets`, [runSalt(), secret, ISSUE_BODY], seconds)
 }
 
-
-interface WrkRun { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number }
-
-function wrk(url: string, secret: string, seconds: number): WrkRun {
-  const salt = Math.random().toString(36).slice(2, 10)
-  const out = run(['taskset', '-c', '0', 'wrk', '-t2', '-c16', `-d${seconds}s`, '--latency', '-s', join(BENCH, 'lua', 'issue.lua'), `${url}${QUEUE}/tickets`, '--', salt, secret, ISSUE_BODY])
-  const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
-  if (line === undefined) throw new Error(`wrk printed no BENCH_JSON line:\n${out}`)
-  return JSON.parse(line.slice('BENCH_JSON '.length)) as WrkRun
-}
-
-const rps = (r: WrkRun) => r.requests / (r.durationUs / 1e6)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function metric(url: string, name: string): Promise<number | null> {
@@ -86,13 +75,13 @@ export async function replicationBench(): Promise<void> {
     const servers = { off: await serveLobby(binary, offDb, []), on: await serveLobby(binary, onDb, ['--replicate-to', cluster.url()]) }
     const runs: { off: WrkRun[]; on: WrkRun[] } = { off: [], on: [] }
     const loadIssue = load()
-    wrk(servers.off.url, secrets.off, 2)
-    wrk(servers.on.url, secrets.on, 2)
+    issue(servers.off.url, secrets.off, 2)
+    issue(servers.on.url, secrets.on, 2)
     let maxPending = 0
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
       for (const which of order) {
-        runs[which].push(wrk(servers[which].url, secrets[which], SECONDS))
+        runs[which].push(issue(servers[which].url, secrets[which], SECONDS))
         if (which === 'on') maxPending = Math.max(maxPending, (await metric(servers.on.url, 'lobby_replication_pending')) ?? 0)
         say(`issue, replication ${which}, round ${round + 1}: ${rps(runs[which].at(-1)!).toFixed(0)} req/s`)
       }
