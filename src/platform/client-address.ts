@@ -149,7 +149,12 @@ function hasForwardingHeaders(request: Request): boolean {
 
 /** Resolves each request's client once; built once per app with the trusted proxies. */
 export class ClientAddresses {
-  private readonly resolved = new WeakMap<Request, Client>()
+  /**
+   * Where this instance keeps a request's resolved client: a property of the Request under a
+   * symbol of its own (an app with other proxies resolves apart), cheaper per request than a
+   * WeakMap entry (src/platform/http.ts keeps its per-request record the same way).
+   */
+  private readonly resolved = Symbol('lobby.client')
 
   constructor(readonly trustedProxies: readonly Cidr[] = []) {}
 
@@ -160,7 +165,8 @@ export class ClientAddresses {
 
   /** The request's client; `peer` is Bun's server (null when the app was handed the Request directly). */
   of(request: Request, peer: PeerSource | null | undefined): Client {
-    const known = this.resolved.get(request)
+    const slot = request as Request & Record<symbol, Client | undefined>
+    const known = slot[this.resolved]
     if (known !== undefined) return known
     let peerAddress: string | null = null
     try {
@@ -169,7 +175,7 @@ export class ClientAddresses {
       peerAddress = null
     }
     const client = this.attribute(request, peerAddress)
-    this.resolved.set(request, client)
+    slot[this.resolved] = client
     return client
   }
 
