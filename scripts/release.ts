@@ -11,7 +11,7 @@
 import { join, basename } from 'node:path'
 import { writeFileSync, mkdirSync } from 'node:fs'
 import pkg from '../package.json'
-import { ROOT, buildFacts, buildScreens, compileLobby } from './build'
+import { ROOT, buildFacts, buildLobby, buildScreens, compileLobby } from './build'
 
 export const RELEASE_TARGETS = [
   { name: 'linux-x64', bunTarget: 'bun-linux-x64' },
@@ -34,9 +34,12 @@ if (import.meta.main) {
   mkdirSync(dist, { recursive: true })
   buildScreens()
   const facts = buildFacts()
+  // The bytecode order is recorded by a run on this machine (dist/lobby) and laid out the same
+  // in every target's build: the order names functions of the one bundle, not of a platform.
+  const bytecodeOrder = await buildLobby(join(dist, 'lobby'), facts)
   for (const target of RELEASE_TARGETS) {
     const out = join(dist, releaseFileName(pkg.version, target.name))
-    compileLobby(out, facts, target.bunTarget)
+    compileLobby(out, facts, target.bunTarget, bytecodeOrder)
     writeFileSync(`${out}.sha256`, await sha256Line(out))
     console.log(`${out} (${facts.commit}, built ${facts.date})`)
   }
