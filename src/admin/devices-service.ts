@@ -22,15 +22,23 @@ export class PairingRefused extends Error {
 
 export { DeviceNotFoundError }
 
-export class AdminDevices {
-  private readonly counterUnit
-  private readonly unitsOfName
-
-  constructor(db: Db, private readonly devices: DeviceService) {
-    this.counterUnit = db.$client.query<{ queueUnitId: string }, [string]>('SELECT queue_unit_id AS queueUnitId FROM counters WHERE id = ?1')
-    this.unitsOfName = db.$client.query<{ queueUnitId: string | null }, [string]>(
+function prepareAdminDeviceStatements(db: Db) {
+  return {
+    counterUnit: db.$client.query<{ queueUnitId: string }, [string]>('SELECT queue_unit_id AS queueUnitId FROM counters WHERE id = ?1'),
+    unitsOfName: db.$client.query<{ queueUnitId: string | null }, [string]>(
       'SELECT d.queue_unit_id AS queueUnitId FROM devices d JOIN credentials c ON c.id = d.credential_id WHERE d.name = ?1',
-    )
+    ),
+  }
+}
+
+export class AdminDevices {
+  private prepared: ReturnType<typeof prepareAdminDeviceStatements> | undefined
+
+  constructor(private readonly db: Db, private readonly devices: DeviceService) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareAdminDeviceStatements> {
+    return (this.prepared ??= prepareAdminDeviceStatements(this.db))
   }
 
   /**
@@ -41,7 +49,7 @@ export class AdminDevices {
   unitOfPairing(request: PairingRequest): string | null | undefined {
     switch (request.role) {
       case 'desk':
-        return request.counterId === undefined ? undefined : (this.counterUnit.get(request.counterId)?.queueUnitId ?? undefined)
+        return request.counterId === undefined ? undefined : (this.parts.counterUnit.get(request.counterId)?.queueUnitId ?? undefined)
       case 'kiosk':
       case 'reports':
         return request.queueUnitId
@@ -72,7 +80,7 @@ export class AdminDevices {
 
   /** The queue units of the devices named `name` (null for a display); empty when no device has that name. */
   unitsOf(name: string): (string | null)[] {
-    return this.unitsOfName.all(name).map((r) => r.queueUnitId)
+    return this.parts.unitsOfName.all(name).map((r) => r.queueUnitId)
   }
 
   revoke(name: string, now: number) {

@@ -43,29 +43,11 @@ export interface CounterRecord {
   usableServiceIds: string[]
 }
 
-/**
- * The operator API's logic (contract §3 "Operator API"), free of HTTP. Every mutation is one
- * write of `deps.writes` (synchronous, no await inside; the routes run it in `writes.run`,
- * group commit) that checks, in order, Edge authority
- * (409 QUEUE_UNIT_EDGE_MANAGED), the Queue Unit being active (403 QUEUE_UNIT_INACTIVE), the
- * counter and ticket the request names (404, also when outside the key's lists), then the
- * transition, written by `deps.tickets` (the ticket, its event, the live counts, the webhook
- * outbox rows and the unit's `stateRevision`). Listeners hear of the change after commit.
- */
-export class CounterService {
-  private readonly counterStmt
-  private readonly counterServicesStmt
-  private readonly setOpenStmt
-  private readonly unitCountersStmt
-  private readonly unitCounterServicesStmt
-  private readonly breakReasonsStmt
-  private readonly graceStmt
-
-  constructor(private readonly deps: AppDeps, readonly queue: QueueService) {
-    const db = deps.db
-    this.graceStmt = db.select({ grace: queueUnits.noShowGraceMinutes }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
-    this.breakReasonsStmt = db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare()
-    this.counterStmt = db
+function prepareCounterStatements(db: AppDeps['db']) {
+  return {
+    graceStmt: db.select({ grace: queueUnits.noShowGraceMinutes }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
+    breakReasonsStmt: db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
+    counterStmt: db
       .select({
         id: counters.id,
         queueUnitId: counters.queueUnitId,
@@ -82,31 +64,51 @@ export class CounterService {
       .innerJoin(locations, eq(locations.id, counters.locationId))
       .innerJoin(queueUnits, eq(queueUnits.id, counters.queueUnitId))
       .where(eq(counters.id, sql.placeholder('id')))
-      .prepare()
-    this.counterServicesStmt = db
+      .prepare(),
+    counterServicesStmt: db
       .select({ serviceId: counterServices.serviceId })
       .from(counterServices)
       .where(eq(counterServices.counterId, sql.placeholder('id')))
       .orderBy(asc(counterServices.serviceId))
-      .prepare()
-    this.setOpenStmt = db
+      .prepare(),
+    setOpenStmt: db
       .update(counters)
       .set({ open: sql`${sql.placeholder('open')}`, openDay: sql`${sql.placeholder('openDay')}`, updatedAt: sql`${sql.placeholder('now')}` })
       .where(eq(counters.id, sql.placeholder('id')))
-      .prepare()
-    this.unitCountersStmt = db
+      .prepare(),
+    unitCountersStmt: db
       .select({ id: counters.id, name: counters.name, names: counters.names, locationId: counters.locationId, open: counters.open })
       .from(counters)
       .where(and(eq(counters.queueUnitId, sql.placeholder('unit')), eq(counters.active, true)))
       .orderBy(asc(counters.id))
-      .prepare()
-    this.unitCounterServicesStmt = db
+      .prepare(),
+    unitCounterServicesStmt: db
       .select({ counterId: counterServices.counterId, serviceId: counterServices.serviceId })
       .from(counterServices)
       .innerJoin(counters, eq(counters.id, counterServices.counterId))
       .where(eq(counters.queueUnitId, sql.placeholder('unit')))
       .orderBy(asc(counterServices.serviceId))
-      .prepare()
+      .prepare(),
+  }
+}
+
+/**
+ * The operator API's logic (contract §3 "Operator API"), free of HTTP. Every mutation is one
+ * write of `deps.writes` (synchronous, no await inside; the routes run it in `writes.run`,
+ * group commit) that checks, in order, Edge authority
+ * (409 QUEUE_UNIT_EDGE_MANAGED), the Queue Unit being active (403 QUEUE_UNIT_INACTIVE), the
+ * counter and ticket the request names (404, also when outside the key's lists), then the
+ * transition, written by `deps.tickets` (the ticket, its event, the live counts, the webhook
+ * outbox rows and the unit's `stateRevision`). Listeners hear of the change after commit.
+ */
+export class CounterService {
+  private prepared: ReturnType<typeof prepareCounterStatements> | undefined
+
+  constructor(private readonly deps: AppDeps, readonly queue: QueueService) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareCounterStatements> {
+    return (this.prepared ??= prepareCounterStatements(this.deps.db))
   }
 
   // ---- lookups ------------------------------------------------------------------------
@@ -118,10 +120,10 @@ export class CounterService {
    * counter when it is bound to some (a paired desk). Else null.
    */
   visibleCounter(caller: Credential, counterId: string): CounterRecord | null {
-    const row = this.counterStmt.get({ id: counterId })
+    const row = this.parts.counterStmt.get({ id: counterId })
     if (row === undefined || row.queueUnitId !== caller.ownerId || !mayUseLocation(caller, row.locationId)) return null
     if (!row.active || (caller.counters != null && !caller.counters.includes(row.id))) return null
-    const serviceIds = this.counterServicesStmt.all({ id: counterId }).map((r) => r.serviceId)
+    const serviceIds = this.parts.counterServicesStmt.all({ id: counterId }).map((r) => r.serviceId)
     const usableServiceIds = serviceIds.filter((id) => mayUseService(caller, id))
     if (caller.services !== null && usableServiceIds.length === 0) return null
     const { active: _active, names, defaultLanguage, ...record } = row
@@ -194,7 +196,7 @@ export class CounterService {
 
   /** Opens or closes the counter; an opening (by open, or by a call) ends the breaks taken there (contract §16). */
   private setOpen(counter: CounterRecord, open: boolean, now: number): void {
-    this.setOpenStmt.run({ id: counter.id, open: open ? 1 : 0, openDay: open ? localDate(now, counter.timezone) : counter.openDay, now })
+    this.parts.setOpenStmt.run({ id: counter.id, open: open ? 1 : 0, openDay: open ? localDate(now, counter.timezone) : counter.openDay, now })
     if (open) this.deps.staff.counterOpened(counter.id, now)
   }
 
@@ -224,7 +226,7 @@ export class CounterService {
       const counter = this.requireCounter(caller, counterId)
       this.assertCounterFree(caller, counter)
       if (reason !== null) {
-        const row = this.breakReasonsStmt.get({ id: counter.queueUnitId })
+        const row = this.parts.breakReasonsStmt.get({ id: counter.queueUnitId })
         const reasons = row === undefined ? [] : (JSON.parse(row.breakReasons) as string[])
         if (!reasons.includes(reason)) {
           throw new ApiError(422, CounterCodes.VALIDATION_FAILED, `"${reason.slice(0, 60)}" is not a break reason of this queue unit (${reasons.join(', ')})`, [
@@ -352,7 +354,7 @@ export class CounterService {
     return this.mutate(caller, now, () => {
       const ticket = this.requireTicket(caller, ticketId)
       assertTransition('reinstate', ticket.status)
-      const graceMinutes = this.graceStmt.get({ id: ticket.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+      const graceMinutes = this.parts.graceStmt.get({ id: ticket.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
       const until = (ticket.completedAt ?? now) + graceMinutes * 60_000
       if (now > until) {
         throw new ApiError(409, CounterCodes.NO_SHOW_GRACE_EXPIRED, `ticket ${ticket.ticketNumber} was a no-show more than ${graceMinutes} minutes ago (the queue unit's noShowGraceMinutes): it can no longer be brought back`, [
@@ -368,13 +370,13 @@ export class CounterService {
    * unit's `noShowGraceMinutes`), latest first; read on the `tickets_counter_open` index.
    */
   recentNoShows(counter: Pick<CounterRecord, 'id' | 'queueUnitId'>, now: number): TicketRow[] {
-    const graceMinutes = this.graceStmt.get({ id: counter.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+    const graceMinutes = this.parts.graceStmt.get({ id: counter.queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
     return this.deps.tickets.noShowsAt(counter.id, now - graceMinutes * 60_000)
   }
 
   /** The moment a no-show of the unit can no longer be brought back. */
   graceEndsAt(queueUnitId: string, ticket: TicketRow): number {
-    const graceMinutes = this.graceStmt.get({ id: queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
+    const graceMinutes = this.parts.graceStmt.get({ id: queueUnitId })?.grace ?? DEFAULT_NO_SHOW_GRACE_MINUTES
     return (ticket.completedAt ?? 0) + graceMinutes * 60_000
   }
 
@@ -415,13 +417,13 @@ export class CounterService {
       }
     }
     const servicesOf = new Map<string, string[]>()
-    for (const row of this.unitCounterServicesStmt.all({ unit })) {
+    for (const row of this.parts.unitCounterServicesStmt.all({ unit })) {
       const list = servicesOf.get(row.counterId)
       if (list === undefined) servicesOf.set(row.counterId, [row.serviceId])
       else list.push(row.serviceId)
     }
     const counterList: Counter[] = []
-    for (const counter of this.unitCountersStmt.all({ unit })) {
+    for (const counter of this.parts.unitCountersStmt.all({ unit })) {
       const serviceIds = servicesOf.get(counter.id) ?? []
       if (!mayUseLocation(caller, counter.locationId)) continue
       if (caller.counters != null && !caller.counters.includes(counter.id)) continue

@@ -2,10 +2,14 @@ import { Database } from 'bun:sqlite'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import { mkdirSync, closeSync, openSync, chmodSync, existsSync, statSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
-import * as schema from './schema'
 
 export type Durability = 'full' | 'normal'
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
+/**
+ * No relational schema: nothing reads through `db.query`, and `drizzle({ schema })` walks every
+ * table's relations (and evaluates every table module) at each open (cold start, issue 37).
+ * Features import their own tables for the query builder.
+ */
+export type Db = BunSQLiteDatabase & { $client: Database }
 
 export interface OpenOptions {
   durability?: Durability
@@ -38,7 +42,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // savepoint's journal. On a file that was two write() calls per page, ~15 pages per ticket
   // issue (strace), for a journal that never outlives its transaction and is never synced.
   client.exec('PRAGMA temp_store = MEMORY')
-  return drizzle({ client, schema }) as Db
+  return drizzle({ client }) as Db
 }
 
 /** A file of the database whose permissions `makeOwnerOnly` changed. */

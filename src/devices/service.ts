@@ -83,27 +83,35 @@ function sixDigits(): string {
   }
 }
 
+function prepareDeviceStatements(db: Db) {
+  return {
+    byCredential: db.$client.query<
+      { name: string; role: DeviceRole; workspaceId: string; queueUnitId: string | null; locationId: string | null; counterId: string | null; services: string | null },
+      [string]
+    >(`SELECT name, role, workspace_id AS workspaceId, queue_unit_id AS queueUnitId, location_id AS locationId, counter_id AS counterId, services
+       FROM devices WHERE credential_id = ?1`),
+    counterServicesStmt: db.$client.query<{ serviceId: string }, [string]>(
+      'SELECT service_id AS serviceId FROM counter_services WHERE counter_id = ?1 ORDER BY service_id',
+    ),
+  }
+}
+
 /**
  * Devices of contract §7: pairing codes, pairing (a code becomes a `device` credential and
  * its binding), the list and revocation, and finding the device behind a cookie's secret.
  * Free of HTTP; every write is one transaction.
  */
 export class DeviceService {
-  private readonly byCredential
-  private readonly counterServicesStmt
+  private prepared: ReturnType<typeof prepareDeviceStatements> | undefined
 
   constructor(
     private readonly db: Db,
     private readonly ids: IdGenerator = randomIds,
-  ) {
-    this.byCredential = db.$client.query<
-      { name: string; role: DeviceRole; workspaceId: string; queueUnitId: string | null; locationId: string | null; counterId: string | null; services: string | null },
-      [string]
-    >(`SELECT name, role, workspace_id AS workspaceId, queue_unit_id AS queueUnitId, location_id AS locationId, counter_id AS counterId, services
-       FROM devices WHERE credential_id = ?1`)
-    this.counterServicesStmt = db.$client.query<{ serviceId: string }, [string]>(
-      'SELECT service_id AS serviceId FROM counter_services WHERE counter_id = ?1 ORDER BY service_id',
-    )
+  ) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareDeviceStatements> {
+    return (this.prepared ??= prepareDeviceStatements(this.db))
   }
 
   // ---- pairing codes (CLI) ----------------------------------------------------------------
@@ -248,7 +256,7 @@ export class DeviceService {
   authenticate(store: CredentialStore, secret: string | null, now: number): Device | null {
     const credential = store.authenticate(secret, 'device', now)
     if (credential === null) return null
-    const row = this.byCredential.get(credential.id)
+    const row = this.parts.byCredential.get(credential.id)
     if (row === null) return null
     return {
       credentialId: credential.id,
@@ -264,7 +272,7 @@ export class DeviceService {
 
   /** The services a desk's counter serves now (provisioning may change them after pairing). */
   counterServiceIds(counterId: string): string[] {
-    return this.counterServicesStmt.all(counterId).map((r) => r.serviceId)
+    return this.parts.counterServicesStmt.all(counterId).map((r) => r.serviceId)
   }
 
   // ---- list and revoke (CLI) --------------------------------------------------------------

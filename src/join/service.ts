@@ -63,6 +63,22 @@ interface PlaceRow {
 /** What a ticket's status must be for the browser's cookie to hold it back from taking another. */
 const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['WAITING', 'CALLED', 'SERVING'])
 
+function prepareJoinStatements(deps: AppDeps) {
+  return {
+    placeStmt: deps.db.$client.query<PlaceRow, [string]>(
+      `SELECT u.id AS queueUnitId, u.name AS unitName, u.names AS unitNames, u.active AS unitActive,
+              u.default_language AS defaultLanguage, u.languages AS languages,
+              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
+              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose,
+              l.remote_join AS remoteJoin
+       FROM locations l INNER JOIN queue_units u ON u.id = l.queue_unit_id WHERE l.id = ?1`,
+    ),
+    serviceHoursStmt: deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
+      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
+    ),
+  }
+}
+
 /**
  * Joining the queue from a phone (contract §20), free of HTTP: which locations offer it, what
  * the page lists (the kiosk's lines and estimates: `deps.tickets.lines`), the rules that refuse
@@ -70,21 +86,13 @@ const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['WAITING', 'CALLED', 'SERV
  * source REMOTE.
  */
 export class JoinService {
-  private readonly placeStmt
-  private readonly serviceHoursStmt
+  private prepared: ReturnType<typeof prepareJoinStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {
-    this.placeStmt = deps.db.$client.query<PlaceRow, [string]>(
-      `SELECT u.id AS queueUnitId, u.name AS unitName, u.names AS unitNames, u.active AS unitActive,
-              u.default_language AS defaultLanguage, u.languages AS languages,
-              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
-              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose,
-              l.remote_join AS remoteJoin
-       FROM locations l INNER JOIN queue_units u ON u.id = l.queue_unit_id WHERE l.id = ?1`,
-    )
-    this.serviceHoursStmt = deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
-      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
-    )
+  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareJoinStatements> {
+    return (this.prepared ??= prepareJoinStatements(this.deps))
   }
 
   /**
@@ -93,7 +101,7 @@ export class JoinService {
    * the page does not tell which locations exist).
    */
   place(locationId: string): JoinPlace | null {
-    const row = this.placeStmt.get(locationId)
+    const row = this.parts.placeStmt.get(locationId)
     if (row === null || row.remoteJoin === null || row.unitActive !== 1 || row.locationActive !== 1) return null
     let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown }
     try {
@@ -154,7 +162,7 @@ export class JoinService {
   services(place: JoinPlace, language: string, now: number): JoinServiceView[] {
     const lines = this.deps.tickets.lines(place.queueUnitId, true).filter((line) => line.locationId === place.locationId)
     if (lines.length === 0) return []
-    const serviceHours = new Map(this.serviceHoursStmt.all(place.queueUnitId).map((s) => [s.id, s.openingHours]))
+    const serviceHours = new Map(this.parts.serviceHoursStmt.all(place.queueUnitId).map((s) => [s.id, s.openingHours]))
     const locationHours = locationHoursOf(place.hours)
     return lines.map((line) => {
       const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
@@ -182,7 +190,7 @@ export class JoinService {
   issue(place: JoinPlace, serviceId: string, language: string | null, key: string | null, now: number): IssueOutcome {
     const line = this.deps.tickets.lines(place.queueUnitId, true).find((l) => l.id === serviceId && l.locationId === place.locationId)
     if (line !== undefined && line.waiting >= place.maxWaiting) {
-      const hours = this.serviceHoursStmt.all(place.queueUnitId).find((s) => s.id === serviceId)?.openingHours ?? null
+      const hours = this.parts.serviceHoursStmt.all(place.queueUnitId).find((s) => s.id === serviceId)?.openingHours ?? null
       // A closed service answers SERVICE_CLOSED (contract §18), whatever its count.
       if (openStateAt(locationHoursOf(place.hours), serviceHoursOf({ openingHours: hours }), now, place.timezone).open) {
         throw new ApiError(409, JoinCodes.QUEUE_FULL, `this service's line is full for joining from a phone (${place.maxWaiting} waiting); take a ticket at the kiosk`)

@@ -63,6 +63,21 @@ interface PlaceRow {
   lastTicketMinutesBeforeClose: number
 }
 
+function prepareKioskStatements(deps: AppDeps) {
+  return {
+    placeStmt: deps.db.$client.query<PlaceRow, [string, string]>(
+      `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
+              u.default_language AS defaultLanguage, u.languages AS languages,
+              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
+              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
+       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
+    ),
+    serviceHoursStmt: deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
+      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
+    ),
+  }
+}
+
 /**
  * The kiosk's logic (contract §9), free of HTTP: what its start screen lists, the ticket issue
  * (the public issue's own write path, source KIOSK) and a ticket as the kiosk shows and prints
@@ -70,24 +85,17 @@ interface PlaceRow {
  * come from the provisioned structure.
  */
 export class KioskService {
-  private readonly placeStmt
-  private readonly serviceHoursStmt
+  private prepared: ReturnType<typeof prepareKioskStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {
-    this.placeStmt = deps.db.$client.query<PlaceRow, [string, string]>(
-      `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
-              u.default_language AS defaultLanguage, u.languages AS languages,
-              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
-              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
-       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
-    )
-    this.serviceHoursStmt = deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
-      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
-    )
+  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareKioskStatements> {
+    return (this.prepared ??= prepareKioskStatements(this.deps))
   }
 
   private place(device: Device): Place {
-    const row = this.placeStmt.get(device.queueUnitId!, device.locationId!)
+    const row = this.parts.placeStmt.get(device.queueUnitId!, device.locationId!)
     if (row === null) throw new ApiError(403, KioskCodes.QUEUE_UNIT_INACTIVE, 'this kiosk\'s queue unit or location no longer exists')
     return {
       unitName: storedName(row.unitName, row.unitNames),
@@ -133,7 +141,7 @@ export class KioskService {
       .lines(device.queueUnitId!, true)
       .filter((line) => line.locationId === device.locationId && mayUseService(caller, line.id))
     // Contract §18: each service's hours within its location's; read only when something is listed.
-    const serviceHours = lines.length === 0 ? new Map<string, string | null>() : new Map(this.serviceHoursStmt.all(device.queueUnitId!).map((s) => [s.id, s.openingHours]))
+    const serviceHours = lines.length === 0 ? new Map<string, string | null>() : new Map(this.parts.serviceHoursStmt.all(device.queueUnitId!).map((s) => [s.id, s.openingHours]))
     const locationHours = locationHoursOf(place.hours)
     const services = lines
       .map((line) => {

@@ -35,6 +35,42 @@ interface LocationRow { id: string; name: string; names: string | null; timezone
 interface CounterRow { id: string; name: string; names: string | null; locationId: string; open: number; updatedAt: number; serviceIds: string }
 interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: string | null; startedAt: number; username: string; displayName: string | null; userActive: number | null }
 
+function prepareFloorStatements(deps: Pick<AppDeps, 'db'>) {
+  const sql = deps.db.$client
+  return {
+    unitStmt: sql.query<UnitRow, [string]>(
+      `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, break_reasons AS breakReasons,
+        state_revision AS stateRevision, active FROM queue_units WHERE id = ?1`,
+    ),
+    unitsStmt: sql.query<{ id: string; name: string; names: string | null; defaultLanguage: string }, []>(
+      'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
+    ),
+    locationsStmt: sql.query<LocationRow, [string]>('SELECT id, name, names, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id'),
+    targetsStmt: sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number }, [string]>(
+      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1',
+    ),
+    countersStmt: sql.query<CounterRow, [string]>(
+      `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
+        (SELECT json_group_array(cs.service_id) FROM (SELECT service_id FROM counter_services WHERE counter_id = c.id ORDER BY service_id) cs) AS serviceIds
+       FROM counters c WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY c.id`,
+    ),
+    // The unit's active lines (an active service at an active location) with their targets, in the floor's order.
+    activeLinesStmt: sql.query<{ serviceId: string; locationId: string; waitTargetSeconds: number }, [string]>(
+      `SELECT s.id AS serviceId, l.id AS locationId, s.wait_target_seconds AS waitTargetSeconds
+       FROM service_locations sl JOIN services s ON s.id = sl.service_id JOIN locations l ON l.id = sl.location_id
+       WHERE s.queue_unit_id = ?1 AND l.queue_unit_id = ?1 AND s.active = 1 AND l.active = 1 ORDER BY l.id, s.id`,
+    ),
+    // Each counter's open intervals: one seek per counter on staff_intervals_open_counter.
+    intervalsStmt: sql.query<IntervalRow, [string]>(
+      `SELECT s.counter_id AS counterId, s.kind, s.reason, s.started_at AS startedAt, s.username, u.display_name AS displayName,
+        (u.state = 'active') AS userActive
+       FROM counters c JOIN staff_intervals s ON s.counter_id = c.id AND s.ended_at IS NULL
+       LEFT JOIN users u ON u.id = s.user_id
+       WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY s.started_at`,
+    ),
+  }
+}
+
 /**
  * Contract §22's floor of a queue unit, computed from the live state the boards read (the
  * unit's open tickets, its lines with the one estimator's figures, counters, the clerks' open
@@ -44,14 +80,7 @@ interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: 
  * JSON text: 100 open views of a unit cost one build and one encoding per change.
  */
 export class FloorModel {
-  private readonly unitStmt
-  private readonly unitsStmt
-  private readonly locationsStmt
-  private readonly targetsStmt
-  private readonly countersStmt
-  private readonly intervalsStmt
   private readonly cache = new Map<string, FloorState>()
-  private readonly activeLinesStmt
   /** Each unit's line heads at its last state revision: the watch's and the metric's, built without the floor. */
   private readonly headsCache = new Map<string, { stateRevision: number; heads: LineHead[] }>()
   /** Wait-target crossings seen per unit (the watch adds them): part of the floor's revision. */
@@ -59,48 +88,23 @@ export class FloorModel {
   /** Local midnights passed per unit since start: part of the floor's revision, since a new day changes the floor with no write. */
   private readonly dayTurns = new Map<string, number>()
 
+  private prepared: ReturnType<typeof prepareFloorStatements> | undefined
+
   constructor(
     private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>,
     private readonly appointments: Pick<AppointmentService, 'list'>,
     /** Told when a kept floor turned to a new day (its views must hear of it: nothing else moved its revision). */
     private readonly dayTurned: (queueUnitId: string) => void = () => {},
-  ) {
-    const sql = deps.db.$client
-    this.unitStmt = sql.query<UnitRow, [string]>(
-      `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, break_reasons AS breakReasons,
-        state_revision AS stateRevision, active FROM queue_units WHERE id = ?1`,
-    )
-    this.unitsStmt = sql.query<{ id: string; name: string; names: string | null; defaultLanguage: string }, []>(
-      'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
-    )
-    this.locationsStmt = sql.query<LocationRow, [string]>('SELECT id, name, names, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id')
-    this.targetsStmt = sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number }, [string]>(
-      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1',
-    )
-    this.countersStmt = sql.query<CounterRow, [string]>(
-      `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
-        (SELECT json_group_array(cs.service_id) FROM (SELECT service_id FROM counter_services WHERE counter_id = c.id ORDER BY service_id) cs) AS serviceIds
-       FROM counters c WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY c.id`,
-    )
-    // The unit's active lines (an active service at an active location) with their targets, in the floor's order.
-    this.activeLinesStmt = sql.query<{ serviceId: string; locationId: string; waitTargetSeconds: number }, [string]>(
-      `SELECT s.id AS serviceId, l.id AS locationId, s.wait_target_seconds AS waitTargetSeconds
-       FROM service_locations sl JOIN services s ON s.id = sl.service_id JOIN locations l ON l.id = sl.location_id
-       WHERE s.queue_unit_id = ?1 AND l.queue_unit_id = ?1 AND s.active = 1 AND l.active = 1 ORDER BY l.id, s.id`,
-    )
-    // Each counter's open intervals: one seek per counter on staff_intervals_open_counter.
-    this.intervalsStmt = sql.query<IntervalRow, [string]>(
-      `SELECT s.counter_id AS counterId, s.kind, s.reason, s.started_at AS startedAt, s.username, u.display_name AS displayName,
-        (u.state = 'active') AS userActive
-       FROM counters c JOIN staff_intervals s ON s.counter_id = c.id AND s.ended_at IS NULL
-       LEFT JOIN users u ON u.id = s.user_id
-       WHERE c.queue_unit_id = ?1 AND c.active = 1 ORDER BY s.started_at`,
-    )
+  ) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareFloorStatements> {
+    return (this.prepared ??= prepareFloorStatements(this.deps))
   }
 
   /** Every active unit (an admin's list), with its names. */
   activeUnits(): { id: string; name: string; names: Record<string, string> }[] {
-    return this.unitsStmt.all().map((u) => ({ id: u.id, name: u.name, names: namesObject(storedName(u.name, u.names), u.defaultLanguage) }))
+    return this.parts.unitsStmt.all().map((u) => ({ id: u.id, name: u.name, names: namesObject(storedName(u.name, u.names), u.defaultLanguage) }))
   }
 
   /**
@@ -119,7 +123,7 @@ export class FloorModel {
     if (kept !== undefined && kept.stateRevision === change.stateRevision) return kept.heads
     const heads = inReadTransaction(this.deps.db, () => {
       const oldest = new Map(this.deps.tickets.oldestWaiting(queueUnitId).map((h) => [`${h.serviceId}\u0000${h.locationId}`, h]))
-      return this.activeLinesStmt.all(queueUnitId).map((line): LineHead => {
+      return this.parts.activeLinesStmt.all(queueUnitId).map((line): LineHead => {
         const head = oldest.get(`${line.serviceId}\u0000${line.locationId}`)
         return {
           queueUnitId, locationId: line.locationId, serviceId: line.serviceId, waitTargetSeconds: line.waitTargetSeconds,
@@ -175,12 +179,12 @@ export class FloorModel {
   private build(queueUnitId: string, revision: number): FloorState | null {
     const { tickets, db } = this.deps
     return inReadTransaction(db, () => {
-      const unit = this.unitStmt.get(queueUnitId)
+      const unit = this.parts.unitStmt.get(queueUnitId)
       if (unit === null) return null
       const now = this.deps.clock.now()
       const language = unit.defaultLanguage
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
-      const serviceRows = this.targetsStmt.all(queueUnitId)
+      const serviceRows = this.parts.targetsStmt.all(queueUnitId)
       const targets = new Map(serviceRows.map((s) => [s.id, s.waitTargetSeconds]))
       const serviceNames = new Map(serviceRows.map((s) => [s.id, { name: s.name, names: names(s.name, s.names) }]))
 
@@ -189,12 +193,12 @@ export class FloorModel {
       const heads = new Map(tickets.oldestWaiting(queueUnitId).map((h) => [`${h.serviceId}\u0000${h.locationId}`, h]))
       const breaks = new Map<string, IntervalRow>()
       const clerks = new Map<string, IntervalRow>()
-      for (const interval of this.intervalsStmt.all(queueUnitId)) {
+      for (const interval of this.parts.intervalsStmt.all(queueUnitId)) {
         if (interval.kind === 'break') breaks.set(interval.counterId, interval)
         else if (interval.userActive === 1) clerks.set(interval.counterId, interval)
       }
       const lines = tickets.lines(queueUnitId, true)
-      const counterRows = this.countersStmt.all(queueUnitId)
+      const counterRows = this.parts.countersStmt.all(queueUnitId)
       const held = new Map<string, TicketRow>()
       for (const counter of counterRows) {
         const ticket = tickets.heldBy(counter.id)
@@ -203,7 +207,7 @@ export class FloorModel {
       const lineHeads: LineHead[] = []
 
       let dayEndsAt = Number.POSITIVE_INFINITY
-      const locations: FloorLocation[] = this.locationsStmt.all(queueUnitId).map((location) => {
+      const locations: FloorLocation[] = this.parts.locationsStmt.all(queueUnitId).map((location) => {
         const day = localDate(now, location.timezone)
         dayEndsAt = Math.min(dayEndsAt, zonedInstant(addDays(day, 1), '00:00', location.timezone))
         const todays = new Map(tickets.rollupReads.daily(queueUnitId, day, day, location.id, null).map((r) => [r.serviceId, r]))

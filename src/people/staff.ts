@@ -22,60 +22,67 @@ export interface DeskClerkState {
   clerk: DeskClerk | null
 }
 
-/**
- * A clerk's time at the desk, `staff_intervals` (src/people/tables.ts): sign-in, sign-out, breaks
- * and the end of the day. Every method that writes is synchronous and runs inside the caller's
- * write (`deps.writes`), beside the change that causes it (a sign-in, a counter's close or
- * opening, the daily close), so an interval never disagrees with the counter. Raw statements,
- * prepared once: `deskClerk` runs on every desk request.
- */
-export class StaffIntervals {
-  private readonly deskStmt
-  private readonly endUserStmt
-  private readonly endCounterSignInStmt
-  private readonly endCounterBreaksStmt
-  private readonly insertStmt
-  private readonly openDaysStmt
-  private readonly openBeforeStmt
-  private readonly endOneStmt
+/** The daily close's look, apart: it runs before the server serves, where nothing else here is needed. */
+function prepareOpenDays(db: Db) {
+  return db.$client.query<{ locationId: string; day: string }, []>(
+    'SELECT location_id AS locationId, min(business_day) AS day FROM staff_intervals WHERE ended_at IS NULL GROUP BY location_id',
+  )
+}
 
-  constructor(db: Db) {
-    const sql = db.$client
+function prepareIntervals(db: Db) {
+  const sql = db.$client
+  return {
     // One indexed lookup (staff_intervals_open_counter) beside the unit's row: a disabled
     // account no longer counts as signed in.
-    this.deskStmt = sql.query<{ deskSignIn: string; userId: string | null; username: string | null; displayName: string | null }, [string, string]>(
+    deskStmt: sql.query<{ deskSignIn: string; userId: string | null; username: string | null; displayName: string | null }, [string, string]>(
       `SELECT q.desk_sign_in AS deskSignIn, u.id AS userId, u.username AS username, u.display_name AS displayName
        FROM queue_units q
        LEFT JOIN staff_intervals s ON s.counter_id = ?2 AND s.ended_at IS NULL AND s.kind = 'signed_in'
        LEFT JOIN users u ON u.id = s.user_id AND u.state = 'active'
        WHERE q.id = ?1
        ORDER BY s.started_at DESC LIMIT 1`,
-    )
-    this.endUserStmt = sql.query<{ counterId: string; queueUnitId: string }, [string, number]>(
+    ),
+    endUserStmt: sql.query<{ counterId: string; queueUnitId: string }, [string, number]>(
       'UPDATE staff_intervals SET ended_at = ?2 WHERE user_id = ?1 AND ended_at IS NULL RETURNING counter_id AS counterId, queue_unit_id AS queueUnitId',
-    )
-    this.endCounterSignInStmt = sql.query<{ userId: string; username: string }, [string, number]>(
+    ),
+    endCounterSignInStmt: sql.query<{ userId: string; username: string }, [string, number]>(
       `UPDATE staff_intervals SET ended_at = ?2 WHERE counter_id = ?1 AND kind = 'signed_in' AND ended_at IS NULL RETURNING user_id AS userId, username`,
-    )
-    this.endCounterBreaksStmt = sql.query<never, [string, number]>(
+    ),
+    endCounterBreaksStmt: sql.query<never, [string, number]>(
       `UPDATE staff_intervals SET ended_at = ?2 WHERE counter_id = ?1 AND kind = 'break' AND ended_at IS NULL`,
-    )
-    this.insertStmt = sql.query<never, [string, string, string, string, string, string | null, string, string | null, string, number]>(
+    ),
+    insertStmt: sql.query<never, [string, string, string, string, string, string | null, string, string | null, string, number]>(
       `INSERT INTO staff_intervals (user_id, username, queue_unit_id, location_id, counter_id, device_id, kind, reason, business_day, started_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
-    )
-    this.openDaysStmt = sql.query<{ locationId: string; day: string }, []>(
-      'SELECT location_id AS locationId, min(business_day) AS day FROM staff_intervals WHERE ended_at IS NULL GROUP BY location_id',
-    )
-    this.openBeforeStmt = sql.query<{ id: number; businessDay: string; startedAt: number }, [string, string]>(
+    ),
+    openBeforeStmt: sql.query<{ id: number; businessDay: string; startedAt: number }, [string, string]>(
       'SELECT id, business_day AS businessDay, started_at AS startedAt FROM staff_intervals WHERE location_id = ?1 AND ended_at IS NULL AND business_day < ?2',
-    )
-    this.endOneStmt = sql.query<never, [number, number]>('UPDATE staff_intervals SET ended_at = ?2 WHERE id = ?1')
+    ),
+    endOneStmt: sql.query<never, [number, number]>('UPDATE staff_intervals SET ended_at = ?2 WHERE id = ?1'),
+  }
+}
+
+/**
+ * A clerk's time at the desk, `staff_intervals` (src/people/tables.ts): sign-in, sign-out, breaks
+ * and the end of the day. Every method that writes is synchronous and runs inside the caller's
+ * write (`deps.writes`), beside the change that causes it (a sign-in, a counter's close or
+ * opening, the daily close), so an interval never disagrees with the counter. Raw statements,
+ * prepared once, on first use: `deskClerk` runs on every desk request.
+ */
+export class StaffIntervals {
+  private prepared: ReturnType<typeof prepareIntervals> | undefined
+  private openDaysStmt: ReturnType<typeof prepareOpenDays> | undefined
+
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof prepareIntervals> {
+    return (this.prepared ??= prepareIntervals(this.db))
   }
 
   /** Who is signed in at `counterId`, and whether its unit (`queueUnitId`) requires a clerk there. */
   deskClerk(queueUnitId: string, counterId: string): DeskClerkState {
-    const row = this.deskStmt.get(queueUnitId, counterId)
+    const row = this.parts.deskStmt.get(queueUnitId, counterId)
     if (row === null) return { required: false, clerk: null }
     return {
       required: row.deskSignIn === 'required',
@@ -90,39 +97,39 @@ export class StaffIntervals {
    */
   signIn(clerk: DeskClerk, counter: IntervalCounter, deviceId: string, now: number): Set<string> {
     const touched = new Set([counter.queueUnitId])
-    for (const ended of this.endUserStmt.all(clerk.userId, now)) touched.add(ended.queueUnitId)
-    this.endCounterSignInStmt.all(counter.id, now)
-    this.insertStmt.run(clerk.userId, clerk.username, counter.queueUnitId, counter.locationId, counter.id, deviceId, 'signed_in', null, localDate(now, counter.timezone), now)
+    for (const ended of this.parts.endUserStmt.all(clerk.userId, now)) touched.add(ended.queueUnitId)
+    this.parts.endCounterSignInStmt.all(counter.id, now)
+    this.parts.insertStmt.run(clerk.userId, clerk.username, counter.queueUnitId, counter.locationId, counter.id, deviceId, 'signed_in', null, localDate(now, counter.timezone), now)
     return touched
   }
 
   /** The clerk signed in at `counterId` signs out ("Sign out", or the counter's close); returns who did, or null. */
   signOut(counterId: string, now: number): { userId: string; username: string } | null {
-    return this.endCounterSignInStmt.all(counterId, now)[0] ?? null
+    return this.parts.endCounterSignInStmt.all(counterId, now)[0] ?? null
   }
 
   /** The counter closes: its clerk signs out and, with a reason, starts a break there. Returns who signed out. */
   counterClosed(counter: IntervalCounter, reason: string | null, now: number): { userId: string; username: string } | null {
     const clerk = this.signOut(counter.id, now)
     if (clerk !== null && reason !== null) {
-      this.insertStmt.run(clerk.userId, clerk.username, counter.queueUnitId, counter.locationId, counter.id, null, 'break', reason, localDate(now, counter.timezone), now)
+      this.parts.insertStmt.run(clerk.userId, clerk.username, counter.queueUnitId, counter.locationId, counter.id, null, 'break', reason, localDate(now, counter.timezone), now)
     }
     return clerk
   }
 
   /** The counter opens again: the breaks taken there end. */
   counterOpened(counterId: string, now: number): void {
-    this.endCounterBreaksStmt.run(counterId, now)
+    this.parts.endCounterBreaksStmt.run(counterId, now)
   }
 
   /** A person's every open interval ends now (`lobby users disable` / `reset`). */
   endAllOf(userId: string, now: number): number {
-    return this.endUserStmt.all(userId, now).length
+    return this.parts.endUserStmt.all(userId, now).length
   }
 
   /** Per location, the earliest business day with an interval still open (the daily close's "what is due"). */
   openDays(): { locationId: string; day: string }[] {
-    return this.openDaysStmt.all()
+    return (this.openDaysStmt ??= prepareOpenDays(this.db)).all()
   }
 
   /**
@@ -131,8 +138,8 @@ export class StaffIntervals {
    * moment the close ran, so none spans two days and downtime adds no time. Returns how many.
    */
   closeDay(locationId: string, timezone: string, today: string, now: number): number {
-    const open = this.openBeforeStmt.all(locationId, today)
-    for (const interval of open) this.endOneStmt.run(interval.id, Math.max(interval.startedAt, dayEnd(interval.businessDay, timezone, now)))
+    const open = this.parts.openBeforeStmt.all(locationId, today)
+    for (const interval of open) this.parts.endOneStmt.run(interval.id, Math.max(interval.startedAt, dayEnd(interval.businessDay, timezone, now)))
     return open.length
   }
 }

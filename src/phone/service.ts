@@ -78,26 +78,34 @@ export interface UnitView {
   counterName(counterId: string): LocalizedName | null
 }
 
+function preparePhoneStatements(deps: AppDeps) {
+  return {
+    placeStmt: deps.db.$client.query<{ unitName: string; unitNames: string | null; locationName: string; locationNames: string | null; timezone: string }, [string, string]>(
+      `SELECT u.name AS unitName, u.names AS unitNames, l.name AS locationName, l.names AS locationNames, l.timezone AS timezone
+       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
+    ),
+    counterStmt: deps.db.$client.query<{ name: string; names: string | null }, [string]>('SELECT name, names FROM counters WHERE id = ?1'),
+    unitStmt: deps.db.$client.query<{ defaultLanguage: string; languages: string; approachingAhead: number }, [string]>(
+      'SELECT default_language AS defaultLanguage, languages, approaching_ahead AS approachingAhead FROM queue_units WHERE id = ?1'),
+  }
+}
+
 /**
  * The phone page's read by tracking code, free of HTTP. Ticket state comes from `deps.tickets`;
  * names from the provisioned structure.
  */
 export class PhoneService {
-  private readonly placeStmt
-  private readonly counterStmt
-  private readonly unitStmt
   /** The last unit views, valid until the database changes (`deps.changes`). */
   private views = new Map<string, UnitView>()
   private viewsAt = -1
 
-  constructor(private readonly deps: AppDeps) {
-    this.placeStmt = deps.db.$client.query<{ unitName: string; unitNames: string | null; locationName: string; locationNames: string | null; timezone: string }, [string, string]>(
-      `SELECT u.name AS unitName, u.names AS unitNames, l.name AS locationName, l.names AS locationNames, l.timezone AS timezone
-       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
-    )
-    this.counterStmt = deps.db.$client.query<{ name: string; names: string | null }, [string]>('SELECT name, names FROM counters WHERE id = ?1')
-    this.unitStmt = deps.db.$client.query<{ defaultLanguage: string; languages: string; approachingAhead: number }, [string]>(
-      'SELECT default_language AS defaultLanguage, languages, approaching_ahead AS approachingAhead FROM queue_units WHERE id = ?1')
+  private prepared: ReturnType<typeof preparePhoneStatements> | undefined
+
+  constructor(private readonly deps: AppDeps) {}
+
+  /** Prepared on first use (not while the server starts). */
+  private get parts(): ReturnType<typeof preparePhoneStatements> {
+    return (this.prepared ??= preparePhoneStatements(this.deps))
   }
 
   /** The ticket of a well-formed code, or null (an ill-formed code is never looked up). */
@@ -130,7 +138,7 @@ export class PhoneService {
     const lines = new Map<string, Map<string, PlaceInLine>>()
     const counters = new Map<string, LocalizedName | null>()
     const lineKey = (serviceId: string, locationId: string) => `${serviceId}\u0000${locationId}`
-    const unit = this.unitStmt.get(queueUnitId)
+    const unit = this.parts.unitStmt.get(queueUnitId)
     return {
       queueUnitId,
       defaultLanguage: unit?.defaultLanguage ?? 'en',
@@ -142,7 +150,7 @@ export class PhoneService {
       },
       place: (locationId) => {
         if (!places.has(locationId)) {
-          const row = this.placeStmt.get(queueUnitId, locationId)
+          const row = this.parts.placeStmt.get(queueUnitId, locationId)
           places.set(locationId, row === null ? null : { unitName: storedName(row.unitName, row.unitNames), locationName: storedName(row.locationName, row.locationNames), timezone: row.timezone })
         }
         return places.get(locationId) ?? null
@@ -156,7 +164,7 @@ export class PhoneService {
       },
       counterName: (counterId) => {
         if (!counters.has(counterId)) {
-          const row = this.counterStmt.get(counterId)
+          const row = this.parts.counterStmt.get(counterId)
           counters.set(counterId, row === null ? null : storedName(row.name, row.names))
         }
         return counters.get(counterId) ?? null

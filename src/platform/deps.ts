@@ -67,16 +67,18 @@ export function createPlatformDeps(input: PlatformInput): PlatformDeps {
   const writes = input.writes ?? new WriteBatcher(input.db, (error) => log({ level: 'error', msg: 'after-commit callback failed', error: String((error as Error)?.stack ?? error) }))
   const changes = input.changes ?? new DatabaseChanges(input.db, writes, input.changePollMs ?? DEFAULT_CHANGE_POLL_MS, input.changePollClock)
   const { changePollMs: _pollMs, changePollClock: _pollClock, ...given } = input
+  // Each default is built only when not given: `createApp` hands a built set back in (serve
+  // builds its deps first), and the stores prepare statements when built.
   return {
     clock: systemClock,
     ids: randomIds,
     log,
-    limiter: new RollingWindowLimiter(),
-    clients: new ClientAddresses(),
-    nonces: new InMemoryNonces(),
-    credentials: new CredentialStore(input.db, changes),
-    idempotency: new IdempotencyStore(input.db),
-    lifecycle: new Lifecycle(),
+    limiter: input.limiter ?? new RollingWindowLimiter(),
+    clients: input.clients ?? new ClientAddresses(),
+    nonces: input.nonces ?? new InMemoryNonces(),
+    credentials: input.credentials ?? new CredentialStore(input.db, changes),
+    idempotency: input.idempotency ?? new IdempotencyStore(input.db),
+    lifecycle: input.lifecycle ?? new Lifecycle(),
     corsOrigins: [],
     writes,
     changes,

@@ -130,12 +130,22 @@ function writeAvailable(fd: number, chunk: Buffer): number {
 
 let stdoutWriter: BufferedLineWriter | undefined
 
+/**
+ * How long after the first line stdout is made non-blocking. Touching `process.stdout` builds
+ * Bun's stdout stream and loads Node's stream modules: ~15 ms of CPU (compiled binary, stdout a
+ * pipe), which came before a starting server answered its first request (issue 37). The few
+ * lines written before then cannot fill a pipe (64 KiB); a reader that stops later finds the fd
+ * non-blocking.
+ */
+const NONBLOCKING_AFTER_MS = 250
+
 /** The process's stdout writer, flushed on exit. */
 function stdoutLines(): BufferedLineWriter {
   if (stdoutWriter === undefined) {
     // Touching `process.stdout` makes Bun set O_NONBLOCK on a pipe or socket fd 1; without it a
-    // full pipe would block `write` in the kernel, and with it the event loop.
-    void process.stdout
+    // full pipe would block `write` in the kernel, and with it the event loop. A command that
+    // ends sooner never needs it (the timer does not keep the process alive).
+    setTimeout(() => void process.stdout, NONBLOCKING_AFTER_MS).unref()
     const writer = new BufferedLineWriter(1)
     process.on('exit', writer.flushBeforeExit)
     stdoutWriter = writer

@@ -101,6 +101,7 @@ export interface TicketsDeps {
  */
 export class Tickets {
   private prepared: Parts | undefined
+  private dueDays: ReturnType<typeof prepareDueDays> | undefined
   private completedStmt: import('bun:sqlite').Statement<{ served: number }, [string, string]> | undefined
   private oldestStmt: import('bun:sqlite').Statement<{ serviceId: string; locationId: string; ticketId: string; ticketNumber: string; createdAt: number }, [string]> | undefined
 
@@ -466,7 +467,8 @@ export class Tickets {
 
   /** Per location, the earliest business day of a ticket still open or of a listed call. */
   openDays(): { locationId: string; day: string }[] {
-    return [...this.parts.dueTicketsStmt.all(), ...this.parts.dueCallsStmt.all()]
+    const due = (this.dueDays ??= prepareDueDays(this.deps.db))
+    return [...due.dueTicketsStmt.all(), ...due.dueCallsStmt.all()]
   }
 
   /** The location's tickets still open from a business day before `day`, in call order. */
@@ -587,6 +589,17 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
       shift: db.$client.query<unknown, [string, number, string]>(
         `UPDATE tickets SET queue_rank = queue_rank + 1 WHERE status = 'WAITING' AND location_id = ?1 AND queue_rank >= ?2 AND id <> ?3`),
     },
+  }
+}
+
+type Parts = ReturnType<typeof prepareParts>
+
+/**
+ * The daily close's look for open business days, apart from the other parts: it runs before
+ * the server serves (cold start), and on a day with nothing to close nothing else is needed.
+ */
+function prepareDueDays(db: Db) {
+  return {
     dueTicketsStmt: db
       .select({ locationId: tickets.locationId, day: sql<string>`min(${tickets.businessDay})` })
       .from(tickets)
@@ -600,5 +613,3 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
       .prepare(),
   }
 }
-
-type Parts = ReturnType<typeof prepareParts>
