@@ -20,10 +20,12 @@ interface UnitView {
   languages: string[]
   /** Active services at active locations (`Tickets.lines(unit, true)`). */
   lines: QueueLine[]
-  /** Per credential ID and language: the services list's whole body. */
-  servicesBody: Map<string, string>
+  /** Per credential ID and language: the services list's whole body, UTF-8. */
+  servicesBody: Map<string, Uint8Array>
   /** Per credential ID and language: the state body's `services` array as JSON (the body adds `generatedAt`). */
   stateServices: Map<string, string>
+  /** Per credential ID and language: the last state body, UTF-8, and the millisecond its `generatedAt` names. */
+  stateBody: Map<string, { at: number; bytes: Uint8Array }>
 }
 
 /** A ticket as the ticket read needs it: what the access check compares and the body. */
@@ -31,8 +33,16 @@ interface TicketView {
   queueUnitId: string
   locationId: string
   serviceId: string
-  body: string
+  /** UTF-8. */
+  body: Uint8Array
 }
+
+/**
+ * The answers are kept as bytes: a string body is encoded to UTF-8 on every response that
+ * carries it, which cost 1.3–3 µs of a ~14–24 µs answer in a bare Bun.serve (bench/analysis.md
+ * "Hot reads"). Bun sends the same bytes for every request that shares them, without a copy.
+ */
+const utf8 = new TextEncoder()
 
 /**
  * The public Queue reads (services list, live state, ticket read; public-api.md endpoints 1, 3
@@ -64,8 +74,8 @@ export class QueueReadModel {
     return acceptedLanguage(acceptLanguage, unit.languages)
   }
 
-  /** Endpoint 1's body: `{"data":{"services":[…]}}`, names in `language` (null: the default). 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
-  servicesBody(caller: Credential, language: string | null = null): string {
+  /** Endpoint 1's body: `{"data":{"services":[…]}}` in UTF-8, names in `language` (null: the default). 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
+  servicesBody(caller: Credential, language: string | null = null): Uint8Array {
     const unit = this.activeUnit(caller)
     // At most 1 + languages (≤ 20) bodies per credential: `language` is one of the unit's.
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
@@ -79,16 +89,22 @@ export class QueueReadModel {
         waiting: line.waiting,
         estimatedWaitSeconds: line.estimatedWaitSeconds,
       }))
-      body = JSON.stringify({ data: { services } })
+      body = utf8.encode(JSON.stringify({ data: { services } }))
       unit.servicesBody.set(cacheKey, body)
     }
     return body
   }
 
-  /** Endpoint 4's body: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes `JSON.stringify` gives; names in `language` (null: the default). */
-  stateBody(caller: Credential, now: number, language: string | null = null): string {
+  /**
+   * Endpoint 4's body in UTF-8: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes
+   * `JSON.stringify` gives; names in `language` (null: the default). Reads of one credential
+   * and language within the same millisecond share the bytes.
+   */
+  stateBody(caller: Credential, now: number, language: string | null = null): Uint8Array {
     const unit = this.activeUnit(caller)
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
+    const last = unit.stateBody.get(cacheKey)
+    if (last !== undefined && last.at === now) return last.bytes
     let services = unit.stateServices.get(cacheKey)
     if (services === undefined) {
       services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
@@ -107,20 +123,27 @@ export class QueueReadModel {
       this.generatedAtMs = now
       this.generatedAt = isoTime(now)
     }
-    return `{"data":{"generatedAt":"${this.generatedAt}","services":${services}}}`
+    const bytes = utf8.encode(`{"data":{"generatedAt":"${this.generatedAt}","services":${services}}}`)
+    if (last !== undefined) {
+      last.at = now
+      last.bytes = bytes
+    } else {
+      unit.stateBody.set(cacheKey, { at: now, bytes })
+    }
+    return bytes
   }
 
   /**
    * Endpoint 3's body: `{"data":<QueueTicket>}`. 404 TICKET_NOT_FOUND for an unknown ticket and
    * for one the caller may not see alike (another unit, a location or service outside its lists).
    */
-  ticketBody(caller: Credential, ticketId: string): string {
+  ticketBody(caller: Credential, ticketId: string): Uint8Array {
     this.activeUnit(caller)
     let ticket = this.tickets.get(ticketId)
     if (ticket === undefined) {
       const row = this.deps.tickets.byId(ticketId)
       if (row !== null) {
-        ticket = { queueUnitId: row.queueUnitId, locationId: row.locationId, serviceId: row.serviceId, body: JSON.stringify({ data: publicTicketJson(row) }) }
+        ticket = { queueUnitId: row.queueUnitId, locationId: row.locationId, serviceId: row.serviceId, body: utf8.encode(JSON.stringify({ data: publicTicketJson(row) })) }
         if (this.tickets.size >= MAX_CACHED_TICKETS) this.tickets.clear()
         this.tickets.set(ticketId, ticket)
       }
@@ -150,8 +173,9 @@ export class QueueReadModel {
           defaultLanguage: row.defaultLanguage,
           languages: row.languages,
           lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
-          servicesBody: new Map<string, string>(),
+          servicesBody: new Map<string, Uint8Array>(),
           stateServices: new Map<string, string>(),
+          stateBody: new Map<string, { at: number; bytes: Uint8Array }>(),
         }
       })
       this.units.set(caller.ownerId, unit)

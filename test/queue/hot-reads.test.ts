@@ -41,4 +41,23 @@ describe('hot reads (issue 37)', () => {
       expect(second).not.toBe(first)
     }
   })
+
+  test('the state body\'s bytes are shared within a millisecond, never across a write or the next millisecond', async () => {
+    const ctx = queueContext()
+    const key = ctx.key('all')
+    const waitingOf = async () => {
+      const body = await jsonOf(await get(ctx, STATE, key))
+      return { at: body.data.generatedAt as string, waiting: (body.data.services as { waiting: number }[]).reduce((n, s) => n + s.waiting, 0) }
+    }
+    const first = await waitingOf()
+    expect(await waitingOf()).toEqual(first)
+    // A ticket issued in the same millisecond (the clock stands still) shows at once.
+    expect((await issue(ctx, key)).status).toBe(201)
+    const afterIssue = await waitingOf()
+    expect(afterIssue).toEqual({ at: first.at, waiting: first.waiting + 1 })
+    ctx.clock.advance(1)
+    const next = await waitingOf()
+    expect(next.waiting).toBe(afterIssue.waiting)
+    expect(Date.parse(next.at) - Date.parse(first.at)).toBe(1)
+  })
 })
