@@ -10,7 +10,7 @@ export const MAX_ANY_BODY = 1024 * 1024
 interface RequestMeta {
   correlationId: string
   startedAt: number
-  /** The handler's Response already carries `X-Correlation-ID` (`jsonAnswer`): the after-handle hook leaves its headers alone. */
+  /** The handler's Response already carries `X-Correlation-ID` (`jsonHeaders`): the after-handle hook leaves its headers alone. */
   stamped: boolean
 }
 
@@ -90,16 +90,6 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 export type AnsweredObserver = (route: string, method: string, status: number, seconds: number | undefined) => void
 
 /**
- * The HTTP convention every route shares, registered on the root app before any feature so
- * its hooks cover them all: correlation ID on every response and log line, the error
- * envelope for every failure, one JSON log line per request, and `answered` told of each.
- *
- * The log and the observer run when the answer is made (after the handler, or in the error
- * hook), not in an onAfterResponse hook: such a hook makes Elysia schedule an async task per
- * request (`setImmediate`), which cost the hot reads more than the work it ran
- * (bench/analysis.md "Hot reads").
- */
-/**
  * Headers every answer under a path prefix carries, errors and unknown paths included (display's
  * CORS, contract §6): set in the platform's one onRequest hook, since each global onRequest hook
  * a feature adds is called for every request of every route.
@@ -115,6 +105,16 @@ export interface HttpPlatformOptions {
   pathHeaders?: readonly PathHeaders[]
 }
 
+/**
+ * The HTTP convention every route shares, registered on the root app before any feature so
+ * its hooks cover them all: correlation ID on every response and log line, the error
+ * envelope for every failure, one JSON log line per request, and `answered` told of each.
+ *
+ * The log and the observer run when the answer is made (after the handler, or in the error
+ * hook), not in an onAfterResponse hook: such a hook makes Elysia schedule an async task per
+ * request (`setImmediate`), which cost the hot reads more than the work it ran
+ * (bench/analysis.md "Hot reads").
+ */
 export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientAddresses(), now: () => number = Date.now, { answered, pathHeaders = [] }: HttpPlatformOptions = {}) {
   const accessLog = new AccessLog(log, ACCESS_SUMMARY_EVERY_MS, now)
   // The server, from when it starts (none when the app is handed requests directly): taken
