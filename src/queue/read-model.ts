@@ -22,10 +22,11 @@ interface UnitView {
   lines: QueueLine[]
   /** Per credential ID and language: the services list's whole body, UTF-8. */
   servicesBody: Map<string, Uint8Array>
-  /** Per credential ID and language: the state body's `services` array as JSON (the body adds `generatedAt`). */
-  stateServices: Map<string, string>
-  /** Per credential ID and language: the last state body, UTF-8, and the millisecond its `generatedAt` names. */
-  stateBody: Map<string, { at: number; bytes: Uint8Array }>
+  /**
+   * Per credential ID and language: the state body's `services` array as JSON, and the last
+   * body made from it (UTF-8) with the millisecond its `generatedAt` names.
+   */
+  stateBodies: Map<string, { services: string; at: number; bytes: Uint8Array }>
 }
 
 /** A ticket as the ticket read needs it: what the access check compares and the body. */
@@ -58,9 +59,6 @@ export class QueueReadModel {
   private generation = Number.NaN
   private units = new Map<string, UnitView | null>()
   private tickets = new Map<string, TicketView>()
-  /** `generatedAt` of the last state body and the millisecond it is for: reads in the same millisecond share the text. */
-  private generatedAtMs = Number.NaN
-  private generatedAt = ''
 
   constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
 
@@ -103,11 +101,10 @@ export class QueueReadModel {
   stateBody(caller: Credential, now: number, language: string | null = null): Uint8Array {
     const unit = this.activeUnit(caller)
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
-    const last = unit.stateBody.get(cacheKey)
-    if (last !== undefined && last.at === now) return last.bytes
-    let services = unit.stateServices.get(cacheKey)
-    if (services === undefined) {
-      services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
+    let kept = unit.stateBodies.get(cacheKey)
+    if (kept !== undefined && kept.at === now) return kept.bytes
+    if (kept === undefined) {
+      const services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
         id: line.id,
         name: line.names === null ? line.name : resolveName(line.names, language, unit.defaultLanguage),
         locationId: line.locationId,
@@ -117,20 +114,12 @@ export class QueueReadModel {
           counterName: line.nowServing.counterNames === null ? line.nowServing.counterName : resolveName(line.nowServing.counterNames, language, unit.defaultLanguage),
         },
       })))
-      unit.stateServices.set(cacheKey, services)
+      kept = { services, at: Number.NaN, bytes: new Uint8Array() }
+      unit.stateBodies.set(cacheKey, kept)
     }
-    if (now !== this.generatedAtMs) {
-      this.generatedAtMs = now
-      this.generatedAt = isoTime(now)
-    }
-    const bytes = utf8.encode(`{"data":{"generatedAt":"${this.generatedAt}","services":${services}}}`)
-    if (last !== undefined) {
-      last.at = now
-      last.bytes = bytes
-    } else {
-      unit.stateBody.set(cacheKey, { at: now, bytes })
-    }
-    return bytes
+    kept.at = now
+    kept.bytes = utf8.encode(`{"data":{"generatedAt":"${isoTime(now)}","services":${kept.services}}}`)
+    return kept.bytes
   }
 
   /**
@@ -174,8 +163,7 @@ export class QueueReadModel {
           languages: row.languages,
           lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
           servicesBody: new Map<string, Uint8Array>(),
-          stateServices: new Map<string, string>(),
-          stateBody: new Map<string, { at: number; bytes: Uint8Array }>(),
+          stateBodies: new Map<string, { services: string; at: number; bytes: Uint8Array }>(),
         }
       })
       this.units.set(caller.ownerId, unit)
