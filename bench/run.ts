@@ -36,7 +36,7 @@ import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
 import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
-import { buildBareHealth, coldStartMs, lobbyServe } from './start'
+import { buildBaselines, coldStartMs, idleMemory, lobbyServe } from './start'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
 import { freePort } from './processes'
@@ -427,6 +427,12 @@ interface Facts {
   coldStartsPinnedMs?: number[]
   /** A compiled bare Bun.serve's cold starts, measured between Lobby's (absent in older data). */
   coldStartsBareMs?: number[]
+  /** A compiled one-route Elysia app's cold starts (bench/servers/elysia-health.ts), between Lobby's (absent in older data). */
+  coldStartsElysiaMs?: number[]
+  /** The fixed stack's (bench/servers/stack-health.ts: Elysia, Drizzle with the tables, the database opened and checked), likewise. */
+  coldStartsStackMs?: number[]
+  /** The fixed stack's idle memory (lowest over 3 s after /health; absent in older data). */
+  stackIdle?: { vmRssKb: number; rssAnonKb: number }
   idleRssKb: number
   /** Idle anonymous memory (RssAnon: the heap and what the process allocated, not the mapped binary; absent in older data). */
   idleAnonKb?: number
@@ -493,9 +499,9 @@ function report(scenarios: Scenario[], facts: Facts): string {
     ['ticket issue p99 ≤ 1.5× bare insert p99 (16 connections)', issueP99 === undefined ? '—' : `${fixed(issueP99)}×`, verdict(issueP99 === undefined ? undefined : issueP99 <= 1.5)],
     ['1,000,000 tickets: issue within 1.2× of empty (empty ÷ 1M req/s)', bigIssue === undefined ? '—' : `${fixed(bigIssue)}×`, verdict(bigIssue === undefined ? undefined : bigIssue <= 1.2)],
     ['1,000,000 tickets: state read within 1.2× of empty (empty ÷ 1M req/s)', bigState === undefined ? '—' : `${fixed(bigState)}×`, verdict(bigState === undefined ? undefined : bigState <= 1.2)],
-    ['cold start (spawn → first /health 200, both cores as deployed) ≤ 50 ms', `${fixed(coldMedian, 1)} ms${facts.coldStartsPinnedMs?.length ? ` (pinned to one core: ${fixed(median(facts.coldStartsPinnedMs), 1)} ms)` : ''}${facts.coldStartsBareMs?.length ? `; a compiled bare Bun.serve: ${fixed(median(facts.coldStartsBareMs), 1)} ms` : ''}`, verdict(Number.isFinite(coldMedian) ? coldMedian <= 50 : undefined)],
-    ['idle VmRSS ≤ 55 MB (issue 37)', `${mib(facts.idleRssKb)} MiB`, verdict(facts.idleRssKb / 1024 <= 55)],
-    ['idle RssAnon ≤ 12 MB (issue 37)', facts.idleAnonKb === undefined ? '—' : `${mib(facts.idleAnonKb)} MiB`, verdict(facts.idleAnonKb === undefined ? undefined : facts.idleAnonKb / 1024 <= 12)],
+    ['cold start (spawn → first /health 200, both cores as deployed) ≤ 50 ms', `${fixed(coldMedian, 1)} ms${facts.coldStartsPinnedMs?.length ? ` (pinned to one core: ${fixed(median(facts.coldStartsPinnedMs), 1)} ms)` : ''}${facts.coldStartsBareMs?.length ? `; a compiled bare Bun.serve: ${fixed(median(facts.coldStartsBareMs), 1)} ms` : ''}${facts.coldStartsElysiaMs?.length ? `; one-route Elysia: ${fixed(median(facts.coldStartsElysiaMs), 1)} ms` : ''}${facts.coldStartsStackMs?.length ? `; the stack (Elysia, Drizzle, the database checked): ${fixed(median(facts.coldStartsStackMs), 1)} ms` : ''}`, verdict(Number.isFinite(coldMedian) ? coldMedian <= 50 : undefined)],
+    ['idle VmRSS ≤ 55 MB (issue 37)', `${mib(facts.idleRssKb)} MiB${facts.stackIdle ? `; the stack: ${mib(facts.stackIdle.vmRssKb)} MiB` : ''}`, verdict(facts.idleRssKb / 1024 <= 55)],
+    ['idle RssAnon ≤ 12 MB (issue 37)', facts.idleAnonKb === undefined ? '—' : `${mib(facts.idleAnonKb)} MiB${facts.stackIdle ? `; the stack: ${mib(facts.stackIdle.rssAnonKb)} MiB` : ''}`, verdict(facts.idleAnonKb === undefined ? undefined : facts.idleAnonKb / 1024 <= 12)],
     ['VmRSS after the read runs ≤ 75 MB (issue 37)', facts.afterReadsRssKb === undefined ? '—' : `${mib(facts.afterReadsRssKb)} MiB`, verdict(facts.afterReadsRssKb === undefined ? undefined : facts.afterReadsRssKb / 1024 <= 75)],
     ['≤ 200 bytes per remembered nonce', Number.isFinite(perNonce) ? `${perNonce.toFixed(0)} B` : '—', verdict(Number.isFinite(perNonce) ? perNonce <= 200 : undefined)],
   ]
@@ -565,8 +571,11 @@ it near 1.5).
 | build (\`bun run build\`) | ${fixed(facts.buildSeconds, 1)} s |
 | cold start, spawn → first \`/health\` 200, both cores as deployed (median of ${facts.coldStartsMs.length}) | ${fixed(coldMedian, 1)} ms (all: ${facts.coldStartsMs.map((v) => v.toFixed(0)).join(', ')}) |
 | cold start of a compiled bare \`Bun.serve\` answering \`/health\` (bench/servers/bare-health.ts), between Lobby's (median of ${facts.coldStartsBareMs?.length ?? 0}) | ${facts.coldStartsBareMs?.length ? `${fixed(median(facts.coldStartsBareMs), 1)} ms (all: ${facts.coldStartsBareMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
+| cold start of a compiled one-route Elysia app (bench/servers/elysia-health.ts), between Lobby's (median of ${facts.coldStartsElysiaMs?.length ?? 0}) | ${facts.coldStartsElysiaMs?.length ? `${fixed(median(facts.coldStartsElysiaMs), 1)} ms (all: ${facts.coldStartsElysiaMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
+| cold start of the compiled stack: Elysia, Drizzle with Lobby's tables, the database opened and its migrations checked, one route (bench/servers/stack-health.ts; median of ${facts.coldStartsStackMs?.length ?? 0}) | ${facts.coldStartsStackMs?.length ? `${fixed(median(facts.coldStartsStackMs), 1)} ms (all: ${facts.coldStartsStackMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
 | cold start, server pinned to core ${CONFIG.serverCore} as in the load runs (median of ${facts.coldStartsPinnedMs?.length ?? 0}) | ${facts.coldStartsPinnedMs?.length ? `${fixed(median(facts.coldStartsPinnedMs), 1)} ms (all: ${facts.coldStartsPinnedMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
 | idle RSS after start (VmRSS; of it anonymous, RssAnon) | ${mib(facts.idleRssKb)} MiB${facts.idleAnonKb === undefined ? '' : ` (${mib(facts.idleAnonKb)} MiB)`} |
+| the stack's idle RSS (bench/servers/stack-health.ts; anonymous) | ${facts.stackIdle ? `${mib(facts.stackIdle.vmRssKb)} MiB (${mib(facts.stackIdle.rssAnonKb)} MiB)` : '—'} |
 | RSS after the read runs, idle, the lowest over 10 s | ${facts.afterReadsRssKb === undefined ? '—' : `${mib(facts.afterReadsRssKb)} MiB`} |
 | RSS before (after the issue warm-up) / after the ticket runs, each idle and the lowest over 10 s | ${facts.nonce ? `${mib(facts.nonce.beforeKb)} / ${mib(facts.nonce.afterKb)} MiB` : '—'} |
 | nonces remembered since "before" (every issue and replay request of those runs, all within the 10-minute window) | ${facts.nonce ? facts.nonce.nonces.toLocaleString('en') : '—'} |
@@ -820,18 +829,26 @@ async function main(): Promise<void> {
     copyFileSync(base, cold)
     // The runtime's floor, measured between Lobby's starts: this machine's cold starts move by
     // ±30 % from one run to the next, so the difference to the floor is the steadier figure.
-    const bareHealth = join(tmp, 'bare-health')
-    buildBareHealth(bareHealth)
-    const coldStart = (cores: string, bare = false): Promise<number> =>
-      coldStartMs(bare ? (port) => [bareHealth, String(port)] : lobbyServe(BINARY, cold), cores)
+    // And the fixed stack's floors (Elysia; Elysia with Drizzle, the tables and the database's
+    // checks), which say how much of a start is Lobby's own.
+    const stackDb = join(tmp, 'stack.db')
+    copyFileSync(base, stackDb)
+    const [bareHealth, elysiaHealth, stackHealth] = buildBaselines(tmp, stackDb)
+    const both = `${CONFIG.clientCore},${CONFIG.serverCore}`
     facts.coldStartsPinnedMs = []
     facts.coldStartsBareMs = []
+    facts.coldStartsElysiaMs = []
+    facts.coldStartsStackMs = []
     for (let i = 0; i < CONFIG.coldStarts; i++) {
-      facts.coldStartsMs.push(await coldStart(`${CONFIG.clientCore},${CONFIG.serverCore}`))
-      facts.coldStartsBareMs.push(await coldStart(`${CONFIG.clientCore},${CONFIG.serverCore}`, true))
-      facts.coldStartsPinnedMs.push(await coldStart(CONFIG.serverCore))
+      facts.coldStartsMs.push(await coldStartMs(lobbyServe(BINARY, cold), both))
+      facts.coldStartsBareMs.push(await coldStartMs(bareHealth!.argv, both))
+      facts.coldStartsElysiaMs.push(await coldStartMs(elysiaHealth!.argv, both))
+      facts.coldStartsStackMs.push(await coldStartMs(stackHealth!.argv, both))
+      facts.coldStartsPinnedMs.push(await coldStartMs(lobbyServe(BINARY, cold), CONFIG.serverCore))
     }
-    say(`cold start median ${median(facts.coldStartsMs).toFixed(1)} ms (pinned to one core: ${median(facts.coldStartsPinnedMs).toFixed(1)} ms; a compiled bare Bun.serve: ${median(facts.coldStartsBareMs).toFixed(1)} ms)`)
+    say(`cold start median ${median(facts.coldStartsMs).toFixed(1)} ms (pinned to one core: ${median(facts.coldStartsPinnedMs).toFixed(1)} ms; a compiled bare Bun.serve: ${median(facts.coldStartsBareMs).toFixed(1)} ms; one-route Elysia: ${median(facts.coldStartsElysiaMs).toFixed(1)} ms; the stack: ${median(facts.coldStartsStackMs).toFixed(1)} ms)`)
+    const stackIdle = await idleMemory(stackHealth!.argv, both)
+    facts.stackIdle = { vmRssKb: stackIdle.vmRss, rssAnonKb: stackIdle.rssAnon }
 
     const mainDb = join(tmp, 'main.db')
     copyFileSync(base, mainDb)

@@ -1,19 +1,21 @@
 #!/usr/bin/env bun
 /**
- * Cold start and idle memory of dist/lobby beside a compiled bare `Bun.serve` (issue 37).
+ * Cold start and idle memory of dist/lobby beside the floors under it (issue 37).
  * bench/run.ts measures its cold starts with `coldStartMs` from here; run alone it is the quick
  * look while working on the start:
  *
  *   bun bench/start.ts [rounds]     (default 15; build dist/lobby first: bun run build)
  *
- * Each round starts Lobby, then the bare server (interleaved: a burst of other load on this
- * shared machine moves both), spawn → first `/health` 200, on a copy of a database provisioned
- * from bench/provision.json. Then one Lobby is started and left idle 3 s: its lowest VmRSS and
- * RssAnon (/proc/<pid>/status). Prints the medians, every sample and the load average, and
+ * Each round starts Lobby, then the floors under it (interleaved: a burst of other load on this
+ * shared machine moves all of them): a bare `Bun.serve`, a one-route Elysia app and the fixed
+ * stack (Elysia, Drizzle with Lobby's tables, the database opened and its migrations checked;
+ * bench/servers/), spawn → first `/health` 200, on a copy of a database provisioned from
+ * bench/provision.json. Then each is started once more and left idle 3 s: its lowest VmRSS
+ * and RssAnon (/proc/<pid>/status). Prints the medians, every sample and the load average, and
  * the CPU time each start used up to its stop (user + system, all threads: steadier than the
  * wall time when the machine is shared).
  * START_PIN=1 pins every server to core 1 as the load runs do. START_BEFORE=path/to/lobby
- * starts that binary too in every round (between this one and the bare server): a before and after.
+ * starts that binary too in every round (between this one and the floors): a before and after.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -63,10 +65,32 @@ export async function coldStart(argv: (port: number) => string[], cores?: string
 /** Lobby's `serve` on `db`, for coldStartMs. */
 export const lobbyServe = (binary: string, db: string) => (port: number) => [binary, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db]
 
-/** Compiles bench/servers/bare-health.ts as Lobby is compiled (minified, bytecode) to `outfile`. */
-export function buildBareHealth(outfile: string): void {
-  const result = Bun.spawnSync(['bun', 'build', '--compile', '--minify', '--bytecode', join(import.meta.dir, 'servers', 'bare-health.ts'), '--outfile', outfile], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
-  if (result.exitCode !== 0) throw new Error(`building bare-health failed: ${result.stderr.toString()}`)
+/** The baseline servers in bench/servers/ whose cold starts are measured beside Lobby's. */
+export type BaselineServer = 'bare-health' | 'elysia-health' | 'stack-health'
+
+/** Compiles bench/servers/<name>.ts as Lobby is compiled (minified, bytecode) to `outfile`. */
+export function buildBaseline(name: BaselineServer, outfile: string): void {
+  const result = Bun.spawnSync(['bun', 'build', '--compile', '--minify', '--bytecode', join(import.meta.dir, 'servers', `${name}.ts`), '--outfile', outfile], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  if (result.exitCode !== 0) throw new Error(`building ${name} failed: ${result.stderr.toString()}`)
+}
+
+/**
+ * The three floors under Lobby's start, compiled into `dir`, as coldStart argv: the runtime (a
+ * bare Bun.serve), the runtime with Elysia (one route), and the fixed stack on `db` (Elysia,
+ * Drizzle with Lobby's tables, the database opened and its migrations checked).
+ */
+export function buildBaselines(dir: string, db: string): { name: string; argv: (port: number) => string[]; binary: string }[] {
+  const bare = join(dir, 'bare-health')
+  const elysia = join(dir, 'elysia-health')
+  const stack = join(dir, 'stack-health')
+  buildBaseline('bare-health', bare)
+  buildBaseline('elysia-health', elysia)
+  buildBaseline('stack-health', stack)
+  return [
+    { name: 'bare', argv: (port) => [bare, String(port)], binary: bare },
+    { name: 'elysia', argv: (port) => [elysia, String(port)], binary: elysia },
+    { name: 'stack', argv: (port) => [stack, String(port), db], binary: stack },
+  ]
 }
 
 /** kB figures of /proc/<pid>/status (VmRSS, RssAnon, RssFile). */
@@ -88,9 +112,10 @@ export function median(values: number[]): number {
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
-async function idleMemory(binary: string, db: string, cores?: string): Promise<{ vmRss: number; rssAnon: number; rssFile: number }> {
+/** The lowest memory over the 3 s after the first `/health` 200 of the server `argv(port)` starts. */
+export async function idleMemory(argv: (port: number) => string[], cores?: string): Promise<{ vmRss: number; rssAnon: number; rssFile: number }> {
   const port = freePort()
-  const command = lobbyServe(binary, db)(port)
+  const command = argv(port)
   const proc = Bun.spawn(cores === undefined ? command : ['taskset', '-c', cores, ...command], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' })
   try {
     for (let i = 0; i < 2000; i++) {
@@ -122,13 +147,11 @@ if (import.meta.main) {
     if (provision.exitCode !== 0) throw new Error(`provision failed: ${provision.stderr.toString()}`)
     const db = join(tmp, 'cold.db')
     copyFileSync(base, db)
-    const bare = join(tmp, 'bare-health')
-    buildBareHealth(bare)
     const loadBefore = loadAverage()
-    const servers: { name: string; argv: (port: number) => string[]; binary?: string }[] = [
+    const servers: { name: string; argv: (port: number) => string[] }[] = [
       { name: 'lobby', argv: lobbyServe(BINARY, db), binary: BINARY },
       ...(process.env.START_BEFORE ? [{ name: 'before', argv: lobbyServe(process.env.START_BEFORE, db), binary: process.env.START_BEFORE }] : []),
-      { name: 'bare', argv: (port: number) => [bare, String(port)] },
+      ...buildBaselines(tmp, db),
     ]
     const samples = new Map(servers.map((server) => [server.name, { ms: [] as number[], cpuMs: [] as number[] }]))
     // One of each first, not counted: the page cache holds every binary afterwards.
@@ -144,12 +167,11 @@ if (import.meta.main) {
     console.log(`load average ${loadBefore} → ${loadAverage()}${cores ? ` (pinned to core ${cores})` : ''}; ${rounds} rounds`)
     for (const server of servers) {
       const { ms, cpuMs } = samples.get(server.name)!
-      console.log(`${server.name.padEnd(6)} cold start median ${median(ms).toFixed(1)} ms, CPU ${median(cpuMs).toFixed(1)} ms (${ms.map((v) => v.toFixed(0)).join(', ')})`)
+      console.log(`${server.name.padEnd(7)} cold start median ${median(ms).toFixed(1)} ms, CPU ${median(cpuMs).toFixed(1)} ms (${ms.map((v) => v.toFixed(0)).join(', ')})`)
     }
     for (const server of servers) {
-      if (server.binary === undefined) continue
-      const memory = await idleMemory(server.binary, db, cores)
-      console.log(`${server.name.padEnd(6)} idle VmRSS ${mb(memory.vmRss)} MiB, RssAnon ${mb(memory.rssAnon)} MiB, RssFile ${mb(memory.rssFile)} MiB`)
+      const memory = await idleMemory(server.argv, cores)
+      console.log(`${server.name.padEnd(7)} idle VmRSS ${mb(memory.vmRss)} MiB, RssAnon ${mb(memory.rssAnon)} MiB, RssFile ${mb(memory.rssFile)} MiB`)
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
