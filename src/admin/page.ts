@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ASSETS } from '../screens/assets'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
+import { localeWithin } from '../platform/names'
 import { sessionIdOf, USER_HOME, type PeopleService, type User } from '../people'
 import { deviceSecretOf } from '../devices/access'
 import { ROLE_HOME, type DeviceService } from '../devices/service'
@@ -107,7 +108,9 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
 <p><a href="/login${lang === 'ar' ? '?lang=ar' : ''}">${escapeHtml(t.signOutHint)}</a> · <a href="/">${escapeHtml(t.start)}</a></p></main>`)
         return new Response(html, { status: 403, headers: pageHeaders(SCREEN_CSP, false) })
       }
-      const html = frame(lang, t.admin, `<div id="admin" data-lang="${lang}" data-role="${user.role}" data-username="${escapeHtml(user.username)}" data-display-name="${escapeHtml(user.displayName)}">
+      // The URL's locale of the page's language (`?lang=en-US`), if any: the page's dates use it before the browser's.
+      const locale = localeWithin(query.lang, lang) ?? ''
+      const html = frame(lang, t.admin, `<div id="admin" data-lang="${lang}" data-locale="${escapeHtml(locale)}" data-role="${user.role}" data-username="${escapeHtml(user.username)}" data-display-name="${escapeHtml(user.displayName)}">
 <header class="admin-bar"><a class="admin-home" href="/${lang === 'ar' ? '?lang=ar' : ''}">Lobby</a><h1>${escapeHtml(t.admin)}</h1><span class="admin-user">${escapeHtml(user.displayName || user.username)}</span><a class="admin-lang" href="${otherLang(lang, '/admin')}" lang="${lang === 'ar' ? 'en' : 'ar'}">${t.other}</a></header>
 <div class="admin-body"><nav id="admin-nav" aria-label="${escapeHtml(t.admin)}"></nav>
 <main id="admin-main" tabindex="-1"><p class="admin-starting">${escapeHtml(t.starting)}</p><noscript><p class="admin-error">${escapeHtml(t.needsScript)}</p></noscript></main></div>

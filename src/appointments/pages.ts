@@ -6,7 +6,7 @@ import type { RateBucket } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { readBodyAfterChecks } from '../platform/body'
 import { qrSvg } from '../platform/qr'
-import { resolveName, storedName } from '../platform/names'
+import { acceptedLocale, localeWithin, resolveName, storedName } from '../platform/names'
 import { addDays, localDate } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import { sha256Hex } from '../platform/idempotency'
@@ -116,7 +116,20 @@ const STYLE_HASH = Buffer.from(new Bun.CryptoHasher('sha256').update(STYLE).dige
 const CSP = ["default-src 'none'", `style-src 'sha256-${STYLE_HASH}'`, "img-src 'self' data:", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ')
 
 function langOf(url: URL): Lang {
-  return url.searchParams.get('lang') === 'ar' ? 'ar' : 'en'
+  return (url.searchParams.get('lang') ?? '').toLowerCase().startsWith('ar') ? 'ar' : 'en'
+}
+
+/**
+ * The locale a booking page writes its days and times in: the one its URL names (`?lang=en-US`),
+ * else the reader's own of the page's language (`Accept-Language`: en-US reads 2:30 PM, en-GB
+ * 14:30), else 24-hour English as in Britain; Arabic always with Latin digits, as the booking
+ * code and the form's numbers are written, and in 24-hour time unless the reader's Arabic says
+ * otherwise.
+ */
+function formatLocaleOf(request: Request, lang: Lang): string {
+  const asked = localeWithin(new URL(request.url).searchParams.get('lang'), lang) ?? acceptedLocale(request.headers.get('accept-language'), lang)
+  if (lang === 'en') return asked ?? 'en-GB'
+  return new Intl.Locale(asked ?? 'ar', asked === null ? { numberingSystem: 'latn', hourCycle: 'h23' } : { numberingSystem: 'latn' }).toString()
 }
 
 function fill(text: string, values: Record<string, string | number>): string {
@@ -150,6 +163,8 @@ ${body}
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
+      // Days and times follow the reader's Accept-Language (formatLocaleOf).
+      vary: 'Accept-Language',
       // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form
       // post, and the Origin check would refuse every booking; other sites still get no referrer.
       'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
@@ -187,42 +202,44 @@ async function originThenForm(request: Request, publicOrigin: string | null | un
 
 export function bookingPages(deps: AppDeps, service: AppointmentService) {
   const formatters = new Map<string, Intl.DateTimeFormat>()
-  function when(ms: number, tz: string, lang: Lang, style: 'full' | 'time' | 'day' = 'full'): string {
-    const key = `${lang}|${tz}|${style}`
+  /** An instant in the location's zone `tz`, in `locale` (formatLocaleOf). */
+  function when(ms: number, tz: string, locale: string, style: 'full' | 'time' | 'day' = 'full'): string {
+    const key = `${locale}|${tz}|${style}`
     let f = formatters.get(key)
     if (f === undefined) {
       const options: Intl.DateTimeFormatOptions = style === 'time'
-        ? { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+        ? { timeZone: tz, hour: '2-digit', minute: '2-digit' }
         : style === 'day'
           ? { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }
-          : { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
-      f = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en-GB', options)
+          : { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }
+      f = new Intl.DateTimeFormat(locale, options)
+      // Bounded: the locale comes from a request header.
       if (formatters.size < 200) formatters.set(key, f)
     }
     return f.format(ms)
   }
 
   /** The slots of a day as radio buttons (free ones only). */
-  function slotChoices(target: BookingTarget, date: string, lang: Lang, now: number): string {
+  function slotChoices(target: BookingTarget, date: string, lang: Lang, locale: string, now: number): string {
     const t = STRINGS[lang]
     const free = service.slots(target, date, now).filter((s) => s.free > 0)
     if (free.length === 0) return `<p role="status">${escapeHtml(t.noTimes)}</p>`
-    return `<fieldset><legend>${escapeHtml(t.freeTimes)}</legend><div class="slots">${free.map((s, i) => `<label class="slot"><input type="radio" name="startAt" value="${s.startAt}" required${i === 0 ? ' autofocus' : ''}><span>${escapeHtml(s.localTime)}<small>${escapeHtml(fill(t.free, { n: s.free }))}</small></span></label>`).join('')}</div></fieldset>`
+    return `<fieldset><legend>${escapeHtml(t.freeTimes)}</legend><div class="slots">${free.map((s, i) => `<label class="slot"><input type="radio" name="startAt" value="${s.startAt}" required${i === 0 ? ' autofocus' : ''}><span>${escapeHtml(when(Date.parse(s.startAt), target.location.timezone, locale, 'time'))}<small>${escapeHtml(fill(t.free, { n: s.free }))}</small></span></label>`).join('')}</div></fieldset>`
   }
 
   /** The bookable days (today in the location's zone and the next bookAheadDays − 1). */
-  function dayOptions(first: string, days: number, selected: string, lang: Lang): string {
+  function dayOptions(first: string, days: number, selected: string, locale: string): string {
     const options: string[] = []
     for (let k = 0; k < days; k += 1) {
       const date = addDays(first, k)
       // A calendar date's name does not depend on a zone: noon UTC of it, named in UTC.
-      const label = when(Date.parse(`${date}T12:00:00Z`), 'UTC', lang, 'day')
+      const label = when(Date.parse(`${date}T12:00:00Z`), 'UTC', locale, 'day')
       options.push(`<option value="${date}"${date === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`)
     }
     return options.join('')
   }
 
-  function bookPage(locationId: string, url: URL, now: number, notice: { text: string; status: number; headers: Record<string, string> } | null = null, form: URLSearchParams | null = null): Response {
+  function bookPage(locationId: string, url: URL, locale: string, now: number, notice: { text: string; status: number; headers: Record<string, string> } | null = null, form: URLSearchParams | null = null): Response {
     const lang = langOf(url)
     const t = STRINGS[lang]
     return inReadTransaction(deps.db, () => {
@@ -242,12 +259,12 @@ export function bookingPages(deps: AppDeps, service: AppointmentService) {
       // The services are radio choices, not a select: a closed select cuts a long name on a phone; a label wraps.
       body += `<form class="card" method="get" action="/book/${escapeHtml(locationId)}">${lang === 'ar' ? '<input type="hidden" name="lang" value="ar">' : ''}
 <fieldset><legend>${escapeHtml(t.service)}</legend>${offered.map((s, i) => `<label class="choice"><input type="radio" name="service" value="${escapeHtml(s.service.id)}"${s.service.id === chosen?.service.id || (chosen === null && i === 0) ? ' checked' : ''}><span>${escapeHtml(nameIn(lang, s.service, unit!.defaultLanguage))}</span></label>`).join('')}</fieldset>
-<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(today, (chosen ?? offered[0]!).settings.bookAheadDays, date, lang)}</select>
+<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(today, (chosen ?? offered[0]!).settings.bookAheadDays, date, locale)}</select>
 <button type="submit" class="secondary">${escapeHtml(t.showTimes)}</button></form>`
       if (target !== null && (url.searchParams.has('date') || form !== null || offered.length === 1)) {
         body += `<form class="card" method="post" action="${escapeHtml(withLang(`/book/${locationId}`, lang))}">
 <input type="hidden" name="serviceId" value="${escapeHtml(target.service.id)}"><input type="hidden" name="date" value="${escapeHtml(date)}">
-${slotChoices(target, date, lang, now)}
+${slotChoices(target, date, lang, locale, now)}
 <label for="name">${escapeHtml(t.name)}</label><input id="name" name="name" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form?.get('name') ?? '')}">
 <label for="phone">${escapeHtml(t.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" dir="ltr" maxlength="30" value="${escapeHtml(form?.get('phone') ?? '')}">
 <label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" autocomplete="email" dir="ltr" maxlength="254" value="${escapeHtml(form?.get('email') ?? '')}">
@@ -262,6 +279,7 @@ ${slotChoices(target, date, lang, now)}
 
   function bookingView(row: AppointmentRow, request: Request, url: URL, now: number, notice: { text: string; kind: 'ok' | 'alert'; status?: number } | null = null): Response {
     const lang = langOf(url)
+    const locale = formatLocaleOf(request, lang)
     const t = STRINGS[lang]
     const unit = service.unit(row.queueUnitId)!
     const location = service.location(row.locationId)!
@@ -275,7 +293,7 @@ ${slotChoices(target, date, lang, now)}
     body += `<div class="card"><dl>
 <dt>${escapeHtml(t.code)}</dt><dd class="code">${escapeHtml(row.code)}</dd>
 <dt>${escapeHtml(t.service)}</dt><dd>${escapeHtml(serviceName)}</dd>
-<dt>${escapeHtml(t.when)}</dt><dd>${escapeHtml(when(row.startAt, tz, lang))}</dd>
+<dt>${escapeHtml(t.when)}</dt><dd>${escapeHtml(when(row.startAt, tz, locale))}</dd>
 <dt>${escapeHtml(t.where)}</dt><dd>${escapeHtml(`${nameIn(lang, unit, unit.defaultLanguage)} · ${nameIn(lang, location, unit.defaultLanguage)}`)}</dd>
 <dt>${escapeHtml(t.status)}</dt><dd>${escapeHtml(t.statuses[row.status] ?? row.status)}</dd>
 ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.name)}</dd>`}
@@ -294,16 +312,16 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       if (now >= opensAt && now <= closesAt) {
         body += `<form class="card" method="post" action="${action('check-in')}"><button type="submit">${escapeHtml(t.checkIn)}</button></form>`
       } else if (now < opensAt) {
-        body += `<p>${escapeHtml(fill(t.checkInHint, { from: when(opensAt, tz, lang, 'time'), to: when(closesAt, tz, lang, 'time') }))}</p>`
+        body += `<p>${escapeHtml(fill(t.checkInHint, { from: when(opensAt, tz, locale, 'time'), to: when(closesAt, tz, locale, 'time') }))}</p>`
       }
       if (now < row.startAt && svc !== undefined) {
         const target: BookingTarget = { unit, location, service: svc.service, settings: svc.settings }
         const date = url.searchParams.get('date') ?? row.localDate
         body += `<form class="card" method="get" action="${escapeHtml(path)}">${lang === 'ar' ? '<input type="hidden" name="lang" value="ar">' : ''}<h2>${escapeHtml(t.move)}</h2>
-<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(service.bookingDays(target, now).first, svc.settings.bookAheadDays, date, lang)}</select>
+<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(service.bookingDays(target, now).first, svc.settings.bookAheadDays, date, locale)}</select>
 <button type="submit" class="secondary">${escapeHtml(t.showTimes)}</button></form>`
         if (url.searchParams.has('date')) {
-          body += `<form class="card" method="post" action="${action('move')}">${slotChoices(target, date, lang, now)}<button type="submit">${escapeHtml(t.moveTo)}</button></form>`
+          body += `<form class="card" method="post" action="${action('move')}">${slotChoices(target, date, lang, locale, now)}<button type="submit">${escapeHtml(t.moveTo)}</button></form>`
         }
       }
       body += `<form class="card" method="post" action="${action('cancel')}"><h2>${escapeHtml(t.cancel)}</h2><button type="submit" class="danger">${escapeHtml(t.cancelConfirm)}</button></form>`
@@ -362,7 +380,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         }
       }
     })
-    .get('/book/:locationId', ({ request, params }) => bookPage(params.locationId, new URL(request.url), deps.clock.now()), { detail: { hide: true } })
+    .get('/book/:locationId', ({ request, params }) => bookPage(params.locationId, new URL(request.url), formatLocaleOf(request, langOf(new URL(request.url))), deps.clock.now()), { detail: { hide: true } })
     .post('/book/:locationId', async ({ request, params, server }) => {
       const url = new URL(request.url)
       const lang = langOf(url)
@@ -388,7 +406,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         })
         return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang, { new: '1' }), 'cache-control': 'no-store' } })
       } catch (error) {
-        return bookPage(params.locationId, url, now, refusal(lang, error), form)
+        return bookPage(params.locationId, url, formatLocaleOf(request, lang), now, refusal(lang, error), form)
       }
     }, { parse: 'none', detail: { hide: true } })
     .get('/b/:code', ({ request, params }) => {

@@ -48,11 +48,15 @@ function frame(lang: ManageLang, title: string, body: string, status: number): R
   return new Response(html, { status, headers: pageHeaders(SCREEN_CSP, false) })
 }
 
-/** `GET /manage` for an admin or a manager: the frame the script fills (`unit` preselects one of theirs). */
-export function managePage(lang: ManageLang, unit: string | undefined, username: string): Response {
+/**
+ * `GET /manage` for an admin or a manager: the frame the script fills (`unit` preselects one of
+ * theirs; `locale`, the URL's locale of the page's language, e.g. `en-US`, comes before the
+ * browser's for times and numbers).
+ */
+export function managePage(lang: ManageLang, unit: string | undefined, username: string, locale: string | null = null): Response {
   const t = TEXT[lang]
   const other = `/manage${lang === 'ar' ? '' : '?lang=ar'}${unit ? `${lang === 'ar' ? '?' : '&'}unit=${encodeURIComponent(unit)}` : ''}`
-  return frame(lang, t.title, `<div id="manage" data-lang="${lang}" data-unit="${escapeHtml(unit ?? '')}">
+  return frame(lang, t.title, `<div id="manage" data-lang="${lang}" data-locale="${escapeHtml(locale ?? '')}" data-unit="${escapeHtml(unit ?? '')}">
 <header class="top">
 <h1 id="manage-title">${escapeHtml(t.title)}</h1>
 <div class="top-tools">

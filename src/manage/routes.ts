@@ -4,6 +4,7 @@ import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
+import { localeWithin } from '../platform/names'
 import { hashSecret } from '../platform/credentials'
 import { assertSchema, compile } from '../platform/validation'
 import { CloseCodes } from '../display/errors'
@@ -76,7 +77,7 @@ export function manageRoutes(deps: AppDeps, { manage, people }: { manage: Manage
         return new Response(null, { status: 303, headers: { location: lang === 'ar' ? '/login?lang=ar' : '/login', ...noStore } })
       }
       if (!FLOOR_ROLES.has(found.user.role)) return forbiddenPage(lang, USER_HOME[found.user.role])
-      return managePage(lang, typeof query.unit === 'string' ? query.unit : undefined, found.user.username)
+      return managePage(lang, typeof query.unit === 'string' ? query.unit : undefined, found.user.username, localeWithin(query.lang, lang))
     }, { detail: { hide: true } })
     .get(`${MANAGE_API}/queue-units`, async ({ request }) => {
       const user = await manager(request)

@@ -60,24 +60,58 @@ export function namesObject(name: LocalizedName, defaultLanguage: string): Recor
   return typeof name === 'string' ? { [defaultLanguage]: name } : { ...name }
 }
 
-/**
- * The language an `Accept-Language` header asks for among `available` (RFC 9110 §12.5.4: the
- * highest weight first, `q=0` refused, `*` left out: the caller's default serves it), or null.
- * At most 20 entries are read.
- */
-export function acceptedLanguage(header: string | null, available: readonly string[]): string | null {
-  if (header === null || header.length > 1000) return null
+/** The tags of an `Accept-Language` header, highest weight first (`q=0` and `*` left out; at most 20 read). */
+function acceptedTags(header: string | null): string[] {
+  if (header === null || header.length > 1000) return []
   const wanted = header.split(',').slice(0, 20).map((part, order) => {
     const [tag = '', ...params] = part.trim().split(';')
     const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)).find((m) => m !== null)
     return { tag: tag.trim(), q: q ? Number(q[1]) : 1, order }
   }).filter((w) => w.tag !== '' && w.tag !== '*' && w.q > 0)
   wanted.sort((a, b) => b.q - a.q || a.order - b.order)
-  for (const w of wanted) {
-    const found = matchLanguage(w.tag, available)
+  return wanted.map((w) => w.tag)
+}
+
+/**
+ * The language an `Accept-Language` header asks for among `available` (RFC 9110 §12.5.4: the
+ * highest weight first, `q=0` refused, `*` left out: the caller's default serves it), or null.
+ * At most 20 entries are read.
+ */
+export function acceptedLanguage(header: string | null, available: readonly string[]): string | null {
+  for (const tag of acceptedTags(header)) {
+    const found = matchLanguage(tag, available)
     if (found !== null) return found
   }
   return null
+}
+
+/**
+ * The locale an `Accept-Language` header asks for within `language` (`en-GB` for an English page
+ * from a British browser), canonical, or null when it names none of that language more exactly
+ * than the language itself: a page whose words are English formats its dates and times as the
+ * reader's English does.
+ */
+export function acceptedLocale(header: string | null, language: string): string | null {
+  for (const tag of acceptedTags(header)) {
+    const locale = localeWithin(tag, language)
+    if (locale !== null) return locale
+  }
+  return null
+}
+
+/**
+ * `tag`, canonical, when it is a well-formed locale of `language` that says more than the
+ * language (`en-us` within `en`: `en-US`), else null. A bare `en` or `ar` says nothing of how
+ * dates and times are written, so it leaves the page's own default.
+ */
+export function localeWithin(tag: string | null | undefined, language: string): string | null {
+  if (tag === null || tag === undefined || tag.length > 100 || primary(tag) !== primary(language)) return null
+  try {
+    const canonical = Intl.getCanonicalLocales(tag)[0]
+    return canonical === undefined || !canonical.includes('-') ? null : canonical
+  } catch {
+    return null
+  }
 }
 
 /** What is wrong with a provisioned name at `pointer`: an empty string, an empty object, a bad tag or text. */

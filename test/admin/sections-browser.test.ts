@@ -242,6 +242,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await page.screenshot({ path: join(SHOTS, 'admin-voice-ar.png') })
   }, 60_000)
 
+  test('the audit log writes its times as the reader\'s English does: en-GB from the browser, en-US when the URL says so', async () => {
+    const page = await newPage()
+    await signIn(page, lobby, 'root')
+    // ICU writes a narrow no-break space before AM/PM.
+    const firstTime = async () => {
+      const cell = page.locator('.audit-table tbody tr time').first()
+      await cell.waitFor()
+      return (await cell.textContent())!.replace(/[\u202f\u00a0]/g, ' ')
+    }
+    // The test browser's locale is en-GB: "27 Nov 2026, 02:50:07".
+    await page.goto(`${lobby.url}/admin#audit`)
+    expect(await firstTime()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/)
+    // "Nov 27, 2026, 2:50:07 AM".
+    await page.goto(`${lobby.url}/admin?lang=en-US#audit`)
+    expect(await firstTime()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/)
+    expect(pageErrors).toEqual([])
+  }, 60_000)
+
   test('a manager sees Branch, Devices, Voice clips and the Audit log, never Staff nor Keys', async () => {
     const page = await newPage()
     await signIn(page, lobby, 'omar')

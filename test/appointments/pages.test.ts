@@ -141,6 +141,48 @@ describe('the booking /b/{code} (contract §21)', () => {
   })
 })
 
+describe('days and times as the reader writes them', () => {
+  const page = async (ctx: ReturnType<typeof appointmentContext>, path: string, acceptLanguage?: string) => {
+    const response = await request(ctx.app, 'GET', path, { headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } })
+    expect(response.headers.get('vary')).toBe('Accept-Language')
+    return response.text()
+  }
+  // ICU writes a narrow no-break space before AM/PM.
+  const spaced = (text: string | undefined) => text?.replace(/[\u202f\u00a0]/g, ' ')
+  const slotLabel = (html: string) => spaced(/value="2026-11-26T08:00:00\.000Z"[^>]*><span>([^<]+)</.exec(html)?.[1])
+  const when = (html: string) => spaced(/<dd>([^<]*2026[^<]*)<\/dd>/.exec(html)?.[1])
+
+  test('the slots and the booking: 12-hour for en-US, 24-hour for en-GB and without a header, Arabic in Latin digits', async () => {
+    const ctx = appointmentContext()
+    const day = '/book/loc_hall?service=svc_accounts&date=2026-11-26'
+    expect(slotLabel(await page(ctx, day, 'en-US,en;q=0.9'))).toBe('09:00 AM')
+    expect(slotLabel(await page(ctx, day, 'en-GB,en;q=0.9'))).toBe('09:00')
+    expect(slotLabel(await page(ctx, day))).toBe('09:00')
+    // The URL's own locale (`?lang=en-US`) comes before the header's.
+    expect(slotLabel(await page(ctx, `${day}&lang=en-US`, 'en-GB'))).toBe('09:00 AM')
+    // A header of another language leaves the English page as it was.
+    expect(slotLabel(await page(ctx, day, 'de-DE,de;q=0.9'))).toBe('09:00')
+    expect(slotLabel(await page(ctx, `${day}&lang=ar`))).toBe('09:00')
+    expect(slotLabel(await page(ctx, `${day}&lang=ar`, 'ar-EG'))).toBe('09:00 ص')
+    // The day list follows the same locale.
+    expect(await page(ctx, day, 'en-US')).toContain('>Thursday, November 26<')
+    expect(await page(ctx, day, 'en-GB')).toContain('>Thursday 26 November<')
+
+    const { code } = await booked(ctx, { startAt: SLOT })
+    expect(when(await page(ctx, `/b/${code}`, 'en-US'))).toBe('Thursday, November 26, 2026 at 09:00 AM')
+    expect(when(await page(ctx, `/b/${code}`, 'en-GB'))).toBe('Thursday, 26 November 2026 at 09:00')
+    expect(when(await page(ctx, `/b/${code}?lang=ar`))).toMatch(/^[^\u0660-\u0669]*09:00[^\u0660-\u0669]*$/)
+  })
+
+  test('a malformed or endless Accept-Language is not an error: the page keeps its default', async () => {
+    const ctx = appointmentContext()
+    const day = '/book/loc_hall?service=svc_accounts&date=2026-11-26'
+    expect(slotLabel(await page(ctx, day, 'en-@@,en-US;q=0.5'))).toBe('09:00 AM')
+    expect(slotLabel(await page(ctx, day, 'en-'.repeat(400)))).toBe('09:00')
+    expect(slotLabel(await page(ctx, day, Array.from({ length: 30 }, (_, i) => `x-${i}`).join(',') + ',en-US'))).toBe('09:00')
+  })
+})
+
 describe('bounds of the customer pages (contract §23)', () => {
   test('a form post from another origin is refused before its body is read; reads are bounded per address', async () => {
     const ctx = appointmentContext()

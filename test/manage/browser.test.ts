@@ -231,11 +231,18 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       }
       await check('en')
 
+      // The browser's English is en-GB (24-hour, above); the URL's en-US writes 12-hour times.
+      await page.goto(`${url}/manage?lang=en-US`)
+      await page.locator('#manage-connection.is-live').waitFor()
+      await rows.first().waitFor()
+      expect((await rows.first().locator('time').textContent())!.replace(/[\u202f\u00a0]/g, ' ')).toBe('10:30 AM')
+
       await page.goto(`${url}/manage?lang=ar`)
       await page.locator('#manage-connection.is-live').waitFor()
       const arabic = page.getByRole('table', { name: /مواعيد اليوم/ })
       await arabic.locator('tbody tr').first().waitFor()
-      expect(await arabic.locator('tbody tr').first().textContent()).toBe('10:30الحساباتAmal Haddadتم تسجيل الحضور')
+      // Arabic writes the wall clock as the other Arabic screens do (Intl's 12-hour, ص before noon).
+      expect(await arabic.locator('tbody tr').first().textContent()).toBe('10:30 صالحساباتAmal Haddadتم تسجيل الحضور')
       await arabic.locator('tr', { hasText: 'محذوف' }).waitFor()
       await page.screenshot({ path: join(IMAGES, 'manage-appointments-ar.png') })
       await check('ar')

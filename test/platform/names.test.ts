@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { acceptedLanguage, canonicalLanguageTag, matchLanguage, namesObject, resolveName } from '../../src/platform/names'
+import { acceptedLanguage, acceptedLocale, canonicalLanguageTag, matchLanguage, namesObject, resolveName } from '../../src/platform/names'
 
 describe('names in every language (contract §18)', () => {
   const accounts = { en: 'Accounts', ar: 'الحسابات' }
@@ -26,6 +26,21 @@ describe('names in every language (contract §18)', () => {
     expect(acceptedLanguage('*', ['en', 'ar'])).toBeNull()
     expect(acceptedLanguage(null, ['en'])).toBeNull()
     expect(acceptedLanguage('x'.repeat(2000), ['en'])).toBeNull()
+  })
+
+  test('Accept-Language within a language: the reader\'s own locale of it, by weight, canonical; none of it: null', () => {
+    expect(acceptedLocale('en-gb,en;q=0.9', 'en')).toBe('en-GB')
+    expect(acceptedLocale('de-DE, en-US;q=0.8, en;q=0.5', 'en')).toBe('en-US')
+    expect(acceptedLocale('en-US;q=0.4, en-GB;q=0.9', 'en')).toBe('en-GB')
+    expect(acceptedLocale('ar-EG', 'ar')).toBe('ar-EG')
+    // A bare language says nothing of how dates are written: the next tag, or none.
+    expect(acceptedLocale('en, en-AU;q=0.5', 'en')).toBe('en-AU')
+    expect(acceptedLocale('ar', 'ar')).toBeNull()
+    expect(acceptedLocale('fr-CH, de', 'en')).toBeNull()
+    expect(acceptedLocale('en-@@, en-CA;q=0.3', 'en')).toBe('en-CA')
+    expect(acceptedLocale('en-US;q=0', 'en')).toBeNull()
+    expect(acceptedLocale(null, 'en')).toBeNull()
+    expect(acceptedLocale('en-US,' + 'x'.repeat(2000), 'en')).toBeNull()
   })
 
   test('tags are checked and spelled canonically; a plain name becomes one entry of the default language', () => {

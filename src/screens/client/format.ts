@@ -20,6 +20,28 @@ function formatter(lang: string, timeZone: string | undefined, options: Intl.Dat
   return f
 }
 
+/**
+ * The locale a page written in `lang` (`en`, `ar`: the words it has) formats dates, times and
+ * numbers in: `chosen` when the page's URL named one of that language (`?lang=en-US`, the
+ * server puts it in `data-locale`), else the browser's first preferred locale of that language,
+ * so an English page shows `27 Nov 2026, 14:30` to an en-GB browser and `Nov 27, 2026, 2:30 PM`
+ * to an en-US one; `lang` itself when neither names one more exactly than the language (a bare
+ * `en` says nothing of how dates are written).
+ */
+export function formatLocale(lang: string, chosen?: string, preferred: readonly string[] = navigator.languages ?? [navigator.language]): string {
+  const base = lang.split('-')[0]!.toLowerCase()
+  for (const tag of [...(chosen ? [chosen] : []), ...preferred]) {
+    if (tag.split('-')[0]!.toLowerCase() !== base) continue
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag)
+      if (canonical !== undefined && canonical.includes('-')) return canonical
+    } catch {
+      // A malformed tag in the browser's list is skipped, not a blank page.
+    }
+  }
+  return lang
+}
+
 /** `14:05` / `2:05 PM`: hours and minutes of an instant in a zone. */
 export function formatTime(lang: string, timeZone: string | undefined, instant: number | string): string {
   return formatter(lang, timeZone, { hour: '2-digit', minute: '2-digit' }).format(new Date(instant))
@@ -51,6 +73,11 @@ export function timeParts(lang: string, timeZone: string | undefined, instant: n
 /** A local `HH:mm` wall time (prayer times) in the locale's style, without any zone arithmetic. */
 export function wallTimeParts(lang: string, hhmm: string): TimeParts {
   return split(formatter(lang, 'UTC', { hour: '2-digit', minute: '2-digit' }), wallInstant(hhmm))
+}
+
+/** A local `HH:mm` wall time as one string in the locale's style (`14:05`, `2:05 PM`). */
+export function formatWallTime(lang: string, hhmm: string): string {
+  return formatter(lang, 'UTC', { hour: '2-digit', minute: '2-digit' }).format(wallInstant(hhmm))
 }
 
 /** `Wednesday 25 November 2026` for a calendar date `YYYY-MM-DD`. */

@@ -20,7 +20,7 @@ export const auditSection: AdminSection = {
   label: (t) => t.sectionAudit,
   roles: SECTION_ROLES.audit,
   render: (main, ctx) => {
-    const { t, lang } = ctx
+    const { t, locale } = ctx
     const type = select([{ value: '', label: t.anyType }, ...TYPES.map((v) => ({ value: v, label: v }))], '')
     type.id = uid('type')
     const action = textInput('', { dir: 'ltr', maxlength: '60', id: uid('action') })
@@ -37,7 +37,7 @@ export const auditSection: AdminSection = {
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, t.at), h('th', { scope: 'col' }, t.actor), h('th', { scope: 'col' }, t.change), h('th', { scope: 'col' }, t.entity), h('th', { scope: 'col' }, t.details))),
       body)
     const older = h('button', { type: 'button', hidden: true }, t.older)
-    const when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' })
+    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' })
 
     const row = (e: AdminAuditEntry) => h('tr', null,
       h('td', null, h('time', { datetime: e.at }, when.format(new Date(e.at)))),

@@ -36,7 +36,7 @@ export function problem(answer: ApiAnswer | null, t: Strings): string {
 
 export function when(ctx: AdminContext, iso: string | null): string {
   if (iso === null) return ctx.t.never
-  return new Intl.DateTimeFormat(ctx.lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
 }
 
 export function timeCell(ctx: AdminContext, iso: string | null): HTMLElement {

@@ -1,4 +1,5 @@
 import { h } from '../dom'
+import { formatLocale } from '../format'
 import { STRINGS, type Lang } from './strings'
 import { SECTIONS, type AdminContext, type AdminSection } from './sections'
 
@@ -18,6 +19,7 @@ function start(): void {
   let hide: ReturnType<typeof setTimeout> | undefined
   const ctx: AdminContext = {
     lang,
+    locale: formatLocale(lang, root.dataset.locale),
     t: STRINGS[lang],
     role,
     username: root.dataset.username ?? '',

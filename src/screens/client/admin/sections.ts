@@ -10,6 +10,8 @@ import { voiceSection } from './voice'
 /** What every section is handed: the signed-in person, the page's language and words, and the status line. */
 export interface AdminContext {
   lang: Lang
+  /** The locale dates and times are formatted in: the browser's of `lang` (`en-GB`), format.ts `formatLocale`. */
+  locale: string
   t: Strings
   role: 'admin' | 'manager'
   username: string

@@ -1,7 +1,7 @@
 import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
-import { formatMinutes, formatNumber } from '../format'
+import { formatLocale, formatMinutes, formatNumber, formatWallTime } from '../format'
 import { keepClockInSync, serverNow } from '../clock'
 import { nameIn } from '../names'
 import { reconnectDelayMs } from '../reconnect'
@@ -24,6 +24,8 @@ if (root !== null) start(root)
 
 function start(root: HTMLElement): void {
   const lang: ManageLang = root.dataset.lang === 'ar' ? 'ar' : 'en'
+  /** Numbers, durations and clock times in the browser's locale of the page's language (en-GB: 14:30). */
+  const locale = formatLocale(lang, root.dataset.locale)
   const t = (key: ManageStringKey, slots: Record<string, string> = {}): string =>
     MANAGE_STRINGS[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => slots[name] ?? '')
   const floorEl = byId('manage-floor')
@@ -46,7 +48,7 @@ function start(root: HTMLElement): void {
     errorEl.textContent = message
   }
   const secondsSince = (iso: string) => Math.max(0, Math.floor((serverNow() - Date.parse(iso)) / 1000))
-  const unit = (u: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(lang, { style: 'unit', unit: u, unitDisplay: 'narrow' })
+  const unit = (u: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'narrow' })
   const units = { hour: unit('hour'), minute: unit('minute'), second: unit('second') }
   /** An elapsed time in words a screen reader reads as a duration ("7m 6s"), never a clock time ("7:06"). */
   const elapsed = (seconds: number): string => {
@@ -195,7 +197,7 @@ function start(root: HTMLElement): void {
     const headingId = `appts-${loc.id}`
     return h('div', { class: 'pane appointments-pane' },
       h('h3', { id: headingId }, t('appointments'), ' ',
-        h('span', { class: 'to-come' }, t('toCome', { n: formatNumber(lang, loc.appointmentsToCome) }))),
+        h('span', { class: 'to-come' }, t('toCome', { n: formatNumber(locale, loc.appointmentsToCome) }))),
       loc.appointments.length === 0
         ? h('p', { class: 'muted' }, t('noAppointments'))
         // A long day scrolls inside its own box (reachable from the keyboard) so the lines and
@@ -211,18 +213,11 @@ function start(root: HTMLElement): void {
   function appointmentRow(a: FloorAppointment, language: string): HTMLElement {
     const status = a.status === 'BOOKED' ? t('apptBooked') : a.status === 'CHECKED_IN' ? t('apptCheckedIn') : t('apptMissed')
     return h('tr', { class: `appointment is-${a.status.toLowerCase().replace('_', '-')}`, 'data-appointment': a.id },
-      h('th', { scope: 'row', class: 'num' }, h('time', { datetime: a.startAt }, formatClock(a.time))),
+      h('th', { scope: 'row', class: 'num' }, h('time', { datetime: a.startAt }, formatWallTime(locale, a.time))),
       // <bdi>: a name in the other script keeps its own direction without moving the cell's alignment.
       h('td', null, h('bdi', null, nameIn(a.serviceNames, lang, language, a.serviceName))),
       h('td', null, a.customerName === null ? h('span', { class: 'muted' }, t('erased')) : h('bdi', null, a.customerName)),
       h('td', null, h('span', { class: 'badge' }, status)))
-  }
-
-  /** The location's wall-clock `HH:mm` in the digits Intl gives the page's language, as the page's other numbers. */
-  function formatClock(time: string): string {
-    const [hours, minutes] = time.split(':')
-    const two = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false })
-    return `${two.format(Number(hours))}:${two.format(Number(minutes))}`
   }
 
   function serviceRow(s: FloorService, loc: FloorLocation, language: string): HTMLElement {
@@ -230,17 +225,17 @@ function start(root: HTMLElement): void {
     const share = s.today.withinTargetShare
     return h('tr', { class: 'service', 'data-service': s.id, 'data-location': loc.id, 'data-since': wait?.waitingSince ?? '', 'data-target': s.waitTargetSeconds },
       h('th', { scope: 'row', dir: 'auto' }, nameOf(s, language)),
-      h('td', { class: 'num waiting' }, formatNumber(lang, s.waiting)),
+      h('td', { class: 'num waiting' }, formatNumber(locale, s.waiting)),
       h('td', { class: 'longest' },
         wait === null
           ? h('span', { class: 'muted' }, t('noneWaiting'))
           : [h('span', { class: 'elapsed', 'data-since': wait.waitingSince }, elapsed(wait.seconds)), ' ', h('span', { class: 'ticket-number' }, wait.ticketNumber)],
         h('span', { class: 'over-target', hidden: true }, h('span', { class: 'icon', 'aria-hidden': 'true' }, '⚠'), ' ', t('overTarget')),
-        h('span', { class: 'target muted' }, t('target', { time: formatMinutes(lang, s.waitTargetSeconds) }))),
-      h('td', { class: 'estimate' }, formatMinutes(lang, s.estimatedWaitSeconds), s.noCounterOpen ? h('span', { class: 'muted' }, ` (${t('noCounterOpen')})`) : null),
+        h('span', { class: 'target muted' }, t('target', { time: formatMinutes(locale, s.waitTargetSeconds) }))),
+      h('td', { class: 'estimate' }, formatMinutes(locale, s.estimatedWaitSeconds), s.noCounterOpen ? h('span', { class: 'muted' }, ` (${t('noCounterOpen')})`) : null),
       h('td', { class: 'share' }, share === null
         ? h('span', { class: 'muted' }, t('noCalls'))
-        : t('share', { pct: new Intl.NumberFormat(lang, { style: 'percent' }).format(share), n: formatNumber(lang, s.today.called) })))
+        : t('share', { pct: new Intl.NumberFormat(locale, { style: 'percent' }).format(share), n: formatNumber(locale, s.today.called) })))
   }
 
   function counterRow(c: FloorCounter, loc: FloorLocation, unit: FloorSnapshot, language: string): HTMLElement {
@@ -259,7 +254,7 @@ function start(root: HTMLElement): void {
         ? h('span', { class: 'muted' }, t('noTicket'))
         : [h('span', { class: 'ticket-number' }, c.ticket.ticketNumber), ' ', h('span', { class: 'muted' }, c.ticket.status === 'SERVING' ? t('serving') : t('called'))]),
       h('td', { class: 'in-state' }, since === null ? '' : h('span', { class: 'elapsed', 'data-since': since }, elapsed(secondsSince(since)))),
-      h('td', { class: 'num served' }, formatNumber(lang, c.servedToday)),
+      h('td', { class: 'num served' }, formatNumber(locale, c.servedToday)),
       h('td', { class: 'action' }, action))
   }
 
@@ -283,7 +278,7 @@ function start(root: HTMLElement): void {
         const loc = snapshot?.locations.find((l) => l.id === row.dataset.location)
         const service = loc?.services.find((s) => s.id === row.dataset.service)
         if (loc && service && service.longestWait) {
-          alerts.textContent = t('alertOver', { service: nameOf(service), location: nameOf(loc), ticket: service.longestWait.ticketNumber, time: formatMinutes(lang, waited) })
+          alerts.textContent = t('alertOver', { service: nameOf(service), location: nameOf(loc), ticket: service.longestWait.ticketNumber, time: formatMinutes(locale, waited) })
         }
       }
     }
