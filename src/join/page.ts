@@ -73,6 +73,8 @@ export interface JoinAssets {
 /** What every join page shows at its top: branch, location, the language switch. */
 export interface JoinFrame {
   lang: string
+  /** The locale its times and numbers are written in (the reader's of `lang`: en-GB, en-US). */
+  locale: string
   languages: string[]
   branchName: string
   locationName: string
@@ -106,10 +108,10 @@ function header(frame: JoinFrame, words: JoinWords, heading: string): string {
 }
 
 /** The wait of a new ticket in the kiosk's words: "3 waiting · about 10 min", "You're next", "No counter is open right now". */
-function facts(service: JoinServiceView, lang: string): string {
+function facts(service: JoinServiceView, lang: string, locale: string): string {
   const k = kioskWordsFor(lang)
-  const waiting = service.waiting === 0 ? k.nobodyWaiting : countWords(k.waiting, service.waiting, lang, formatNumber(lang, service.waiting))
-  const wait = service.estimatedWaitSeconds === 0 ? k.youreNext : fill(k.approxWait, { time: formatMinutes(lang, service.estimatedWaitSeconds) })
+  const waiting = service.waiting === 0 ? k.nobodyWaiting : countWords(k.waiting, service.waiting, lang, formatNumber(locale, service.waiting))
+  const wait = service.estimatedWaitSeconds === 0 ? k.youreNext : fill(k.approxWait, { time: formatMinutes(locale, service.estimatedWaitSeconds) })
   return `<span class="waiting">${escapeHtml(waiting)}</span><span class="wait">${escapeHtml(wait)}</span>${service.noCounterOpen ? `<span class="no-counter">${escapeHtml(k.noCounterOpen)}</span>` : ''}`
 }
 
@@ -146,7 +148,7 @@ export function joinPage(input: JoinPageInput): string {
   const items = services.map((s) => {
     const name = `<h2 dir="auto">${escapeHtml(s.name)}</h2>`
     if (!s.open) {
-      const when = s.opensAt === null ? k.noOpening : fill(k.opens, { when: formatOpening(lang, input.timezone, s.opensAt, input.now) })
+      const when = s.opensAt === null ? k.noOpening : fill(k.opens, { when: formatOpening(frame.locale, input.timezone, s.opensAt, input.now) })
       return `<li class="service is-closed" data-service-id="${escapeHtml(s.id)}" data-open="false">${name}<p class="facts"><span class="closed-note">${escapeHtml(k.closedNow)}</span><span class="opens">${escapeHtml(when)}</span></p></li>`
     }
     let action = ''
@@ -155,7 +157,7 @@ export function joinPage(input: JoinPageInput): string {
       action = `<form method="post" action="${escapeHtml(input.action)}"><input type="hidden" name="serviceId" value="${escapeHtml(s.id)}"><input type="hidden" name="language" value="${escapeHtml(lang)}"><input type="hidden" name="key" value="${escapeHtml(input.key)}">` +
         `<button type="submit" aria-label="${escapeHtml(fill(words.takeFor, { service: s.name }))}">${escapeHtml(words.take)}</button></form>`
     }
-    return `<li class="service" data-service-id="${escapeHtml(s.id)}" data-open="true">${name}<p class="facts">${facts(s, lang)}</p>${action}</li>`
+    return `<li class="service" data-service-id="${escapeHtml(s.id)}" data-open="true">${name}<p class="facts">${facts(s, lang, frame.locale)}</p>${action}</li>`
   }).join('')
   const list = services.length === 0 ? '' : `<ul class="services">${items}</ul>`
   return document({ lang, stylesheet: frame.stylesheet, title: `${words.title} · ${frame.locationName}` }, `<main id="join">${header(frame, words, words.title)}${main}${list}</main>`)

@@ -4,7 +4,7 @@ import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { ApiError, CommonCodes, pointer } from '../platform/errors'
 import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
-import { acceptedLanguage, resolveName } from '../platform/names'
+import { acceptedLanguage, acceptedLocale, localeWithin, resolveName } from '../platform/names'
 import { assertSchema, compile } from '../platform/validation'
 import { assertSameOrigin, isSecureRequest, serverOrigin } from '../devices/access'
 import { trackingPath, TRACKING_CODE_PATTERN } from '../tickets'
@@ -48,6 +48,8 @@ const pageHeaders = {
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
+  // The page's language and the way its times are written follow Accept-Language.
+  vary: 'Accept-Language',
 }
 
 const posterHeaders = {
@@ -67,9 +69,18 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
     return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage
   }
 
-  function frameOf(place: JoinPlace, lang: string): JoinFrame {
+  /**
+   * The locale the page writes times and numbers in: the URL's (`?lang=en-US`) or the browser's
+   * locale of the page's language (en-GB: "Opens Monday 08:30"), else the language itself.
+   */
+  function localeOf(request: Request, lang: string, asked?: string): string {
+    return localeWithin(asked, lang) ?? acceptedLocale(request.headers.get('accept-language'), lang) ?? lang
+  }
+
+  function frameOf(place: JoinPlace, lang: string, locale: string): JoinFrame {
     return {
       lang,
+      locale,
       languages: place.languages,
       branchName: resolveName(place.unitName, lang, place.defaultLanguage),
       locationName: resolveName(place.locationName, lang, place.defaultLanguage),
@@ -93,7 +104,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
   }
 
   /** A refusal of the form POST as a page in words, with the error's status and headers (Retry-After, Connection). */
-  function problemPage(place: JoinPlace, lang: string, error: ApiError): Response {
+  function problemPage(place: JoinPlace, lang: string, locale: string, error: ApiError): Response {
     const words = joinWordsFor(lang)
     const back = { href: `/join/${encodeURIComponent(place.locationId)}?lang=${encodeURIComponent(lang)}`, label: words.back }
     let heading = words.failed
@@ -107,7 +118,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
       case JoinCodes.SERVICE_CLOSED: {
         heading = words.closed
         const opensAt = /^opens at (.+)$/.exec(error.details?.[0]?.message ?? '')?.[1]
-        hint = opensAt === undefined ? words.closedNoOpening : fill(words.closedHint, { when: formatOpening(lang, place.timezone, opensAt, deps.clock.now()) })
+        hint = opensAt === undefined ? words.closedNoOpening : fill(words.closedHint, { when: formatOpening(locale, place.timezone, opensAt, deps.clock.now()) })
         break
       }
       case JoinCodes.ACTIVE_TICKET: heading = words.haveTicket; hint = words.haveTicketHint; link = { href: error.details?.[0]?.message ?? back.href, label: words.openTicket }; break
@@ -119,7 +130,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
       case JoinCodes.IDEMPOTENCY_KEY_REUSED: heading = words.invalid; hint = words.invalidHint; break
     }
     const headers: Record<string, string> = { ...pageHeaders, ...error.headers }
-    return new Response(joinProblemPage(frameOf(place, lang), { heading, hint, code: error.code, ...(link === undefined ? {} : { link }) }), { status: error.status, headers })
+    return new Response(joinProblemPage(frameOf(place, lang, locale), { heading, hint, code: error.code, ...(link === undefined ? {} : { link }) }), { status: error.status, headers })
   }
 
   /** The request body's fields, from the form or from JSON, checked against `JoinRequest` (422 listing each bad field). */
@@ -143,7 +154,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
       const lang = pageLanguage(place, request, query.lang)
       const active = join.activeTicket(place, cookieCode(request), now)
       const html = joinPage({
-        frame: frameOf(place, lang),
+        frame: frameOf(place, lang, localeOf(request, lang, query.lang)),
         timezone: place.timezone,
         now,
         services: join.services(place, lang, now),
@@ -197,7 +208,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
         return new Response(null, { status: 303, headers: { ...headers, location: ticket.trackingUrl } })
       } catch (error) {
         if (asJson || !(error instanceof ApiError)) throw error
-        return problemPage(place, lang, error)
+        return problemPage(place, lang, localeOf(request, lang), error)
       }
     }, { parse: 'none', detail: issueJoinTicketDocs })
     .get('/join/:locationId/poster', ({ params, query, request }) => {

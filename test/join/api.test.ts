@@ -75,6 +75,21 @@ describe('GET /join/{locationId}', () => {
     expect((await asJson.json() as any).error.code).toBe(JoinCodes.SERVICE_CLOSED)
     expect(ticketRows(ctx)).toEqual([])
   })
+
+  test('the opening time is written as the reader\'s English writes it: en-GB 14:00, en-US 02:00 PM, the URL\'s locale first', async () => {
+    const ctx = joinContext((doc) => { mainUnit(doc).services![1]!.openingHours = { wed: [['14:00', '16:00']] } })
+    const opens = async (path: string, acceptLanguage: string) => {
+      const response = await joinGet(ctx, path, { 'accept-language': acceptLanguage })
+      expect(response.headers.get('vary')).toBe('Accept-Language')
+      return /Opens ([^<]+)</.exec(await response.text())?.[1]?.replace(/[\u202f\u00a0]/g, ' ')
+    }
+    expect(await opens(JOIN, 'en-GB,en;q=0.9')).toBe('14:00')
+    expect(await opens(JOIN, 'en-US,en;q=0.9')).toBe('02:00 PM')
+    expect(await opens(`${JOIN}?lang=en-GB`, 'en-US')).toBe('14:00')
+    // The refusal page of a closed service's POST says it the same way.
+    const refused = await joinPost(ctx, { serviceId: 'svc_loans' }, { headers: { 'accept-language': 'en-GB' } })
+    expect(await refused.text()).toContain('It opens 14:00.')
+  })
 })
 
 describe('POST /join/{locationId}', () => {
