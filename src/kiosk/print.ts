@@ -97,20 +97,23 @@ export interface PrintAssets {
  * files). Contract §18: all of it in the ticket's language (`view.language`, the one it was
  * taken in), the names resolved in it by `ticketView`; the URL's `lang` is not read, so words
  * and names never disagree. The words are English and Arabic; another language prints its
- * names with the English words.
+ * names with the English words. The date, time and numbers are written in `locale`, the
+ * printing browser's locale of that language (`en-GB` for an English ticket: "27 Nov 2026,
+ * 14:30"), else the language's own.
  */
-export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAssets): string {
+export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAssets, locale: string | null = null): string {
   const lang = canonicalLang(view.language) ?? 'en'
   const words = lang.toLowerCase().startsWith('ar') ? WORDS.ar : WORDS.en
   const dir = directionOf(lang)
+  const writtenIn = locale ?? lang
   let when: string
   try {
-    when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
   } catch {
-    when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
   }
   const number = escapeHtml(view.ticket.ticketNumber)
-  const count = new Intl.NumberFormat(lang).format(view.peopleAhead)
+  const count = new Intl.NumberFormat(writtenIn).format(view.peopleAhead)
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}" dir="${dir}">
 <head>

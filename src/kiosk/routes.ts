@@ -6,6 +6,8 @@ import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { assertSchema, compile } from '../platform/validation'
+import { acceptedLocale } from '../platform/names'
+import { canonicalLang } from '../screens/shared/options'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
 import type { DeviceService, Device } from '../devices/service'
@@ -42,6 +44,8 @@ const printHeaders = {
   'x-content-type-options': 'nosniff',
   // The kiosk page prints through a hidden frame of this page; no other site may frame it.
   'x-frame-options': 'SAMEORIGIN',
+  // The date and time follow the printing browser's Accept-Language.
+  vary: 'Accept-Language',
 }
 
 /** A print page that cannot show its ticket says why, in words (never a blank page). */
@@ -144,7 +148,9 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
         // The plain phone page: it speaks the ticket's language by itself (contract §18); a `?lang=` here would be the reader's override.
         const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
         const width = paperWidthOf(query.paper)
-        return new Response(printPage(view, phoneUrl, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }), { status: 200, headers: printHeaders })
+        // Words in the ticket's language; its date and time as the printing browser writes that language.
+        const locale = acceptedLocale(request.headers.get('accept-language'), canonicalLang(view.language) ?? 'en')
+        return new Response(printPage(view, phoneUrl, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }, locale), { status: 200, headers: printHeaders })
       },
       { detail: { hide: true } },
     )

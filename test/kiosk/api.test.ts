@@ -184,6 +184,22 @@ describe('GET /kiosk/tickets/{ticketId}/print', () => {
     expect(narrow).toContain('<html lang="en" dir="ltr">')
   })
 
+  test('the date and time as the printing browser writes the ticket\'s language: en-GB, en-US, none', async () => {
+    const ctx = await kioskContext()
+    const ticket = await issuedAtKiosk(ctx)
+    const printed = async (acceptLanguage?: string) => {
+      const response = await request(ctx.app, 'GET', ticket.printPath, { headers: { cookie: ctx.kiosk, ...(acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage }) } })
+      expect(response.headers.get('vary')).toBe('Accept-Language')
+      return (await response.text()).replace(/[\u202f\u00a0]/g, ' ')
+    }
+    expect(await printed('en-GB,en;q=0.9')).toMatch(/25 Nov 2026, \d{2}:\d{2}/)
+    expect(await printed('en-US,en;q=0.9')).toMatch(/Nov 25, 2026, \d{1,2}:\d{2} [AP]M/)
+    // Another language in the header leaves the ticket's language's own way.
+    expect(await printed('de-DE')).toMatch(/Nov 25, 2026, \d{1,2}:\d{2} [AP]M/)
+    // The words stay the ticket's language whatever the header says.
+    expect(await printed('ar-EG,ar')).toContain('<html lang="en" dir="ltr">')
+  })
+
   test('says in words when the device is not a kiosk or the ticket is not its own', async () => {
     const ctx = await kioskContext()
     const ticket = await issuedAtKiosk(ctx)
