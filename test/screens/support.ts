@@ -121,6 +121,10 @@ export class Lobby {
 
   async kill(): Promise<void> {
     if (this.server && this.server.proc.exitCode === null) await this.server.stop('SIGKILL')
+    else if (this.server) {
+      // It ended before the test stopped it: say how, so a failure under it is explained.
+      console.error(`lobby server ended before kill(); its last lines:\n${this.server.lines.slice(-30).join('\n')}`)
+    }
     this.server = null
   }
 

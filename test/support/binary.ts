@@ -115,7 +115,8 @@ async function startCommand(command: string[], env: Record<string, string>, cwd?
       } catch {}
     }
   }
-  // Keep draining stdout so the child never blocks on a full pipe.
+  // Keep draining stdout and stderr so the child never blocks on a full pipe; stderr's lines and
+  // how the child ended go into `lines` too, for a test to show when a server died under it.
   void (async () => {
     for (;;) {
       const { done, value } = await reader.read()
@@ -123,6 +124,16 @@ async function startCommand(command: string[], env: Record<string, string>, cwd?
       lines.push(...decoder.decode(value).split('\n').filter(Boolean))
     }
   })()
+  void (async () => {
+    const errors = proc.stderr.getReader()
+    const errorText = new TextDecoder()
+    for (;;) {
+      const { done, value } = await errors.read()
+      if (done) break
+      lines.push(...errorText.decode(value).split('\n').filter(Boolean).map((line) => `stderr: ${line}`))
+    }
+  })()
+  void proc.exited.then((code) => lines.push(`exited: code ${code}, signal ${proc.signalCode ?? 'none'}`))
   return {
     proc,
     url,
