@@ -126,8 +126,8 @@ function langOf(url: URL): Lang {
  * code and the form's numbers are written, and in 24-hour time unless the reader's Arabic says
  * otherwise.
  */
-function formatLocaleOf(request: Request, lang: Lang): string {
-  const asked = localeWithin(new URL(request.url).searchParams.get('lang'), lang) ?? acceptedLocale(request.headers.get('accept-language'), lang)
+function formatLocaleOf(request: Request, url: URL, lang: Lang): string {
+  const asked = localeWithin(url.searchParams.get('lang'), lang) ?? acceptedLocale(request.headers.get('accept-language'), lang)
   if (lang === 'en') return asked ?? 'en-GB'
   return new Intl.Locale(asked ?? 'ar', asked === null ? { numberingSystem: 'latn', hourCycle: 'h23' } : { numberingSystem: 'latn' }).toString()
 }
@@ -279,7 +279,7 @@ ${slotChoices(target, date, lang, locale, now)}
 
   function bookingView(row: AppointmentRow, request: Request, url: URL, now: number, notice: { text: string; kind: 'ok' | 'alert'; status?: number } | null = null): Response {
     const lang = langOf(url)
-    const locale = formatLocaleOf(request, lang)
+    const locale = formatLocaleOf(request, url, lang)
     const t = STRINGS[lang]
     const unit = service.unit(row.queueUnitId)!
     const location = service.location(row.locationId)!
@@ -380,7 +380,10 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         }
       }
     })
-    .get('/book/:locationId', ({ request, params }) => bookPage(params.locationId, new URL(request.url), formatLocaleOf(request, langOf(new URL(request.url))), deps.clock.now()), { detail: { hide: true } })
+    .get('/book/:locationId', ({ request, params }) => {
+      const url = new URL(request.url)
+      return bookPage(params.locationId, url, formatLocaleOf(request, url, langOf(url)), deps.clock.now())
+    }, { detail: { hide: true } })
     .post('/book/:locationId', async ({ request, params, server }) => {
       const url = new URL(request.url)
       const lang = langOf(url)
@@ -406,7 +409,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         })
         return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang, { new: '1' }), 'cache-control': 'no-store' } })
       } catch (error) {
-        return bookPage(params.locationId, url, formatLocaleOf(request, lang), now, refusal(lang, error), form)
+        return bookPage(params.locationId, url, formatLocaleOf(request, url, lang), now, refusal(lang, error), form)
       }
     }, { parse: 'none', detail: { hide: true } })
     .get('/b/:code', ({ request, params }) => {
