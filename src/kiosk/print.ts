@@ -1,3 +1,4 @@
+import { acceptedLocale } from '../platform/names'
 import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
@@ -97,15 +98,15 @@ export interface PrintAssets {
  * files). Contract §18: all of it in the ticket's language (`view.language`, the one it was
  * taken in), the names resolved in it by `ticketView`; the URL's `lang` is not read, so words
  * and names never disagree. The words are English and Arabic; another language prints its
- * names with the English words. The date, time and numbers are written in `locale`, the
- * printing browser's locale of that language (`en-GB` for an English ticket: "27 Nov 2026,
- * 14:30"), else the language's own.
+ * names with the English words. The date, time and numbers are written in the printing
+ * browser's locale of that language (its `acceptLanguage` header: `en-GB` for an English
+ * ticket reads "27 Nov 2026, 14:30"), else the language's own.
  */
-export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAssets, locale: string | null = null): string {
+export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAssets, acceptLanguage: string | null = null): string {
   const lang = canonicalLang(view.language) ?? 'en'
   const words = lang.toLowerCase().startsWith('ar') ? WORDS.ar : WORDS.en
   const dir = directionOf(lang)
-  const writtenIn = locale ?? lang
+  const writtenIn = acceptedLocale(acceptLanguage, lang) ?? lang
   let when: string
   try {
     when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))

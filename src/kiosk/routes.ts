@@ -6,8 +6,6 @@ import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { assertSchema, compile } from '../platform/validation'
-import { acceptedLocale } from '../platform/names'
-import { canonicalLang } from '../screens/shared/options'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
 import type { DeviceService, Device } from '../devices/service'
@@ -149,8 +147,7 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
         const phoneUrl = `${serverOrigin(request, deps.publicOrigin)}${trackingPath(row.trackingCode ?? '')}`
         const width = paperWidthOf(query.paper)
         // Words in the ticket's language; its date and time as the printing browser writes that language.
-        const locale = acceptedLocale(request.headers.get('accept-language'), canonicalLang(view.language) ?? 'en')
-        return new Response(printPage(view, phoneUrl, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }, locale), { status: 200, headers: printHeaders })
+        return new Response(printPage(view, phoneUrl, { stylesheet: PRINT_CSS[width].path, script: PRINT_JS.path }, request.headers.get('accept-language')), { status: 200, headers: printHeaders })
       },
       { detail: { hide: true } },
     )
