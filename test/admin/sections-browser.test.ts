@@ -254,6 +254,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     // The test browser's locale is en-GB: "27 Nov 2026, 02:50:07".
     await page.goto(`${lobby.url}/admin#audit`)
     expect(await firstTime()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/)
+    // A bare `?lang=en` (the language switch's link) names no locale: still the browser's en-GB.
+    await page.goto(`${lobby.url}/admin?lang=en#audit`)
+    expect(await firstTime()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/)
     // "Nov 27, 2026, 2:50:07 AM".
     await page.goto(`${lobby.url}/admin?lang=en-US#audit`)
     expect(await firstTime()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/)
