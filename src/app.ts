@@ -64,4 +64,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
+    // `serve` asks it for a first administrator's setup link (contract §24) once it listens.
+    .decorate('people', services.people)
 }

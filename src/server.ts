@@ -11,6 +11,7 @@ import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
 import type { ReplicationTarget } from './replication/target'
 import { ClientAddresses, type Cidr } from './platform/client-address'
+import type { PeopleService } from './people'
 
 export interface ServeOptions {
   port: number
@@ -35,6 +36,11 @@ export interface ServeOptions {
   log?: Logger
   /** How long `stop()` waits for in-flight requests before closing them (default STOP_GRACE_MS). */
   stopGraceMs?: number
+  /**
+   * Where the first administrator's setup link is printed (contract §24; default: stdout, a
+   * plain line, never the structured log, which may be shipped elsewhere).
+   */
+  announce?: (text: string) => void
   /** Builds the app from deps; tests pass one that adds routes of their own. */
   buildApp?: (deps: AppDeps) => AnyElysia
 }
@@ -114,6 +120,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 }
 
+/**
+ * Contract §24: while no administrator can sign in, every start prints a fresh single-use
+ * setup link for a first one (24 hours). The log says that it did, never the link.
+ */
+function announceFirstAdmin(app: AnyElysia, now: number, origin: string, announce: (text: string) => void, log: Logger): void {
+  const people = (app.decorator as { people?: PeopleService }).people
+  if (people === undefined) return
+  const link = people.firstAdminSetup(now)
+  if (link === null) return
+  announce(`\nLobby has no administrator yet. Open this link within 24 hours to set one up (username "${link.username}"):\n\n  ${origin}${link.setupPath}\n\nIt works once; a new one is printed at each start until an administrator has a password.\n\n`)
+  log({ level: 'info', msg: 'first administrator: setup link printed on stdout', username: link.username, expiresAt: link.expiresAt })
+}
+
 /** The one-line error of a listen that failed, or null for any other failure. */
 function listenError(error: unknown, options: Pick<ServeOptions, 'port' | 'host'>): ServeError | null {
   const code = (error as NodeJS.ErrnoException)?.code
@@ -189,6 +208,8 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     durability: options.durability,
     ...(options.replicateTo ? { replicateTo: options.replicateTo.display } : {}),
   })
+
+  announceFirstAdmin(app, deps.clock.now(), options.publicOrigin ?? url, options.announce ?? ((text) => process.stdout.write(text)), log)
 
   return {
     url,

@@ -30,6 +30,7 @@ const TEXT = {
     signedInAs: 'Signed in as {name} ({role}).',
     device: 'This browser is the paired {role} device “{name}”.',
     notSignedIn: 'You are not signed in.',
+    firstStart: 'This Lobby has no administrator yet. Open the setup link the server printed when it started (in its terminal or service log) to choose the first administrator’s password; restart the server for a new link.',
     links: {
       '/admin': 'Administration: branch, audit log',
       '/manage': 'The floor, live',
@@ -55,6 +56,7 @@ const TEXT = {
     signedInAs: 'مسجل الدخول باسم {name} ({role}).',
     device: 'هذا المتصفح هو جهاز {role} المقترن «{name}».',
     notSignedIn: 'لم تسجل الدخول.',
+    firstStart: 'لا يوجد مسؤول لهذا النظام بعد. افتح رابط الإعداد الذي طبعه الخادم عند تشغيله (في الطرفية أو سجل الخدمة) لاختيار كلمة مرور المسؤول الأول؛ أعد تشغيل الخادم للحصول على رابط جديد.',
     links: {
       '/admin': 'الإدارة: الفرع وسجل التدقيق',
       '/manage': 'القاعة مباشرة',
@@ -136,6 +138,8 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
         pages.push(ROLE_HOME[device.role])
       }
       if (user === null && device === null) lines.push(escapeHtml(t.notSignedIn))
+      // Contract §24: on a first start, say how to begin instead of a sign-in nobody can pass.
+      if (user === null && !people.hasAdministrator()) lines.unshift(`<strong class="first-start">${escapeHtml(t.firstStart)}</strong>`)
       pages.push('/login', '/pair')
       const links = [...new Set(pages)].map((path) => `<li><a href="${path}${suffix}">${escapeHtml(t.links[path] ?? path)}</a></li>`).join('\n')
       const html = frame(lang, t.start, `<main id="page-content" class="start-page"><h1>Lobby</h1>

@@ -1,4 +1,5 @@
-import { openDatabase } from '../db/open'
+import { openDatabase, type Db } from '../db/open'
+import { migrateDatabase } from '../db/migrate'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { UsageError } from '../platform/usage-error'
 
@@ -46,7 +47,22 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n')
 }
 
-/** Opens an existing database for a command that must not create one. */
+/**
+ * Opens the database for a command that writes (contract §24: no separate `migrate` step): a
+ * missing file is created, and the migrations this build carries are applied.
+ */
+export function openWritableDatabase(path: string): Db {
+  const db = openDatabase(path)
+  try {
+    migrateDatabase(db.$client)
+  } catch (error) {
+    db.$client.close()
+    throw error
+  }
+  return db
+}
+
+/** Opens an existing database for a command that only reads (status, report, audit, backup): a missing one is an error, never created. */
 export function openExistingDatabase(path: string) {
   try {
     return openDatabase(path, { create: false })

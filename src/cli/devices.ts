@@ -1,6 +1,5 @@
-import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openExistingDatabase } from './args'
+import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openWritableDatabase } from './args'
 import type { Db } from '../db/open'
-import { migrateDatabase } from '../db/migrate'
 import { devicePairEntry, deviceRevokeEntry } from '../admin/devices-service'
 import { auditedCliChange } from './actor'
 import { randomIds } from '../platform/ids'
@@ -86,9 +85,8 @@ export async function devicesCommand(argv: string[]): Promise<number> {
     }
   }
 
-  const db = openExistingDatabase(dbPath(flags.db))
+  const db = openWritableDatabase(dbPath(flags.db))
   try {
-    migrateDatabase(db.$client)
     printJson(work(new DeviceService(db, randomIds), db))
   } catch (error) {
     if (error instanceof DeviceSetupError || error instanceof DeviceNotFoundError) throw new UsageError(error.message)

@@ -1,5 +1,4 @@
-import { parseFlags, required, dbPath, printJson, integerFlag, UsageError, openExistingDatabase } from './args'
-import { migrateDatabase } from '../db/migrate'
+import { parseFlags, required, dbPath, printJson, integerFlag, UsageError, openWritableDatabase } from './args'
 import { auditedCliChange } from './actor'
 import {
   takeEdgeAuthority,
@@ -36,9 +35,8 @@ export function runEdgeAuthority(
   const ttl = integerFlag(flags.ttl, 'ttl', 1, MAX_EDGE_TTL_SECONDS) ?? null
   const holder = flags.release ? null : required(flags.holder, 'holder')
 
-  const db = openExistingDatabase(dbPath(flags.db))
+  const db = openWritableDatabase(dbPath(flags.db))
   try {
-    migrateDatabase(db.$client)
     // `queueUnit.edge-take` / `queueUnit.edge-release` on the unit (its `queueUnitId` in the
     // snapshots, so the unit's managers see it in the console's log), in the change's transaction.
     return auditedCliChange(db, now, () => {

@@ -1,4 +1,4 @@
-import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openExistingDatabase } from './args'
+import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openWritableDatabase, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
 import { listKeys, rotateKey, revokeKey, KeyNotFoundError, CREDENTIAL_KINDS } from '../provisioning/keys'
 import { randomIds } from '../platform/ids'
@@ -45,9 +45,8 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const name = required(flags.name, 'name')
   const grace = action === 'rotate' ? integerFlag(flags.grace, 'grace', 0, 365 * 86_400) ?? 0 : 0
   if (action === 'revoke' && flags.grace !== undefined) throw new UsageError('--grace applies to rotate only')
-  const db = openExistingDatabase(dbPath(flags.db))
+  const db = openWritableDatabase(dbPath(flags.db))
   try {
-    migrateDatabase(db.$client)
     const now = Date.now()
     // The console's entries for the same change (src/admin/keys-routes.ts): never the secret or its hash.
     const entity = { type: 'key', id: `${kind}/${owner}/${name}` }

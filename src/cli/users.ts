@@ -1,6 +1,6 @@
-import { parseFlags, required, dbPath, printJson, oneOf, UsageError, openExistingDatabase } from './args'
-import type { Db } from '../db/open'
+import { parseFlags, required, dbPath, printJson, oneOf, UsageError, openWritableDatabase, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
+import type { Db } from '../db/open'
 import { auditedCliChange } from './actor'
 import { systemClock } from '../platform/clock'
 import { randomIds } from '../platform/ids'
@@ -67,9 +67,10 @@ export async function usersCommand(argv: string[]): Promise<number> {
     })
   }
 
-  const db = openExistingDatabase(dbPath(flags.db))
+  // A change creates and migrates a missing database (contract §24); a listing needs one that exists.
+  const db = action === 'list' ? openExistingDatabase(dbPath(flags.db)) : openWritableDatabase(dbPath(flags.db))
   try {
-    migrateDatabase(db.$client)
+    if (action === 'list') migrateDatabase(db.$client)
     printJson(work(new PeopleService({ db, clock: systemClock, ids: randomIds }), db))
   } catch (error) {
     if (error instanceof UserSetupError || error instanceof UserNotFoundError) throw new UsageError(error.message)

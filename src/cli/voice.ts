@@ -4,7 +4,7 @@ import { canonicalLang } from '../screens/shared/options'
 import {
   clipTypeOf, isClipName, listClips, looksLike, MAX_CLIP_BYTES, removeClips, REQUIRED_CLIPS, storeClips, type ClipFile,
 } from '../voice/service'
-import { dbPath, openExistingDatabase, parseFlags, printJson, required, UsageError } from './args'
+import { dbPath, openExistingDatabase, openWritableDatabase, parseFlags, printJson, required, UsageError } from './args'
 import { auditedCliChange } from './actor'
 
 /** What the audit log keeps of a clip (as the console's voice section writes it): never the audio. */
@@ -91,7 +91,7 @@ export async function voiceCommand(argv: string[]): Promise<number> {
   if (action === 'import') {
     const lang = langFlag(flags.lang)
     const files = readClipDirectory(required(flags.dir, 'dir'))
-    const db = openExistingDatabase(dbPath(flags.db))
+    const db = openWritableDatabase(dbPath(flags.db))
     try {
       const now = Date.now()
       // One `voice.upload` entry per clip stored, in the import's transaction.
@@ -127,7 +127,7 @@ export async function voiceCommand(argv: string[]): Promise<number> {
   }
   if (action === 'remove') {
     const lang = langFlag(flags.lang)
-    const db = openExistingDatabase(dbPath(flags.db))
+    const db = openWritableDatabase(dbPath(flags.db))
     try {
       const names = flags.name === undefined ? undefined : [flags.name]
       // One `voice.remove` entry per clip removed, in the removal's transaction.

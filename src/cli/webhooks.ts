@@ -1,5 +1,4 @@
-import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
-import { migrateDatabase } from '../db/migrate'
+import { parseFlags, required, dbPath, printJson, UsageError, openWritableDatabase } from './args'
 import { listDeliveries, readDelivery, redeliver, redeliverFailed } from '../webhooks/deliveries'
 import { auditedCliChange } from './actor'
 
@@ -25,9 +24,8 @@ export async function webhooksCommand(argv: string[]): Promise<number> {
   }
   if (action === 'redeliver' && flags.failed && flags.id !== undefined) throw new UsageError('redeliver takes --id or --failed, not both')
   const id = action === 'redeliver' && !flags.failed ? required(flags.id, 'id') : undefined
-  const db = openExistingDatabase(dbPath(flags.db))
+  const db = openWritableDatabase(dbPath(flags.db))
   try {
-    migrateDatabase(db.$client)
     if (action === 'deliveries') {
       printJson(listDeliveries(db, { failedOnly: flags.failed === true }))
     } else {

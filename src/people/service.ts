@@ -5,6 +5,7 @@ import { hashSecret } from '../platform/credentials'
 import { randomToken, type IdGenerator } from '../platform/ids'
 import type { WriteBatcher } from '../platform/write-batch'
 import { StaffIntervals } from './staff'
+import { appendAudit } from '../platform/audit'
 import {
   DEFAULT_PASSWORD_COST, hashPassword, passwordProblem, PIN_PATTERN, verifyPassword,
   type PasswordCost, type PasswordProblem,
@@ -223,6 +224,35 @@ export class PeopleService {
     }).immediate()
   }
 
+  /** Whether an active administrator has set a password (the start page says how to begin until one has). */
+  hasAdministrator(): boolean {
+    return this.sql.query("SELECT 1 FROM users WHERE role = 'admin' AND state = 'active' AND password_hash IS NOT NULL LIMIT 1").get() !== null
+  }
+
+  /**
+   * Contract §24, first start: while no administrator can sign in (none has set a password), a
+   * fresh single-use setup link for a first one. The oldest administrator still waiting for a
+   * password gets it (earlier links still work until one is used: a set password ends them all,
+   * so a link handed out by the demo or `users add` stays good); with none, an
+   * account `admin` (or `admin-2`… when that name is taken) is made and audited as the server's.
+   * Null once an administrator has a password.
+   */
+  firstAdminSetup(now: number): SetupLink | null {
+    return this.sql.transaction(() => {
+      if (this.hasAdministrator()) return null
+      const waiting = this.sql.query<{ id: string; username: string }, []>(
+        "SELECT id, username FROM users WHERE role = 'admin' AND state = 'active' AND password_hash IS NULL ORDER BY created_at, username LIMIT 1",
+      ).get()
+      if (waiting !== null) return this.newSetupCode(waiting.id, waiting.username, now)
+      let username = 'admin'
+      for (let n = 2; this.userByName(username) !== null; n++) username = `admin-${n}`
+      const id = this.deps.ids.next('usr_')
+      this.sql.query(`INSERT INTO users (id, username, display_name, role, queue_units, state, created_at) VALUES (?1, ?2, 'Administrator', 'admin', '[]', 'active', ?3)`).run(id, username, now)
+      appendAudit(this.sql, { actor: { type: 'system', id: 'serve:first-start' }, action: 'user.create', entity: { type: 'user', id: username }, after: this.listing(username) }, now)
+      return this.newSetupCode(id, username, now)
+    }).immediate()
+  }
+
   private assertUnitsExist(units: string[]): void {
     const known = new Set(this.sql.query<{ id: string }, []>('SELECT id FROM queue_units').all().map((r) => r.id))
     const unknown = units.filter((u) => !known.has(u))
@@ -333,6 +363,8 @@ export class PeopleService {
       const deleted = this.sql.query('DELETE FROM user_setup_codes WHERE code_hash = ?1 AND expires_at > ?2').run(hashSecret(code), now).changes
       if (deleted !== 1) return false
       this.sql.query('UPDATE users SET password_hash = ?2, pin_hash = ?3, password_set_at = ?4 WHERE id = ?1').run(user.id, passwordHash, pinHash, now)
+      // The password is set: any other link of the account (a first administrator's, one per start) stops working.
+      this.sql.query('DELETE FROM user_setup_codes WHERE user_id = ?1').run(user.id)
       this.sql.query('DELETE FROM user_sessions WHERE user_id = ?1').run(user.id)
       return true
     })

@@ -81,12 +81,12 @@ describe('one server per database (contract §13, issue 16)', () => {
     chmodSync(db, 0o644)
     const server = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
     expect(statSync(db).mode & 0o777).toBe(0o600)
-    const line = server.lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'database made owner-only')
+    const line = server.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((e) => e.msg === 'database made owner-only')
     expect(line).toMatchObject({ level: 'info', path: db, was: '0644', now: '0600' })
     // Already owner-only: nothing to say at the next start.
     await server.stop()
     const again = await serve(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db])
-    expect(again.lines.map((l) => JSON.parse(l)).some((e) => e.msg === 'database made owner-only')).toBe(false)
+    expect(again.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).some((e) => e.msg === 'database made owner-only')).toBe(false)
   }, 30_000)
 
   test('a port in use is an error, never a second listener on it', async () => {
@@ -104,7 +104,7 @@ describe('one server per database (contract §13, issue 16)', () => {
 
   test('the start log names the address actually bound: a wildcard says so, with the local URL beside it', async () => {
     const server = await serve(['serve', '--port', '0', '--host', '0.0.0.0', '--db', join(tempDir(), 'lobby.db')])
-    const line = server.lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'listening')
+    const line = server.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((e) => e.msg === 'listening')
     const port = portOf(server.url)
     expect(line.url).toBe(`http://0.0.0.0:${port}`)
     expect(line.on).toBe('every network interface')
