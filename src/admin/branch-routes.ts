@@ -6,7 +6,7 @@ import { json } from '../platform/http'
 import type { PeopleService } from '../people'
 import { assertUnitAccess, requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
-import { ENTITY_DOCS, listUnitsDocs, readUnitDocs, updateUnitDocs } from './docs'
+import { ENTITY_DOCS, listUnitsDocs, patchUnitDocs, readUnitDocs, updateUnitDocs } from './docs'
 import type { BranchService, EntityKind } from './branch-service'
 
 /** The admin API's root (contract §17). */
@@ -52,6 +52,13 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
       deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
       return json(200, saved, noStore)
     }, { parse: 'none', detail: updateUnitDocs })
+    .patch(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
+      const caller = await admit(request, params.unitId)
+      const body = await jsonBody(request)
+      const saved = branch.patchUnit(params.unitId, body, caller.actor)
+      deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
+      return json(200, saved, noStore)
+    }, { parse: 'none', detail: patchUnitDocs })
     .use(entityRoutes('location'))
     .use(entityRoutes('service'))
     .use(entityRoutes('counter'))
@@ -88,6 +95,14 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
         deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
         return json(200, saved, noStore)
       }, { parse: 'none', detail: docs.update })
+      .patch(`${collection}/:id`, async ({ request, params }) => {
+        const p = params as Params
+        const caller = await admit(request, p.unitId)
+        const body = await jsonBody(request)
+        const saved = branch.patch(p.unitId, kind, p.id, body, caller.actor)
+        deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
+        return json(200, saved, noStore)
+      }, { parse: 'none', detail: docs.patch })
       .delete(`${collection}/:id`, async ({ request, params, query }) => {
         const p = params as Params
         const caller = await admit(request, p.unitId)

@@ -8,6 +8,7 @@ import { exportProvisioning } from '../provisioning/export'
 import { applyProvisioningWithin, ProvisioningError } from '../provisioning/service'
 import type { ProvisioningFile, ProvisionedQueueUnit } from '../provisioning/model'
 import { AdminCodes } from './errors'
+import { applyMergePatch } from '../platform/merge-patch'
 
 /*
  * The Branch section of the console (contract §17): a queue unit's settings, locations,
@@ -69,6 +70,17 @@ export function relativeDetails(details: ErrorDetail[], prefix: string): ErrorDe
   })
 }
 
+/**
+ * An entity with a merge patch applied. A plain-string name patched with languages becomes the
+ * object it stands for first (`"Accounts"` is `{"en": "Accounts"}` in an English unit), so
+ * adding Arabic keeps the English.
+ */
+function patched(current: Entity, fields: Record<string, unknown>, defaultLanguage: string): Record<string, unknown> {
+  const base: Record<string, unknown> = { ...current }
+  if (isObject(fields.name) && typeof current.name === 'string') base.name = namesObject(current.name, defaultLanguage)
+  return applyMergePatch(base, fields) as Record<string, unknown>
+}
+
 const validationFailed = (details: ErrorDetail[]) => new ApiError(422, AdminCodes.VALIDATION_FAILED, 'request validation failed', details)
 
 export class BranchService {
@@ -117,6 +129,36 @@ export class BranchService {
       Object.assign(unit, fields, { id: unitId })
       return ''
     }, (doc) => viewOf(settingsOf(doc.unit), doc.unit.defaultLanguage ?? 'en', { workspaceId: doc.workspace.id }))
+  }
+
+  /**
+   * Contract §24: the unit's settings with `body` (a JSON Merge Patch, RFC 7386, plus the
+   * `revision` loaded) merged in: what the patch names changes, everything else keeps its value.
+   */
+  patchUnit(unitId: string, body: unknown, actor: Actor): Record<string, unknown> {
+    const { revision, fields } = this.updateBody(body)
+    return this.write(unitId, actor, (doc) => {
+      const current = settingsOf(doc.unit)
+      const defaultLanguage = doc.unit.defaultLanguage ?? 'en'
+      this.assertRevision(current, revision, defaultLanguage, 'queue unit', { workspaceId: doc.workspace.id })
+      const merged = patched(current, fields, defaultLanguage)
+      const unit = doc.unit as Record<string, unknown>
+      for (const key of Object.keys(current)) delete unit[key]
+      Object.assign(unit, merged, { id: unitId })
+      return ''
+    }, (doc) => viewOf(settingsOf(doc.unit), doc.unit.defaultLanguage ?? 'en', { workspaceId: doc.workspace.id }))
+  }
+
+  /** Contract §24: one entity with `body` (a JSON Merge Patch plus the `revision` loaded) merged in; nothing else changes. */
+  patch(unitId: string, kind: EntityKind, id: string, body: unknown, actor: Actor): Record<string, unknown> {
+    const { revision, fields } = this.updateBody(body)
+    return this.write(unitId, actor, (doc) => {
+      const { entity, index } = this.find(doc.unit, kind, id)
+      const defaultLanguage = doc.unit.defaultLanguage ?? 'en'
+      this.assertRevision(entity, revision, defaultLanguage, kind)
+      this.listOf(doc.unit, kind)[index] = { ...patched(entity, fields, defaultLanguage), id } as Entity
+      return `/${COLLECTION[kind]}/${index}`
+    }, (doc) => viewOf(this.find(doc.unit, kind, id).entity, doc.unit.defaultLanguage ?? 'en'))
   }
 
   create(unitId: string, kind: EntityKind, body: unknown, actor: Actor): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { routeDetail, type RouteDoc } from '../platform/openapi'
 import { AdminCodes, AdminErrorExamples } from './errors'
 import {
   AdminCounter, AdminCounterList, AdminLocation, AdminLocationList, AdminService, AdminServiceList, AdminUnitList, AdminUnitSettings, AuditPage,
-  CounterCreate, CounterUpdate, DeleteOutcome, LocationCreate, LocationUpdate, ServiceCreate, ServiceUpdate, UnitSettingsUpdate,
+  CounterCreate, CounterPatch, CounterUpdate, DeleteOutcome, LocationCreate, LocationPatch, LocationUpdate, ServiceCreate, ServicePatch, ServiceUpdate, UnitSettingsPatch, UnitSettingsUpdate,
 } from './model'
 import type { EntityKind } from './branch-service'
 
@@ -54,9 +54,9 @@ const unitExample = {
 const { id: _id, workspaceId: _ws, names: _names, revision: _rev, ...unitBody } = unitExample
 
 const SCHEMAS = {
-  location: { create: LocationCreate, update: LocationUpdate, view: AdminLocation, list: AdminLocationList },
-  service: { create: ServiceCreate, update: ServiceUpdate, view: AdminService, list: AdminServiceList },
-  counter: { create: CounterCreate, update: CounterUpdate, view: AdminCounter, list: AdminCounterList },
+  location: { create: LocationCreate, update: LocationUpdate, patch: LocationPatch, view: AdminLocation, list: AdminLocationList },
+  service: { create: ServiceCreate, update: ServiceUpdate, patch: ServicePatch, view: AdminService, list: AdminServiceList },
+  counter: { create: CounterCreate, update: CounterUpdate, patch: CounterPatch, view: AdminCounter, list: AdminCounterList },
 } as const
 const Title = { location: 'Location', service: 'Service', counter: 'Counter' } as const
 const Plural = { location: 'Locations', service: 'Services', counter: 'Counters' } as const
@@ -94,6 +94,28 @@ export const updateUnitDocs = base({
   errorProperties: { current: currentOf(AdminUnitSettings) },
 })
 
+const MERGE_RULES = 'A JSON Merge Patch (RFC 7386) plus the `revision` it was loaded at: the fields named change, every other keeps its value ' +
+  '(appointment settings, names in languages not sent). `null` removes an optional field (it takes its default); an object merges key by key ' +
+  '(`{"name": {"ar": null}}` removes the Arabic name only); an array replaces. The merged entity is checked by the provisioning validator ' +
+  '(an error\'s pointer is relative to the entity). A stale revision: 409 EDIT_CONFLICT with `error.current`. The console saves this way (contract §24).'
+
+export const patchUnitDocs = base({
+  operationId: 'patchAdminQueueUnit',
+  summary: 'Change some of a queue unit\'s settings',
+  description: MERGE_RULES,
+  params: unitParam,
+  body: { name: 'AdminUnitSettingsPatch', schema: UnitSettingsPatch, examples: { grace: { summary: 'a longer no-show grace, nothing else', value: { noShowGraceMinutes: 45, revision: REV } } } },
+  responses: { 200: { description: 'the settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
+  errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+  errorProperties: { current: currentOf(AdminUnitSettings) },
+})
+
+const PATCH_EXAMPLES = {
+  location: { summary: 'close on 2 December, nothing else', value: { closedDates: ['2026-12-02'], revision: REV } },
+  service: { summary: 'a 20-minute wait target, nothing else', value: { waitTargetSeconds: 1200, revision: REV } },
+  counter: { summary: 'rename it in Arabic only', value: { name: { ar: 'الشباك الأول' }, revision: REV } },
+} as const
+
 const entityParams = (kind: EntityKind) => ({ ...unitParam, id: { description: `the ${kind}`, example: ID_EXAMPLE[kind] } })
 
 function entityDocs(kind: EntityKind) {
@@ -130,6 +152,16 @@ function entityDocs(kind: EntityKind) {
       description: `The whole ${kind} as a provisioning file writes it, plus the \`revision\` it was loaded at; absent optional fields take their defaults. A stale revision: 409 EDIT_CONFLICT with \`error.current\`.`,
       params: entityParams(kind),
       body: { name: `Admin${Title[kind]}Update`, schema: schemas.update, examples: { rename: { summary: 'rename it', value: { ...updateExample, revision: REV } } } },
+      responses: { 200: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
+      errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+      errorProperties: { current: currentOf(schemas.view) },
+    }),
+    patch: base({
+      operationId: `patchAdmin${Title[kind]}`,
+      summary: `Change some fields of a ${kind}`,
+      description: MERGE_RULES,
+      params: entityParams(kind),
+      body: { name: `Admin${Title[kind]}Patch`, schema: schemas.patch, examples: { change: PATCH_EXAMPLES[kind] } },
       responses: { 200: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
       errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
       errorProperties: { current: currentOf(schemas.view) },

@@ -48,6 +48,25 @@ export const ServiceUpdate = writeBody(Type.Object(Object.fromEntries(Object.ent
 export const CounterCreate = writeBody(optionalId(Counter), 'none')
 export const CounterUpdate = writeBody(Type.Object(Object.fromEntries(Object.entries(Counter.properties).filter(([k]) => k !== 'id')), closed), 'required')
 
+/**
+ * A console save (contract §24): a JSON Merge Patch (RFC 7386) of the entity plus `revision`.
+ * Every field is optional; `null` removes an optional field (it takes its default); an object
+ * (a name's languages, a day of opening hours) merges key by key, so `{"name": {"ar": null}}`
+ * removes the Arabic name and keeps the others. The merged entity is checked as a file is.
+ */
+function patchBody(update: TObject): TObject {
+  const properties: TProperties = {}
+  for (const [key, schema] of Object.entries(update.properties)) {
+    properties[key] = key === 'revision' ? schema : Type.Optional(Type.Union([schema, Type.Null()]))
+  }
+  return Type.Object(properties, closed)
+}
+
+export const UnitSettingsPatch = patchBody(UnitSettingsUpdate)
+export const LocationPatch = patchBody(LocationUpdate)
+export const ServicePatch = patchBody(ServiceUpdate)
+export const CounterPatch = patchBody(CounterUpdate)
+
 export const AdminUnitSettings = view(unitSettings, { workspaceId: Type.String() })
 export const AdminLocation = view(Location)
 export const AdminService = view(Service)

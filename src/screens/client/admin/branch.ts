@@ -5,12 +5,14 @@ import { checkbox, checkList, commaList, field, FormErrors, numberInput, numberO
 import type { AdminContext, AdminSection } from './sections'
 import { SECTION_ROLES } from './access'
 import { fill, type Strings } from './strings'
+import { mergeDiff } from './merge-diff'
 
 /*
  * The Branch section (contract §17): a queue unit's settings, its locations (with an opening
  * hours editor), services (names per language, hours) and counters. Each entity is one form; a
- * save sends the whole entity with the `revision` it was loaded at (PUT), so a change made
- * meanwhile by someone else answers EDIT_CONFLICT, shown with a Reload button. Validation
+ * save sends only what the person changed in it, as a JSON Merge Patch with the `revision` it
+ * was loaded at (PATCH, contract §24): a field the form does not show keeps its value. A change
+ * made meanwhile by someone else answers EDIT_CONFLICT, shown with a Reload button. Validation
  * errors come back as pointers relative to the entity and are shown at their field.
  */
 
@@ -289,6 +291,8 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
         : kind === 'location' ? locationEditor(errors, t, data, entity as AdminLocationView | null)
         : kind === 'service' ? serviceEditor(errors, t, data, entity as AdminServiceView | null)
         : counterEditor(errors, t, data, entity as AdminCounterView | null)
+      // What the form shows as it opens: a save sends the difference from it, nothing else.
+      const loaded = entity === null ? null : editor.read()
       const save = h('button', { type: 'submit', class: 'primary' }, entity === null ? t.add : t.save)
       const actions = h('div', { class: 'form-actions' }, save)
       const form = h('form', { class: `entity-form entity-${kind}`, novalidate: true }, general, editor.fields, actions)
@@ -313,11 +317,9 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
         save.disabled = true
         try {
           const body = editor.read()
-          const answer = kind === 'unit'
-            ? await api('PUT', unitPath, { ...body, revision: entity!.revision })
-            : entity === null
-              ? await api('POST', `${unitPath}/${COLLECTION[kind]}`, body)
-              : await api('PUT', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}`, { ...body, revision: entity.revision })
+          const answer = entity === null
+            ? await api('POST', `${unitPath}/${COLLECTION[kind as Kind]}`, body)
+            : await api('PATCH', kind === 'unit' ? unitPath : `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}`, { ...mergeDiff(loaded!, body), revision: entity.revision })
           if (answer !== null && answer.status >= 200 && answer.status < 300) return void redraw(t.saved)
           explain(answer, errors, t, kind === 'unit' ? 'queue unit' : kind, replaceWith)
         } finally {
