@@ -278,6 +278,10 @@ async function driveEveryOperation() {
     await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: names, revision }, asManager), 409)
     await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: names, revision: renamed.revision }, { cookie: managerAgain }), 403)
     await expectStatus(put(`${ADMIN}/qu_main`, { ...settings, name: '', revision: renamed.revision }, asManager), 422)
+    // The console's save: a merge patch of what changed (contract §24).
+    const patched = await jsonOf(await expectStatus(request(app, 'PATCH', `${ADMIN}/qu_main`, { body: { noShowGraceMinutes: 25, revision: renamed.revision }, headers: asManager }), 200))
+    await expectStatus(request(app, 'PATCH', `${ADMIN}/qu_main`, { body: { noShowGraceMinutes: 20, revision: renamed.revision }, headers: asManager }), 409)
+    await expectStatus(request(app, 'PATCH', `${ADMIN}/qu_main`, { body: { noShowGraceMinutes: -1, revision: patched.revision }, headers: asManager }), 422)
   }
   const adminBodies = {
     locations: { id: 'loc_new', name: { en: 'New hall', ar: 'القاعة الجديدة' }, timezone: 'Europe/Berlin', openingHours: { mon: [['08:00', '16:00']] } },
@@ -297,7 +301,10 @@ async function driveEveryOperation() {
     const { id: _id, revision, ...rest } = body as Record<string, unknown> & { revision?: string }
     const updated = await jsonOf(await expectStatus(put(`${path}/${body.id}`, { ...rest, name: { en: 'Renamed' }, revision: created.revision }, asManager), 200))
     await expectStatus(put(`${path}/${body.id}`, { ...rest, revision: created.revision }, asManager), 409)
-    saved[collection] = updated
+    const patchedEntity = await jsonOf(await expectStatus(request(app, 'PATCH', `${path}/${body.id}`, { body: { name: { ar: 'معدل' }, revision: updated.revision }, headers: asManager }), 200))
+    await expectStatus(request(app, 'PATCH', `${path}/${body.id}`, { body: { name: { ar: '' }, revision: patchedEntity.revision }, headers: asManager }), 422)
+    await expectStatus(request(app, 'PATCH', `${path}/${body.id}`, { body: { name: { ar: 'x' }, revision: updated.revision }, headers: asManager }), 409)
+    saved[collection] = patchedEntity
   }
   await expectStatus(remove(`${ADMIN}/qu_main/services/svc_new?revision=${saved.services!.revision}`, asManager), 409)
   await expectStatus(remove(`${ADMIN}/qu_main/counters/cnt_new`, asManager), 422)
