@@ -6,7 +6,7 @@ import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 /* The console's staff section (contract §17, §16): schemas and OpenAPI details. Administrators only. */
 
 const Role = Type.Union(USER_ROLES.map((r) => Type.Literal(r)))
-const Units = Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$' }), { maxItems: 200, uniqueItems: true, description: 'the units a manager or clerk works in (an admin has all: none given)' })
+const Units = Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$' }), { maxItems: 200, uniqueItems: true, description: 'the units a manager or clerk works in: at least one (none: 422 at /queueUnits); an admin has all and is given none' })
 const DisplayName = Type.String({ minLength: 1, maxLength: 120 })
 
 export const AddUserRequest = Type.Object({

@@ -14,6 +14,7 @@ lobby users reset --db PATH --username U
 add, reset: print {"username","setupPath","expiresAt"}: open <server><setupPath> to set the
 password (and a clerk's 6-digit PIN); the link works once, for 24 hours. No command prints or
 takes a password. reset also ends every session of the user and clears the password and PIN.
+--queue-units: a manager or a clerk needs at least one unit; an admin works in all and takes none.
 list: every user with name, role, units and state; never a hash or a code.
 disable: the user can no longer sign in; every session ends at once.`
 

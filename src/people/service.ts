@@ -161,10 +161,14 @@ function checkedDisplayName(name: string): string {
   return displayName
 }
 
-/** A role's unit list, without repeats: none for an admin (it works in every unit), IDs of the right shape. */
+/**
+ * A role's unit list, without repeats: none for an admin (it works in every unit), at least one
+ * for a manager or a clerk (contract §24: one without could do nothing), IDs of the right shape.
+ */
 function checkedUnitList(role: UserRole, queueUnits: string[]): string[] {
   const units = [...new Set(queueUnits)]
   if (role === 'admin' && units.length > 0) throw new UserSetupError('an admin works in every queue unit: --queue-units is for a manager or a clerk')
+  if (role !== 'admin' && units.length === 0) throw new UserSetupError('a manager or a clerk needs at least one queue unit (--queue-units)')
   for (const unit of units) if (!QUEUE_UNIT_PATTERN.test(unit)) throw new UserSetupError(`--queue-units: "${unit}" is not a queue-unit ID`)
   return units
 }
@@ -261,7 +265,7 @@ export class PeopleService {
 
   /**
    * Changes an account's role, units or display name, by the rules of `addUser` (an admin has
-   * no unit list; a manager's or clerk's units exist). Returns the account before and after.
+   * no unit list; a manager or clerk has at least one, and its units exist). Returns the account before and after.
    * A session carries no copy of the role: the next request of a signed-in person sees the new one.
    */
   changeUser(username: string, change: UserChange): { before: UserListing; after: UserListing } {

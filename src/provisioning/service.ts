@@ -197,6 +197,17 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
         owned(locations, locations.queueUnitId, l.id, qu.id, `${up}/locations/${i}/id`, 'location')
         if (!isIanaTimeZone(l.timezone)) problems.push({ path: `${up}/locations/${i}/timezone`, message: 'not an IANA time zone name' })
       })
+      // Contract §24: a prefix is unique within the unit. The services the file names are judged as
+      // it says; the unit's other stored services (retired ones too: their tickets carry the
+      // prefix) keep theirs, so a file naming one service (the console's) is checked against them.
+      const named = new Set((qu.services ?? []).map((s) => s.id))
+      const prefixHolders = new Map(db.select({ id: services.id, prefix: services.prefix }).from(services)
+        .where(eq(services.queueUnitId, qu.id)).all().filter((r) => !named.has(r.id)).map((r) => [r.prefix, r.id]))
+      qu.services?.forEach((s, i) => {
+        const holder = prefixHolders.get(s.prefix)
+        if (holder !== undefined && holder !== s.id) problems.push({ path: `${up}/services/${i}/prefix`, message: `"${s.prefix}" is already the prefix of service ${holder} in this queue unit` })
+        else if (holder === undefined) prefixHolders.set(s.prefix, s.id)
+      })
       qu.services?.forEach((s, i) => {
         unique('service', s.id, `${up}/services/${i}/id`)
         owned(services, services.queueUnitId, s.id, qu.id, `${up}/services/${i}/id`, 'service')

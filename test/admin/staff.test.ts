@@ -26,7 +26,7 @@ describe('console: staff accounts', () => {
 
   test('the same rules as lobby users: a taken name is 409, bad input 422 at its field, an unknown unit too', async () => {
     const ctx = await sectionContext()
-    await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'mona', role: 'manager' } }), 409, C.USER_EXISTS)
+    await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'mona', role: 'manager', queueUnits: ['qu_main'] } }), 409, C.USER_EXISTS)
     const bad = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'Bad Name', role: 'boss' } }), 422, C.VALIDATION_FAILED)
     expect(bad.error.details.map((d: any) => d.path).sort()).toEqual(['/role', '/username'])
     const unit = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'manager', queueUnits: ['qu_nowhere'] } }), 422, C.VALIDATION_FAILED)
@@ -34,6 +34,26 @@ describe('console: staff accounts', () => {
     const admin = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'admin', queueUnits: ['qu_main'] } }), 422, C.VALIDATION_FAILED)
     expect(admin.error.details[0].path).toBe('/queueUnits')
     expect(auditOf(ctx, 'user.create')).toEqual([])
+  })
+
+  test('a manager or clerk needs at least one queue unit: add and change without one are 422 at /queueUnits, nothing written', async () => {
+    const ctx = await sectionContext()
+    const needsUnit = 'a manager or a clerk needs at least one queue unit (queueUnits)'
+    for (const body of [{ username: 'nour', role: 'manager' }, { username: 'nour', role: 'clerk', queueUnits: [] }]) {
+      const refused = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body }), 422, C.VALIDATION_FAILED)
+      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit }])
+    }
+    expect((await expectOk(await call(ctx, ctx.admin, 'GET', '/users'))).data.map((u: any) => u.username)).not.toContain('nour')
+    // An admin has no unit list: becoming a clerk or a manager needs units given with the role.
+    await expectOk(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'zaid', role: 'admin' } }), 201)
+    for (const body of [{ role: 'clerk' }, { role: 'manager', queueUnits: [] }]) {
+      const refused = await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/zaid', { body }), 422, C.VALIDATION_FAILED)
+      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit }])
+    }
+    // A manager's units cannot be emptied either.
+    await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/mona', { body: { queueUnits: [] } }), 422, C.VALIDATION_FAILED)
+    expect(auditOf(ctx).map((e) => e.action)).toEqual(['user.create'])
+    expect((await expectOk(await call(ctx, ctx.admin, 'PATCH', '/users/zaid', { body: { role: 'clerk', queueUnits: ['qu_main'] } }))).data).toMatchObject({ role: 'clerk', queueUnits: ['qu_main'] })
   })
 
   test('change role and units, disable (sessions end), reset (a new link, the old password gone); each audited', async () => {
@@ -45,7 +65,7 @@ describe('console: staff accounts', () => {
     expect((await expectOk(await request(ctx.app, 'GET', CURRENT, { headers: { cookie: ctx.manager } }))).queueUnits).toEqual(['qu_main', 'qu_east'])
     await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/mona', { body: {} }), 422, C.VALIDATION_FAILED)
     await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/nobody', { body: { role: 'clerk' } }), 404, C.USER_NOT_FOUND)
-    await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/ada', { body: { role: 'manager' } }), 422, C.VALIDATION_FAILED)
+    await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/ada', { body: { role: 'manager', queueUnits: ['qu_main'] } }), 422, C.VALIDATION_FAILED)
     await expectError(await call(ctx, ctx.admin, 'POST', '/users/ada/disable'), 422, C.VALIDATION_FAILED)
 
     expect((await expectOk(await call(ctx, ctx.admin, 'POST', '/users/mona/disable'))).data).toEqual({ username: 'mona', state: 'disabled', sessionsEnded: 1 })

@@ -78,6 +78,7 @@ describe('lobby users (contract §16)', () => {
       [['users', 'add', '--db', path, '--username', 'root', '--role', 'admin'], 'already named "root"'],
       [['users', 'add', '--db', path, '--username', 'ok', '--role', 'clerk', '--queue-units', 'qu_nowhere'], 'no queue unit "qu_nowhere"'],
       [['users', 'add', '--db', path, '--username', 'ok', '--role', 'admin', '--queue-units', 'qu_main'], 'an admin works in every queue unit'],
+      [['users', 'add', '--db', path, '--username', 'ok', '--role', 'manager'], 'a manager or a clerk needs at least one queue unit (--queue-units)'],
       [['users', 'add', '--db', path, '--username', 'ok', '--role', 'admin', '--password', 'hunter2hunter2'], "Unknown option '--password'"],
       [['users', 'disable', '--db', path, '--username', 'nobody'], 'no user named "nobody"'],
       [['users', 'reset', '--db', path], 'missing --username'],

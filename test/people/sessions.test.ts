@@ -99,7 +99,7 @@ describe('sessions (contract §16)', () => {
   test('disable and reset end every session at once', async () => {
     const ctx = peopleContext()
     await withPassword(ctx, { username: 'root', role: 'admin' })
-    await withPassword(ctx, { username: 'amira.h', role: 'manager' })
+    await withPassword(ctx, { username: 'amira.h', role: 'manager', queueUnits: ['qu_main'] })
     const root = await signedIn(ctx, 'root')
     const amira = await signedIn(ctx, 'amira.h')
     cli(ctx).disableUser('root')

@@ -83,7 +83,7 @@ describe('setup links (contract §16)', () => {
     expect(row.password_hash).toStartWith('$argon2id$')
     expect(await Bun.password.verify('048213', row.pin_hash)).toBe(true)
 
-    const manager = codeOf(cli(ctx).addUser({ username: 'amira.h', role: 'manager' }, ctx.clock.now()).setupPath)
+    const manager = codeOf(cli(ctx).addUser({ username: 'amira.h', role: 'manager', queueUnits: ['qu_main'] }, ctx.clock.now()).setupPath)
     expect(await (await request(ctx.app, 'GET', `/login/setup?code=${manager}`)).text()).not.toContain('id="pin"')
     const withPin = await request(ctx.app, 'POST', SETUP, { body: { code: manager, password: GOOD_PASSWORD, pin: '123456' } })
     expect((await jsonOf(withPin)).error.code).toBe(PeopleCodes.PIN_INVALID)

@@ -20,8 +20,8 @@ describe('sign-in (contract §16)', () => {
 
   test('a user without a password yet, or disabled, fails like an unknown one', async () => {
     const ctx = peopleContext()
-    cli(ctx).addUser({ username: 'fresh', role: 'manager' }, ctx.clock.now())
-    await withPassword(ctx, { username: 'gone', role: 'manager' })
+    cli(ctx).addUser({ username: 'fresh', role: 'manager', queueUnits: ['qu_main'] }, ctx.clock.now())
+    await withPassword(ctx, { username: 'gone', role: 'manager', queueUnits: ['qu_main'] })
     cli(ctx).disableUser('gone')
     for (const username of ['fresh', 'gone']) {
       const response = await signIn(ctx, username)
@@ -88,7 +88,7 @@ describe('sign-in (contract §16)', () => {
     const ctx = peopleContext({ limiter: unlimited, passwordCost: { memoryCost: 19_456, timeCost: 2 } })
     const TRIES = 10
     const names = Array.from({ length: TRIES + 1 }, (_, i) => `user${i}`)
-    for (const username of names) await withPassword(ctx, { username, role: 'manager' })
+    for (const username of names) await withPassword(ctx, { username, role: 'manager', queueUnits: ['qu_main'] })
     // Warm both paths once (the dummy hash is made on first use).
     await signIn(ctx, 'nobody-warm', 'wrong password here')
     await signIn(ctx, names[TRIES]!, 'wrong password here')

@@ -46,9 +46,11 @@ describe('ticket numbers (contract §3)', () => {
   })
 
   test('two services with the same prefix at one location share one sequence', async () => {
-    const ctx = queueContext((doc) => {
-      mainUnit(doc).services!.push({ id: 'svc_audit', name: 'Audit', prefix: 'A', locations: ['loc_hall'] })
-    })
+    // Provisioning refuses a prefix twice in one unit (contract §24); a database written before
+    // that rule may still hold such a pair, and its numbers must not collide.
+    const ctx = queueContext()
+    ctx.db.$client.run("INSERT INTO services (id, queue_unit_id, name, prefix, created_at, updated_at) VALUES ('svc_audit', 'qu_main', 'Audit', 'A', 0, 0)")
+    ctx.db.$client.run("INSERT INTO service_locations (service_id, location_id) VALUES ('svc_audit', 'loc_hall')")
     const a = (await jsonOf(await issue(ctx, ctx.key('all')))).data.ticketNumber
     const b = (await jsonOf(await issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_audit' }))).data.ticketNumber
     expect([a, b]).toEqual(['A001', 'A002'])

@@ -134,7 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
         await check(lobby.screen(path, { lang, theme: 'light' }), ready, `${name} light ${lang}`)
       }
       await check(`${lobby.url}/login?lang=${lang}`, 'input', `login ${lang}`)
-      const { setupPath } = cli(lobby, 'users', 'add', '--username', `a11y-${lang}`, '--role', 'clerk')
+      const { setupPath } = cli(lobby, 'users', 'add', '--username', `a11y-${lang}`, '--role', 'clerk', '--queue-units', 'qu_main')
       await check(`${lobby.url}${setupPath}&lang=${lang}`, 'input:not([hidden])', `login setup ${lang}`)
     }
     expect(problems).toEqual([])
