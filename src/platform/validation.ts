@@ -18,9 +18,13 @@ const MAX_DETAILS = 100
 export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = []
   const seen = new Set<string>()
+  /** Paths reported missing: TypeBox says "Expected string" of a missing field too, which adds nothing. */
+  const missing = new Set<string>()
   for (const error of check.Errors(value)) {
     let path = error.path
     let message = error.message
+    if (missing.has(path)) continue
+    if (error.type === ValueErrorType.ObjectRequiredProperty) missing.add(path)
     // TypeBox reports each unknown property at its own path.
     if (error.type === ValueErrorType.ObjectAdditionalProperties) message = 'unknown property'
     if (error.type === ValueErrorType.StringMaxLength) {

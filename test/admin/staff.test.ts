@@ -30,7 +30,7 @@ describe('console: staff accounts', () => {
     const bad = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'Bad Name', role: 'boss' } }), 422, C.VALIDATION_FAILED)
     expect(bad.error.details.map((d: any) => d.path).sort()).toEqual(['/role', '/username'])
     const unit = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'manager', queueUnits: ['qu_nowhere'] } }), 422, C.VALIDATION_FAILED)
-    expect(unit.error.details).toEqual([{ path: '/queueUnits', message: 'no queue unit "qu_nowhere"' }])
+    expect(unit.error.details).toEqual([{ path: '/queueUnits', message: 'no queue unit "qu_nowhere"', rule: 'unknownReference', params: { kind: 'queueUnit' } }])
     const admin = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'admin', queueUnits: ['qu_main'] } }), 422, C.VALIDATION_FAILED)
     expect(admin.error.details[0].path).toBe('/queueUnits')
     expect(auditOf(ctx, 'user.create')).toEqual([])
