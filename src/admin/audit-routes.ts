@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { readAudit } from '../platform/audit'
 import { json } from '../platform/http'
 import type { PeopleService } from '../people'
@@ -19,18 +20,18 @@ export function auditQuery(query: Record<string, string | undefined>) {
     const raw = query[name]
     if (raw === undefined || raw === '') return undefined
     const n = Number(raw)
-    if (!/^\d+$/.test(raw) || n < min || n > max) problems.push({ path: name, message: `must be an integer from ${min} to ${max}` })
+    if (!/^\d+$/.test(raw) || n < min || n > max) problems.push(ruled(name, `must be an integer from ${min} to ${max}`, 'range', { min, max }))
     return n
   }
   let since: number | undefined
   if (query.since !== undefined && query.since !== '') {
     since = Date.parse(query.since)
-    if (!/^\d{4}-\d{2}-\d{2}/.test(query.since) || Number.isNaN(since)) problems.push({ path: 'since', message: 'must be an ISO 8601 date or time, e.g. 2026-11-25T00:00:00Z' })
+    if (!/^\d{4}-\d{2}-\d{2}/.test(query.since) || Number.isNaN(since)) problems.push(ruled('since', 'must be an ISO 8601 date or time, e.g. 2026-11-25T00:00:00Z', 'dateTime'))
   }
   const text = (name: string, max: number) => {
     const raw = query[name]
     if (raw === undefined || raw === '') return undefined
-    if (raw.length > max || !/^[A-Za-z.]+$/.test(raw)) problems.push({ path: name, message: `letters and dots, at most ${max}` })
+    if (raw.length > max || !/^[A-Za-z.]+$/.test(raw)) problems.push(ruled(name, `letters and dots, at most ${max}`, 'format', { format: 'other' }))
     return raw
   }
   const limit = integer('limit', 1, AUDIT_PAGE_MAX) ?? AUDIT_PAGE_DEFAULT

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize'
 import type { AppDeps } from '../root/deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { appendAudit } from '../platform/audit'
 import type { Actor } from '../platform/actor'
 import { namesObject, resolveName, type LocalizedName } from '../platform/names'
@@ -64,9 +65,9 @@ export function relativeDetails(details: ErrorDetail[], prefix: string): ErrorDe
   return details.map((d) => {
     // A message may name another place in the entity ("overlaps …/openingHours/tue/0"): relative too.
     const message = d.message.replaceAll(`${prefix}/`, '/')
-    if (d.path === prefix) return { path: '/', message }
-    if (d.path.startsWith(`${prefix}/`)) return { path: d.path.slice(prefix.length), message }
-    return { path: d.path, message }
+    if (d.path === prefix) return { ...d, path: '/', message }
+    if (d.path.startsWith(`${prefix}/`)) return { ...d, path: d.path.slice(prefix.length), message }
+    return { ...d, message }
   })
 }
 
@@ -162,11 +163,11 @@ export class BranchService {
   }
 
   create(unitId: string, kind: EntityKind, body: unknown, actor: Actor): Record<string, unknown> {
-    if (!isObject(body)) throw validationFailed([{ path: '/', message: 'must be an object' }])
+    if (!isObject(body)) throw validationFailed([ruled('/', 'must be an object', 'type', { expected: 'object' })])
     const id = typeof body.id === 'string' ? body.id : this.deps.ids.next(ID_PREFIX[kind])
     return this.write(unitId, actor, (doc) => {
       const list = this.listOf(doc.unit, kind)
-      if (list.some((e) => e.id === id)) throw validationFailed([{ path: '/id', message: `this queue unit already has a ${kind} "${id}"` }])
+      if (list.some((e) => e.id === id)) throw validationFailed([ruled('/id', `this queue unit already has a ${kind} "${id}"`, 'taken', { kind })])
       list.push({ ...body, id } as Entity)
       return `/${COLLECTION[kind]}/${list.length - 1}`
     }, (doc) => viewOf(this.find(doc.unit, kind, id).entity, doc.unit.defaultLanguage ?? 'en'))
@@ -189,7 +190,7 @@ export class BranchService {
    * still refers to it (409 ENTITY_IN_USE naming what does).
    */
   remove(unitId: string, kind: EntityKind, id: string, revision: string | undefined, actor: Actor): { outcome: 'deleted' | 'retired'; entity: Record<string, unknown> } {
-    if (revision === undefined) throw validationFailed([{ path: 'revision', message: 'required: the revision the entity was loaded at' }])
+    if (revision === undefined) throw validationFailed([ruled('revision', 'required: the revision the entity was loaded at', 'required')])
     const now = this.deps.clock.now()
     let outcome: 'deleted' | 'retired' = 'deleted'
     let deleted: Record<string, unknown> | undefined
@@ -237,9 +238,9 @@ export class BranchService {
 
   /** An update's body: an object with the `revision` it was loaded at; the rest is the entity. */
   private updateBody(body: unknown): { revision: string; fields: Record<string, unknown> } {
-    if (!isObject(body)) throw validationFailed([{ path: '/', message: 'must be an object' }])
+    if (!isObject(body)) throw validationFailed([ruled('/', 'must be an object', 'type', { expected: 'object' })])
     const { revision, id: _ignored, ...fields } = body
-    if (typeof revision !== 'string') throw validationFailed([{ path: '/revision', message: 'required: the revision the entity was loaded at' }])
+    if (typeof revision !== 'string') throw validationFailed([ruled('/revision', 'required: the revision the entity was loaded at', 'required')])
     return { revision, fields }
   }
 

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
 import type { DeviceService, PairingRequest } from '../devices/service'
 import type { PeopleService } from '../people'
@@ -42,7 +43,7 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
             return { result: made, audit: devicePairEntry(pairing, made) }
           })
         } catch (error) {
-          if (error instanceof PairingRefused) throw new ApiError(422, C.VALIDATION_FAILED, error.message, [{ path: `/${error.field}`, message: error.message }])
+          if (error instanceof PairingRefused) throw new ApiError(422, C.VALIDATION_FAILED, error.message, [ruled(`/${error.field}`, error.message, error.rule, error.params)])
           throw error
         }
         deps.log({ level: 'info', msg: 'pairing code made', by: user.username, role: pairing.role, expiresAt: code.expiresAt })

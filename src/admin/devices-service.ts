@@ -1,5 +1,6 @@
 import type { Db } from '../db/open'
 import type { AuditEntry } from '../platform/audit'
+import type { DetailParams, DetailRule } from '../platform/detail-rules'
 import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingCode, type PairingRequest } from '../devices/service'
 
 /*
@@ -15,9 +16,27 @@ const FIELD_OF_FLAG: Record<string, string> = {
 
 /** A pairing request the database refuses, said in the console's words: a message and the field at fault. */
 export class PairingRefused extends Error {
-  constructor(message: string, public readonly field: string) {
+  constructor(message: string, public readonly field: string, public readonly rule: DetailRule, public readonly params?: DetailParams) {
     super(message)
   }
+}
+
+/**
+ * The rule a `DeviceService` refusal breaks (contract §24: the console says it in words). The
+ * service is the CLI's too and words its refusals for a terminal; this reads them here, in one
+ * place, and test/admin/error-words.test.ts drives each through the API, so a reworded or new
+ * refusal shows up there as a rule not recognised.
+ */
+function ruleOfPairing(message: string): { rule: DetailRule; params?: DetailParams } {
+  const ttl = /^--ttl must be between (\d+) and (\d+)/.exec(message)
+  if (ttl !== null) return { rule: 'range', params: { min: Number(ttl[1]), max: Number(ttl[2]) } }
+  if (/^--name must be/.test(message)) return { rule: 'format', params: { format: 'keyName' } }
+  if (/already named/.test(message)) return { rule: 'taken', params: { kind: 'device' } }
+  if (/ needs --/.test(message)) return { rule: 'required' }
+  const missing = /^no (queue unit|counter|location|service|workspace) /.exec(message)
+  if (missing !== null) return { rule: 'unknownReference', params: { kind: missing[1] === 'queue unit' ? 'queueUnit' : missing[1]! } }
+  if (/^counter .* is retired/.test(message)) return { rule: 'retired', params: { kind: 'counter' } }
+  return { rule: 'invalid' }
 }
 
 export { DeviceNotFoundError }
@@ -68,7 +87,8 @@ export class AdminDevices {
       const flag = /--([a-z-]+)/.exec(error.message.replace(/^--role \w+ needs /, ''))?.[1]
       const field = flag === undefined ? guessField(error.message) : (FIELD_OF_FLAG[flag] ?? flag)
       const message = error.message.replace(/--([a-z-]+)/g, (_, f: string) => FIELD_OF_FLAG[f] ?? f)
-      throw new PairingRefused(message, field)
+      const { rule, params } = ruleOfPairing(error.message)
+      throw new PairingRefused(message, field, rule, params)
     }
   }
 

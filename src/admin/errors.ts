@@ -42,7 +42,7 @@ export type AdminCode = (typeof AdminCodes)[keyof typeof AdminCodes]
 export const AdminErrorExamples = {
   INVALID_JSON: 'request body is not valid JSON',
   INVALID_REQUEST: { message: 'Content-Type must be application/json', details: [{ path: 'Content-Type', message: 'must be application/json' }] },
-  VALIDATION_FAILED: { message: 'request validation failed', details: [{ path: '/name/ar', message: 'Expected string length greater or equal to 1' }] },
+  VALIDATION_FAILED: { message: 'request validation failed', details: [{ path: '/openingHours/mon/1', message: 'overlaps /openingHours/mon/0', rule: 'overlap', params: { day: 'mon', from: '11:00', to: '14:00', otherDay: 'mon', otherFrom: '08:00', otherTo: '12:00' } }] },
   PAYLOAD_TOO_LARGE: 'request body exceeds 65536 bytes',
   NOT_FOUND: 'no counter "ctr_9" in queue unit "qu_main"',
   AUTHENTICATION_FAILED: 'not signed in (or the session ended): sign in at /login',

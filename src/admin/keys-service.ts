@@ -1,6 +1,7 @@
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { ErrorDetail } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { insertCredential, listKeys, NO_PROPERTIES, revokeKey, rotateKey, KeyNotFoundError, type KeyProperties } from '../provisioning/keys'
 import { DEFAULT_QUEUE_SCOPES } from '../provisioning/model'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
@@ -42,17 +43,17 @@ export class AdminKeys {
   create(key: NewKey, now: number): { secret: string; properties: KeyProperties } {
     const sql = this.db.$client
     if (key.kind === 'queue') {
-      if (sql.query('SELECT 1 FROM queue_units WHERE id = ?1').get(key.owner) === null) throw new KeyRefused('invalid', `no queue unit "${key.owner}"`, [{ path: '/owner', message: 'no such queue unit' }])
+      if (sql.query('SELECT 1 FROM queue_units WHERE id = ?1').get(key.owner) === null) throw new KeyRefused('invalid', `no queue unit "${key.owner}"`, [ruled('/owner', 'no such queue unit', 'unknownReference', { kind: 'queueUnit', value: key.owner })])
       const refs: [string, string[] | undefined, string][] = [['locations', key.locations, 'location'], ['services', key.services, 'service']]
       for (const [field, ids, what] of refs) {
         const index = (ids ?? []).findIndex((id) => sql.query(`SELECT 1 FROM ${field} WHERE id = ?1 AND queue_unit_id = ?2`).get(id, key.owner) === null)
-        if (index >= 0) throw new KeyRefused('invalid', `no ${what} "${ids![index]}" in queue unit "${key.owner}"`, [{ path: `/${field}/${index}`, message: `no such ${what} in this queue unit` }])
+        if (index >= 0) throw new KeyRefused('invalid', `no ${what} "${ids![index]}" in queue unit "${key.owner}"`, [ruled(`/${field}/${index}`, `no such ${what} in this queue unit`, 'unknownReference', { kind: what, value: ids![index]! })])
       }
     } else if (sql.query('SELECT 1 FROM workspaces WHERE id = ?1').get(key.owner) === null) {
-      throw new KeyRefused('invalid', `no workspace "${key.owner}"`, [{ path: '/owner', message: 'no such workspace' }])
+      throw new KeyRefused('invalid', `no workspace "${key.owner}"`, [ruled('/owner', 'no such workspace', 'unknownReference', { kind: 'workspace', value: key.owner })])
     }
     if (sql.query('SELECT 1 FROM credentials WHERE kind = ?1 AND owner_id = ?2 AND name = ?3').get(key.kind, key.owner, key.name) !== null) {
-      throw new KeyRefused('exists', `a ${key.kind} credential named "${key.name}" for ${key.owner} exists: rotate it instead`, [{ path: '/name', message: 'taken' }])
+      throw new KeyRefused('exists', `a ${key.kind} credential named "${key.name}" for ${key.owner} exists: rotate it instead`, [ruled('/name', 'taken', 'taken', { kind: 'key' })])
     }
     // A provisioning file's defaults (src/provisioning/service.ts), so exporting and re-applying changes nothing.
     const properties: KeyProperties = key.kind !== 'queue' ? NO_PROPERTIES : {

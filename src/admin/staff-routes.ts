@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
 import type { PeopleService, SetupLink, User } from '../people'
 import { ADMIN_API } from './branch-routes'
@@ -19,8 +20,8 @@ function answer(error: unknown): never {
   if (error instanceof StaffRefused) {
     const r = error.refusal
     if (r.kind === 'not-found') throw new ApiError(404, C.USER_NOT_FOUND, r.message)
-    if (r.kind === 'exists') throw new ApiError(409, C.USER_EXISTS, r.message, [{ path: '/username', message: 'taken' }])
-    throw new ApiError(422, C.VALIDATION_FAILED, r.message, [{ path: `/${r.field}`, message: r.message }])
+    if (r.kind === 'exists') throw new ApiError(409, C.USER_EXISTS, r.message, [ruled('/username', 'taken', 'taken', { kind: 'user' })])
+    throw new ApiError(422, C.VALIDATION_FAILED, r.message, [ruled(`/${r.field}`, r.message, r.rule, r.params)])
   }
   throw error
 }
@@ -39,7 +40,7 @@ export function adminStaffRoutes(deps: AppDeps, { people }: { people: PeopleServ
     return { username: link.username, setupPath: link.setupPath, setupUrl, qrSvg: qrOf(setupUrl, `Set up ${link.username}`), expiresAt: link.expiresAt }
   }
   const notSelf = (user: User, username: string, what: string, path: string) => {
-    if (user.username === username) throw new ApiError(422, C.VALIDATION_FAILED, `you cannot ${what} your own account: ask another administrator`, [{ path, message: 'your own account' }])
+    if (user.username === username) throw new ApiError(422, C.VALIDATION_FAILED, `you cannot ${what} your own account: ask another administrator`, [ruled(path, 'your own account', 'ownAccount')])
   }
 
   return new Elysia({ name: 'lobby.admin.staff' })

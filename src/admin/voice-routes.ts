@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireConsoleCaller } from './access'
@@ -13,7 +14,7 @@ import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoice
 /** The language of a path or query, canonical (`AR-eg` → `ar-EG`), else 422 naming where it was. */
 function languageOf(value: string, path: string): string {
   const lang = value.length <= 35 ? canonicalLang(value) : null
-  if (lang === null) throw new ApiError(422, C.VALIDATION_FAILED, 'the language must be a BCP 47 tag (ar, en-GB, …)', [{ path, message: 'not a BCP 47 language tag' }])
+  if (lang === null) throw new ApiError(422, C.VALIDATION_FAILED, 'the language must be a BCP 47 tag (ar, en-GB, …)', [ruled(path, 'not a BCP 47 language tag', 'languageTag', { tag: value })])
   return lang
 }
 
@@ -42,14 +43,14 @@ export function adminVoiceRoutes(deps: AppDeps, { people }: { people: PeopleServ
       const { raw, checked } = await bodyAfterGuard(request, MAX_UPLOAD_BYTES, async () => {
         const user = await guard(request)
         const clip = clipName(params.name)
-        if (clip === null) throw new ApiError(422, C.VALIDATION_FAILED, 'not a clip name: ticket, please-go-to, 0…9, A…Z or counter-<counterId>', [{ path: 'name', message: 'not a clip name' }])
+        if (clip === null) throw new ApiError(422, C.VALIDATION_FAILED, 'not a clip name: ticket, please-go-to, 0…9, A…Z or counter-<counterId>', [ruled('name', 'not a clip name', 'clipName')])
         return { user, lang: languageOf(params.lang, 'lang'), name: clip }
       }, () => {
         if (uploadType(request.headers.get('content-type')) === null) throw new ApiError(415, C.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must be audio/wav, audio/mpeg or audio/ogg')
       })
       const { user, lang, name } = checked
       const contentType = uploadType(request.headers.get('content-type'))!
-      if (!looksLike(contentType, raw)) throw new ApiError(422, C.VALIDATION_FAILED, `the body is not ${contentType} audio (its first bytes say otherwise)`, [{ path: '/', message: `not ${contentType}` }])
+      if (!looksLike(contentType, raw)) throw new ApiError(422, C.VALIDATION_FAILED, `the body is not ${contentType} audio (its first bytes say otherwise)`, [ruled('/', `not ${contentType}`, 'audioType', { value: contentType })])
       const now = deps.clock.now()
       const { before, stored } = await auditedWrite(deps, user, () => {
         const done = voice.upload(lang, name, contentType, raw, now)

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { assertSchema, compile } from '../platform/validation'
 import { Webhook } from '../provisioning/model'
 import type { PeopleService } from '../people'
@@ -55,7 +56,7 @@ export function adminWebhookRoutes(deps: AppDeps, { people }: { people: PeopleSe
         const created = hooks.create(queueUnitId, entry, now)
         return { result: created, audit: { action: 'webhook.create', entity: { type: 'webhook', id: entry.id }, after: auditView(created.endpoint) } }
       }).catch((error) => {
-        if (error instanceof WebhookRefused) throw new ApiError(error.kind === 'exists' ? 409 : 422, error.kind === 'exists' ? C.WEBHOOK_EXISTS : C.VALIDATION_FAILED, error.message, [{ path: error.path, message: error.message }])
+        if (error instanceof WebhookRefused) throw new ApiError(error.kind === 'exists' ? 409 : 422, error.kind === 'exists' ? C.WEBHOOK_EXISTS : C.VALIDATION_FAILED, error.message, [ruled(error.path, error.message, error.rule, error.params)])
         throw error
       })
       deps.log({ level: 'info', msg: 'webhook endpoint added', by: user.username, webhook: entry.id })
@@ -89,7 +90,7 @@ export function adminWebhookRoutes(deps: AppDeps, { people }: { people: PeopleSe
     .post(`${ADMIN_API}/webhooks/:id/test`, async ({ request, params }) => {
       const user = await guard(request)
       const target = endpoint(params.id)
-      if (!target.active) throw new ApiError(422, C.VALIDATION_FAILED, 'this endpoint is disabled: enable it before testing it', [{ path: '/active', message: 'disabled' }])
+      if (!target.active) throw new ApiError(422, C.VALIDATION_FAILED, 'this endpoint is disabled: enable it before testing it', [ruled('/active', 'disabled', 'disabled')])
       const now = deps.clock.now()
       const queued = await auditedWrite(deps, user, () => {
         const test = hooks.queueTest(target, actorOf(user), now)
@@ -102,7 +103,7 @@ export function adminWebhookRoutes(deps: AppDeps, { people }: { people: PeopleSe
       // The session first, then the query (checked here, not by a route schema that would run before it).
       await guard(request)
       if (query.status !== undefined && query.status !== 'failed' && query.status !== 'all') {
-        throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', [{ path: 'status', message: 'failed or all' }])
+        throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', [ruled('status', 'failed or all', 'oneOf', { allowed: ['failed', 'all'] })])
       }
       return ok(200, { data: hooks.deliveries(query.status !== 'all', typeof query.webhookId === 'string' ? query.webhookId : undefined) })
     }, { detail: listDeliveriesDocs })

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { Actor } from '../platform/actor'
+import type { DetailParams, DetailRule } from '../platform/detail-rules'
 import { isoTime } from '../platform/clock'
 import { insertCredential, NO_PROPERTIES } from '../provisioning/keys'
 import { listDeliveries, readDelivery, redeliver, type DeliveryListing } from '../webhooks/deliveries'
@@ -40,7 +41,7 @@ const endpointOf = (r: EndpointRow): Endpoint => ({
 const COLUMNS = 'id, queue_unit_id AS queueUnitId, url, events, active, created_at AS createdAt, updated_at AS updatedAt'
 
 export class WebhookRefused extends Error {
-  constructor(public readonly kind: 'exists' | 'invalid', message: string, public readonly path: string) {
+  constructor(public readonly kind: 'exists' | 'invalid', message: string, public readonly path: string, public readonly rule: DetailRule, public readonly params?: DetailParams) {
     super(message)
   }
 }
@@ -63,8 +64,8 @@ export class AdminWebhooks {
 
   /** A new endpoint and its signing secret (returned for the answer only). */
   create(queueUnitId: string, hook: { id: string; url: string; events: string[]; active?: boolean }, now: number): { endpoint: Endpoint; signingSecret: string } {
-    if (this.sql.query('SELECT 1 FROM queue_units WHERE id = ?1').get(queueUnitId) === null) throw new WebhookRefused('invalid', `no queue unit "${queueUnitId}"`, '/queueUnitId')
-    if (this.get(hook.id) !== null) throw new WebhookRefused('exists', `a webhook endpoint "${hook.id}" exists`, '/id')
+    if (this.sql.query('SELECT 1 FROM queue_units WHERE id = ?1').get(queueUnitId) === null) throw new WebhookRefused('invalid', `no queue unit "${queueUnitId}"`, '/queueUnitId', 'unknownReference', { kind: 'queueUnit', value: queueUnitId })
+    if (this.get(hook.id) !== null) throw new WebhookRefused('exists', `a webhook endpoint "${hook.id}" exists`, '/id', 'taken', { kind: 'webhook' })
     this.sql.query('INSERT INTO webhooks (id, queue_unit_id, url, events, active, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)')
       .run(hook.id, queueUnitId, hook.url, JSON.stringify(hook.events), hook.active ?? true ? 1 : 0, now)
     // As a provisioning file's entry: the credential is named after the endpoint (src/provisioning/service.ts).

@@ -190,3 +190,6 @@ export type DeskClerkErrorCode = ValueOf<typeof DeskClerkCodes>
 /** Every code an API answer a page reads may carry. */
 export type WireErrorCode =
   | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode | DeskClerkErrorCode
+
+/** The rule a validation detail breaks, and its particulars (contract §24; src/platform/detail-rules.ts). */
+export type { DetailRule, DetailParams } from '../platform/detail-rules'

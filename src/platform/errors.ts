@@ -1,7 +1,15 @@
-/** One failing field: `path` is a JSON Pointer into the request body (or a header name). */
+import type { DetailParams, DetailRule } from './detail-rules'
+
+/**
+ * One failing field: `path` is a JSON Pointer into the request body (or a header name);
+ * `rule` and `params` say which rule it breaks, machine-readable (./detail-rules.ts), for a page
+ * to say in its own language (contract §24); `message` says it in English.
+ */
 export interface ErrorDetail {
   path: string
   message: string
+  rule?: DetailRule
+  params?: DetailParams
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from './errors'
+import { ruled } from './detail-rules'
 
 /*
  * Names in every language the branch speaks (contract §18): a name is one string, or an object
@@ -116,33 +117,33 @@ export function localeWithin(tag: string | null | undefined, language: string): 
 
 /** What is wrong with a provisioned name at `pointer`: an empty string, an empty object, a bad tag or text. */
 export function nameErrors(value: unknown, pointer: string): ErrorDetail[] {
-  const textProblem = (text: unknown) =>
-    typeof text !== 'string' || text.trim() === '' ? 'must be a non-empty string'
-      : [...text].length > MAX_NAME_LENGTH ? `at most ${MAX_NAME_LENGTH} characters`
+  const textProblem = (path: string, text: unknown): ErrorDetail | null =>
+    typeof text !== 'string' || text.trim() === '' ? ruled(path, 'must be a non-empty string', 'nameEmpty')
+      : [...text].length > MAX_NAME_LENGTH ? ruled(path, `at most ${MAX_NAME_LENGTH} characters`, 'maxLength', { max: MAX_NAME_LENGTH })
         : null
   if (typeof value === 'string') {
-    const problem = textProblem(value)
-    return problem === null ? [] : [{ path: pointer, message: problem }]
+    const problem = textProblem(pointer, value)
+    return problem === null ? [] : [problem]
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ path: pointer, message: 'must be a string or an object of language tags to strings ({"en": "Accounts", "ar": "الحسابات"})' }]
+    return [ruled(pointer, 'must be a string or an object of language tags to strings ({"en": "Accounts", "ar": "الحسابات"})', 'nameForm')]
   }
   const entries = Object.entries(value)
-  if (entries.length === 0) return [{ path: pointer, message: 'must name at least one language' }]
-  if (entries.length > MAX_NAME_LANGUAGES) return [{ path: pointer, message: `at most ${MAX_NAME_LANGUAGES} languages` }]
+  if (entries.length === 0) return [ruled(pointer, 'must name at least one language', 'nameNoLanguage')]
+  if (entries.length > MAX_NAME_LANGUAGES) return [ruled(pointer, `at most ${MAX_NAME_LANGUAGES} languages`, 'nameLanguages', { max: MAX_NAME_LANGUAGES })]
   const errors: ErrorDetail[] = []
   const seen = new Map<string, string>()
   for (const [tag, text] of entries) {
     const path = `${pointer}/${tag.replaceAll('~', '~0').replaceAll('/', '~1')}`
     const canonical = canonicalLanguageTag(tag)
     if (canonical === null) {
-      errors.push({ path, message: `"${tag}" is not a BCP 47 language tag (such as en, ar, fr-CA)` })
+      errors.push(ruled(path, `"${tag}" is not a BCP 47 language tag (such as en, ar, fr-CA)`, 'languageTag', { tag }))
       continue
     }
-    if (seen.has(canonical.toLowerCase())) errors.push({ path, message: `the same language as "${seen.get(canonical.toLowerCase())}"` })
+    if (seen.has(canonical.toLowerCase())) errors.push(ruled(path, `the same language as "${seen.get(canonical.toLowerCase())}"`, 'languageTwice', { tag, other: seen.get(canonical.toLowerCase())! }))
     seen.set(canonical.toLowerCase(), tag)
-    const problem = textProblem(text)
-    if (problem !== null) errors.push({ path, message: problem })
+    const problem = textProblem(path, text)
+    if (problem !== null) errors.push(problem)
   }
   return errors
 }

@@ -2,6 +2,7 @@ import { Elysia, type AnyElysia, type DocumentDecoration } from 'elysia'
 import swaggerBundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerCssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 import { CommonCodes, CommonErrorExamples, type ErrorDetail } from './errors'
+import { DETAIL_RULES } from './detail-rules'
 
 /*
  * The OpenAPI document (contract §15). Route files say what a route is through `routeDetail`
@@ -51,7 +52,17 @@ const errorDetailSchema = {
   additionalProperties: false,
   properties: {
     path: { type: 'string', description: 'JSON Pointer into the request body, or a header or parameter name' },
-    message: { type: 'string' },
+    message: { type: 'string', description: 'The rule broken, in English, for a person reading the API' },
+    rule: {
+      type: 'string',
+      enum: [...DETAIL_RULES],
+      description: 'Which rule the value breaks, machine-readable (a page says it in its own language, contract §24); absent where none is named',
+    },
+    params: {
+      type: 'object',
+      description: 'The rule\'s particulars: bounds (`min`, `max`), the value refused (`value`, `tag`), the allowed values (`allowed`), the kind of thing referred to (`kind`), a pattern\'s form (`format`); never a JSON Pointer',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] },
+    },
   },
 }
 

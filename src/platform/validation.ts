@@ -2,6 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { ApiError, pointer, type ErrorDetail } from './errors'
+import { PATTERN_FORMATS, ruled, type DetailParams, type DetailRule } from './detail-rules'
 
 export { TypeCompiler }
 
@@ -17,9 +18,13 @@ const MAX_DETAILS = 100
 export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = []
   const seen = new Set<string>()
+  /** Paths reported missing: TypeBox says "Expected string" of a missing field too, which adds nothing. */
+  const missing = new Set<string>()
   for (const error of check.Errors(value)) {
     let path = error.path
     let message = error.message
+    if (missing.has(path)) continue
+    if (error.type === ValueErrorType.ObjectRequiredProperty) missing.add(path)
     // TypeBox reports each unknown property at its own path.
     if (error.type === ValueErrorType.ObjectAdditionalProperties) message = 'unknown property'
     if (error.type === ValueErrorType.StringMaxLength) {
@@ -29,16 +34,58 @@ export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): Error
       message = `must be at most ${max} characters`
     }
     if (error.type === ValueErrorType.Union) message = 'does not match any allowed form'
-    push(path, message)
+    push(path, message, ruleOf(error))
     if (details.length >= MAX_DETAILS) break
   }
   return details
 
-  function push(path: string, message: string) {
+  function push(path: string, message: string, [rule, params]: [DetailRule, DetailParams | undefined]) {
     const key = `${path}\u0000${message}`
     if (seen.has(key) || details.length >= MAX_DETAILS) return
     seen.add(key)
-    details.push({ path: path === '' ? '/' : path, message })
+    details.push(ruled(path === '' ? '/' : path, message, rule, params))
+  }
+}
+
+/** The schema's words for a value's type (`params.expected` of a `type` detail). */
+const EXPECTED: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.String]: 'string', [ValueErrorType.Integer]: 'integer', [ValueErrorType.Number]: 'number',
+  [ValueErrorType.Boolean]: 'boolean', [ValueErrorType.Object]: 'object', [ValueErrorType.Array]: 'array', [ValueErrorType.Null]: 'null',
+}
+
+/** The rule a TypeBox error breaks, with its bounds from the schema (contract §24: a page says it in words). */
+function ruleOf(error: ValueError): [DetailRule, DetailParams | undefined] {
+  const schema = error.schema as Record<string, unknown>
+  const bounds = (): DetailParams => {
+    const params: DetailParams = {}
+    if (typeof schema.minimum === 'number') params.min = schema.minimum
+    if (typeof schema.maximum === 'number') params.max = schema.maximum
+    return params
+  }
+  switch (error.type) {
+    case ValueErrorType.String: case ValueErrorType.Integer: case ValueErrorType.Number: case ValueErrorType.Boolean:
+    case ValueErrorType.Object: case ValueErrorType.Array: case ValueErrorType.Null:
+      return ['type', { expected: EXPECTED[error.type]! }]
+    case ValueErrorType.StringPattern:
+      return ['format', { format: PATTERN_FORMATS[String(schema.pattern)] ?? 'other' }]
+    case ValueErrorType.StringMinLength: return ['minLength', { min: Number(schema.minLength) }]
+    case ValueErrorType.StringMaxLength: return ['maxLength', { max: Number(schema.maxLength) }]
+    case ValueErrorType.IntegerMinimum: case ValueErrorType.IntegerMaximum: case ValueErrorType.NumberMinimum: case ValueErrorType.NumberMaximum:
+      return ['range', bounds()]
+    case ValueErrorType.ArrayMinItems: return ['minItems', { min: Number(schema.minItems) }]
+    case ValueErrorType.ArrayMaxItems: return ['maxItems', { max: Number(schema.maxItems) }]
+    case ValueErrorType.ObjectMinProperties: return ['minItems', { min: Number(schema.minProperties) }]
+    case ValueErrorType.ObjectMaxProperties: return ['maxItems', { max: Number(schema.maxProperties) }]
+    case ValueErrorType.ArrayUniqueItems: return ['uniqueItems', undefined]
+    case ValueErrorType.Literal: return ['oneOf', { allowed: [String(schema.const)] }]
+    case ValueErrorType.Union: {
+      const options = (schema.anyOf as Record<string, unknown>[] | undefined) ?? []
+      const literals = options.every((o) => 'const' in o) ? options.map((o) => String(o.const)) : null
+      return literals === null ? ['form', undefined] : ['oneOf', { allowed: literals }]
+    }
+    case ValueErrorType.ObjectRequiredProperty: return ['required', undefined]
+    case ValueErrorType.ObjectAdditionalProperties: return ['unknownField', undefined]
+    default: return ['invalid', undefined]
   }
 }
 
@@ -102,13 +149,13 @@ export function illFormedStrings(value: unknown): ErrorDetail[] {
   while (stack.length > 0 && out.length < MAX_DETAILS) {
     const [node, path] = stack.pop()!
     if (typeof node === 'string') {
-      if (!node.isWellFormed()) out.push({ path: path || '/', message: 'must be well-formed Unicode (no lone surrogate)' })
+      if (!node.isWellFormed()) out.push(ruled(path || '/', 'must be well-formed Unicode (no lone surrogate)', 'unicode'))
     } else if (Array.isArray(node)) {
       node.forEach((item, i) => stack.push([item, `${path}/${i}`]))
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
         const at = `${path}${pointer(key)}`
-        if (!key.isWellFormed()) out.push({ path: at, message: 'must be well-formed Unicode (no lone surrogate)' })
+        if (!key.isWellFormed()) out.push(ruled(at, 'must be well-formed Unicode (no lone surrogate)', 'unicode'))
         stack.push([item, at])
       }
     }

@@ -3,6 +3,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open'
 import { compile, schemaErrors } from '../platform/validation'
 import { pointer, type ErrorDetail } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { isIanaTimeZone } from '../platform/time'
 import { parseCidr } from '../platform/client-address'
 import { canonicalLanguageTag, canonicalName, nameErrors, resolveName, type LocalizedName } from '../platform/names'
@@ -121,18 +122,18 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
   const seen = new Map<string, string>()
   const unique = (kind: string, id: string, path: string) => {
     const key = `${kind}:${id}`
-    if (seen.has(key)) problems.push({ path, message: `duplicate ${kind} id (also at ${seen.get(key)})` })
+    if (seen.has(key)) problems.push(ruled(path, `duplicate ${kind} id (also at ${seen.get(key)})`, 'duplicateId', { kind }))
     else seen.set(key, path)
   }
   /** An existing row with this id must belong to the same parent. */
   const owned = (table: SQLiteTable & { id: any }, parentColumn: any, id: string, parentId: string, path: string, what: string) => {
     const row = db.select({ parent: parentColumn }).from(table).where(eq(table.id, id)).get() as { parent: string } | undefined
-    if (row !== undefined && row.parent !== parentId) problems.push({ path, message: `${what} already belongs to ${row.parent}` })
+    if (row !== undefined && row.parent !== parentId) problems.push(ruled(path, `${what} already belongs to ${row.parent}`, 'belongsElsewhere', { kind: what, owner: row.parent }))
   }
   const uniqueNames = (names: string[], path: string) => {
     const s = new Set<string>()
     names.forEach((n, i) => {
-      if (s.has(n)) problems.push({ path: `${path}/${i}/name`, message: 'duplicate key name' })
+      if (s.has(n)) problems.push(ruled(`${path}/${i}/name`, 'duplicate key name', 'duplicateValue', { value: n }))
       s.add(n)
     })
   }
@@ -146,13 +147,13 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       unique('widget', wd.id, `${wp}/widgets/${i}/id`)
       owned(widgets, widgets.workspaceId, wd.id, ws.id, `${wp}/widgets/${i}/id`, 'widget')
       const existing = db.select({ type: widgets.type }).from(widgets).where(eq(widgets.id, wd.id)).get()
-      if (existing && existing.type !== wd.type) problems.push({ path: `${wp}/widgets/${i}/type`, message: `a widget's type cannot change (is ${existing.type})` })
+      if (existing && existing.type !== wd.type) problems.push(ruled(`${wp}/widgets/${i}/type`, `a widget's type cannot change (is ${existing.type})`, 'typeFixed', { value: existing.type }))
     })
     ws.prayerSources?.forEach((ps, i) => {
       const pp = `${wp}/prayerSources/${i}`
       unique('prayer source', ps.id, `${pp}/id`)
       owned(prayerSources, prayerSources.workspaceId, ps.id, ws.id, `${pp}/id`, 'prayer source')
-      if (!isIanaTimeZone(ps.timezone)) problems.push({ path: `${pp}/timezone`, message: 'not an IANA time zone name' })
+      if (!isIanaTimeZone(ps.timezone)) problems.push(ruled(`${pp}/timezone`, 'not an IANA time zone name', 'timeZone', { value: ps.timezone }))
     })
     ws.queueUnits?.forEach((qu, u) => {
       const up = `${wp}/queueUnits/${u}`
@@ -164,7 +165,7 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
         if (l.openingHours !== undefined) problems.push(...weeklyHoursErrors(l.openingHours, `${up}/locations/${i}/openingHours`))
         if (l.closedDates !== undefined) problems.push(...closedDatesErrors(l.closedDates, `${up}/locations/${i}/closedDates`))
         l.remoteJoin?.allowedNetworks?.forEach((network, n) => {
-          if (parseCidr(network) === null) problems.push({ path: `${up}/locations/${i}/remoteJoin/allowedNetworks/${n}`, message: 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)' })
+          if (parseCidr(network) === null) problems.push(ruled(`${up}/locations/${i}/remoteJoin/allowedNetworks/${n}`, 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)', 'cidr', { value: network }))
         })
       })
       qu.services?.forEach((sv, i) => {
@@ -173,15 +174,15 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       unique('queue unit', qu.id, `${up}/id`)
       owned(queueUnits, queueUnits.workspaceId, qu.id, ws.id, `${up}/id`, 'queue unit')
       if (qu.priority?.mode === 'INTERLEAVE' && qu.priority.normalPerPriority === undefined) {
-        problems.push({ path: `${up}/priority/normalPerPriority`, message: 'required when mode is INTERLEAVE' })
+        problems.push(ruled(`${up}/priority/normalPerPriority`, 'required when mode is INTERLEAVE', 'requiredWith', { mode: 'INTERLEAVE' }))
       }
       if (qu.priority?.mode === 'FIRST' && qu.priority.normalPerPriority !== undefined) {
-        problems.push({ path: `${up}/priority/normalPerPriority`, message: 'only with mode INTERLEAVE' })
+        problems.push(ruled(`${up}/priority/normalPerPriority`, 'only with mode INTERLEAVE', 'onlyWith', { mode: 'INTERLEAVE' }))
       }
       const reasons = new Map<string, number>()
       qu.breakReasons?.forEach((reason, i) => {
         const first = reasons.get(reason)
-        if (first !== undefined) problems.push({ path: `${up}/breakReasons/${i}`, message: `duplicate break reason (also at ${up}/breakReasons/${first})` })
+        if (first !== undefined) problems.push(ruled(`${up}/breakReasons/${i}`, `duplicate break reason (also at ${up}/breakReasons/${first})`, 'duplicateValue', { value: reason }))
         else reasons.set(reason, i)
       })
       const unitLocations = new Set([
@@ -195,7 +196,7 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       qu.locations?.forEach((l, i) => {
         unique('location', l.id, `${up}/locations/${i}/id`)
         owned(locations, locations.queueUnitId, l.id, qu.id, `${up}/locations/${i}/id`, 'location')
-        if (!isIanaTimeZone(l.timezone)) problems.push({ path: `${up}/locations/${i}/timezone`, message: 'not an IANA time zone name' })
+        if (!isIanaTimeZone(l.timezone)) problems.push(ruled(`${up}/locations/${i}/timezone`, 'not an IANA time zone name', 'timeZone', { value: l.timezone }))
       })
       // Contract §24: a prefix is unique within the unit. The services the file names are judged as
       // it says; the unit's other stored services (retired ones too: their tickets carry the
@@ -205,31 +206,31 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
         .where(eq(services.queueUnitId, qu.id)).all().filter((r) => !named.has(r.id)).map((r) => [r.prefix, r.id]))
       qu.services?.forEach((s, i) => {
         const holder = prefixHolders.get(s.prefix)
-        if (holder !== undefined && holder !== s.id) problems.push({ path: `${up}/services/${i}/prefix`, message: `"${s.prefix}" is already the prefix of service ${holder} in this queue unit` })
+        if (holder !== undefined && holder !== s.id) problems.push(ruled(`${up}/services/${i}/prefix`, `"${s.prefix}" is already the prefix of service ${holder} in this queue unit`, 'taken', { value: s.prefix }))
         else if (holder === undefined) prefixHolders.set(s.prefix, s.id)
       })
       qu.services?.forEach((s, i) => {
         unique('service', s.id, `${up}/services/${i}/id`)
         owned(services, services.queueUnitId, s.id, qu.id, `${up}/services/${i}/id`, 'service')
         s.locations.forEach((l, j) => {
-          if (!unitLocations.has(l)) problems.push({ path: `${up}/services/${i}/locations/${j}`, message: 'no such location in this queue unit' })
+          if (!unitLocations.has(l)) problems.push(ruled(`${up}/services/${i}/locations/${j}`, 'no such location in this queue unit', 'unknownReference', { kind: 'location', value: l }))
         })
       })
       qu.counters?.forEach((c, i) => {
         unique('counter', c.id, `${up}/counters/${i}/id`)
         owned(counters, counters.queueUnitId, c.id, qu.id, `${up}/counters/${i}/id`, 'counter')
-        if (!unitLocations.has(c.locationId)) problems.push({ path: `${up}/counters/${i}/locationId`, message: 'no such location in this queue unit' })
+        if (!unitLocations.has(c.locationId)) problems.push(ruled(`${up}/counters/${i}/locationId`, 'no such location in this queue unit', 'unknownReference', { kind: 'location', value: c.locationId }))
         c.services.forEach((s, j) => {
-          if (!unitServices.has(s)) problems.push({ path: `${up}/counters/${i}/services/${j}`, message: 'no such service in this queue unit' })
+          if (!unitServices.has(s)) problems.push(ruled(`${up}/counters/${i}/services/${j}`, 'no such service in this queue unit', 'unknownReference', { kind: 'service', value: s }))
         })
       })
       uniqueNames((qu.apiKeys ?? []).map((k) => k.name), `${up}/apiKeys`)
       qu.apiKeys?.forEach((k, i) => {
         k.locations?.forEach((l, j) => {
-          if (!unitLocations.has(l)) problems.push({ path: `${up}/apiKeys/${i}/locations/${j}`, message: 'no such location in this queue unit' })
+          if (!unitLocations.has(l)) problems.push(ruled(`${up}/apiKeys/${i}/locations/${j}`, 'no such location in this queue unit', 'unknownReference', { kind: 'location', value: l }))
         })
         k.services?.forEach((s, j) => {
-          if (!unitServices.has(s)) problems.push({ path: `${up}/apiKeys/${i}/services/${j}`, message: 'no such service in this queue unit' })
+          if (!unitServices.has(s)) problems.push(ruled(`${up}/apiKeys/${i}/services/${j}`, 'no such service in this queue unit', 'unknownReference', { kind: 'service', value: s }))
         })
       })
       qu.webhooks?.forEach((h, i) => {
@@ -247,16 +248,16 @@ type ProvisionedUnit = NonNullable<ProvisioningFile['workspaces'][number]['queue
 function languageErrors(qu: ProvisionedUnit, up: string): ErrorDetail[] {
   const problems: ErrorDetail[] = []
   if (qu.defaultLanguage !== undefined && canonicalLanguageTag(qu.defaultLanguage) === null) {
-    problems.push({ path: `${up}/defaultLanguage`, message: `"${qu.defaultLanguage}" is not a BCP 47 language tag (such as en, ar, fr-CA)` })
+    problems.push(ruled(`${up}/defaultLanguage`, `"${qu.defaultLanguage}" is not a BCP 47 language tag (such as en, ar, fr-CA)`, 'languageTag', { tag: qu.defaultLanguage }))
   }
   qu.languages?.forEach((tag, i) => {
-    if (canonicalLanguageTag(tag) === null) problems.push({ path: `${up}/languages/${i}`, message: `"${tag}" is not a BCP 47 language tag (such as en, ar, fr-CA)` })
+    if (canonicalLanguageTag(tag) === null) problems.push(ruled(`${up}/languages/${i}`, `"${tag}" is not a BCP 47 language tag (such as en, ar, fr-CA)`, 'languageTag', { tag }))
   })
   if (problems.length === 0 && qu.languages !== undefined) {
     const canonical = qu.languages.map((tag) => canonicalLanguageTag(tag)!.toLowerCase())
-    if (new Set(canonical).size !== canonical.length) problems.push({ path: `${up}/languages`, message: 'names a language twice' })
+    if (new Set(canonical).size !== canonical.length) problems.push(ruled(`${up}/languages`, 'names a language twice', 'uniqueItems'))
     const fallback = canonicalLanguageTag(qu.defaultLanguage ?? 'en')!.toLowerCase()
-    if (!canonical.includes(fallback)) problems.push({ path: `${up}/languages`, message: `must include the default language "${qu.defaultLanguage ?? 'en'}"` })
+    if (!canonical.includes(fallback)) problems.push(ruled(`${up}/languages`, `must include the default language "${qu.defaultLanguage ?? 'en'}"`, 'languageMissing', { tag: qu.defaultLanguage ?? 'en' }))
   }
   return problems
 }

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../platform/errors'
+import { ruled } from '../platform/detail-rules'
 import { addDays, isRealDate, localDate, minutesOf, utcMidnight, zonedInstant } from '../platform/time'
 
 /*
@@ -69,50 +70,53 @@ function spanOf([from, to]: HoursInterval): [number, number] {
  */
 export function weeklyHoursErrors(value: unknown, pointer: string): ErrorDetail[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ path: pointer, message: 'must be an object of weekdays (mon … sun) to lists of ["HH:mm", "HH:mm"] intervals' }]
+    return [ruled(pointer, 'must be an object of weekdays (mon … sun) to lists of ["HH:mm", "HH:mm"] intervals', 'hoursForm')]
   }
   const errors: ErrorDetail[] = []
   // Every valid interval on a week of minutes (Monday 00:00 = 0), to find overlaps.
-  const week: { from: number; to: number; path: string }[] = []
+  const week: { from: number; to: number; path: string; day: string; interval: [string, string] }[] = []
   for (const [day, intervals] of Object.entries(value)) {
     const dayPath = `${pointer}/${day}`
     const index = (WEEKDAYS as readonly string[]).indexOf(day)
     if (index < 0) {
-      errors.push({ path: dayPath, message: `unknown weekday "${day}": use mon, tue, wed, thu, fri, sat, sun` })
+      errors.push(ruled(dayPath, `unknown weekday "${day}": use mon, tue, wed, thu, fri, sat, sun`, 'weekday', { day }))
       continue
     }
     if (!Array.isArray(intervals)) {
-      errors.push({ path: dayPath, message: 'must be a list of ["HH:mm", "HH:mm"] intervals ([] for closed)' })
+      errors.push(ruled(dayPath, 'must be a list of ["HH:mm", "HH:mm"] intervals ([] for closed)', 'hoursList'))
       continue
     }
-    if (intervals.length > 12) errors.push({ path: dayPath, message: 'at most 12 intervals a day' })
+    if (intervals.length > 12) errors.push(ruled(dayPath, 'at most 12 intervals a day', 'maxItems', { max: 12 }))
     intervals.slice(0, 12).forEach((interval: unknown, i: number) => {
       const path = `${dayPath}/${i}`
       if (!Array.isArray(interval) || interval.length !== 2 || typeof interval[0] !== 'string' || typeof interval[1] !== 'string') {
-        errors.push({ path, message: 'must be two times, ["HH:mm", "HH:mm"]' })
+        errors.push(ruled(path, 'must be two times, ["HH:mm", "HH:mm"]', 'interval'))
         return
       }
       const [from, to] = interval as [string, string]
-      if (!TIME.test(from)) errors.push({ path: `${path}/0`, message: `"${from}" is not a time of day HH:mm (00:00 to 23:59)` })
-      if (!TIME.test(to) && to !== '24:00') errors.push({ path: `${path}/1`, message: `"${to}" is not a time of day HH:mm (00:00 to 24:00)` })
+      if (!TIME.test(from)) errors.push(ruled(`${path}/0`, `"${from}" is not a time of day HH:mm (00:00 to 23:59)`, 'time', { value: from, latest: '23:59' }))
+      if (!TIME.test(to) && to !== '24:00') errors.push(ruled(`${path}/1`, `"${to}" is not a time of day HH:mm (00:00 to 24:00)`, 'time', { value: to, latest: '24:00' }))
       if (!TIME.test(from) || (!TIME.test(to) && to !== '24:00')) return
       if (minutesOf(from) === (to === '24:00' ? 1440 : minutesOf(to)) || (from === '00:00' && to === '00:00')) {
-        errors.push({ path, message: 'an interval must not start and end at the same time' })
+        errors.push(ruled(path, 'an interval must not start and end at the same time', 'emptyInterval', { from, to }))
         return
       }
       const [start, end] = spanOf([from, to])
-      week.push({ from: index * 1440 + start, to: index * 1440 + end, path })
+      week.push({ from: index * 1440 + start, to: index * 1440 + end, path, day, interval: [from, to] })
     })
   }
   // The week wraps: Sunday's interval past midnight runs into Monday.
-  const laps = week.flatMap((w) => [w, { from: w.from + 7 * 1440, to: w.to + 7 * 1440, path: w.path }]).sort((a, b) => a.from - b.from)
+  const laps = week.flatMap((w) => [w, { ...w, from: w.from + 7 * 1440, to: w.to + 7 * 1440 }]).sort((a, b) => a.from - b.from)
   const reported = new Set<string>()
   for (let i = 1; i < laps.length; i += 1) {
     const earlier = laps[i - 1]!
     const later = laps[i]!
     if (later.from < earlier.to && later.path !== earlier.path && !reported.has(later.path)) {
       reported.add(later.path)
-      errors.push({ path: later.path, message: `overlaps ${earlier.path}` })
+      errors.push(ruled(later.path, `overlaps ${earlier.path}`, 'overlap', {
+        day: later.day, from: later.interval[0], to: later.interval[1],
+        otherDay: earlier.day, otherFrom: earlier.interval[0], otherTo: earlier.interval[1],
+      }))
     }
   }
   return errors
@@ -120,16 +124,16 @@ export function weeklyHoursErrors(value: unknown, pointer: string): ErrorDetail[
 
 /** What is wrong with a location's closed dates: not a list, not a real `YYYY-MM-DD`, or named twice. */
 export function closedDatesErrors(value: unknown, pointer: string): ErrorDetail[] {
-  if (!Array.isArray(value)) return [{ path: pointer, message: 'must be a list of dates YYYY-MM-DD' }]
-  if (value.length > 1000) return [{ path: pointer, message: 'at most 1000 closed dates' }]
+  if (!Array.isArray(value)) return [ruled(pointer, 'must be a list of dates YYYY-MM-DD', 'datesForm')]
+  if (value.length > 1000) return [ruled(pointer, 'at most 1000 closed dates', 'maxItems', { max: 1000 })]
   const errors: ErrorDetail[] = []
   const seen = new Set<string>()
   value.forEach((date: unknown, i: number) => {
     const m = typeof date === 'string' ? DATE.exec(date) : null
     if (m === null || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
-      errors.push({ path: `${pointer}/${i}`, message: `${JSON.stringify(date)} is not a real date YYYY-MM-DD` })
+      errors.push(ruled(`${pointer}/${i}`, `${JSON.stringify(date)} is not a real date YYYY-MM-DD`, 'date', { value: typeof date === 'string' ? date : JSON.stringify(date) ?? '' }))
     } else if (seen.has(date as string)) {
-      errors.push({ path: `${pointer}/${i}`, message: `${date} is named twice` })
+      errors.push(ruled(`${pointer}/${i}`, `${date} is named twice`, 'dateTwice', { value: date as string }))
     } else {
       seen.add(date as string)
     }

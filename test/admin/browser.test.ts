@@ -5,12 +5,14 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
 import { addConsoleStaff, signIn } from './browser-support'
+import { STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
  * The administration console (contract §17) in headless Chromium against dist/lobby (build it
  * first: `bun run build`; run this file alone). An admin adds a service with an Arabic name and
  * opening hours (a bad time is said at its field first) and a counter; a manager renames a
- * counter and the queue board, open in another browser, shows the new name within a second.
+ * counter and the queue board, open in another browser, shows the new name within a second;
+ * overlapping hours are said in words beside Monday, in English and Arabic (contract §24).
  * Screenshots of /admin and / in English and Arabic go to SHOTS (SCREENSHOTS_DIR=docs/images
  * for the docs).
  */
@@ -104,6 +106,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await page.goto(`${lobby.url}/?lang=ar`)
     await page.screenshot({ path: join(SHOTS, 'start-page-ar.png') })
     expect(network.outside).toEqual([])
+  }, 90_000)
+
+  test('errors in words (contract §24): overlapping hours are said beside Monday, in English and in Arabic, with no pointer on the page', async () => {
+    const page = await newPage()
+    await signIn(page, lobby, 'root')
+    for (const lang of ['en', 'ar'] as const) {
+      const t = STRINGS[lang]
+      await page.goto(`${lobby.url}/admin${lang === 'ar' ? '?lang=ar' : ''}`)
+      const hall = page.locator('details[data-id="loc_annex"]')
+      await hall.locator('summary').click()
+      await hall.getByLabel(t.alwaysOpen).uncheck()
+      const monday = hall.getByLabel(t.days.mon, { exact: true })
+      await monday.fill('08:00-12:00, 11:00-14:00')
+      await hall.getByRole('button', { name: t.save }).click()
+      const error = page.locator(`[id="${await monday.getAttribute('id')}-error"]`)
+      await error.waitFor()
+      expect(await monday.getAttribute('aria-invalid')).toBe('true')
+      expect((await error.textContent())!.replace(/[\u2066-\u2069]/g, '')).toBe(lang === 'en'
+        ? 'Opening hours, Monday: 08:00–12:00 overlaps 11:00–14:00'
+        : 'ساعات العمل، الاثنين: 08:00–12:00 تتداخل مع 11:00–14:00')
+      const text = await page.locator('main').innerText()
+      expect(text).not.toMatch(/\/openingHours|\/mon\/|overlaps \/|Expected /)
+      await hall.scrollIntoViewIfNeeded()
+      await monday.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: join(SHOTS, `admin-error-words-${lang}.png`) })
+    }
+    expect(pageErrors).toEqual([])
   }, 90_000)
 
   test('a manager renames a counter; the board in another browser shows it within a second', async () => {

@@ -27,7 +27,7 @@ describe('console: pair a device', () => {
   test('bad bindings are 422 at the field; a manager pairs in its own units only, never a display; a clerk is 403', async () => {
     const ctx = await sectionContext()
     const unknown = await expectError(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: { role: 'desk', counterId: 'cnt_9' } }), 422, C.VALIDATION_FAILED)
-    expect(unknown.error.details).toEqual([{ path: '/counterId', message: 'no counter "cnt_9"' }])
+    expect(unknown.error.details).toEqual([{ path: '/counterId', message: 'no counter "cnt_9"', rule: 'unknownReference', params: { kind: 'counter' } }])
     const missing = await expectError(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: { role: 'kiosk', queueUnitId: 'qu_main' } }), 422, C.VALIDATION_FAILED)
     expect(missing.error.details[0].path).toBe('/locationId')
     const stray = await expectError(await call(ctx, ctx.admin, 'POST', '/devices/pairings', { body: { ...DESK, colour: 'red' } }), 422, C.VALIDATION_FAILED)

@@ -30,7 +30,7 @@ describe('console: keys and display tokens', () => {
     const stray = await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: { kind: 'display', owner: 'ws_demo', name: 'tv', scopes: ['state:read'] } }), 422, C.VALIDATION_FAILED)
     expect(stray.error.details.map((d: any) => d.path)).toContain('/scopes')
     const foreign = await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: { ...CMS, services: ['svc_accounts', 'svc_east'] } }), 422, C.VALIDATION_FAILED)
-    expect(foreign.error.details).toEqual([{ path: '/services/1', message: 'no such service in this queue unit' }])
+    expect(foreign.error.details).toEqual([{ path: '/services/1', message: 'no such service in this queue unit', rule: 'unknownReference', params: { kind: 'service', value: 'svc_east' } }])
     await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: { ...CMS, owner: 'qu_nowhere' } }), 422, C.VALIDATION_FAILED)
     await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: { kind: 'webhook', owner: 'whk_crm', name: 'whk_crm' } }), 422, C.VALIDATION_FAILED)
     await expectError(await call(ctx, ctx.admin, 'POST', '/keys', { body: { kind: 'queue', owner: 'qu_main', name: 'all' } }), 409, C.KEY_EXISTS)

@@ -48,7 +48,7 @@ describe('validation parity between the console and provisioning files', () => {
       const file = filePointers(ctx, c.kind, c.entity)
       expect(file.details.map((d) => d.path)).toContain(`${file.prefix}${c.pointer}`)
       // Every pointer of the file's answer is the API's, made absolute; so are pointers inside the messages.
-      expect(file.details.map((d) => ({ path: d.path.slice(file.prefix.length), message: d.message.replaceAll(`${file.prefix}/`, '/') }))).toEqual(answer.error.details)
+      expect(file.details.map((d) => ({ ...d, path: d.path.slice(file.prefix.length), message: d.message.replaceAll(`${file.prefix}/`, '/') }))).toEqual(answer.error.details)
     })
   }
 

@@ -30,7 +30,7 @@ describe('console: staff accounts', () => {
     const bad = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'Bad Name', role: 'boss' } }), 422, C.VALIDATION_FAILED)
     expect(bad.error.details.map((d: any) => d.path).sort()).toEqual(['/role', '/username'])
     const unit = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'manager', queueUnits: ['qu_nowhere'] } }), 422, C.VALIDATION_FAILED)
-    expect(unit.error.details).toEqual([{ path: '/queueUnits', message: 'no queue unit "qu_nowhere"' }])
+    expect(unit.error.details).toEqual([{ path: '/queueUnits', message: 'no queue unit "qu_nowhere"', rule: 'unknownReference', params: { kind: 'queueUnit' } }])
     const admin = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'x', role: 'admin', queueUnits: ['qu_main'] } }), 422, C.VALIDATION_FAILED)
     expect(admin.error.details[0].path).toBe('/queueUnits')
     expect(auditOf(ctx, 'user.create')).toEqual([])
@@ -41,14 +41,14 @@ describe('console: staff accounts', () => {
     const needsUnit = 'a manager or a clerk needs at least one queue unit (queueUnits)'
     for (const body of [{ username: 'nour', role: 'manager' }, { username: 'nour', role: 'clerk', queueUnits: [] }]) {
       const refused = await expectError(await call(ctx, ctx.admin, 'POST', '/users', { body }), 422, C.VALIDATION_FAILED)
-      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit }])
+      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit, rule: 'minItems', params: { min: 1 } }])
     }
     expect((await expectOk(await call(ctx, ctx.admin, 'GET', '/users'))).data.map((u: any) => u.username)).not.toContain('nour')
     // An admin has no unit list: becoming a clerk or a manager needs units given with the role.
     await expectOk(await call(ctx, ctx.admin, 'POST', '/users', { body: { username: 'zaid', role: 'admin' } }), 201)
     for (const body of [{ role: 'clerk' }, { role: 'manager', queueUnits: [] }]) {
       const refused = await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/zaid', { body }), 422, C.VALIDATION_FAILED)
-      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit }])
+      expect(refused.error.details).toEqual([{ path: '/queueUnits', message: needsUnit, rule: 'minItems', params: { min: 1 } }])
     }
     // A manager's units cannot be emptied either.
     await expectError(await call(ctx, ctx.admin, 'PATCH', '/users/mona', { body: { queueUnits: [] } }), 422, C.VALIDATION_FAILED)

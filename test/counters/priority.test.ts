@@ -101,7 +101,7 @@ describe('priority tickets: the public API is unchanged', () => {
   test('the public issue refuses a priority field (unknown property, 422) and writes nothing', async () => {
     const ctx = counterContext()
     const body = await expectError(await issue(ctx, ctx.key('all'), { ...HALL_ACCOUNTS, priority: true }), 422, QueueCodes.VALIDATION_FAILED)
-    expect(body.error.details).toEqual([{ path: '/priority', message: 'unknown property' }])
+    expect(body.error.details).toEqual([{ path: '/priority', message: 'unknown property', rule: 'unknownField' }])
     expect(ctx.db.$client.query('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 0 })
   })
 

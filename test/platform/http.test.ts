@@ -73,7 +73,7 @@ describe('one HTTP convention', () => {
       422,
       'VALIDATION_FAILED',
     )
-    expect(body.error.details).toEqual([{ path: '/extra', message: 'unknown property' }])
+    expect(body.error.details).toEqual([{ path: '/extra', message: 'unknown property', rule: 'unknownField' }])
     expect(JSON.stringify(body)).not.toContain('leaked-value')
   })
 
@@ -117,7 +117,7 @@ describe('one HTTP convention', () => {
     const { app } = appWithTestRoutes()
     const res = await request(app, 'POST', '/things', { raw: '{"name":"\\ud800","count":1}', headers: { 'content-type': 'application/json' } })
     const body = await expectEnvelope(res, 422, 'VALIDATION_FAILED')
-    expect(body.error.details).toEqual([{ path: '/name', message: expect.stringContaining('well-formed') }])
+    expect(body.error.details).toEqual([{ path: '/name', message: expect.stringContaining('well-formed'), rule: 'unicode' }])
   })
 
   test('any declared body over 1 MiB is 413 in the envelope before a route runs', async () => {

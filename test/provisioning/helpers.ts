@@ -22,7 +22,8 @@ export function refusal(edit: (unit: any) => void) {
   } catch (e) {
     expect(e).toBeInstanceOf(ProvisioningError)
     expect(ctx.db.$client.query('SELECT count(*) AS n FROM queue_units').get()).toEqual({ n: 0 })
-    return (e as ProvisioningError).details
+    // Where and what, in English; the rule each detail names is tested by test/admin/error-words.test.ts.
+    return (e as ProvisioningError).details.map(({ path, message }) => ({ path, message }))
   }
   throw new Error('expected a ProvisioningError')
 }

@@ -52,7 +52,7 @@ describe('service prefixes within a queue unit', () => {
       throw new Error('expected a ProvisioningError')
     } catch (e) {
       expect(e).toBeInstanceOf(ProvisioningError)
-      expect((e as ProvisioningError).details).toEqual([{ path: `${UNIT}/services/0/prefix`, message: '"L" is already the prefix of service svc_loans in this queue unit' }])
+      expect((e as ProvisioningError).details).toEqual([{ path: `${UNIT}/services/0/prefix`, message: '"L" is already the prefix of service svc_loans in this queue unit', rule: 'taken', params: { value: 'L' } }])
     }
     expect(prefixOf(ctx, 'svc_audit')).toBeUndefined()
     // Renamed, the same prefix: the service's own stored row is no conflict.

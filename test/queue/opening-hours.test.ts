@@ -7,6 +7,8 @@ const at = (iso: string) => Date.parse(iso)
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 const WEEKDAYS_9_TO_5: WeeklyHours = { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']] }
 const everyDay = (from: string, to: string): WeeklyHours => Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [[from, to]]]))
+/** Where and what, in English (the rule each detail names: test/admin/error-words.test.ts). */
+const plain = (details: { path: string; message: string }[]) => details.map(({ path, message }) => ({ path, message }))
 const hours = (weekly: WeeklyHours | null, extra: Partial<LocationHours> = {}): LocationHours => ({ weekly, closedDates: [], lastTicketMinutesBeforeClose: 0, ...extra })
 
 describe('opening hours (contract §18)', () => {
@@ -106,13 +108,13 @@ describe('opening hours validation: each problem with the JSON Pointer of its fi
   test('unknown weekdays, bad times, empty intervals and wrong shapes', () => {
     const errors = weeklyHoursErrors({ monday: [], tue: [['8:30', '12:00']], wed: [['12:00', '25:00']], thu: [['10:00', '10:00']], fri: 'closed', sat: [['09:00']] }, '/h')
     expect(errors.map((e) => e.path).sort()).toEqual(['/h/fri', '/h/monday', '/h/sat/0', '/h/thu/0', '/h/tue/0/0', '/h/wed/0/1'])
-    expect(weeklyHoursErrors([], '/h')).toEqual([{ path: '/h', message: expect.stringContaining('object of weekdays') }])
+    expect(plain(weeklyHoursErrors([], '/h'))).toEqual([{ path: '/h', message: expect.stringContaining('object of weekdays') }])
   })
 
   test('overlaps: within a day, past midnight into the next day, and Sunday night into Monday', () => {
-    expect(weeklyHoursErrors({ mon: [['08:00', '12:00'], ['11:00', '13:00']] }, '/h')).toEqual([{ path: '/h/mon/1', message: 'overlaps /h/mon/0' }])
-    expect(weeklyHoursErrors({ mon: [['22:00', '03:00']], tue: [['02:00', '08:00']] }, '/h')).toEqual([{ path: '/h/tue/0', message: 'overlaps /h/mon/0' }])
-    expect(weeklyHoursErrors({ sun: [['23:00', '01:00']], mon: [['00:30', '08:00']] }, '/h')).toEqual([{ path: '/h/mon/0', message: 'overlaps /h/sun/0' }])
+    expect(plain(weeklyHoursErrors({ mon: [['08:00', '12:00'], ['11:00', '13:00']] }, '/h'))).toEqual([{ path: '/h/mon/1', message: 'overlaps /h/mon/0' }])
+    expect(plain(weeklyHoursErrors({ mon: [['22:00', '03:00']], tue: [['02:00', '08:00']] }, '/h'))).toEqual([{ path: '/h/tue/0', message: 'overlaps /h/mon/0' }])
+    expect(plain(weeklyHoursErrors({ sun: [['23:00', '01:00']], mon: [['00:30', '08:00']] }, '/h'))).toEqual([{ path: '/h/mon/0', message: 'overlaps /h/sun/0' }])
     // Touching is no overlap.
     expect(weeklyHoursErrors({ mon: [['08:00', '12:00'], ['12:00', '13:00']] }, '/h')).toEqual([])
   })

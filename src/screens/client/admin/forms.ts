@@ -1,10 +1,15 @@
 import { h } from '../dom'
+import { fieldName, wordsFor, type RuledDetail } from './error-words'
+import { STRINGS, type Lang } from './strings'
 
 /*
  * The console's form toolkit: labelled fields, and errors in words at the field a JSON Pointer
  * names (the admin API answers 422 with `details[].path` relative to the entity, contract §17).
  * A detail goes to the field whose pointer is the longest prefix of its path; one that matches
- * no field is shown at the top of the form. Each message is tied to its input with
+ * no field is shown at the top of the form. Each is said in the page's language, the field
+ * named by its label (its group's first where it has one: "Opening hours, Monday"), from the
+ * detail's `rule` (./error-words.ts, contract §24): never the server's English `message`, which
+ * may hold a JSON Pointer, a pattern or a schema type. Each is tied to its input with
  * `aria-describedby` and the input is marked `aria-invalid`; the first is focused.
  */
 
@@ -18,9 +23,22 @@ export interface Field {
   root: HTMLElement
   focus: HTMLElement
   error: HTMLElement
+  /** How an error names the field; absent: the text of the root's label or legend. */
+  label?: string
 }
 
-export interface ErrorDetail { path: string; message: string }
+/** A detail of the API's answer; `words`: one the page made itself, already in its language. */
+export interface ErrorDetail extends RuledDetail { words?: string }
+
+/** The page's language (the frame's `<html lang>`). */
+const pageLang = (): Lang => (document.documentElement.lang.toLowerCase().startsWith('ar') ? 'ar' : 'en')
+
+/** The name an error gives a field: its label, after the legend of the group it stands in, if any. */
+function nameOf(f: Field, lang: Lang): string {
+  const label = f.label ?? f.root.querySelector('label, legend')?.textContent ?? ''
+  const group = f.root.parentElement?.closest('fieldset')?.querySelector(':scope > legend')?.textContent ?? null
+  return fieldName(label, group, lang)
+}
 
 export class FormErrors {
   readonly fields: Field[] = []
@@ -47,13 +65,15 @@ export class FormErrors {
     let placed = 0
     let first: HTMLElement | null = null
     const loose: string[] = []
+    const lang = pageLang()
     for (const d of details) {
       const field = this.fieldFor(d.path)
       if (field === null) {
-        loose.push(`${d.path}: ${d.message}`)
+        loose.push(d.words ?? wordsFor(d, STRINGS[lang].thisForm, lang))
         continue
       }
-      field.error.textContent = field.error.textContent ? `${field.error.textContent} ${d.message}` : d.message
+      const words = d.words ?? wordsFor(d, nameOf(field, lang), lang)
+      field.error.textContent = field.error.textContent ? `${field.error.textContent} ${words}` : words
       field.error.hidden = false
       field.focus.setAttribute('aria-invalid', 'true')
       first ??= field.focus
@@ -86,7 +106,7 @@ export function field(errors: FormErrors, label: string, control: Control, point
   control.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '))
   const error = h('p', { class: 'field-error', id: errorId, hidden: true })
   const root = h('div', { class: 'field' }, h('label', { for: control.id }, label), hintId === null ? null : h('p', { class: 'field-hint', id: hintId }, hint!), control, error)
-  errors.add({ pointer, root, focus: control, error })
+  errors.add({ pointer, root, focus: control, error, label })
   return root
 }
 
@@ -98,7 +118,7 @@ export function checkbox(errors: FormErrors, label: string, checked: boolean, po
   input.setAttribute('aria-describedby', errorId)
   const error = h('p', { class: 'field-error', id: errorId, hidden: true })
   const root = h('div', { class: 'field field-check' }, input, h('label', { for: input.id }, label), error)
-  errors.add({ pointer, root, focus: input, error })
+  errors.add({ pointer, root, focus: input, error, label })
   return { root, input }
 }
 
@@ -111,7 +131,7 @@ export function checkList(errors: FormErrors, legend: string, options: { value: 
   })
   const error = h('p', { class: 'field-error', id: uid('e'), hidden: true })
   const root = h('fieldset', { class: 'field field-list', 'aria-describedby': error.id }, h('legend', null, legend), boxes.map((b) => b.root), error)
-  errors.add({ pointer, root, focus: boxes[0]?.input ?? root, error })
+  errors.add({ pointer, root, focus: boxes[0]?.input ?? root, error, label: legend })
   return { root, read: () => boxes.filter((b) => b.input.checked).map((b) => b.input.value) }
 }
 

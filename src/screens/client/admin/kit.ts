@@ -1,6 +1,6 @@
 import type { ApiAnswer } from '../api'
 import { h } from '../dom'
-import type { FormErrors } from './forms'
+import type { ErrorDetail, FormErrors } from './forms'
 import type { AdminContext } from './sections'
 import { fill, type Strings } from './strings'
 
@@ -19,9 +19,10 @@ export function answered(answer: ApiAnswer | null, errors: FormErrors, t: String
     return true
   }
   errors.say(problem(answer, t))
-  const details = (answer?.body as { error?: { details?: { path: string; message: string }[] } } | null)?.error?.details
+  const details = (answer?.body as { error?: { details?: ErrorDetail[] } } | null)?.error?.details
   if (answer?.status === 422 || answer?.status === 409) {
-    if (details !== undefined && details.length > 0) errors.show(details, answer.message)
+    // Said in words at their fields (contract §24); the server's English message is not repeated.
+    if (details !== undefined && details.length > 0) errors.show(details, t.invalid)
   }
   return false
 }

@@ -29,6 +29,8 @@ const en = {
   conflict: 'Someone else changed this {thing} after you opened it. Reload to see their change, then make yours again.',
   inUse: 'It cannot be deleted while other things refer to it:',
   invalid: 'Some fields need fixing: see the messages next to them.',
+  /** How an error names a problem with the form as a whole (no field of its own), contract §24. */
+  thisForm: 'This form',
   forbidden: 'You may not change this.',
   signedOut: 'Your session ended. Sign in again.',
   nameIn: 'Name ({language})',
@@ -214,6 +216,7 @@ const ar: Strings = {
   conflict: 'غيّر شخص آخر هذا ({thing}) بعد أن فتحته. أعد التحميل لترى تغييره، ثم أجرِ تغييرك مرة أخرى.',
   inUse: 'لا يمكن حذفه ما دامت عناصر أخرى تشير إليه:',
   invalid: 'بعض الحقول تحتاج إلى تصحيح: انظر الرسائل بجانبها.',
+  thisForm: 'هذا النموذج',
   forbidden: 'لا يحق لك تغيير هذا.',
   signedOut: 'انتهت جلستك. سجّل الدخول مرة أخرى.',
   nameIn: 'الاسم ({language})',

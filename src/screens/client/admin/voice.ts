@@ -1,6 +1,6 @@
 import { api } from '../api'
 import { h } from '../dom'
-import { field, FormErrors, textInput } from './forms'
+import { field, FormErrors, textInput, type ErrorDetail } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
 import type { AdminContext, AdminSection } from './sections'
 import { SECTION_ROLES } from './access'
@@ -65,7 +65,7 @@ function languagePanel(ctx: AdminContext, language: Language, refresh: () => Pro
     event.preventDefault()
     errors.clear()
     const chosen = file.files?.[0]
-    if (chosen === undefined) return errors.show([{ path: '/', message: t.chooseFile }], t.invalid)
+    if (chosen === undefined) return errors.show([{ path: '/', message: t.chooseFile, words: t.chooseFile }], t.invalid)
     upload.disabled = true
     let response: Response | null = null
     try {
@@ -73,12 +73,12 @@ function languagePanel(ctx: AdminContext, language: Language, refresh: () => Pro
     } catch {}
     upload.disabled = false
     if (response === null) return errors.say(t.offline)
-    const body = await response.json().catch(() => null) as { error?: { message: string; details?: { path: string; message: string }[] } } | null
+    const body = await response.json().catch(() => null) as { error?: { message: string; details?: ErrorDetail[] } } | null
     if (!response.ok) {
       const message = body?.error?.message ?? String(response.status)
       // The server names the field (`name`, or `/` for the audio itself); a size or type refusal is about the file.
       const details = body?.error?.details ?? [{ path: '/', message }]
-      errors.show(details, message)
+      errors.show(details, response.status === 422 ? t.invalid : message)
       return
     }
     await refresh()
