@@ -12,6 +12,11 @@ export const WireCloseCodes = {
   TRY_AGAIN_LATER: 1013,
   /** The token (or the paired device) is not, or no longer, valid: do not reconnect with it. */
   TOKEN_INVALID: 4401,
+  /**
+   * The credential is still valid but no longer may read what this socket reads (contract §27:
+   * a manager's units or role changed to exclude it): read again over HTTP before reconnecting.
+   */
+  FORBIDDEN: 4403,
 } as const
 
 export type WireCloseCode = (typeof WireCloseCodes)[keyof typeof WireCloseCodes]

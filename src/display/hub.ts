@@ -40,8 +40,11 @@ interface Client {
 /** The open sockets of one credential and how to re-check it (one check covers them all). */
 interface CredentialGroup {
   key: string | null
-  /** Re-checks the credential; false once it is revoked, rotated out or expired. */
-  stillAuthorized: () => boolean
+  /**
+   * Re-checks the credential: false once it is revoked, rotated out or expired (4401);
+   * 'forbidden' when it is valid but its holder lost the right to this feed (4403).
+   */
+  stillAuthorized: () => boolean | 'forbidden'
   clients: Set<Client>
 }
 
@@ -106,7 +109,7 @@ export class LiveHub {
   connect(
     socket: LiveSocket,
     workspaceId: string,
-    stillAuthorized: () => boolean,
+    stillAuthorized: () => boolean | 'forbidden',
     credentialKey: string | null = null,
     mayRead?: (kind: TopicKind, id: string) => boolean,
   ): boolean {
@@ -223,14 +226,32 @@ export class LiveHub {
   /**
    * Closes (4401) the sockets of every credential revoked, rotated out or expired since the
    * last check: one check per credential, not per socket, so running it every second is cheap.
+   * A valid credential whose holder lost a right (contract §27: a manager's role, or a unit a
+   * socket reads) closes those sockets with 4403: `mayRead` is asked again for every topic.
    */
   recheckCredentials(): void {
     const groups = new Set<CredentialGroup>()
     for (const client of this.clients.values()) groups.add(client.group)
     for (const group of groups) {
-      if (group.stillAuthorized()) continue
-      for (const client of [...group.clients]) this.drop(client, CloseCodes.TOKEN_INVALID, 'credential no longer valid')
+      const verdict = group.stillAuthorized()
+      if (verdict === false) {
+        for (const client of [...group.clients]) this.drop(client, CloseCodes.TOKEN_INVALID, 'credential no longer valid')
+      } else if (verdict === 'forbidden') {
+        for (const client of [...group.clients]) this.drop(client, CloseCodes.FORBIDDEN, 'no longer allowed to read this')
+      } else {
+        for (const client of [...group.clients]) if (this.readsForbidden(client)) this.drop(client, CloseCodes.FORBIDDEN, 'no longer allowed to read this')
+      }
     }
+  }
+
+  /** Whether the client reads a topic its `mayRead` now refuses. */
+  private readsForbidden(client: Client): boolean {
+    if (client.mayRead === undefined) return false
+    for (const key of client.sent.keys()) {
+      const split = key.indexOf('\u0000')
+      if (!client.mayRead(key.slice(0, split) as TopicKind, key.slice(split + 1))) return true
+    }
+    return false
   }
 
   /**
@@ -240,8 +261,10 @@ export class LiveHub {
    * the connection is alive. This replaces the pages' HTTP device check once a second.
    */
   private heartbeatOf(client: Client): void {
-    if (!client.group.stillAuthorized()) {
-      for (const member of [...client.group.clients]) this.drop(member, CloseCodes.TOKEN_INVALID, 'credential no longer valid')
+    const verdict = client.group.stillAuthorized()
+    if (verdict !== true) {
+      const code = verdict === 'forbidden' ? CloseCodes.FORBIDDEN : CloseCodes.TOKEN_INVALID
+      for (const member of [...client.group.clients]) this.drop(member, code, verdict === 'forbidden' ? 'no longer allowed to read this' : 'credential no longer valid')
       return
     }
     this.sendRaw(client, HEARTBEAT)

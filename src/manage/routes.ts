@@ -110,9 +110,13 @@ export function manageRoutes(deps: AppDeps, { manage, people }: { manage: Manage
         const sessionId = sessionIdOf(ws.data.request)
         const user = sessionId === null ? null : people.sessionUser(sessionId, deps.clock.now())
         if (sessionId === null || user === null || !FLOOR_ROLES.has(user.role)) return ws.close(CloseCodes.TOKEN_INVALID, 'session not valid')
+        // Rights as they are now, not as they were at the upgrade (contract §27): a role or a unit
+        // taken away closes the socket (4403) at the next re-check, within a second.
+        const current = () => people.sessionUser(sessionId, deps.clock.now())
         const still = () => {
-          const now = people.sessionUser(sessionId, deps.clock.now())
-          return now !== null && now.role === user.role && FLOOR_ROLES.has(now.role)
+          const now = current()
+          if (now === null) return false
+          return FLOOR_ROLES.has(now.role) ? true : 'forbidden'
         }
         manage.hub.connect(
           ws.raw as unknown as LiveSocket,
@@ -120,7 +124,10 @@ export function manageRoutes(deps: AppDeps, { manage, people }: { manage: Manage
           still,
           // One group per session: one re-check covers all its sockets, and its tabs share the per-credential bound.
           `session:${hashSecret(sessionId)}`,
-          (kind, id) => kind === 'queue' && manage.mayWatch(user, id),
+          (kind, id) => {
+            const now = current()
+            return kind === 'queue' && now !== null && manage.mayWatch(now, id)
+          },
         )
       },
       message(ws, message) {

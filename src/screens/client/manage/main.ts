@@ -143,6 +143,12 @@ function start(root: HTMLElement): void {
         say(t('signedOut'))
         return toLogin()
       }
+      if (event.code === WireCloseCodes.FORBIDDEN) {
+        // Rights changed (contract §27): the HTTP read says what this person may see now; no reconnect to a unit that is no longer theirs.
+        connection.textContent = t('noLongerAllowed')
+        say(t('noLongerAllowed'))
+        return void readFloor()
+      }
       const delay = reconnectDelayMs(attempt++, Math.random(), event.code === WireCloseCodes.TRY_AGAIN_LATER)
       setTimeout(() => {
         // A refused upgrade (signed out, no role) looks like a close here: the HTTP read tells.
