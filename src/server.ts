@@ -5,7 +5,7 @@ import { migrateDatabase } from './db/migrate'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './root/deps'
 import { registerServerTasks } from './root/tasks'
-import { jsonLogger, type Logger } from './platform/log'
+import { jsonLogger, writeStdoutText, type Logger } from './platform/log'
 import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
@@ -209,7 +209,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     ...(options.replicateTo ? { replicateTo: options.replicateTo.display } : {}),
   })
 
-  announceFirstAdmin(app, deps.clock.now(), options.publicOrigin ?? url, options.announce ?? ((text) => process.stdout.write(text)), log)
+  announceFirstAdmin(app, deps.clock.now(), options.publicOrigin ?? url, options.announce ?? writeStdoutText, log)
 
   return {
     url,

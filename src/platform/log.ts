@@ -167,6 +167,14 @@ export function formatLogLine(entry: Record<string, unknown>, ms: number): strin
   return rest.length === 2 ? `{"time":"${isoText}"}\n` : `{"time":"${isoText}",${rest.slice(1)}\n`
 }
 
+/**
+ * Text for the person at the terminal, not a log record (the first administrator's setup link,
+ * contract §24): through the log's writer, so it keeps its place among the log lines.
+ */
+export function writeStdoutText(text: string): void {
+  stdoutLines().write(text)
+}
+
 export const jsonLogger: Logger = (entry) => {
   stdoutLines().write(formatLogLine(entry, Date.now()))
 }
