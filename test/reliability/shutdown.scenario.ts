@@ -16,6 +16,12 @@ const s = scenario(
     'closed with 1012, and the process is gone within 2 s of the signal.',
 )
 
+const stalled = scenario(
+  'shutdown-stalled',
+  'SIGTERM while uploads have sent half a body and then stall (never finished) and a phone page long-polls: the stop does not wait ' +
+    'for them past its grace (contract §23, §27): the process exits 0 within 2 s of the signal, the poll is answered, integrity ok.',
+)
+
 const LOOPS = 6
 const SLOW = 8
 const LOAD_MS = 1_500
@@ -156,4 +162,42 @@ describe('shutdown: SIGTERM under load', () => {
     s.set('integrity_check', integrity)
     expect(integrity).toBe('ok')
   }, 60_000)
+
+  stalled.test('SIGTERM with bodies that stall halfway (never finished) and a phone long poll open: the process is gone within 2 s, exit 0', async () => {
+    const branch = provisionBranch()
+    const server = await branch.serve()
+    const secret = branch.secrets.queue.main
+    const first = await issueTicket(server.url, secret, `stalled-${randomUUID()}`, ticketBody(IDS.hall, IDS.accounts))
+    expect(first.status).toBe(201)
+    const ticketId = JSON.parse(await first.text()).data.id as string
+    const trackingCode = withDb(branch.db, (db) => (db.query('SELECT tracking_code AS code FROM tickets WHERE id = ?').get(ticketId) as { code: string }).code)
+    const statusUrl = `${server.url}/api/phone/v1/tickets/${trackingCode}`
+    const phoneVersion = ((await (await fetch(statusUrl)).json()) as { version: string }).version
+    const phonePoll = fetch(`${statusUrl}?since=${phoneVersion}`).then((r) => r.status, (error) => String(error))
+    // Uploads that send their headers and half a body, then nothing more: the server holds them open.
+    const stalledUploads = await Promise.all(Array.from({ length: SLOW }, async (_, i) => {
+      const conn = await RawConnection.open(server.url)
+      const body = ticketBody(IDS.annex, IDS.accounts, `stalled-${i}`)
+      const head = `POST ${QUEUE}/tickets HTTP/1.1\r\nHost: ${HOST}\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\n` +
+        `X-Request-Timestamp: ${new Date().toISOString()}\r\nX-Request-Nonce: ${randomUUID()}\r\nIdempotency-Key: stalled-${i}-${randomUUID()}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`
+      expect(await conn.write(head + body.slice(0, Math.floor(body.length / 2)))).toBe(true)
+      return conn
+    }))
+    await Bun.sleep(100) // the server has read the headers and the first halves
+    const signalAt = performance.now()
+    let exitedAfter = -1
+    void server.proc.exited.then(() => (exitedAfter = performance.now() - signalAt))
+    server.proc.kill('SIGTERM')
+    const code = await Promise.race([server.proc.exited, Bun.sleep(10_000).then(() => 'still running after 10 s')])
+    for (const conn of stalledUploads) conn.end()
+    stalled.set('process gone after SIGTERM (ms)', Math.round(exitedAfter))
+    stalled.set('stalled uploads open at the signal', SLOW)
+    expect(code).toBe(0)
+    expect(exitedAfter).toBeGreaterThanOrEqual(0)
+    expect(exitedAfter).toBeLessThan(2_000)
+    stalled.set('phone poll open at the signal answered', await phonePoll)
+    expect(await phonePoll).toBe(200)
+    expect(integrityCheck(branch.db)).toBe('ok')
+  }, 30_000)
 })
