@@ -9,7 +9,9 @@ import type { ReportQuery, ReportScope, ReportService, ReportSummaryReader } fro
 import type { DeviceService } from '../devices/service'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
-import { reportsPage } from './page'
+import { reportsPage, type ReportsVisitor } from './page'
+import { deviceSecretOf } from '../devices/access'
+import { sessionIdOf } from '../people'
 import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
 const BASE = '/api/operator/v1/reports'
@@ -76,8 +78,22 @@ export function reportRoutes(
     const key = JSON.stringify(['feedback', scope, query.from ?? null, query.to ?? null])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: feedback().read(scope, query) }))))
   }
+  /**
+   * Who opens the /reports page (contract §24): a reader (a paired reports device, or a signed-in
+   * manager or admin) gets the page; a clerk, or a browser with neither, a page in words. The
+   * device cookie comes first, as the report API reads it.
+   */
+  async function visitorOf(request: Request): Promise<ReportsVisitor> {
+    const now = deps.clock.now()
+    const secret = deviceSecretOf(request)
+    const device = secret === null ? null : devices.authenticate(deps.credentials, secret, now)
+    if (device !== null && device.role === 'reports' && device.queueUnitId !== null) return 'reader'
+    const found = await people.authenticate(sessionIdOf(request), now)
+    if (found === null) return 'nobody'
+    return found.user.role === 'clerk' ? 'clerk' : 'reader'
+  }
   return new Elysia({ name: 'lobby.reports' })
-    .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
+    .get('/reports', async ({ request, query }) => reportsPage(query, await visitorOf(request)), { detail: { hide: true } })
     .get(
       `${BASE}/summary`,
       ({ request }) => rangeRead(request, 'summary', (scope, { serviceId: _, ...query }) => summary().summary(scope, query)),
