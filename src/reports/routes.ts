@@ -26,8 +26,8 @@ function param(url: URL, name: string): string | undefined {
  * Contract §12 report routes: the daily roll-ups per location and service, and per counter;
  * §16: per clerk; §20: ratings. Every one admits a Queue key with reports:read, a paired reports
  * device, or a manager's (its units) or admin's (every unit) session (`admitReportReader`, §24);
- * the /reports page is the same frame for all and says in words who may read. The query is
- * read by hand (never Elysia's coercion), so every bad value is an envelope 422.
+ * the /reports page serves its frame to those readers and refuses anyone else in words. The
+ * query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
  */
 export function reportRoutes(
   deps: AppDeps,
