@@ -25,6 +25,7 @@ const TEXT = {
     clerkTitle: 'Not for clerks',
     clerkBody: 'The administration console is for managers and administrators. You are signed in as a clerk: sign in at a desk instead, or ask a manager.',
     signOutHint: 'Sign in as someone else',
+    signOut: 'Sign out',
     start: 'Lobby',
     startIntro: 'Pick where to go.',
     signedInAs: 'Signed in as {name} ({role}).',
@@ -51,6 +52,7 @@ const TEXT = {
     clerkTitle: 'ليست للموظفين',
     clerkBody: 'لوحة الإدارة للمديرين والمسؤولين. أنت مسجل الدخول كموظف: سجّل الدخول في مكتب بدلاً من ذلك، أو اسأل مديرًا.',
     signOutHint: 'تسجيل الدخول باسم شخص آخر',
+    signOut: 'تسجيل الخروج',
     start: 'Lobby',
     startIntro: 'اختر وجهتك.',
     signedInAs: 'مسجل الدخول باسم {name} ({role}).',
@@ -113,7 +115,7 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
       // The URL's locale of the page's language (`?lang=en-US`), if any: the page's dates use it before the browser's.
       const locale = localeWithin(query.lang, lang) ?? ''
       const html = frame(lang, t.admin, `<div id="admin" data-lang="${lang}" data-locale="${escapeHtml(locale)}" data-role="${user.role}" data-username="${escapeHtml(user.username)}" data-display-name="${escapeHtml(user.displayName)}">
-<header class="admin-bar"><a class="admin-home" href="/${lang === 'ar' ? '?lang=ar' : ''}">Lobby</a><h1>${escapeHtml(t.admin)}</h1><span class="admin-user">${escapeHtml(user.displayName || user.username)}</span><a class="admin-lang" href="${otherLang(lang, '/admin')}" lang="${lang === 'ar' ? 'en' : 'ar'}">${t.other}</a></header>
+<header class="admin-bar"><a class="admin-home" href="/${lang === 'ar' ? '?lang=ar' : ''}">Lobby</a><h1>${escapeHtml(t.admin)}</h1><span class="admin-user">${escapeHtml(user.displayName || user.username)}</span><button type="button" id="admin-sign-out" class="admin-sign-out">${escapeHtml(t.signOut)}</button><a class="admin-lang" href="${otherLang(lang, '/admin')}" lang="${lang === 'ar' ? 'en' : 'ar'}">${t.other}</a></header>
 <div class="admin-body"><nav id="admin-nav" aria-label="${escapeHtml(t.admin)}"></nav>
 <main id="admin-main" tabindex="-1"><p class="admin-starting">${escapeHtml(t.starting)}</p><noscript><p class="admin-error">${escapeHtml(t.needsScript)}</p></noscript></main></div>
 <div id="admin-status" role="status" aria-live="polite" class="admin-status"></div>

@@ -8,7 +8,7 @@ import { credentialScope, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../qu
 import { Scopes } from '../queue/model'
 import { requireSession, sessionIdOf, type PeopleService } from '../people'
 import { AppointmentCodes } from './errors'
-import { admitReportsReader } from '../reports/access'
+import { admitReportReader } from '../reports/access'
 import type { AppointmentActor, AppointmentScope } from './service'
 
 /** Who called the operator appointment routes: what they reach, who they are, and where their Idempotency-Keys live. */
@@ -59,22 +59,15 @@ export async function admitAppointmentCaller(
 }
 
 /**
- * The appointment report's readers, as the other reports' (contract §12, §16): a Queue key
- * with `reports:read` (its unit, locations and services) or a paired reports device (its unit)
- * — `admitReportsReader` —, or a manager's (its units) or admin's session; a clerk's session is
+ * The appointment report's readers, as every report's (contract §12, §16, §24;
+ * `admitReportReader`): a Queue key with `reports:read` (its unit, locations and services), a
+ * paired reports device (its unit), or a manager's (its units) or admin's session, the session
+ * deciding when a browser's device cookie is not a paired reports device; a clerk's session is
  * 403 ROLE_FORBIDDEN. Each is one read of the reader's read window (600 a minute), not one of
  * the roll-ups' range reads (30 a minute): it reads only the range's appointments, and the
  * reports page loads it beside its four range reads.
  */
 export async function admitAppointmentReportReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<AppointmentScope> {
-  const bySession = !request.headers.has('authorization') && deviceSecretOf(request) === null && sessionIdOf(request) !== null
-  if (!bySession) {
-    const reader = admitReportsReader(deps, devices, request, now)
-    return { queueUnitIds: reader.queueUnitId === null ? null : [reader.queueUnitId], locations: reader.locations, services: reader.services }
-  }
-  const { user } = await requireSession(deps, people, request)
-  if (user.role === 'clerk') throw new ApiError(403, AppointmentCodes.ROLE_FORBIDDEN, 'a clerk may not read reports: sign in as a manager or an administrator')
-  admitRate(deps.limiter, RateBuckets.queueRead, `user/${user.id}`, DEFAULT_READ_PER_MINUTE, now,
-    (retry) => `over ${DEFAULT_READ_PER_MINUTE} requests per minute for this user; retry after ${retry} s`)
-  return { queueUnitIds: user.role === 'admin' ? null : user.queueUnits, locations: null, services: null }
+  const { queueUnitIds, locations, services } = await admitReportReader(deps, devices, people, request, now)
+  return { queueUnitIds: queueUnitIds === null ? null : [...queueUnitIds], locations, services }
 }

@@ -47,7 +47,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
     if (applied < SCHEMA_VERSION) throw new UsageError(`${path} is at schema ${applied}, this lobby reads schema ${SCHEMA_VERSION}: run lobby migrate --db ${path} first`)
     const rollups = new RollupReads(client)
     const service = new ReportService(client, rollups)
-    const scope = { queueUnitId: null, locations: null, services: null }
+    const scope = { queueUnitIds: null, locations: null, services: null }
     let rows: Record<string, unknown>[]
     try {
       rows = client.transaction(() => {

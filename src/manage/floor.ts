@@ -210,8 +210,8 @@ export class FloorModel {
       const locations: FloorLocation[] = this.parts.locationsStmt.all(queueUnitId).map((location) => {
         const day = localDate(now, location.timezone)
         dayEndsAt = Math.min(dayEndsAt, zonedInstant(addDays(day, 1), '00:00', location.timezone))
-        const todays = new Map(tickets.rollupReads.daily(queueUnitId, day, day, location.id, null).map((r) => [r.serviceId, r]))
-        const servedToday = new Map(tickets.rollupReads.counters(queueUnitId, day, day, location.id).map((r) => [r.counterId, r.served]))
+        const todays = new Map(tickets.rollupReads.daily([queueUnitId], day, day, location.id, null).map((r) => [r.serviceId, r]))
+        const servedToday = new Map(tickets.rollupReads.counters([queueUnitId], day, day, location.id).map((r) => [r.counterId, r.served]))
         const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
           const target = targets.get(line.id) ?? 0
           const head = heads.get(`${line.id}\u0000${location.id}`)

@@ -95,7 +95,11 @@ export const ReportSummaryResponse = Type.Object({
   data: Type.Object({
     from: Day,
     to: Day,
-    defaultLanguage: Type.String({ description: 'the reader\'s queue unit\'s default language (contract §18): each `name` is in it, and a page falls back to it' }),
+    queueUnits: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names }, closed), {
+      description: 'the queue units this reader may read (a key or a device its one, a manager the units it works in, an admin every unit): a page offers them as a choice (`queueUnitId`)',
+    }),
+    queueUnitId: Type.Union([Type.String(), Type.Null()], { description: 'the one unit read (the `queueUnitId` asked for, or the reader\'s only unit); null when several are read together' }),
+    defaultLanguage: Type.String({ description: 'the default language of the queue unit read (contract §18): each `name` is in its unit\'s, and a page falls back to it; `en` when several units are read together' }),
     locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, timezone: Type.String() }, closed)),
     services: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, waitTargetSeconds: Type.Integer() }, closed)),
     counters: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), names: Names, locationId: Type.String() }, closed)),

@@ -2,15 +2,16 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportsReader, admitStaffReportReader } from './access'
+import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportReader, admitStaffReportReader } from './access'
 import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
-import type { ReportScope } from './service'
-import type { ReportService, ReportSummaryReader } from './service'
+import type { ReportQuery, ReportScope, ReportService, ReportSummaryReader } from './service'
 import type { DeviceService } from '../devices/service'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
-import { reportsPage } from './page'
+import { reportsPage, type ReportsVisitor } from './page'
+import { deviceSecretOf } from '../devices/access'
+import { sessionIdOf } from '../people'
 import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
 const BASE = '/api/operator/v1/reports'
@@ -23,8 +24,10 @@ function param(url: URL, name: string): string | undefined {
 
 /**
  * Contract §12 report routes: the daily roll-ups per location and service, and per counter;
- * §16: per clerk. The query is read by hand (never Elysia's coercion), so every bad value is an
- * envelope 422.
+ * §16: per clerk; §20: ratings. Every one admits a Queue key with reports:read, a paired reports
+ * device, or a manager's (its units) or admin's (every unit) session (`admitReportReader`, §24);
+ * the /reports page serves its frame to those readers and refuses anyone else in words. The
+ * query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
  */
 export function reportRoutes(
   deps: AppDeps,
@@ -38,15 +41,18 @@ export function reportRoutes(
     reportCache: ReportCache
   },
 ) {
-  /** Admission (the reader, its read limit, then the range-read limit), then the answer per roll-up revision. */
-  function rangeRead(request: Request, name: string, compute: (scope: ReportScope, url: URL) => unknown): Response {
+  /**
+   * Admission (the reader: a key, a paired reports device or a manager's or admin's session,
+   * its read limit, then the range-read limit), then the answer per roll-up revision.
+   */
+  async function rangeRead(request: Request, name: string, compute: (scope: ReportScope, query: ReportQuery) => unknown): Promise<Response> {
     const now = deps.clock.now()
-    const { credentialId, ...scope } = admitReportsReader(deps, devices, request, now)
+    const { credentialId, ...scope } = await admitReportReader(deps, devices, people, request, now)
     admitRangeRead(deps, credentialId, now)
     const url = new URL(request.url)
-    const query = ['from', 'to', 'locationId', 'serviceId'].map((name) => param(url, name) ?? null)
-    const key = JSON.stringify([name, scope.queueUnitId, scope.locations, scope.services, query])
-    return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: compute(scope, url) }))))
+    const query: ReportQuery = { from: param(url, 'from'), to: param(url, 'to'), queueUnitId: param(url, 'queueUnitId'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') }
+    const key = JSON.stringify([name, scope.queueUnitIds, scope.locations, scope.services, ['from', 'to', 'queueUnitId', 'locationId', 'serviceId'].map((k) => query[k as keyof ReportQuery] ?? null)])
+    return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: compute(scope, query) }))))
   }
   /**
    * The staff report: its readers include signed-in managers and admins (a session is checked
@@ -72,12 +78,25 @@ export function reportRoutes(
     const key = JSON.stringify(['feedback', scope, query.from ?? null, query.to ?? null])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: feedback().read(scope, query) }))))
   }
+  /**
+   * Who opens the /reports page (contract §24): a reader (a paired reports device, or a signed-in
+   * manager or admin) gets the page; a clerk, or a browser with neither, a page in words. The
+   * device cookie comes first, as the report API reads it.
+   */
+  async function visitorOf(request: Request): Promise<ReportsVisitor> {
+    const now = deps.clock.now()
+    const secret = deviceSecretOf(request)
+    const device = secret === null ? null : devices.authenticate(deps.credentials, secret, now)
+    if (device !== null && device.role === 'reports' && device.queueUnitId !== null) return 'reader'
+    const found = await people.authenticate(sessionIdOf(request), now)
+    if (found === null) return 'nobody'
+    return found.user.role === 'clerk' ? 'clerk' : 'reader'
+  }
   return new Elysia({ name: 'lobby.reports' })
-    .get('/reports', ({ query }) => reportsPage(query), { detail: { hide: true } })
+    .get('/reports', async ({ request, query }) => reportsPage(query, await visitorOf(request)), { detail: { hide: true } })
     .get(
       `${BASE}/summary`,
-      ({ request }) => rangeRead(request, 'summary', (scope, url) =>
-        summary().summary(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') })),
+      ({ request }) => rangeRead(request, 'summary', (scope, { serviceId: _, ...query }) => summary().summary(scope, query)),
       {
         parse: 'none',
         detail: readReportSummaryDocs,
@@ -85,8 +104,7 @@ export function reportRoutes(
     )
     .get(
       `${BASE}/daily`,
-      ({ request }) => rangeRead(request, 'daily', (scope, url) =>
-        service().daily(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') })),
+      ({ request }) => rangeRead(request, 'daily', (scope, query) => service().daily(scope, query)),
       {
         parse: 'none',
         detail: readDailyReportDocs,
@@ -94,8 +112,7 @@ export function reportRoutes(
     )
     .get(
       `${BASE}/counters`,
-      ({ request }) => rangeRead(request, 'counters', (scope, url) =>
-        service().counters(scope, { from: param(url, 'from'), to: param(url, 'to'), locationId: param(url, 'locationId') })),
+      ({ request }) => rangeRead(request, 'counters', (scope, { serviceId: _, ...query }) => service().counters(scope, query)),
       {
         parse: 'none',
         detail: readCounterReportDocs,

@@ -6,11 +6,23 @@ import { Histogram, type RollupReads } from '../tickets'
 import { ReportCodes } from './errors'
 import type { CounterReportRow, DailyReportRow } from './model'
 
-/** What a reader may see: one queue unit (null: every unit, the CLI) and the key's lists. */
+/**
+ * What a reader may see: its queue units (a key or a device its one, a manager the units it
+ * works in; null: every unit, an admin or the CLI) and a key's location and service lists.
+ */
 export interface ReportScope {
-  queueUnitId: string | null
+  queueUnitIds: readonly string[] | null
   locations: string[] | null
   services: string[] | null
+}
+
+/** A range read's filters: the range, and optionally one of the reader's units, a location, a service. */
+export interface ReportQuery {
+  from?: unknown
+  to?: unknown
+  queueUnitId?: string
+  locationId?: string
+  serviceId?: string
 }
 
 /** The longest range one report covers (two years: last year against this one). */
@@ -62,18 +74,21 @@ const avg = (sum: number, count: number) => (count === 0 ? null : round1(sum / c
 export class ReportService {
   private readonly locationStmt
   private readonly serviceStmt
+  private readonly unitStmt
 
   constructor(client: Database, private readonly rollups: RollupReads) {
-    this.locationStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM locations WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
-    this.serviceStmt = client.query<{ id: string }, [string, string | null]>('SELECT id FROM services WHERE id = ?1 AND (?2 IS NULL OR queue_unit_id = ?2)')
+    const inUnits = '(?2 IS NULL OR queue_unit_id IN (SELECT value FROM json_each(?2)))'
+    this.locationStmt = client.query<{ id: string }, [string, string | null]>(`SELECT id FROM locations WHERE id = ?1 AND ${inUnits}`)
+    this.serviceStmt = client.query<{ id: string }, [string, string | null]>(`SELECT id FROM services WHERE id = ?1 AND ${inUnits}`)
+    this.unitStmt = client.query<{ id: string }, [string]>('SELECT id FROM queue_units WHERE id = ?1')
   }
 
   /** `GET reports/daily`: one row per location, service and business day in the range. */
-  daily(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string; serviceId?: string }): DailyReportRow[] {
+  daily(reader: ReportScope, query: ReportQuery): DailyReportRow[] {
     const range = parseRange(query.from, query.to)
-    this.checkFilters(scope, query.locationId, query.serviceId)
+    const scope = this.checkFilters(reader, query)
     const rows: DailyReportRow[] = []
-    for (const r of this.rollups.daily(scope.queueUnitId, range.from, range.to, query.locationId ?? null, query.serviceId ?? null)) {
+    for (const r of this.rollups.daily(scope.queueUnitIds, range.from, range.to, query.locationId ?? null, query.serviceId ?? null)) {
       if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
       if (scope.services !== null && !scope.services.includes(r.serviceId)) continue
       rows.push({
@@ -95,11 +110,11 @@ export class ReportService {
   }
 
   /** `GET reports/counters`: one row per counter and business day in the range. */
-  counters(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): CounterReportRow[] {
+  counters(reader: ReportScope, query: Omit<ReportQuery, 'serviceId'>): CounterReportRow[] {
     const range = parseRange(query.from, query.to)
-    this.checkFilters(scope, query.locationId, undefined)
+    const scope = this.checkFilters(reader, query)
     const rows: CounterReportRow[] = []
-    for (const r of this.rollups.counters(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+    for (const r of this.rollups.counters(scope.queueUnitIds, range.from, range.to, query.locationId ?? null)) {
       if (scope.locations !== null && !scope.locations.includes(r.locationId)) continue
       rows.push({
         date: r.date,
@@ -114,16 +129,28 @@ export class ReportService {
     return rows
   }
 
-  /** A filter naming a location or service the reader cannot see (or that does not exist): 422. */
-  checkFilters(scope: ReportScope, locationId: string | undefined, serviceId: string | undefined): void {
+  /**
+   * The reader's scope narrowed to `queueUnitId` when given; a unit that is not one of the
+   * reader's (or does not exist), or a location or service the reader cannot see in the units
+   * read: 422 VALIDATION_FAILED, a detail per filter (as the staff report's `queueUnitId`).
+   */
+  checkFilters(reader: ReportScope, { queueUnitId, locationId, serviceId }: Omit<ReportQuery, 'from' | 'to'>): ReportScope {
     const details: ErrorDetail[] = []
-    if (locationId !== undefined && (this.locationStmt.get(locationId, scope.queueUnitId) === null || (scope.locations !== null && !scope.locations.includes(locationId)))) {
+    let scope = reader
+    if (queueUnitId !== undefined) {
+      if (this.unitStmt.get(queueUnitId) === null || (reader.queueUnitIds !== null && !reader.queueUnitIds.includes(queueUnitId))) {
+        details.push({ path: '/queueUnitId', message: 'no such queue unit for this reader' })
+      } else scope = { ...reader, queueUnitIds: [queueUnitId] }
+    }
+    const units = scope.queueUnitIds === null ? null : JSON.stringify(scope.queueUnitIds)
+    if (locationId !== undefined && (this.locationStmt.get(locationId, units) === null || (scope.locations !== null && !scope.locations.includes(locationId)))) {
       details.push({ path: '/locationId', message: 'no such location for this reader' })
     }
-    if (serviceId !== undefined && (this.serviceStmt.get(serviceId, scope.queueUnitId) === null || (scope.services !== null && !scope.services.includes(serviceId)))) {
+    if (serviceId !== undefined && (this.serviceStmt.get(serviceId, units) === null || (scope.services !== null && !scope.services.includes(serviceId)))) {
       details.push({ path: '/serviceId', message: 'no such service for this reader' })
     }
     if (details.length > 0) throw new ApiError(422, ReportCodes.VALIDATION_FAILED, 'invalid report filter', details)
+    return scope
   }
 }
 
@@ -151,7 +178,10 @@ type Names = Record<string, string>
 export interface ReportSummary {
   from: string
   to: string
-  /** The reader's unit's default language ('en' for a reader of every unit). */
+  /** The units the reader may read (a page's unit picker), and the one read (null: all of them). */
+  queueUnits: { id: string; name: string; names: Names }[]
+  queueUnitId: string | null
+  /** The default language of the unit read ('en' when several are read together). */
   defaultLanguage: string
   locations: { id: string; name: string; names: Names; timezone: string }[]
   services: { id: string; name: string; names: Names; waitTargetSeconds: number }[]
@@ -169,31 +199,38 @@ export class ReportSummaryReader {
   private readonly servicesStmt
   private readonly countersStmt
   private readonly languageStmt
+  private readonly unitsStmt
 
   constructor(client: Database, private readonly reports: ReportService, private readonly rollups: RollupReads) {
     // Each row with its unit's default language: `names` is always an object (contract §18).
     this.locationsStmt = client.query<{ id: string; name: string; names: string | null; lang: string; timezone: string }, [string | null]>(
       `SELECT l.id, l.name, l.names, u.default_language AS lang, l.timezone FROM locations l JOIN queue_units u ON u.id = l.queue_unit_id
-       WHERE (?1 IS NULL OR l.queue_unit_id = ?1) ORDER BY l.name, l.id`,
+       WHERE (?1 IS NULL OR l.queue_unit_id IN (SELECT value FROM json_each(?1))) ORDER BY l.name, l.id`,
     )
     this.servicesStmt = client.query<{ id: string; name: string; names: string | null; lang: string; waitTargetSeconds: number }, [string | null]>(
       `SELECT s.id, s.name, s.names, u.default_language AS lang, s.wait_target_seconds AS waitTargetSeconds FROM services s JOIN queue_units u ON u.id = s.queue_unit_id
-       WHERE (?1 IS NULL OR s.queue_unit_id = ?1) ORDER BY s.name, s.id`,
+       WHERE (?1 IS NULL OR s.queue_unit_id IN (SELECT value FROM json_each(?1))) ORDER BY s.name, s.id`,
     )
     this.countersStmt = client.query<{ id: string; name: string; names: string | null; lang: string; locationId: string }, [string | null]>(
       `SELECT c.id, c.name, c.names, u.default_language AS lang, c.location_id AS locationId FROM counters c JOIN queue_units u ON u.id = c.queue_unit_id
-       WHERE (?1 IS NULL OR c.queue_unit_id = ?1) ORDER BY c.name, c.id`,
+       WHERE (?1 IS NULL OR c.queue_unit_id IN (SELECT value FROM json_each(?1))) ORDER BY c.name, c.id`,
     )
     this.languageStmt = client.query<{ lang: string }, [string]>('SELECT default_language AS lang FROM queue_units WHERE id = ?1')
+    this.unitsStmt = client.query<{ id: string; name: string; names: string | null; lang: string }, [string | null]>(
+      `SELECT id, name, names, default_language AS lang FROM queue_units
+       WHERE (?1 IS NULL OR id IN (SELECT value FROM json_each(?1))) ORDER BY name, id`,
+    )
   }
 
-  summary(scope: ReportScope, query: { from?: unknown; to?: unknown; locationId?: string }): ReportSummary {
+  summary(reader: ReportScope, query: Omit<ReportQuery, 'serviceId'>): ReportSummary {
     const range = parseRange(query.from, query.to)
-    this.reports.checkFilters(scope, query.locationId, undefined)
+    const scope = this.reports.checkFilters(reader, query)
+    const units = scope.queueUnitIds === null ? null : JSON.stringify(scope.queueUnitIds)
+    const one = scope.queueUnitIds !== null && scope.queueUnitIds.length === 1 ? scope.queueUnitIds[0]! : null
     const seesLocation = (id: string) => scope.locations === null || scope.locations.includes(id)
     const seesService = (id: string) => scope.services === null || scope.services.includes(id)
     const lines = new Map<string, { line: LineSummary; hist: Histogram }>()
-    for (const r of this.rollups.lineDays(scope.queueUnitId, range.from, range.to, query.locationId ?? null)) {
+    for (const r of this.rollups.lineDays(scope.queueUnitIds, range.from, range.to, query.locationId ?? null)) {
       if (!seesLocation(r.locationId) || !seesService(r.serviceId)) continue
       const key = `${r.locationId}\u0000${r.serviceId}`
       let entry = lines.get(key)
@@ -230,12 +267,15 @@ export class ReportSummaryReader {
     return {
       from: range.from,
       to: range.to,
-      defaultLanguage: (scope.queueUnitId === null ? null : this.languageStmt.get(scope.queueUnitId)?.lang) ?? 'en',
-      locations: this.locationsStmt.all(scope.queueUnitId).filter((l) => seesLocation(l.id))
+      queueUnits: this.unitsStmt.all(reader.queueUnitIds === null ? null : JSON.stringify(reader.queueUnitIds))
+        .map(({ id, name, names, lang }) => ({ id, name, names: namesObject(storedName(name, names), lang) })),
+      queueUnitId: query.queueUnitId ?? one,
+      defaultLanguage: (one === null ? null : this.languageStmt.get(one)?.lang) ?? 'en',
+      locations: this.locationsStmt.all(units).filter((l) => seesLocation(l.id))
         .map(({ id, name, names, lang, timezone }) => ({ id, name, names: namesObject(storedName(name, names), lang), timezone })),
-      services: this.servicesStmt.all(scope.queueUnitId).filter((s) => seesService(s.id))
+      services: this.servicesStmt.all(units).filter((s) => seesService(s.id))
         .map(({ id, name, names, lang, waitTargetSeconds }) => ({ id, name, names: namesObject(storedName(name, names), lang), waitTargetSeconds })),
-      counters: this.countersStmt.all(scope.queueUnitId).filter((c) => seesLocation(c.locationId))
+      counters: this.countersStmt.all(units).filter((c) => seesLocation(c.locationId))
         .map(({ id, name, names, lang, locationId }) => ({ id, name, names: namesObject(storedName(name, names), lang), locationId })),
       lines: out,
     }

@@ -40,9 +40,12 @@ describe('report routes: who may read, and bad input in the envelope', () => {
     const ctx = reportContext()
     const doc: any = await (await ctx.app.handle(new Request('http://localhost/swagger/json'))).json()
     const daily = doc.paths['/api/operator/v1/reports/daily'].get
-    expect(daily.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'locationId', 'serviceId'])
+    expect(daily.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'queueUnitId', 'locationId', 'serviceId'])
+    // Contract §24: a manager's or admin's session reads them too, and the document says so.
+    expect(daily.security).toEqual([{ queueBearer: [] }, { deviceCookie: [] }, { sessionCookie: [] }])
+    expect(daily.description).toContain('signed-in manager (the units it works in) or admin (every unit)')
     expect(Object.keys(daily.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '422', '429']))
     expect(daily.operationId).toBe('readDailyReport')
-    expect(doc.paths['/api/operator/v1/reports/counters'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'locationId'])
+    expect(doc.paths['/api/operator/v1/reports/counters'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'queueUnitId', 'locationId'])
   })
 })

@@ -8,6 +8,7 @@ import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby, localDate 
 import { seedTicketHistory } from '../../bench/seed'
 import { rebuildReportRollups } from '../../src/tickets'
 import { DAILY_CSV_HEADER } from '../../src/reports/csv'
+import { GOOD_PASSWORD } from '../people/helpers'
 
 /**
  * The /reports page (contract §12) in headless Chromium against dist/lobby: a reports device
@@ -22,8 +23,12 @@ const TEST_MS = 60_000
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED reports browser tests: no Chromium at ${CHROMIUM}`)
 
 function devices(lobby: Lobby, ...args: string[]): any {
-  const run = Bun.spawnSync([ensureBinary(), 'devices', ...args, '--db', lobby.db], { stdout: 'pipe', stderr: 'pipe' })
-  if (run.exitCode !== 0) throw new Error(`devices ${args.join(' ')}: ${run.stderr.toString()}`)
+  return cli(lobby, 'devices', ...args)
+}
+
+function cli(lobby: Lobby, command: string, ...args: string[]): any {
+  const run = Bun.spawnSync([ensureBinary(), command, ...args, '--db', lobby.db], { stdout: 'pipe', stderr: 'pipe' })
+  if (run.exitCode !== 0) throw new Error(`${command} ${args.join(' ')}: ${run.stderr.toString()}`)
   return JSON.parse(run.stdout.toString())
 }
 
@@ -81,10 +86,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     await lobby.kill()
   })
 
-  test('an unpaired browser is told so in words, with the way to pair', async () => {
+  test('a browser neither signed in nor paired is told so in words, with the ways in: sign in, or pair', async () => {
     await page.goto(`${lobby.url}/reports`)
-    await page.getByRole('heading', { name: 'This device is not paired for reports' }).waitFor()
-    expect(await page.getByRole('link', { name: 'Pair this device' }).getAttribute('href')).toMatch(/^\/pair\?lang=en/)
+    await page.getByRole('heading', { name: 'Sign in or pair this device to see reports' }).waitFor()
+    expect(await page.getByRole('link', { name: 'Pair this device' }).getAttribute('href')).toBe('/pair')
+    expect(await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login')
   }, TEST_MS)
 
   test('a reports device pairs, and the page shows the range: totals, four charts, the daily, counter and staff tables', async () => {
@@ -139,6 +145,63 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     await page.locator('#table-staff').screenshot({ path: join(SHOTS, 'reports-staff-en.png') })
     expect(seen.outside).toEqual([])
     expect(pageErrors).toEqual([])
+  }, TEST_MS)
+
+  test('a signed-in manager, on a browser never paired, opens /reports and sees the figures; Sign out on /manage and on /admin lands on /login', async () => {
+    // Contract §24: an account made as `lobby users add` makes it, its password set with its link.
+    const link = cli(lobby, 'users', 'add', '--username', 'mona', '--role', 'manager', '--queue-units', 'qu_main', '--name', 'Mona M.')
+    const code = new URL(link.setupPath, lobby.url).searchParams.get('code')
+    expect((await fetch(`${lobby.url}/api/auth/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, password: GOOD_PASSWORD }) })).status).toBe(200)
+    const context = await launchBrowser()
+    try {
+      const network = await guardNetwork(context)
+      const person = await context.newPage()
+      const errors: string[] = []
+      person.on('pageerror', (error) => errors.push(String(error)))
+      const signIn = async () => {
+        await person.goto(`${lobby.url}/login`)
+        await person.getByLabel('Username').fill('mona')
+        await person.getByLabel('Password').fill(GOOD_PASSWORD)
+        await person.getByRole('button', { name: 'Sign in' }).click()
+        await person.waitForURL((url) => url.pathname !== '/login')
+      }
+      await signIn()
+      await person.goto(`${lobby.url}/reports?lang=en&from=${from}&to=${to}`)
+      await person.getByRole('status').filter({ hasText: /^Showing / }).waitFor()
+      expect(await person.getByRole('heading', { name: /not paired|Sign in or pair/ }).count()).toBe(0)
+      // The figures are the unit's, as the API gives them to her session.
+      const session = (await context.cookies()).find((c) => c.name === 'lobby_session')!
+      expect((await context.cookies()).some((c) => c.name === 'lobby_device')).toBe(false)
+      const api = await (await fetch(`${lobby.url}/api/operator/v1/reports/daily?from=${from}&to=${to}`, { headers: { cookie: `lobby_session=${session.value}` } })).json() as { data: { issued: number }[] }
+      const issued = api.data.reduce((n, r) => n + r.issued, 0)
+      expect(issued).toBeGreaterThan(2_000)
+      const tile = person.locator('.tile', { has: person.locator('.tile-label', { hasText: /^Issued$/ }) }).locator('.tile-value')
+      expect((await tile.textContent())!.replace(/\D/g, '')).toBe(String(issued))
+      expect(await person.locator('#table-daily tbody tr').count()).toBe(api.data.length)
+      expect(await person.locator('#chart-hours canvas').count()).toBe(1)
+      // One unit: no unit menu to choose from.
+      expect(await person.locator('#reports-unit').isVisible()).toBe(false)
+
+      // Sign out on /manage, from the keyboard: the session ends and the browser is at /login.
+      await person.goto(`${lobby.url}/manage`)
+      const manageSignOut = person.getByRole('button', { name: 'Sign out' })
+      await manageSignOut.focus()
+      await person.keyboard.press('Enter')
+      await person.waitForURL(`${lobby.url}/login`)
+      await person.goto(`${lobby.url}/reports`)
+      await person.getByRole('heading', { name: 'Sign in or pair this device to see reports' }).waitFor()
+      // And on /admin.
+      await signIn()
+      await person.goto(`${lobby.url}/admin`)
+      await person.getByRole('banner').getByRole('button', { name: 'Sign out' }).click()
+      await person.waitForURL(`${lobby.url}/login`)
+      await person.goto(`${lobby.url}/admin`)
+      await person.waitForURL(`${lobby.url}/login`)
+      expect(network.outside).toEqual([])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
   }, TEST_MS)
 
   test('the keyboard alone changes the range; a bad range is said in words', async () => {

@@ -1,6 +1,7 @@
+import { api } from '../api'
 import { h } from '../dom'
 import { formatLocale } from '../format'
-import { STRINGS, type Lang } from './strings'
+import { fill, STRINGS, type Lang } from './strings'
 import { SECTIONS, type AdminContext, type AdminSection } from './sections'
 
 /*
@@ -31,6 +32,16 @@ function start(): void {
       hide = setTimeout(() => (status.textContent = ''), 6000)
     },
   }
+  // Contract §24: Sign out ends the session (every one of this person's) and lands on /login.
+  const signOut = document.getElementById('admin-sign-out') as HTMLButtonElement | null
+  signOut?.addEventListener('click', async () => {
+    signOut.disabled = true
+    const answer = await api('DELETE', '/api/auth/v1/sessions/current')
+    // 401: the session had already ended; either way nobody is signed in here now.
+    if (answer !== null && (answer.status === 200 || answer.status === 401)) return location.assign(lang === 'ar' ? '/login?lang=ar' : '/login')
+    signOut.disabled = false
+    ctx.announce(answer === null ? ctx.t.offline : fill(ctx.t.failed, { message: answer.message }))
+  })
   const nav = document.getElementById('admin-nav')!
   const main = document.getElementById('admin-main')!
   const sections = SECTIONS.filter((s) => s.roles.includes(role))

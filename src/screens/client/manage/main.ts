@@ -60,9 +60,14 @@ function start(root: HTMLElement): void {
   }
 
   keepClockInSync()
-  byId('manage-sign-out').addEventListener('click', async () => {
-    await api('DELETE', '/api/auth/v1/sessions/current')
-    toLogin()
+  // Contract §24: Sign out ends the session and lands on /login (a 401: it had already ended).
+  const signOut = byId('manage-sign-out') as HTMLButtonElement
+  signOut.addEventListener('click', async () => {
+    signOut.disabled = true
+    const answer = await api('DELETE', '/api/auth/v1/sessions/current')
+    if (answer !== null && (answer.status === 200 || answer.status === 401)) return toLogin()
+    signOut.disabled = false
+    say(answer === null ? t('OTHER') : answer.message || t('OTHER'))
   })
 
   void (async () => {

@@ -30,6 +30,9 @@ interface Line { locationId: string; serviceId: string; issued: number; served: 
 type Names = Readonly<Record<string, string>>
 interface Summary {
   from: string; to: string
+  /** Contract §24: the units this reader may read (a manager's several: the Unit menu), and the one read (null: all together). */
+  queueUnits: { id: string; name: string; names: Names }[]
+  queueUnitId: string | null
   defaultLanguage: string
   locations: { id: string; name: string; names: Names; timezone: string }[]
   services: { id: string; name: string; names: Names; waitTargetSeconds: number }[]
@@ -60,6 +63,8 @@ class ReportsPage {
   private fromInput!: HTMLInputElement
   private toInput!: HTMLInputElement
   private locationSelect!: HTMLSelectElement
+  private unitSelect!: HTMLSelectElement
+  private unitLabel!: HTMLElement
 
   constructor() {
     const fromUrl = canonicalLang(new URLSearchParams(location.search).get('lang'))
@@ -116,6 +121,14 @@ class ReportsPage {
     this.fromInput = h('input', { type: 'date', id: 'reports-from', name: 'from', required: true, value: params.get('from') ?? weekAgo })
     this.toInput = h('input', { type: 'date', id: 'reports-to', name: 'to', required: true, value: params.get('to') ?? today })
     this.locationSelect = h('select', { id: 'reports-location', name: 'locationId' }, h('option', { value: '' }, this.labels.allLocations))
+    // Contract §24: shown once the summary says the reader has several units (a manager of two branches, an admin).
+    this.unitSelect = h('select', { id: 'reports-unit', name: 'queueUnitId', hidden: true }, h('option', { value: params.get('queueUnitId') ?? '' }, this.labels.allUnits))
+    this.unitLabel = h('label', { for: 'reports-unit', hidden: true }, this.labels.unit)
+    this.unitSelect.addEventListener('change', () => {
+      // Another unit's locations differ: its figures are read for all of them.
+      this.locationSelect.value = ''
+      void this.load()
+    })
     const languages = h('select', { id: 'reports-lang', 'aria-label': this.labels.language },
       h('option', { value: 'en', selected: this.lang === 'en' }, 'English'),
       h('option', { value: 'ar', selected: this.lang === 'ar' }, 'العربية'))
@@ -128,6 +141,7 @@ class ReportsPage {
       location.assign(url.toString())
     })
     const form = h('form', { class: 'reports-range', 'aria-label': this.labels.range },
+      this.unitLabel, this.unitSelect,
       h('label', { for: 'reports-from' }, this.labels.from), this.fromInput,
       h('label', { for: 'reports-to' }, this.labels.to), this.toInput,
       h('label', { for: 'reports-location' }, this.labels.location), this.locationSelect,
@@ -165,8 +179,15 @@ class ReportsPage {
   }
 
   private query(): string {
-    const q = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value })
+    const q = new URLSearchParams(this.rangeQuery())
     if (this.locationSelect.value !== '') q.set('locationId', this.locationSelect.value)
+    return q.toString()
+  }
+
+  /** The range and the unit chosen: what every report reads. */
+  private rangeQuery(): string {
+    const q = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value })
+    if (this.unitSelect.value !== '') q.set('queueUnitId', this.unitSelect.value)
     return q.toString()
   }
 
@@ -175,7 +196,7 @@ class ReportsPage {
     this.status.textContent = this.labels.loading
     const q = this.query()
     // The staff report covers the whole unit (a clerk's figures are not per location): the range only.
-    const range = new URLSearchParams({ from: this.fromInput.value, to: this.toInput.value }).toString()
+    const range = this.rangeQuery()
     const [summary, daily, counters, staff, feedback, appointments] = await Promise.all([
       api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
       api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
@@ -188,7 +209,8 @@ class ReportsPage {
     if (answers.some((a) => a === null || a.status >= 500)) return this.fail(this.labels.offline)
     const refused = answers.find((a) => a!.status !== 200)
     if (refused !== undefined) {
-      if (refused!.status === 401) return this.notPaired()
+      if (refused!.status === 401) return this.refuse('notSignedIn')
+      if (refused!.status === 403 && refused!.code === 'ROLE_FORBIDDEN') return this.refuse('clerk')
       if (refused!.status === 422) return this.fail(this.t('badRange', { message: refused!.message }))
       return this.fail(this.t('failed', { message: refused!.message }))
     }
@@ -196,14 +218,22 @@ class ReportsPage {
     this.daily = daily!.body!.data
     this.counterRows = counters!.body!.data
     this.staffRows = staff !== null && staff.status === 200 ? staff.body!.data : null
-    this.feedback = feedback !== null && feedback.status === 200 ? feedback.body!.data : null
+    // The ratings and appointments are read for all the reader's units: the unit chosen (its locations) narrows them here.
+    const inUnit = new Set(this.summary.locations.map((l) => l.id))
+    this.feedback = feedback !== null && feedback.status === 200
+      ? { ratings: feedback.body!.data.ratings.filter((r) => inUnit.has(r.locationId)), comments: feedback.body!.data.comments.filter((c) => inUnit.has(c.locationId)) }
+      : null
     // The range is read whole (as the staff report); the location chosen narrows it here.
     const chosenLocation = this.locationSelect.value
-    this.appointmentRows = appointments !== null && appointments.status === 200 ? appointments.body!.data.filter((r) => chosenLocation === '' || r.locationId === chosenLocation) : null
+    this.appointmentRows = appointments !== null && appointments.status === 200
+      ? appointments.body!.data.filter((r) => inUnit.has(r.locationId) && (chosenLocation === '' || r.locationId === chosenLocation))
+      : null
+    this.fillUnits()
     this.fillLocations()
     const url = new URL(location.href)
     for (const [k, v] of new URLSearchParams(q)) url.searchParams.set(k, v)
     if (this.locationSelect.value === '') url.searchParams.delete('locationId')
+    if (this.unitSelect.value === '') url.searchParams.delete('queueUnitId')
     history.replaceState(null, '', url.toString())
     this.render()
     this.status.textContent = this.daily.length === 0 ? this.labels.empty : this.t('loaded', { from: this.day(this.summary.from), to: this.day(this.summary.to), rows: this.num(this.daily.length) })
@@ -214,11 +244,34 @@ class ReportsPage {
     this.status.textContent = message
   }
 
-  private notPaired(): void {
+  /**
+   * The report API refused the browser after the page opened: the session ended or the device
+   * was revoked (401: sign in or pair again), or a clerk signed in meanwhile (403), said in words
+   * as the server's own refusal page says it.
+   */
+  private refuse(why: 'notSignedIn' | 'clerk'): void {
+    const lang = `?lang=${encodeURIComponent(this.lang)}`
     this.content.replaceChildren(h('section', { class: 'page-message', role: 'alert' },
-      h('h1', null, this.labels.notPaired),
-      h('p', null, this.labels.notPairedHint),
-      h('p', null, h('a', { class: 'button-link', href: `/pair?lang=${encodeURIComponent(this.lang)}` }, this.labels.pairAgain))))
+      h('h1', null, why === 'clerk' ? this.labels.clerkOnly : this.labels.notPaired),
+      h('p', null, why === 'clerk' ? this.labels.clerkOnlyHint : this.labels.notPairedHint),
+      h('p', { class: 'page-links' },
+        h('a', { class: 'button-link', href: `/login${lang}` }, this.labels.signIn), ' ',
+        why === 'clerk' ? h('a', { href: `/${lang}` }, this.labels.startPage) : h('a', { class: 'button-link', href: `/pair${lang}` }, this.labels.pairAgain))))
+  }
+
+  /** Contract §24: the Unit menu, when the reader may read several units (else it stays hidden). */
+  private fillUnits(): void {
+    const units = this.summary!.queueUnits
+    const several = units.length > 1
+    this.unitSelect.hidden = !several
+    this.unitLabel.hidden = !several
+    if (!several) return
+    const fallback = this.summary!.defaultLanguage
+    this.unitSelect.replaceChildren(h('option', { value: '' }, this.labels.allUnits), ...units.map((u) => {
+      const language = languageOfName(u.names, this.lang, fallback)
+      return h('option', { value: u.id, ...(primary(language) !== primary(this.lang) ? { lang: language } : {}) }, nameIn(u.names, this.lang, fallback, u.name))
+    }))
+    this.unitSelect.value = this.summary!.queueUnitId ?? ''
   }
 
   private fillLocations(): void {
@@ -520,4 +573,5 @@ function chartWidth(el: HTMLElement): number {
   return Math.max(280, Math.floor(el.clientWidth || el.parentElement?.clientWidth || 600))
 }
 
-new ReportsPage().start()
+// The server renders a refusal in words (a clerk, a browser neither signed in nor paired) without the frame.
+if (document.getElementById('page')?.dataset.kind === 'reports') new ReportsPage().start()
