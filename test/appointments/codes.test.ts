@@ -3,7 +3,8 @@ import { appointmentContext, booked } from './helpers'
 import { TestPeers } from '../join/helpers'
 import { issueHeaders, HALL_ACCOUNTS, TICKETS } from '../queue/helpers'
 import { request } from '../support/app'
-import { WRONG_CODES_OVERALL, WRONG_CODES_PER_ADDRESS } from '../../src/appointments/codes'
+import { BookingCodes, WRONG_CODES_OVERALL, WRONG_CODES_PER_ADDRESS } from '../../src/appointments/codes'
+import { RollingWindowLimiter } from '../../src/platform/rate-limit'
 import { BOOKINGS_PER_ADDRESS_PER_HOUR } from '../../src/appointments/pages'
 import { anonymousBodyBudget } from '../../src/platform/anonymous-forms'
 import { bodyBudget } from '../../src/platform/body'
@@ -107,6 +108,26 @@ describe('wrong booking codes (contract §27)', () => {
     expect(cancelled.status).toBe(303)
     ctx.clock.advance(61_000)
     expect((await get(ctx, `/b/${WRONG(102)}`, '198.51.100.200')).status).toBe(404)
+  })
+
+  test('the addresses refused for wrong codes are remembered in a bounded map, each until its Retry-After', () => {
+    const codes = new BookingCodes<string>(new RollingWindowLimiter(), (code) => (code === 'RIGHT' ? 'row' : null), 3)
+    const status = (address: string, code: string, now: number) => {
+      try {
+        codes.find(code, address, now)
+        return 200
+      } catch (error) {
+        return (error as { status: number }).status
+      }
+    }
+    for (let a = 0; a < 5; a++) {
+      for (let i = 0; i < WRONG_CODES_PER_ADDRESS; i++) expect(status(`192.0.2.${a}`, 'WRONG', 0)).toBe(404)
+      expect(status(`192.0.2.${a}`, 'WRONG', 0)).toBe(429)
+      expect(codes.refusedAddresses).toBeLessThanOrEqual(3)
+    }
+    expect(status('192.0.2.4', 'RIGHT', 1000)).toBe(429)
+    expect(status('192.0.2.4', 'RIGHT', 61_000)).toBe(200)
+    expect(codes.refusedAddresses).toBe(2)
   })
 })
 
