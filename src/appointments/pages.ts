@@ -4,7 +4,7 @@ import { admitRate, clientAddressOf } from '../platform/admission'
 import type { PeerSource } from '../platform/client-address'
 import type { RateBucket } from '../platform/admission'
 import { ApiError } from '../platform/errors'
-import { readBodyAfterChecks } from '../platform/body'
+import { admitAnonymousForm } from '../platform/anonymous-forms'
 import { qrSvg } from '../platform/qr'
 import { acceptedLocale, localeWithin, resolveName, storedName } from '../platform/names'
 import { addDays, localDate } from '../platform/time'
@@ -16,6 +16,7 @@ import { trackingPath } from '../tickets'
 import { AppointmentCodes } from './errors'
 import { BOOKING_CODE_PATTERN, EMAIL_PATTERN, NAME_MAX, PHONE_PATTERN } from './model'
 import { calendarFile } from './ics'
+import { BookingCodes, isWrongCodeRefusal } from './codes'
 import { bookingPath, type AppointmentRow, type AppointmentService, type BookingTarget } from './service'
 
 /*
@@ -32,10 +33,16 @@ const BOOK_BUCKET = { name: 'book:address', perAddress: true, windowMs: 3_600_00
 const CODE = new RegExp(BOOKING_CODE_PATTERN)
 const PHONE = new RegExp(PHONE_PATTERN)
 const EMAIL = new RegExp(EMAIL_PATTERN)
-const FORM_MAX = 4096
 /** Reads of the customer's pages per address a minute (the phone page's bound, contract §23). */
 export const PAGE_READS_PER_ADDRESS = 600
 const PAGE_BUCKET = { name: 'book:read', perAddress: true } as const satisfies RateBucket
+/**
+ * Changes on `/b/{code}` (cancel, move, check-in) per address a minute (contract §27: the
+ * anonymous forms' per-address window, before the code and the body): a customer makes one or
+ * two; a branch's guest Wi-Fi puts many behind one address, as for the phone page's changes.
+ */
+export const BOOKING_CHANGES_PER_ADDRESS = 30
+const CHANGE_BUCKET = { name: 'book:change', perAddress: true } as const satisfies RateBucket
 
 type Lang = 'en' | 'ar'
 
@@ -48,7 +55,8 @@ const STRINGS = {
     checkInHint: 'You can check in here from {from} to {to}.', keep: 'Keep this page: it is your booking. The QR code opens it on another phone.',
     statuses: { BOOKED: 'Booked', CANCELLED: 'Cancelled', CHECKED_IN: 'Checked in', MISSED: 'Missed' } as Record<string, string>,
     ticket: 'Your ticket number is {number}.', followTicket: 'Follow your place in the queue', notFound: 'There is no booking with this code.',
-    noBooking: 'Appointments cannot be booked here.', tooManyReads: 'Too many requests from this connection. Please wait a minute and try again.', language: 'العربية', languageLabel: 'Language', free: '{n} free', qr: 'QR code of this booking page',
+    noBooking: 'Appointments cannot be booked here.', tooManyReads: 'Too many requests from this connection. Please wait a minute and try again.',
+    tooManyCodes: 'Too many wrong booking codes have been tried. Please wait a minute and try again.', language: 'العربية', languageLabel: 'Language', free: '{n} free', qr: 'QR code of this booking page',
     refusals: {
       SLOT_FULL: 'Sorry, that time has just been taken. Please choose another time.',
       SLOT_UNAVAILABLE: 'That time cannot be booked. Please choose one of the free times.',
@@ -60,6 +68,8 @@ const STRINGS = {
       CHECK_IN_TOO_LATE: 'The check-in time has passed. Please take a normal ticket at the kiosk.',
       QUEUE_UNIT_EDGE_MANAGED: 'Check-in is not possible from here right now. Please ask at the desk.',
       QUEUE_UNIT_INACTIVE: 'This branch is not taking appointments right now.',
+      PAYLOAD_TOO_LARGE: 'The form is too long. Please shorten what you typed and try again.',
+      SERVER_BUSY: 'The server is busy. Please try again in a moment.',
       other: 'Something went wrong. Please try again.',
     } as Record<string, string>,
   },
@@ -71,7 +81,8 @@ const STRINGS = {
     checkInHint: 'يمكنك تسجيل الحضور هنا من {from} إلى {to}.', keep: 'احتفظ بهذه الصفحة: إنها حجزك. رمز QR يفتحها على هاتف آخر.',
     statuses: { BOOKED: 'محجوز', CANCELLED: 'ملغى', CHECKED_IN: 'تم تسجيل الحضور', MISSED: 'فائت' } as Record<string, string>,
     ticket: 'رقم تذكرتك {number}.', followTicket: 'تابع دورك في الطابور', notFound: 'لا يوجد حجز بهذا الرمز.',
-    noBooking: 'لا يمكن حجز المواعيد هنا.', tooManyReads: 'طلبات كثيرة من هذا الاتصال. يرجى الانتظار دقيقة والمحاولة مجددًا.', language: 'English', languageLabel: 'اللغة', free: '{n} متاح', qr: 'رمز QR لصفحة هذا الحجز',
+    noBooking: 'لا يمكن حجز المواعيد هنا.', tooManyReads: 'طلبات كثيرة من هذا الاتصال. يرجى الانتظار دقيقة والمحاولة مجددًا.',
+    tooManyCodes: 'تمت تجربة رموز حجز خاطئة كثيرة. يرجى الانتظار دقيقة والمحاولة مجددًا.', language: 'English', languageLabel: 'اللغة', free: '{n} متاح', qr: 'رمز QR لصفحة هذا الحجز',
     refusals: {
       SLOT_FULL: 'عذرًا، تم حجز هذا الوقت للتو. يرجى اختيار وقت آخر.',
       SLOT_UNAVAILABLE: 'لا يمكن حجز هذا الوقت. يرجى اختيار أحد الأوقات المتاحة.',
@@ -83,6 +94,8 @@ const STRINGS = {
       CHECK_IN_TOO_LATE: 'انتهى وقت تسجيل الحضور. يرجى أخذ تذكرة عادية من الكشك.',
       QUEUE_UNIT_EDGE_MANAGED: 'تسجيل الحضور غير ممكن من هنا الآن. يرجى السؤال في المكتب.',
       QUEUE_UNIT_INACTIVE: 'هذا الفرع لا يستقبل المواعيد الآن.',
+      PAYLOAD_TOO_LARGE: 'النموذج طويل جدًا. يرجى اختصار ما كتبته والمحاولة مجددًا.',
+      SERVER_BUSY: 'الخادم مشغول. يرجى المحاولة بعد لحظة.',
       other: 'حدث خطأ ما. يرجى المحاولة مجددًا.',
     } as Record<string, string>,
   },
@@ -186,19 +199,18 @@ function refusal(lang: Lang, error: unknown): { text: string; status: number; he
   throw error
 }
 
+/** Retry-After of a 429 or 503, and `Connection: close` of a post refused before its body was read, onto a page. */
+function copyRefusalHeaders(refused: unknown, response: Response): void {
+  const headers = (refused as { headers?: Record<string, string> } | null | undefined)?.headers ?? {}
+  for (const [k, v] of Object.entries(headers)) if (k === 'retry-after' || k === 'connection') response.headers.set(k, v)
+}
+
 /** The location's unit language and names for a page. */
 function nameIn(lang: Lang, row: { name: string; names: string | null }, defaultLanguage: string): string {
   return resolveName(storedName(row.name, row.names), lang, defaultLanguage)
 }
 
-/**
- * Origin first (a form post from another site is refused before its body is read, contract
- * §23), then the urlencoded body within 4 KB, declared or chunked.
- */
-async function originThenForm(request: Request, publicOrigin: string | null | undefined): Promise<URLSearchParams> {
-  const { raw } = await readBodyAfterChecks(request, FORM_MAX, () => assertSameOrigin(request, publicOrigin, 'this form must be sent from a page of this server'))
-  return new URLSearchParams(new TextDecoder().decode(raw))
-}
+const formOf = (raw: Uint8Array) => new URLSearchParams(new TextDecoder().decode(raw))
 
 export function bookingPages(deps: AppDeps, service: AppointmentService) {
   const formatters = new Map<string, Intl.DateTimeFormat>()
@@ -271,8 +283,7 @@ ${slotChoices(target, date, lang, locale, now)}
 <button type="submit">${escapeHtml(t.book)}</button></form>`
       }
       const response = page(lang, t.title, body, notice?.status ?? 200, switchHref)
-      // Retry-After of a 429, and `Connection: close` of a post refused before its body was read.
-      for (const [k, v] of Object.entries(notice?.headers ?? {})) if (k === 'retry-after' || k === 'connection') response.headers.set(k, v)
+      copyRefusalHeaders(notice, response)
       return response
     })
   }
@@ -332,28 +343,75 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
   function codeRow(code: string): AppointmentRow | null {
     return CODE.test(code) ? service.byCode(code) : null
   }
+  /** Every `/b/{code}` route finds its booking here: wrong codes are limited (contract §27). */
+  const codes = new BookingCodes(deps.limiter, codeRow)
 
   const missing = (url: URL) => page(langOf(url), STRINGS[langOf(url)].booking, `<h1>${escapeHtml(STRINGS[langOf(url)].booking)}</h1><p class="alert" role="alert">${escapeHtml(STRINGS[langOf(url)].notFound)}</p>`, 404)
 
-  /** A change on `/b/{code}`: Origin, then the write; the page again with the outcome in words. */
+  /**
+   * A `/b/{code}` route refused before it found its booking, as a page in words: no such
+   * booking (404), or too many wrong codes or changes (429), with Retry-After and Connection.
+   */
+  function unfound(url: URL, error: unknown): Response {
+    const lang = langOf(url)
+    const t = STRINGS[lang]
+    let response: Response
+    if (error instanceof ApiError && error.code === AppointmentCodes.APPOINTMENT_NOT_FOUND) response = missing(url)
+    else {
+      const { text, status } = refusal(lang, error)
+      const words = isWrongCodeRefusal(error) ? t.tooManyCodes : status === 429 ? t.tooManyReads : text
+      response = page(lang, t.booking, `<h1>${escapeHtml(t.booking)}</h1><p class="alert" role="alert">${escapeHtml(words)}</p>`, status)
+    }
+    copyRefusalHeaders(error, response)
+    return response
+  }
+
+  /** A booking's page for a GET: found by `codes` (a wrong code counts), else refused in words. */
+  function withBooking(request: Request, code: string, show: (row: AppointmentRow, url: URL, now: number) => Response): Response {
+    const url = new URL(request.url)
+    const now = deps.clock.now()
+    let row: AppointmentRow
+    try {
+      row = codes.find(code, clientAddressOf(deps.clients, request, server), now)
+    } catch (error) {
+      return unfound(url, error)
+    }
+    return show(row, url, now)
+  }
+
+  /**
+   * A change on `/b/{code}` (contract §27's order): Origin, the address's change window, the
+   * code (a wrong one counts), and only then the form's body (4 KiB, the anonymous budget); then
+   * the write, and the page again with the outcome in words.
+   */
   async function bookingAction(request: Request, code: string, work: (row: AppointmentRow, form: URLSearchParams, now: number) => AppointmentRow): Promise<Response> {
     const url = new URL(request.url)
     const lang = langOf(url)
     const now = deps.clock.now()
+    let found: AppointmentRow
+    let raw: Uint8Array
     try {
-      const form = await originThenForm(request, deps.publicOrigin)
+      ({ raw, found } = await admitAnonymousForm(deps, request, server, {
+        before: () => assertSameOrigin(request, deps.publicOrigin, 'this form must be sent from a page of this server'),
+        rate: { bucket: CHANGE_BUCKET, limit: BOOKING_CHANGES_PER_ADDRESS, message: (retry) => `too many changes; retry after ${retry} s` },
+        code: (address) => codes.find(code, address, now),
+      }))
+    } catch (error) {
+      return unfound(url, error)
+    }
+    try {
+      const form = formOf(raw)
       const row = await deps.writes.run(() => {
-        const found = codeRow(code)
-        return found === null ? null : work(found, form, now)
+        const current = codeRow(code)
+        return current === null ? null : work(current, form, now)
       })
       if (row === null) return missing(url)
       // Post/redirect/get: a reload of the result never sends the form again.
       return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang), 'cache-control': 'no-store' } })
     } catch (error) {
-      const { text, status, headers } = refusal(lang, error)
-      const row = codeRow(code)
-      const response = row === null ? missing(url) : bookingView(row, request, url, now, { text, kind: 'alert', status })
-      if (headers.connection !== undefined) response.headers.set('connection', headers.connection)
+      const { text, status } = refusal(lang, error)
+      const response = bookingView(codeRow(code) ?? found, request, url, now, { text, kind: 'alert', status })
+      copyRefusalHeaders(error, response)
       return response
     }
   }
@@ -384,13 +442,20 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       const url = new URL(request.url)
       return bookPage(params.locationId, url, formatLocaleOf(request, url, langOf(url)), deps.clock.now())
     }, { detail: { hide: true } })
-    .post('/book/:locationId', async ({ request, params, server }) => {
+    .post('/book/:locationId', async ({ request, params }) => {
       const url = new URL(request.url)
       const lang = langOf(url)
       const now = deps.clock.now()
       let form: URLSearchParams | null = null
       try {
-        form = await originThenForm(request, deps.publicOrigin)
+        // Contract §27: Origin, then the address's 3 bookings an hour (every post that passes the
+        // Origin check counts: it is counted before the body, when its worth is not yet known),
+        // and only then the form (4 KiB, the anonymous budget).
+        const { raw } = await admitAnonymousForm(deps, request, server, {
+          before: () => assertSameOrigin(request, deps.publicOrigin, 'this form must be sent from a page of this server'),
+          rate: { bucket: BOOK_BUCKET, limit: BOOKINGS_PER_ADDRESS_PER_HOUR, message: (retry) => `too many bookings; retry after ${retry} s` },
+        })
+        form = formOf(raw)
         const name = (form.get('name') ?? '').trim()
         const phone = (form.get('phone') ?? '').trim()
         const email = (form.get('email') ?? '').trim()
@@ -399,7 +464,6 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
           throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed')
         }
         if (startAt === '' || startAt.length > 40) throw new ApiError(422, AppointmentCodes.SLOT_UNAVAILABLE, 'choose a time')
-        admitRate(deps.limiter, BOOK_BUCKET, clientAddressOf(deps.clients, request, server), BOOKINGS_PER_ADDRESS_PER_HOUR, now, (retry) => `too many bookings; retry after ${retry} s`)
         const submitted = form
         const row = await deps.writes.run(() => {
           const target = service.target({ queueUnitIds: null, locations: null, services: null }, params.locationId, submitted.get('serviceId') ?? '')
@@ -412,19 +476,10 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         return bookPage(params.locationId, url, formatLocaleOf(request, url, lang), now, refusal(lang, error), form)
       }
     }, { parse: 'none', detail: { hide: true } })
-    .get('/b/:code', ({ request, params }) => {
-      const url = new URL(request.url)
-      const now = deps.clock.now()
-      return inReadTransaction(deps.db, () => {
-        const row = codeRow(params.code)
-        if (row === null) return missing(url)
-        return bookingView(row, request, url, now, url.searchParams.get('new') === '1' && row.status === 'BOOKED' ? { text: STRINGS[langOf(url)].booked, kind: 'ok' } : null)
-      })
-    }, { detail: { hide: true } })
-    .get('/b/:code/calendar.ics', ({ request, params }) => {
-      const url = new URL(request.url)
-      const row = codeRow(params.code)
-      if (row === null || row.status === 'CANCELLED') return missing(url)
+    .get('/b/:code', ({ request, params }) => inReadTransaction(deps.db, () => withBooking(request, params.code, (row, url, now) =>
+      bookingView(row, request, url, now, url.searchParams.get('new') === '1' && row.status === 'BOOKED' ? { text: STRINGS[langOf(url)].booked, kind: 'ok' } : null))), { detail: { hide: true } })
+    .get('/b/:code/calendar.ics', ({ request, params }) => withBooking(request, params.code, (row, url) => {
+      if (row.status === 'CANCELLED') return missing(url)
       const unit = service.unit(row.queueUnitId)!
       const location = service.location(row.locationId)!
       const svc = service.bookableServices(row.locationId).find((s) => s.service.id === row.serviceId)
@@ -444,7 +499,7 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       return new Response(ics, {
         headers: { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': `attachment; filename="appointment-${row.code}.ics"`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
       })
-    }, { detail: { hide: true } })
+    }), { detail: { hide: true } })
     .post('/b/:code/cancel', ({ request, params }) => bookingAction(request, params.code, (row, _form, now) => service.cancel(row, `customer:${row.id}`, now)), { parse: 'none', detail: { hide: true } })
     .post('/b/:code/move', ({ request, params }) => bookingAction(request, params.code, (row, form, now) => {
       const svc = service.bookableServices(row.locationId).find((s) => s.service.id === row.serviceId)

@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
-import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
+import { RateBuckets } from '../platform/admission'
+import { admitAnonymousForm } from '../platform/anonymous-forms'
 import { ApiError, CommonCodes, pointer } from '../platform/errors'
-import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { closingConnection, isJsonContentType, parseJsonBytes } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
 import { acceptedLanguage, acceptedLocale, localeWithin, resolveName } from '../platform/names'
 import { assertSchema, compile } from '../platform/validation'
@@ -176,8 +177,9 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
       }
       let lang = pageLanguage(place, request, undefined)
       try {
-        // Contract §23: every check that needs only the headers first; the body is read only then.
-        const { raw } = await readBodyAfterChecks(request, MAX_JOIN_BODY, () => {
+        // Contract §23, §27: every check that needs only the headers, then the address's window;
+        // the body is read only then, from the anonymous forms' budget.
+        const { raw } = await admitAnonymousForm(deps, request, server, { limit: MAX_JOIN_BODY, before: () => {
           assertSameOrigin(request, deps.publicOrigin, 'a ticket is taken only from a page of this server (Origin does not match)')
           const address = deps.clients.of(request, server).address
           if (!join.networkAllows(place, address)) throw new ApiError(403, JoinCodes.NETWORK_FORBIDDEN, 'joining from a phone is open only on the branch\'s own network')
@@ -189,9 +191,10 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
           if (!asJson && !type.includes('application/x-www-form-urlencoded')) {
             throw new ApiError(400, JoinCodes.INVALID_REQUEST, 'send the form (application/x-www-form-urlencoded) or JSON (application/json)')
           }
-          admitRate(deps.limiter, RateBuckets.joinPerAddress, clientAddressOf(deps.clients, request, server), JOIN_TICKETS_PER_ADDRESS, now,
-            (retry) => `over ${JOIN_TICKETS_PER_ADDRESS} tickets per 10 minutes from this address; retry after ${retry} s`)
-        })
+        }, rate: {
+          bucket: RateBuckets.joinPerAddress, limit: JOIN_TICKETS_PER_ADDRESS,
+          message: (retry) => `over ${JOIN_TICKETS_PER_ADDRESS} tickets per 10 minutes from this address; retry after ${retry} s`,
+        } })
         const body = readJoinBody(raw, asJson)
         const language = body.language === undefined ? null : join.languageOf(place, body.language)
         if (body.language !== undefined && language === null) {

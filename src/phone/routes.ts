@@ -6,7 +6,9 @@ import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
 import { qrSvg } from '../platform/qr'
 import { assertSameOrigin, serverOrigin } from '../devices/access'
-import { parseJsonBytes, readBodyAfterChecks, KiB } from '../platform/body'
+import { parseJsonBytes, KiB } from '../platform/body'
+import { admitAnonymousForm } from '../platform/anonymous-forms'
+import type { PeerSource } from '../platform/client-address'
 import { assertSchema, compile } from '../platform/validation'
 import { PhoneActions } from './actions'
 import { PhoneFeedbackBody } from './model'
@@ -43,13 +45,23 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
   }
 
   /**
-   * A change from the phone page: the Origin rule of contract §7 (the code in the URL is the
-   * capability, as a cookie is for a device: another site's page must not use it), then the
-   * address's write limit. Both before any body is read (contract §23).
+   * A change from the phone page, admitted as every anonymous form is (contract §27,
+   * src/platform/anonymous-forms.ts): the Origin rule of contract §7 (the code in the URL is the
+   * capability, as a cookie is for a device: another site's page must not use it), the address's
+   * write limit, then the tracking code (a wrong one is 404 before any body is read), and only
+   * then the body, at most 4 KiB from the anonymous budget (leave and more time send none; what
+   * they send is read within those bounds and not used).
    */
-  function admitChange(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
-    assertSameOrigin(request, deps.publicOrigin, 'the phone page changes a ticket only from a page of this server (Origin does not match)')
-    admitRate(deps.limiter, RateBuckets.phoneWritePerAddress, clientAddressOf(deps.clients, request, server), PHONE_WRITES_PER_ADDRESS, deps.clock.now(), (retry) => `too many changes; retry after ${retry} s`)
+  async function admitChange(request: Request, server: PeerSource | null, code: string): Promise<Uint8Array> {
+    const { raw } = await admitAnonymousForm(deps, request, server, {
+      before: () => assertSameOrigin(request, deps.publicOrigin, 'the phone page changes a ticket only from a page of this server (Origin does not match)'),
+      rate: { bucket: RateBuckets.phoneWritePerAddress, limit: PHONE_WRITES_PER_ADDRESS, message: (retry) => `too many changes; retry after ${retry} s` },
+      code: () => {
+        if (phone.ticketOf(code) === null) throw notFound()
+      },
+      limit: MAX_PHONE_BODY,
+    })
+    return raw
   }
   const actions = new PhoneActions(deps, phone)
   /** The code's status after a change, as the status read answers it. */
@@ -90,17 +102,17 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
       },
     )
     .post(`${PHONE_API}/tickets/:code/leave`, async ({ params, request, server }) => {
-      admitChange(request, server)
+      await admitChange(request, server, params.code)
       await deps.writes.run(() => actions.leave(params.code, deps.clock.now()))
       return after(params.code)
     }, { parse: 'none', detail: leaveQueueDocs })
     .post(`${PHONE_API}/tickets/:code/more-time`, async ({ params, request, server }) => {
-      admitChange(request, server)
+      await admitChange(request, server, params.code)
       await deps.writes.run(() => actions.moreTime(params.code, deps.clock.now()))
       return after(params.code)
     }, { parse: 'none', detail: moreTimeDocs })
     .post(`${PHONE_API}/tickets/:code/feedback`, async ({ params, request, server }) => {
-      const { raw } = await readBodyAfterChecks(request, MAX_PHONE_BODY, () => admitChange(request, server))
+      const raw = await admitChange(request, server, params.code)
       const body = parseJsonBytes(raw)
       assertSchema(checkFeedback, body, PhoneCodes.VALIDATION_FAILED)
       await deps.writes.run(() => actions.feedback(params.code, body, deps.clock.now()))

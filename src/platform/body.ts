@@ -51,18 +51,19 @@ function hasBody(request: Request, declared: number | null): boolean {
  * known to be over `limit`: at once from `Content-Length`, or while streaming a chunked body,
  * without buffering past the limit. Bun's own `maxRequestBodySize` stays as a backstop only
  * (its bare 413 would skip the envelope). The bytes count against `bodyBudget` while they are
- * read: a declared body takes its whole length up front, a chunked one chunk by chunk. A
+ * read (or against `budget`: anonymous forms have their own, src/platform/anonymous-forms.ts):
+ * a declared body takes its whole length up front, a chunked one chunk by chunk. A
  * refusal leaves the rest of the body unread, so it carries `Connection: close`.
  * The raw bytes matter: `request.text()` strips a BOM and repairs bad UTF-8, which would make
  * two different bodies look the same to byte-exact idempotency.
  */
-export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBodyLimited(request: Request, limit: number, budget: BodyBudget = bodyBudget): Promise<Uint8Array> {
   const declared = declaredLength(request)
   if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
   if (request.body === null) return new Uint8Array(0)
   let held = 0
   const hold = (bytes: number) => {
-    bodyBudget.take(bytes)
+    budget.take(bytes)
     held += bytes
   }
   try {
@@ -110,7 +111,7 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     }
     return out
   } finally {
-    bodyBudget.give(held)
+    budget.give(held)
   }
 }
 
@@ -121,9 +122,10 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
  * declared (`Content-Length`) or not (chunked). A declared size over the limit is refused
  * first (it costs nothing to know). A caller refused by `headerChecks` is answered before one
  * byte of its body is read or held, with `Connection: close` (see `closingConnection`), so an
- * unauthenticated client can never hold any of the body budget.
+ * unauthenticated client can never hold any of the body budget. `budget` is the one the body
+ * is held against: `bodyBudget` for every credentialed route, the anonymous forms' own otherwise.
  */
-export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T): Promise<{ raw: Uint8Array; checked: T }> {
+export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T, budget: BodyBudget = bodyBudget): Promise<{ raw: Uint8Array; checked: T }> {
   const declared = declaredLength(request)
   if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
   let checked: T
@@ -132,7 +134,7 @@ export async function readBodyAfterChecks<T>(request: Request, limit: number, he
   } catch (error) {
     throw hasBody(request, declared) ? closingConnection(error) : error
   }
-  return { raw: await readBodyLimited(request, limit), checked }
+  return { raw: await readBodyLimited(request, limit, budget), checked }
 }
 
 /**

@@ -6,7 +6,9 @@ import { parseCidr } from '../../src/platform/client-address'
 import type { RollingWindowLimiter } from '../../src/platform/rate-limit'
 import { mainUnit, issue, HALL_ACCOUNTS } from '../queue/helpers'
 import { act, callNext, ok, eventsOf, deliveriesOf } from '../counters/helpers'
-import { cookieOf, JOIN, joinContext, joinGet, joinPost, pageCode, ticketRows } from './helpers'
+import { cookieOf, JOIN, joinContext, joinGet, joinPost, ORIGIN, pageCode, ticketRows } from './helpers'
+import { anonymousBodyBudget } from '../../src/platform/anonymous-forms'
+import { bodyBudget } from '../../src/platform/body'
 
 describe('GET /join/{locationId}', () => {
   test('lists the location\'s services with waiting and the kiosk\'s wait words, a button each, in the asked language', async () => {
@@ -252,6 +254,47 @@ describe('POST /join/{locationId}', () => {
     const text = await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '192.0.2.42', headers: { 'content-type': 'text/plain' } })
     expect(text.status).toBe(400)
     expect(ticketRows(ctx)).toEqual([])
+  })
+})
+
+describe('POST /join/{locationId} as an anonymous form (contract §27)', () => {
+  /** The form POST with a chunked body that sends `first` bytes and then waits until `end()` breaks it off. */
+  function heldJoin(ctx: ReturnType<typeof joinContext>, peer: string, first: number) {
+    let stop: (() => void) | null = null
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('serviceId=svc_accounts&x='.padEnd(first, 'x')))
+        stop = () => controller.error(new Error('client gone'))
+      },
+    })
+    const response = ctx.app.handle(new Request(`${ORIGIN}${JOIN}`, {
+      method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', 'x-test-peer': peer }, body, duplex: 'half',
+    } as RequestInit))
+    return { response, end: () => stop?.() }
+  }
+
+  test('its body is held against the anonymous forms\' budget, never the authenticated one; over the window it is not read at all', async () => {
+    const ctx = joinContext()
+    const held = heldJoin(ctx, '192.0.2.60', 300)
+    try {
+      await Bun.sleep(50)
+      expect(anonymousBodyBudget.inFlight).toBe(300)
+      expect(bodyBudget.inFlight).toBe(0)
+      // A Queue key's issue is not held up by it.
+      expect((await issue(ctx, ctx.key('all'), HALL_ACCOUNTS)).status).toBe(201)
+    } finally {
+      held.end()
+    }
+    expect((await held.response).status).toBe(400)
+    expect(anonymousBodyBudget.inFlight).toBe(0)
+    // That broken-off post counted in the address's window (it is counted before the body); two more, then refused unread.
+    for (let i = 1; i < JOIN_TICKETS_PER_ADDRESS; i++) expect((await joinPost(ctx, { serviceId: 'svc_nowhere' }, { peer: '192.0.2.60' })).status).toBe(422)
+    const refused = heldJoin(ctx, '192.0.2.60', 100)
+    const answer = await Promise.race([refused.response, Bun.sleep(2000).then(() => 'timeout' as const)])
+    refused.end()
+    expect(answer).not.toBe('timeout')
+    expect((answer as Response).status).toBe(429)
+    expect((answer as Response).headers.get('connection')).toBe('close')
   })
 })
 

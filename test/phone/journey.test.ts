@@ -5,6 +5,8 @@ import { expectError, type QueueTestContext } from '../queue/helpers'
 import { PhoneCodes } from '../../src/phone/errors'
 import { PHONE_WRITES_PER_ADDRESS } from '../../src/phone/routes'
 import { planMoreTime } from '../../src/tickets'
+import { anonymousBodyBudget } from '../../src/platform/anonymous-forms'
+import { bodyBudget } from '../../src/platform/body'
 
 /*
  * Contract §20 on the phone page: "Leave the queue", "I need more time", the rating of a
@@ -217,6 +219,58 @@ describe('POST /api/phone/v1/tickets/{code}/feedback', () => {
     const [waiting, cancelled] = await line(ctx, 2)
     await ok(change(ctx, codeOf(ctx, cancelled!), 'leave'))
     for (const id of [waiting!, cancelled!]) await expectError(await change(ctx, codeOf(ctx, id), 'feedback', { rating: 5 }), 409, PhoneCodes.TICKET_NOT_COMPLETED)
+  })
+})
+
+/** A chunked JSON change whose body sends `first` bytes and then waits until `end()` breaks it off. */
+function heldChange(ctx: QueueTestContext, code: string, action: 'leave' | 'more-time' | 'feedback', first: number) {
+  let stop: (() => void) | null = null
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"rating":5,"comment":"'.padEnd(first, 'x')))
+      stop = () => controller.error(new Error('client gone'))
+    },
+  })
+  const response = ctx.app.handle(new Request(`http://localhost${PHONE}/${code}/${action}`, {
+    method: 'POST', headers: { ...ORIGIN, 'content-type': 'application/json' }, body, duplex: 'half',
+  } as RequestInit))
+  return { response, end: () => stop?.() }
+}
+
+const within = <T,>(promise: Promise<T>, ms = 2000) => Promise.race([promise, Bun.sleep(ms).then(() => 'timeout' as const)])
+
+describe('the phone page\'s changes are admitted before their body (contract §27)', () => {
+  test('a wrong tracking code is 404 at once, a never-ending body unread, Connection: close', async () => {
+    const ctx = counterContext()
+    for (const action of ['feedback', 'leave', 'more-time'] as const) {
+      const held = heldChange(ctx, 'a'.repeat(24), action, 200)
+      const response = await within(held.response)
+      held.end()
+      expect(response).not.toBe('timeout')
+      await expectError(response as Response, 404, PhoneCodes.TICKET_NOT_FOUND)
+      expect((response as Response).headers.get('connection')).toBe('close')
+    }
+    expect(anonymousBodyBudget.inFlight).toBe(0)
+  })
+
+  test('a right code\'s body is held against the anonymous budget, never the authenticated one; over 4 KiB is 413', async () => {
+    const ctx = counterContext()
+    const id = await completed(ctx, '2026-11-25T10:00:00.000Z')
+    const code = codeOf(ctx, id)
+    const held = heldChange(ctx, code, 'feedback', 200)
+    try {
+      await Bun.sleep(50)
+      expect(anonymousBodyBudget.inFlight).toBe(200)
+      expect(bodyBudget.inFlight).toBe(0)
+    } finally {
+      held.end()
+    }
+    expect((await held.response).status).toBe(400)
+    expect(anonymousBodyBudget.inFlight).toBe(0)
+    expect(feedbackRow(ctx, id)).toBeNull()
+    const big = await change(ctx, code, 'feedback', { rating: 5, comment: 'x'.repeat(4200) })
+    await expectError(big, 413, PhoneCodes.PAYLOAD_TOO_LARGE)
+    await ok(change(ctx, code, 'feedback', { rating: 5 }))
   })
 })
 
