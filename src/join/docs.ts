@@ -23,8 +23,8 @@ const issueDetail = routeDetail({
     'ticket\'s phone page `/t/{code}`, and every refusal is a page in words with the status below (its `data-code` names the code). A JSON body ' +
     '(`application/json`) gets 201 with the ticket and the error envelope on a refusal. Rules: the request\'s `Origin` is this server\'s (403 ORIGIN_FORBIDDEN); ' +
     'with `remoteJoin.allowedNetworks`, the caller\'s address (through `--trusted-proxy`) is in one of them (403 NETWORK_FORBIDDEN); the browser holds no active ' +
-    'ticket of this location in its cookie (409 ACTIVE_TICKET, `details[0].message` is that ticket\'s phone page); at most 3 requests per client address per 10 minutes ' +
-    'reach the issue (429 RATE_LIMITED with Retry-After); the service is open (409 SERVICE_CLOSED) and its waiting count is under `remoteJoin.maxWaiting` ' +
+    'ticket of this location in its cookie (409 ACTIVE_TICKET, `details[0].message` is that ticket\'s phone page); at most `remoteJoin.perAddressPer10Min` (default 3; 0: no limit) ' +
+    'requests per client address (an IPv6 client: its /64) per 10 minutes reach the issue, none counted from inside `remoteJoin.guestNetworks` (429 RATE_LIMITED with Retry-After); the service is open (409 SERVICE_CLOSED) and its waiting count is under `remoteJoin.maxWaiting` ' +
     '(409 QUEUE_FULL). Checks, in order: location offers joining (404) → declared body size (1 KB) → Origin → network → cookie → Content-Type → ' +
     'address rate limit → body (read only now) → fields → idempotency lookup → waiting count → Edge authority → unit, location and service → open → write. ' +
     'A request refused before its body is read is answered with `Connection: close`.',

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { RateBuckets } from '../platform/admission'
 import { admitAnonymousForm } from '../platform/anonymous-forms'
+import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../queue/tables'
 import { ApiError, CommonCodes, pointer } from '../platform/errors'
 import { closingConnection, isJsonContentType, parseJsonBytes } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
@@ -17,8 +18,8 @@ import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOffe
 import { fill, joinWordsFor } from './words'
 import { issueJoinTicketDocs } from './docs'
 
-/** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window). */
-export const JOIN_TICKETS_PER_ADDRESS = 3
+/** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window), unless `remoteJoin.perAddressPer10Min` says otherwise. */
+export const JOIN_TICKETS_PER_ADDRESS = DEFAULT_REMOTE_JOIN_PER_ADDRESS
 export const JOIN_WINDOW_MS = RateBuckets.joinPerAddress.windowMs
 
 /** The cookie holding the browser's ticket at one location (its path is that location's join page). */
@@ -191,10 +192,7 @@ export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
           if (!asJson && !type.includes('application/x-www-form-urlencoded')) {
             throw new ApiError(400, JoinCodes.INVALID_REQUEST, 'send the form (application/x-www-form-urlencoded) or JSON (application/json)')
           }
-        }, rate: {
-          bucket: RateBuckets.joinPerAddress, limit: JOIN_TICKETS_PER_ADDRESS,
-          message: (retry) => `over ${JOIN_TICKETS_PER_ADDRESS} tickets per 10 minutes from this address; retry after ${retry} s`,
-        } })
+        }, rate: (address) => join.admitPerAddress(place, address, now) })
         const body = readJoinBody(raw, asJson)
         const language = body.language === undefined ? null : join.languageOf(place, body.language)
         if (body.language !== undefined && language === null) {

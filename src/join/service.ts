@@ -2,12 +2,14 @@ import type { AppDeps } from '../root/deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
+import { admitRate, RateBuckets } from '../platform/admission'
 import { inCidr, parseCidr, parseIp, type Cidr } from '../platform/client-address'
 import { canonicalLanguageTag, matchLanguage, resolveName, storedName, type LocalizedName } from '../platform/names'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
 import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue/service'
 import { openStateAt } from '../queue/opening-hours'
 import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
+import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../queue/tables'
 import { JoinCodes } from './errors'
 
 /** Contract §20: `remoteJoin.maxWaiting` when provisioning left it out (provisioning fills it in too). */
@@ -26,6 +28,10 @@ export interface JoinPlace {
   /** `allowedNetworks` was given (non-empty): only addresses in `networks` may join. */
   restricted: boolean
   networks: Cidr[]
+  /** Contract §27: tickets one client address (an IPv6 client: its /64) may take in 10 minutes; 0: no limit. */
+  perAddressPer10Min: number
+  /** Contract §27: networks where many customers share an address (guest Wi-Fi behind NAT): no per-address limit there. */
+  guestNetworks: Cidr[]
   hours: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
 }
 
@@ -103,14 +109,14 @@ export class JoinService {
   place(locationId: string): JoinPlace | null {
     const row = this.parts.placeStmt.get(locationId)
     if (row === null || row.remoteJoin === null || row.unitActive !== 1 || row.locationActive !== 1) return null
-    let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown }
+    let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown; perAddressPer10Min?: unknown; guestNetworks?: unknown }
     try {
       settings = JSON.parse(row.remoteJoin) as typeof settings
     } catch {
       return null
     }
     if (settings.enabled !== true) return null
-    const networks = Array.isArray(settings.allowedNetworks) ? settings.allowedNetworks : []
+    const networks = cidrsOf(settings.allowedNetworks)
     return {
       queueUnitId: row.queueUnitId,
       locationId,
@@ -120,9 +126,11 @@ export class JoinService {
       languages: JSON.parse(row.languages) as string[],
       timezone: row.timezone,
       maxWaiting: typeof settings.maxWaiting === 'number' ? settings.maxWaiting : DEFAULT_MAX_WAITING,
-      restricted: networks.length > 0,
+      restricted: Array.isArray(settings.allowedNetworks) && settings.allowedNetworks.length > 0,
       // Provisioning validated each network; one that still does not parse admits nobody.
-      networks: networks.map((n) => (typeof n === 'string' ? parseCidr(n) : null)).filter((c): c is Cidr => c !== null),
+      networks,
+      perAddressPer10Min: typeof settings.perAddressPer10Min === 'number' ? settings.perAddressPer10Min : DEFAULT_REMOTE_JOIN_PER_ADDRESS,
+      guestNetworks: cidrsOf(settings.guestNetworks),
       hours: { openingHours: row.openingHours, closedDates: row.closedDates, lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose },
     }
   }
@@ -132,6 +140,21 @@ export class JoinService {
     if (!place.restricted) return true
     const bytes = address === null ? null : parseIp(address)
     return bytes !== null && place.networks.some((cidr) => inCidr(bytes, cidr))
+  }
+
+  /**
+   * Contract §20, §27: counts a ticket taken from `address` against the location's
+   * `perAddressPer10Min` (an IPv6 client by its /64: `admitRate`), 429 RATE_LIMITED over it.
+   * No limit when it is 0, or for a caller inside one of `guestNetworks` (many phones behind
+   * one NAT address); the one active ticket per browser is checked apart and still holds.
+   */
+  admitPerAddress(place: JoinPlace, address: string | null, now: number): void {
+    const limit = place.perAddressPer10Min
+    if (limit === 0) return
+    const bytes = address === null ? null : parseIp(address)
+    if (bytes !== null && place.guestNetworks.some((cidr) => inCidr(bytes, cidr))) return
+    admitRate(this.deps.limiter, RateBuckets.joinPerAddress, address ?? 'unknown', limit, now,
+      (retry) => `over ${limit} tickets per 10 minutes from this address; retry after ${retry} s`)
   }
 
   /** The unit's language a page or request asked for (`ar-EG` is served by `ar`), or null. */
@@ -202,6 +225,11 @@ export class JoinService {
       ...(language !== null ? { language } : {}),
     }, now, 'REMOTE')
   }
+}
+
+/** The CIDRs of a stored network list that parse (provisioning checked each). */
+function cidrsOf(list: unknown): Cidr[] {
+  return (Array.isArray(list) ? list : []).map((n) => (typeof n === 'string' ? parseCidr(n) : null)).filter((c): c is Cidr => c !== null)
 }
 
 /**

@@ -84,7 +84,7 @@ export const completeSetupDocs = routeDetail({
   summary: 'Set a password with a setup link',
   description:
     'Sets the password (and a clerk\'s six-digit PIN) of the account a setup link opens; the link is used up, and every session of the account ends. ' +
-    'A password has at least 10 characters and is not among the 10,000 most common. The code is 256 random bits, valid 24 hours. ' +
+    'A password has at least 10 characters and is not among the 100,000 most common, one repeated character or a run (abcdefghij, 1234567890), nor contains the username or a workspace\'s name (contract §27; the 422 says which). The code is 256 random bits, valid 24 hours. ' +
     'More than 10 attempts a minute from one address: 429.',
   tags: ['Auth'],
   public: true,
@@ -102,7 +102,10 @@ export const completeSetupDocs = routeDetail({
     400: [PeopleCodes.INVALID_REQUEST, PeopleCodes.INVALID_JSON, PeopleCodes.SETUP_CODE_INVALID],
     403: [PeopleCodes.ORIGIN_FORBIDDEN],
     413: [PeopleCodes.PAYLOAD_TOO_LARGE],
-    422: [PeopleCodes.VALIDATION_FAILED, PeopleCodes.PASSWORD_TOO_SHORT, PeopleCodes.PASSWORD_TOO_COMMON, PeopleCodes.PIN_INVALID],
+    422: [
+      PeopleCodes.VALIDATION_FAILED, PeopleCodes.PASSWORD_TOO_SHORT, PeopleCodes.PASSWORD_REPEATED, PeopleCodes.PASSWORD_SEQUENCE,
+      PeopleCodes.PASSWORD_CONTAINS_USERNAME, PeopleCodes.PASSWORD_CONTAINS_WORKSPACE, PeopleCodes.PASSWORD_TOO_COMMON, PeopleCodes.PIN_INVALID,
+    ],
     429: [PeopleCodes.RATE_LIMITED],
   },
   errorExamples: PeopleErrorExamples,

@@ -20,8 +20,16 @@ export const PeopleCodes = {
   SETUP_CODE_INVALID: 'SETUP_CODE_INVALID',
   /** Fewer than 10 characters. */
   PASSWORD_TOO_SHORT: 'PASSWORD_TOO_SHORT',
-  /** Among the 10,000 most common passwords. */
+  /** Among the 100,000 most common passwords (contract §27). */
   PASSWORD_TOO_COMMON: 'PASSWORD_TOO_COMMON',
+  /** One character repeated (`aaaaaaaaaa`, ten spaces). */
+  PASSWORD_REPEATED: 'PASSWORD_REPEATED',
+  /** A run of letters, digits or keys in a row, forwards or backwards (`abcdefghij`, `1234567890`, `qwertyuiop`). */
+  PASSWORD_SEQUENCE: 'PASSWORD_SEQUENCE',
+  /** Contains the account's username (of 3 or more characters), in any case. */
+  PASSWORD_CONTAINS_USERNAME: 'PASSWORD_CONTAINS_USERNAME',
+  /** Contains a workspace's name (of 3 or more characters), in any case. */
+  PASSWORD_CONTAINS_WORKSPACE: 'PASSWORD_CONTAINS_WORKSPACE',
   /** A clerk's PIN missing or not 6 digits, or a PIN given for another role. */
   PIN_INVALID: 'PIN_INVALID',
 } as const
@@ -41,6 +49,10 @@ export const PeopleErrorExamples = {
   ORIGIN_FORBIDDEN: 'a signed-in browser may change things only from a page of this server (Origin does not match)',
   SETUP_CODE_INVALID: 'this setup link is wrong, expired or already used: ask an administrator for a new one',
   PASSWORD_TOO_SHORT: { message: 'the password must have at least 10 characters', details: [{ path: '/password', message: 'at least 10 characters' }] },
-  PASSWORD_TOO_COMMON: { message: 'this password is among the 10,000 most common: choose another', details: [{ path: '/password', message: 'too common' }] },
+  PASSWORD_TOO_COMMON: { message: 'this password is among the 100,000 most common: choose another', details: [{ path: '/password', message: 'too common' }] },
+  PASSWORD_REPEATED: { message: 'the password is one character repeated: choose another', details: [{ path: '/password', message: 'one repeated character' }] },
+  PASSWORD_SEQUENCE: { message: 'the password is a run of letters, digits or keys in a row, forwards or backwards: choose another', details: [{ path: '/password', message: 'a run' }] },
+  PASSWORD_CONTAINS_USERNAME: { message: 'the password contains the username: choose another', details: [{ path: '/password', message: 'contains the username' }] },
+  PASSWORD_CONTAINS_WORKSPACE: { message: 'the password contains the workspace\'s name: choose another', details: [{ path: '/password', message: 'contains the workspace name' }] },
   PIN_INVALID: { message: 'a clerk\'s PIN is exactly 6 digits', details: [{ path: '/pin', message: 'exactly 6 digits' }] },
 } as const satisfies Record<keyof typeof PeopleCodes, ErrorExample>

@@ -9,7 +9,7 @@ export {
   type User, type UserRole, type UserListing, type UserChange, type SetupLink, type NewUser, type ClerkPinCheck,
 } from './service'
 export { StaffIntervals, dayEnd, type DeskClerk, type DeskClerkState, type IntervalCounter } from './staff'
-export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProblem, type PasswordCost } from './passwords'
+export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProblem, type PasswordContext, type PasswordCost } from './passwords'
 export { PeopleCodes, type PeopleCode } from './errors'
 export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'
 export { StaffReads, type StaffTimeRow } from './staff-reads'

@@ -37,7 +37,7 @@ export const CurrentSessionResponse = Type.Object(
 export const SetupRequest = Type.Object(
   {
     code: Type.String({ minLength: 1, maxLength: 128, description: 'the code of the setup link `lobby users add|reset` printed' }),
-    password: Type.String({ minLength: 1, maxLength: 256, description: 'the new password: at least 10 characters, not among the 10,000 most common' }),
+    password: Type.String({ minLength: 1, maxLength: 256, description: 'the new password: at least 10 characters, not among the 100,000 most common, not one repeated character or a run (abcdefghij, 1234567890), without the username or a workspace name' }),
     pin: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'a clerk\'s desk PIN: exactly 6 digits (required for a clerk, refused for other roles)' })),
   },
   closed,

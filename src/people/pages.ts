@@ -37,6 +37,10 @@ const TEXT = {
     SETUP_CODE_INVALID: 'This setup link is wrong, expired or already used. Ask an administrator for a new one.',
     PASSWORD_TOO_SHORT: 'The password must have at least 10 characters.',
     PASSWORD_TOO_COMMON: 'This password is among the most common ones. Choose another.',
+    PASSWORD_REPEATED: 'The password is one character repeated. Choose another.',
+    PASSWORD_SEQUENCE: 'The password is a run of letters, digits or keys in a row (like abcdefghij or 1234567890). Choose another.',
+    PASSWORD_CONTAINS_USERNAME: 'The password must not contain your username. Choose another.',
+    PASSWORD_CONTAINS_WORKSPACE: 'The password must not contain the name of your organisation (its workspace in Lobby). Choose another.',
     PIN_INVALID: 'The PIN must be exactly 6 digits.',
     MISMATCH: 'The two passwords are not the same.',
     OTHER: 'Something went wrong. Try again.',
@@ -63,13 +67,18 @@ const TEXT = {
     SETUP_CODE_INVALID: 'رابط الإعداد هذا غير صحيح أو منتهي الصلاحية أو مستخدم. اطلب رابطًا جديدًا من المسؤول.',
     PASSWORD_TOO_SHORT: 'يجب أن تتكون كلمة المرور من 10 أحرف على الأقل.',
     PASSWORD_TOO_COMMON: 'كلمة المرور هذه من أكثر الكلمات شيوعًا. اختر غيرها.',
+    PASSWORD_REPEATED: 'كلمة المرور حرف واحد مكرر. اختر غيرها.',
+    PASSWORD_SEQUENCE: 'كلمة المرور سلسلة متتالية من الحروف أو الأرقام أو مفاتيح لوحة المفاتيح (مثل abcdefghij أو 1234567890). اختر غيرها.',
+    PASSWORD_CONTAINS_USERNAME: 'يجب ألا تحتوي كلمة المرور على اسم المستخدم الخاص بك. اختر غيرها.',
+    PASSWORD_CONTAINS_WORKSPACE: 'يجب ألا تحتوي كلمة المرور على اسم مؤسستك (مساحة عملها في Lobby). اختر غيرها.',
     PIN_INVALID: 'يجب أن يتكون الرمز من 6 أرقام بالضبط.',
     MISMATCH: 'كلمتا المرور غير متطابقتين.',
     OTHER: 'حدث خطأ. حاول مرة أخرى.',
   },
 } as const
 
-const MESSAGE_KEYS = ['SIGN_IN_FAILED', 'SIGN_IN_LOCKED', 'RATE_LIMITED', 'SETUP_CODE_INVALID', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_COMMON', 'PIN_INVALID', 'MISMATCH', 'OTHER', 'working', 'done'] as const
+const MESSAGE_KEYS = ['SIGN_IN_FAILED', 'SIGN_IN_LOCKED', 'RATE_LIMITED', 'SETUP_CODE_INVALID', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_COMMON',
+  'PASSWORD_REPEATED', 'PASSWORD_SEQUENCE', 'PASSWORD_CONTAINS_USERNAME', 'PASSWORD_CONTAINS_WORKSPACE', 'PIN_INVALID', 'MISMATCH', 'OTHER', 'working', 'done'] as const
 
 function langOf(query: Record<string, string | undefined>): Lang {
   return (query.lang ?? '').toLowerCase().startsWith('ar') ? 'ar' : 'en'

@@ -7,7 +7,8 @@ import { json } from '../platform/http'
 import { isoTime } from '../platform/clock'
 import { assertSchema, compile } from '../platform/validation'
 import { isSecureRequest } from '../devices/access'
-import { PeopleCodes } from './errors'
+import { PeopleCodes, PeopleErrorExamples } from './errors'
+import type { PasswordProblem } from './passwords'
 import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'
 import { completeSetupDocs, readCurrentSessionDocs, signInDocs, signOutDocs } from './docs'
 import { SetupRequest, SignInRequest } from './model'
@@ -30,11 +31,20 @@ const jsonOnly = () => {
   throw new ApiError(400, PeopleCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
 }
 
+/** Each refusal of a password (contract §16, §27): its code, and the message of the code's OpenAPI example. */
+const passwordRefusal = (code: keyof typeof PeopleErrorExamples & `PASSWORD_${string}`) => () => {
+  const example = PeopleErrorExamples[code]
+  return new ApiError(422, PeopleCodes[code], example.message, example.details.map((d) => ({ ...d })))
+}
 const PASSWORD_ERRORS = {
-  'too-short': () => new ApiError(422, PeopleCodes.PASSWORD_TOO_SHORT, 'the password must have at least 10 characters', [{ path: '/password', message: 'at least 10 characters' }]),
+  'too-short': passwordRefusal('PASSWORD_TOO_SHORT'),
   'too-long': () => new ApiError(422, PeopleCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/password', message: 'must be at most 256 characters' }]),
-  'too-common': () => new ApiError(422, PeopleCodes.PASSWORD_TOO_COMMON, 'this password is among the 10,000 most common: choose another', [{ path: '/password', message: 'too common' }]),
-} as const
+  'repeated': passwordRefusal('PASSWORD_REPEATED'),
+  'sequence': passwordRefusal('PASSWORD_SEQUENCE'),
+  'contains-username': passwordRefusal('PASSWORD_CONTAINS_USERNAME'),
+  'contains-workspace': passwordRefusal('PASSWORD_CONTAINS_WORKSPACE'),
+  'too-common': passwordRefusal('PASSWORD_TOO_COMMON'),
+} as const satisfies Record<PasswordProblem, () => ApiError>
 
 /**
  * People (contract §16): the `/login` and `/login/setup` pages, sessions under

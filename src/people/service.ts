@@ -357,7 +357,8 @@ export class PeopleService {
   async completeSetup(code: string, password: string, pin: string | undefined, now: number): Promise<User> {
     const user = this.setupTarget(code, now)
     if (user === null) throw new SetupCodeInvalid('this setup link is wrong, expired or already used')
-    const problem = passwordProblem(password)
+    const workspaceNames = this.sql.query<{ name: string }, []>('SELECT name FROM workspaces').all().map((w) => w.name)
+    const problem = passwordProblem(password, { username: user.username, workspaceNames })
     if (problem !== null) throw new PasswordRejected(problem)
     if (user.role === 'clerk' ? pin === undefined || !PIN_PATTERN.test(pin) : pin !== undefined) throw new PinRejected()
     const passwordHash = await hashPassword(password, this.cost)

@@ -7,7 +7,7 @@
  */
 import { ApiError, CommonCodes } from './errors'
 import type { RateLimiter } from './rate-limit'
-import type { ClientAddresses, PeerSource } from './client-address'
+import { rateKeyOf, type ClientAddresses, type PeerSource } from './client-address'
 
 /**
  * A named window. Two routes that share a bucket share its counts (a Queue key's reads are one
@@ -50,6 +50,7 @@ export const RateBuckets = {
 /**
  * Counts one attempt in `bucket` for `key` (null: the bucket's one overall window) and throws
  * 429 `RATE_LIMITED` with `Retry-After` when it is over `limit`. A refused attempt is not counted.
+ * A `perAddress` bucket counts an IPv6 client by its /64 (`rateKeyOf`, contract §27).
  */
 export function admitRate(
   limiter: RateLimiter,
@@ -59,7 +60,8 @@ export function admitRate(
   now: number,
   message: (retryAfterSeconds: number) => string,
 ): void {
-  const decision = limiter.attempt(key === null ? bucket.name : `${bucket.name}:${key}`, limit, now, bucket.windowMs ?? 60_000, bucket.perAddress ? 'address' : 'fixed')
+  const keyed = key === null ? null : bucket.perAddress ? rateKeyOf(key) : key
+  const decision = limiter.attempt(keyed === null ? bucket.name : `${bucket.name}:${keyed}`, limit, now, bucket.windowMs ?? 60_000, bucket.perAddress ? 'address' : 'fixed')
   if (decision.allowed) return
   throw rateLimited(decision.retryAfterSeconds, message)
 }

@@ -31,8 +31,12 @@ export const anonymousBodyBudget = new BodyBudget(ANONYMOUS_BODY_BYTES)
 export interface AnonymousForm<T> {
   /** Header-only checks before the rate window is counted (Origin, network, content type). */
   before?: () => void
-  /** The route's per-address window: one attempt counted per form, refused with 429 `RATE_LIMITED`. */
-  rate: { bucket: RateBucket & { perAddress: true }; limit: number; message: (retryAfterSeconds: number) => string }
+  /**
+   * The route's per-address window: one attempt counted per form, refused with 429 `RATE_LIMITED`;
+   * or the route's own admission of the address when its limit is a setting (the join page's
+   * `remoteJoin.perAddressPer10Min` and `guestNetworks`).
+   */
+  rate: { bucket: RateBucket & { perAddress: true }; limit: number; message: (retryAfterSeconds: number) => string } | ((address: string) => void)
   /** A route keyed by a code: what the code names, or a throw (404, or 429 past a wrong-code limit). */
   code?: (address: string) => T
   /** The route's own body limit when smaller than `ANONYMOUS_FORM_MAX`. */
@@ -53,7 +57,8 @@ export async function admitAnonymousForm<T = undefined>(
   const { raw, checked } = await readBodyAfterChecks(request, limit, () => {
     form.before?.()
     const address = clientAddressOf(deps.clients, request, server)
-    admitRate(deps.limiter, form.rate.bucket, address, form.rate.limit, deps.clock.now(), form.rate.message)
+    if (typeof form.rate === 'function') form.rate(address)
+    else admitRate(deps.limiter, form.rate.bucket, address, form.rate.limit, deps.clock.now(), form.rate.message)
     return form.code === undefined ? (undefined as T) : form.code(address)
   }, anonymousBodyBudget)
   return { raw, found: checked }

@@ -135,6 +135,20 @@ export function inCidr(address: Uint8Array, cidr: Cidr): boolean {
   return true
 }
 
+/**
+ * The key a per-address rate limit counts a client under (contract §27): an IPv4 address
+ * itself, an IPv6 address's /64 (`2001:db8:1:2::/64`) — one household or phone network is
+ * handed a whole /64, so counting each of its addresses apart would let one client take 2^64
+ * turns. Anything that is not an address (`unknown`) is its own key.
+ */
+export function rateKeyOf(address: string): string {
+  const bytes = parseIp(address)
+  if (bytes === null) return address
+  if (isMappedV4(bytes)) return formatIp(bytes)
+  bytes.fill(0, 8)
+  return `${formatIp(bytes)}/64`
+}
+
 export function isLoopback(address: string): boolean {
   const bytes = parseIp(address)
   if (bytes === null) return false

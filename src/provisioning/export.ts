@@ -1,5 +1,6 @@
 import type { Db } from '../db/open'
 import type { ProvisioningFile } from './model'
+import { storedRemoteJoin } from '../queue/tables'
 
 /*
  * `lobby provision --export` (contract §17): the whole configuration as a provisioning file,
@@ -102,7 +103,7 @@ function unitOf(
       ...(l.openingHours === null ? {} : { openingHours: JSON.parse(l.openingHours) as Record<string, string[][]> }),
       closedDates: JSON.parse(l.closedDates) as string[],
       lastTicketMinutesBeforeClose: l.lastTicketMinutesBeforeClose,
-      ...(l.remoteJoin === null ? {} : { remoteJoin: JSON.parse(l.remoteJoin) as { enabled: boolean; maxWaiting: number; allowedNetworks: string[] } }),
+      ...(l.remoteJoin === null ? {} : { remoteJoin: storedRemoteJoin(JSON.parse(l.remoteJoin) as Parameters<typeof storedRemoteJoin>[0]) }),
     })),
     services: services.map((s) => ({
       id: s.id,

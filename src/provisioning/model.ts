@@ -52,18 +52,28 @@ const PrayerSource = Type.Object({
   pushRateLimitPerMinute: Type.Optional(PerMinute),
 }, closed)
 
-/** Contract §20's bounds on `remoteJoin`. */
+/** Contract §20's and §27's bounds on `remoteJoin`. */
 export const MAX_REMOTE_JOIN_WAITING = 10_000
 export const MAX_ALLOWED_NETWORKS = 50
+export const MAX_JOINS_PER_ADDRESS = 1000
+
+const Networks = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 49 }), { maxItems: MAX_ALLOWED_NETWORKS, description }))
 
 /**
- * Contract §20 `remoteJoin`: `allowedNetworks` are CIDRs (`10.0.0.0/8`, `fd00::/8`); each is
- * parsed with the references (`checkReferences`), so a bad one is reported at its pointer.
+ * Contract §20, §27 `remoteJoin`: `allowedNetworks` and `guestNetworks` are CIDRs (`10.0.0.0/8`,
+ * `fd00::/8`); each is parsed with the references (`checkReferences`), so a bad one is
+ * reported at its pointer (rule `cidr`).
  */
 const RemoteJoin = Type.Object({
   enabled: Type.Boolean(),
   maxWaiting: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REMOTE_JOIN_WAITING })),
-  allowedNetworks: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 49 }), { maxItems: MAX_ALLOWED_NETWORKS })),
+  allowedNetworks: Networks('only callers inside one of these may join (absent or empty: anyone)'),
+  perAddressPer10Min: Type.Optional(Type.Integer({
+    minimum: 0, maximum: MAX_JOINS_PER_ADDRESS,
+    description: 'tickets one client address may take from phones in 10 minutes (an IPv6 client counts by its /64); 0: no per-address limit; absent: 3',
+  })),
+  guestNetworks: Networks('networks many customers share one address from (a guest Wi-Fi behind NAT): no per-address limit inside them; one active ticket per browser still holds'),
 }, closed)
 
 const Location = Type.Object({

@@ -15,7 +15,7 @@ import { widgets, DEFAULT_WIDGET_PUSH_RATE_LIMIT } from '../widgets/tables'
 import { prayerSources, DEFAULT_PRAYER_PUSH_RATE_LIMIT } from '../prayer/tables'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
 import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets'
-import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS, DEFAULT_NO_SHOW_GRACE_MINUTES, DEFAULT_APPROACHING_AHEAD, DEFAULT_REMOTE_JOIN_MAX_WAITING } from '../queue/tables'
+import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS, DEFAULT_NO_SHOW_GRACE_MINUTES, DEFAULT_APPROACHING_AHEAD, storedRemoteJoin } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
 import { ProvisioningFile, DEFAULT_QUEUE_SCOPES, DEFAULT_APPOINTMENTS } from './model'
@@ -164,9 +164,11 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       qu.locations?.forEach((l, i) => {
         if (l.openingHours !== undefined) problems.push(...weeklyHoursErrors(l.openingHours, `${up}/locations/${i}/openingHours`))
         if (l.closedDates !== undefined) problems.push(...closedDatesErrors(l.closedDates, `${up}/locations/${i}/closedDates`))
-        l.remoteJoin?.allowedNetworks?.forEach((network, n) => {
-          if (parseCidr(network) === null) problems.push(ruled(`${up}/locations/${i}/remoteJoin/allowedNetworks/${n}`, 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)', 'cidr', { value: network }))
-        })
+        for (const list of ['allowedNetworks', 'guestNetworks'] as const) {
+          l.remoteJoin?.[list]?.forEach((network, n) => {
+            if (parseCidr(network) === null) problems.push(ruled(`${up}/locations/${i}/remoteJoin/${list}/${n}`, 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)', 'cidr', { value: network }))
+          })
+        }
       })
       qu.services?.forEach((sv, i) => {
         if (sv.openingHours !== undefined) problems.push(...weeklyHoursErrors(sv.openingHours, `${up}/services/${i}/openingHours`))
@@ -368,11 +370,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
           queueUnitId: qu.id, ...nameColumns(l.name, defaultLanguage), timezone: l.timezone, active: l.active ?? true,
           openingHours: hoursColumn(l.openingHours), closedDates: JSON.stringify([...(l.closedDates ?? [])].sort()),
           lastTicketMinutesBeforeClose: l.lastTicketMinutesBeforeClose ?? 0,
-          remoteJoin: l.remoteJoin === undefined ? null : JSON.stringify({
-            enabled: l.remoteJoin.enabled,
-            maxWaiting: l.remoteJoin.maxWaiting ?? DEFAULT_REMOTE_JOIN_MAX_WAITING,
-            allowedNetworks: l.remoteJoin.allowedNetworks ?? [],
-          }),
+          remoteJoin: l.remoteJoin === undefined ? null : JSON.stringify(storedRemoteJoin(l.remoteJoin)),
         })
       }
       for (const s of qu.services ?? []) {

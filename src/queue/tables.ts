@@ -24,6 +24,32 @@ export const DEFAULT_APPROACHING_AHEAD = 3
 
 /** Contract §20: remote joining stops while a service has this many waiting, unless provisioning says otherwise. */
 export const DEFAULT_REMOTE_JOIN_MAX_WAITING = 50
+/** Contract §20, §27: tickets one client address may take from phones in 10 minutes, unless provisioning says otherwise. */
+export const DEFAULT_REMOTE_JOIN_PER_ADDRESS = 3
+
+/** A location's `remoteJoin` as stored (`locations.remote_join`) and exported: every default filled in. */
+export interface StoredRemoteJoin {
+  enabled: boolean
+  maxWaiting: number
+  allowedNetworks: string[]
+  perAddressPer10Min: number
+  guestNetworks: string[]
+}
+
+/**
+ * `remoteJoin` with its defaults filled in, keys always in this order: what provisioning
+ * stores, what the export writes (a row stored before a setting existed reads as its default,
+ * so export → apply stays a no-op) and what the join page reads.
+ */
+export function storedRemoteJoin(given: { enabled: boolean; maxWaiting?: number; allowedNetworks?: string[]; perAddressPer10Min?: number; guestNetworks?: string[] }): StoredRemoteJoin {
+  return {
+    enabled: given.enabled,
+    maxWaiting: given.maxWaiting ?? DEFAULT_REMOTE_JOIN_MAX_WAITING,
+    allowedNetworks: given.allowedNetworks ?? [],
+    perAddressPer10Min: given.perAddressPer10Min ?? DEFAULT_REMOTE_JOIN_PER_ADDRESS,
+    guestNetworks: given.guestNetworks ?? [],
+  }
+}
 
 /** A branch's queue (provisioned). Edge authority is a lease held by an Edge device. */
 export const queueUnits = sqliteTable('queue_units', {
@@ -77,8 +103,9 @@ export const locations = sqliteTable('locations', {
   /** Contract §18: no ticket in the last N minutes before closing. */
   lastTicketMinutesBeforeClose: integer('last_ticket_minutes_before_close').notNull().default(0),
   /**
-   * Contract §20: JSON `{"enabled": true, "maxWaiting": 50, "allowedNetworks": ["10.0.0.0/8"]}`
-   * (defaults filled in by provisioning), or null: no `/join/{locationId}`.
+   * Contract §20, §27: JSON `{"enabled": true, "maxWaiting": 50, "allowedNetworks": ["10.0.0.0/8"],
+   * "perAddressPer10Min": 3, "guestNetworks": []}` (`storedRemoteJoin`: defaults filled in by
+   * provisioning), or null: no `/join/{locationId}`.
    */
   remoteJoin: text('remote_join'),
   active: integer('active', { mode: 'boolean' }).notNull().default(true),

@@ -199,6 +199,8 @@ describe('errors in words: the admin API\'s real refusals are all recognised', (
     expect(await post('locations', hall({ closedDates: ['2026-02-30', '2026-12-25', '2026-12-25'] }))).toEqual(['date', 'dateTwice'])
     expect(await post('locations', hall({ remoteJoin: { enabled: true, allowedNetworks: ['10.0.0.0/8', 'not-a-network'] } }))).toEqual(['cidr'])
     expect(await post('locations', hall({ remoteJoin: { enabled: true, maxWaiting: 0 } }))).toEqual(['range'])
+    expect(await post('locations', hall({ remoteJoin: { enabled: true, guestNetworks: ['192.168.50.0/24', 'guest-wifi'] } }))).toEqual(['cidr'])
+    expect(await post('locations', hall({ remoteJoin: { enabled: true, perAddressPer10Min: 1001 } }))).toEqual(['range'])
     expect(await post('locations', hall({ lastTicketMinutesBeforeClose: 'ten' }))).toEqual(['type'])
     expect(await post('locations', hall({ colour: 'blue' }))).toEqual(['unknownField'])
     expect(await post('locations', hall({ id: 'loc_hall' }))).toEqual(['taken'])

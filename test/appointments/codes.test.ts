@@ -93,7 +93,7 @@ describe('wrong booking codes (contract §27)', () => {
     const { code } = await booked(ctx, { startAt: SLOT })
     const peer = (i: number) => `192.0.2.${i % 250}`
     for (let i = 0; i < WRONG_CODES_OVERALL; i++) {
-      const response = await get(ctx, `/b/${WRONG(i)}`, i < 50 ? peer(i) : `2001:db8::${(i).toString(16)}`)
+      const response = await get(ctx, `/b/${WRONG(i)}`, i < 50 ? peer(i) : `2001:db8:${(i).toString(16)}::1`) // each IPv6 client in its own /64 (they are limited per /64)
       expect(response.status).toBe(404)
     }
     const refused = await get(ctx, `/b/${WRONG(100)}`, '198.51.100.200')

@@ -189,6 +189,55 @@ describe('POST /join/{locationId}', () => {
     expect((await viaProxy('203.0.113.6')).status).toBe(303)
   })
 
+  test('contract §27: remoteJoin.perAddressPer10Min 5 admits 5 from one address, then 429 in words; 0 admits many', async () => {
+    const five = joinContext((doc) => { mainUnit(doc).locations![0]!.remoteJoin = { enabled: true, perAddressPer10Min: 5 } })
+    for (let i = 0; i < 5; i++) expect((await joinPost(five, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7' })).status).toBe(303)
+    const refused = await joinPost(five, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7' })
+    expect(refused.status).toBe(429)
+    expect(pageCode(await refused.text())).toBe(JoinCodes.RATE_LIMITED)
+    const json = await joinPost(five, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7', json: true })
+    expect((await json.json() as { error: { code: string; message: string } }).error.message).toStartWith('over 5 tickets per 10 minutes from this address')
+
+    const unlimited = joinContext((doc) => { mainUnit(doc).locations![0]!.remoteJoin = { enabled: true, perAddressPer10Min: 0 } })
+    for (let i = 0; i < 12; i++) expect((await joinPost(unlimited, { serviceId: i % 2 ? 'svc_loans' : 'svc_accounts' }, { peer: '198.51.100.7' })).status).toBe(303)
+    expect(ticketRows(unlimited)).toHaveLength(12)
+    // No window is kept for an address that is never limited.
+    expect((unlimited.deps.limiter as RollingWindowLimiter).addresses.size).toBe(0)
+  })
+
+  test('contract §27: inside remoteJoin.guestNetworks no per-address limit (guest Wi-Fi behind NAT); one active ticket per browser still holds', async () => {
+    const ctx = joinContext((doc) => { mainUnit(doc).locations![0]!.remoteJoin = { enabled: true, guestNetworks: ['192.168.50.0/24', '2001:db8:50::/48'] } })
+    const first = await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '192.168.50.9' })
+    expect(first.status).toBe(303)
+    // Other browsers behind the same NAT address: more than 3 in 10 minutes.
+    for (let i = 0; i < 6; i++) expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '192.168.50.9' })).status).toBe(303)
+    for (let i = 0; i < 4; i++) expect((await joinPost(ctx, { serviceId: 'svc_loans' }, { peer: '2001:db8:50:7::1' })).status).toBe(303)
+    // The first browser, with its cookie, still has its one ticket.
+    const again = await joinPost(ctx, { serviceId: 'svc_loans' }, { peer: '192.168.50.9', cookie: cookieOf(first) })
+    expect(again.status).toBe(409)
+    expect(pageCode(await again.text())).toBe(JoinCodes.ACTIVE_TICKET)
+    // Outside the guest networks the limit holds.
+    for (let i = 0; i < 3; i++) expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7' })).status).toBe(303)
+    expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '198.51.100.7' })).status).toBe(429)
+    expect(ticketRows(ctx)).toHaveLength(14)
+  })
+
+  test('contract §27: IPv6 clients are limited per /64 — two addresses of one /64 share the limit, another /64 does not', async () => {
+    const ctx = joinContext((doc) => { mainUnit(doc).locations![0]!.remoteJoin = { enabled: true, perAddressPer10Min: 2 } }, [parseCidr('10.0.0.1')!])
+    const viaProxy = (client: string) => joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '10.0.0.1', headers: { 'x-forwarded-for': client } })
+    expect((await viaProxy('2001:db8:1:2::a')).status).toBe(303)
+    expect((await viaProxy('2001:db8:1:2:ffff:eeee:dddd:cccc')).status).toBe(303)
+    expect((await viaProxy('2001:db8:1:2::b')).status).toBe(429)
+    expect((await joinPost(ctx, { serviceId: 'svc_accounts' }, { peer: '2001:db8:1:2::c' })).status).toBe(429)
+    // Another /64 of the same /48 is another client.
+    expect((await viaProxy('2001:db8:1:3::a')).status).toBe(303)
+    // IPv4 stays per address.
+    expect((await viaProxy('203.0.113.5')).status).toBe(303)
+    expect((await viaProxy('203.0.113.6')).status).toBe(303)
+    expect((await viaProxy('203.0.113.5')).status).toBe(303)
+    expect((await viaProxy('203.0.113.5')).status).toBe(429)
+  })
+
   test('only while the service\'s waiting count is under maxWaiting: the page says full, the POST is 409 QUEUE_FULL', async () => {
     const ctx = joinContext((doc) => { mainUnit(doc).locations![0]!.remoteJoin = { enabled: true, maxWaiting: 2 } })
     await issue(ctx, ctx.key('all'), HALL_ACCOUNTS)

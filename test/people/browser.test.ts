@@ -30,10 +30,17 @@ describe.skipIf(!HAVE_CHROMIUM)('sign-in pages in Chromium (contract §16)', () 
       // The browser's own checks (minlength) stop a short password before the server sees it.
       await page.getByRole('button', { name: 'Save' }).click()
       expect(await page.locator('#status').textContent()).toBe('')
-      await page.getByLabel('New password (at least 10 characters)').fill('qwertyuiop')
-      await page.getByLabel('New password again').fill('qwertyuiop')
-      await page.getByRole('button', { name: 'Save' }).click()
-      await page.getByText('This password is among the most common ones. Choose another.').waitFor()
+      // Contract §27: the page says which rule refused the password.
+      for (const [refused, said] of [
+        ['password123', 'This password is among the most common ones. Choose another.'],
+        ['qwertyuiop', 'The password is a run of letters, digits or keys in a row (like abcdefghij or 1234567890). Choose another.'],
+        ['omar.k at the desk', 'The password must not contain your username. Choose another.'],
+      ]) {
+        await page.getByLabel('New password (at least 10 characters)').fill(refused!)
+        await page.getByLabel('New password again').fill(refused!)
+        await page.getByRole('button', { name: 'Save' }).click()
+        await page.getByText(said!).waitFor()
+      }
       await page.getByLabel('New password (at least 10 characters)').fill(GOOD_PASSWORD)
       await page.getByLabel('New password again').fill(GOOD_PASSWORD)
       await page.getByRole('button', { name: 'Save' }).click()

@@ -42,15 +42,15 @@ describe('setup links (contract §16)', () => {
     expect((await jsonOf(response)).error.code).toBe(PeopleCodes.SETUP_CODE_INVALID)
   })
 
-  test('passwords: at least 10 characters, not among the 10,000 most common (any case); nothing is used up by a refusal', async () => {
+  test('passwords: at least 10 characters, not among the 100,000 most common (any case); nothing is used up by a refusal', async () => {
     const ctx = peopleContext()
     const code = codeOf(cli(ctx).addUser({ username: 'root', role: 'admin' }, ctx.clock.now()).setupPath)
     for (const [password, expected] of [
       ['short1234', PeopleCodes.PASSWORD_TOO_SHORT],
       ['ęęęęęęęęę', PeopleCodes.PASSWORD_TOO_SHORT],
-      ['1234567890', PeopleCodes.PASSWORD_TOO_COMMON],
-      ['qwertyuiop', PeopleCodes.PASSWORD_TOO_COMMON],
+      ['password123', PeopleCodes.PASSWORD_TOO_COMMON],
       ['Basketball', PeopleCodes.PASSWORD_TOO_COMMON],
+      ['iloveyou12', PeopleCodes.PASSWORD_TOO_COMMON],
       ['x'.repeat(300), PeopleCodes.VALIDATION_FAILED],
     ] as const) {
       const response = await request(ctx.app, 'POST', SETUP, { body: { code, password } })
@@ -59,12 +59,90 @@ describe('setup links (contract §16)', () => {
       expect(body.error.code).toBe(expected)
       expect(JSON.stringify(body)).not.toContain(password)
     }
-    expect((await request(ctx.app, 'POST', SETUP, { body: { code, password: 'ęęęęęęęęęę' } })).status).toBe(200)
-    expect(passwordProblem('password')).toBe('too-short')
-    expect(passwordProblem('iloveyou12')).toBeNull()
-    expect(passwordProblem('1qaz2wsx3edc')).toBeNull()
-    expect(passwordProblem('michael1234')).toBeNull()
-    expect(passwordProblem('1q2w3e4r5t')).toBe('too-common')
+    // Ten code points, not bytes (and neither one repeated character nor a run).
+    expect((await request(ctx.app, 'POST', SETUP, { body: { code, password: 'ęąśćżźńółę' } })).status).toBe(200)
+    const none = { username: 'root', workspaceNames: [] }
+    expect(passwordProblem('password', none)).toBe('too-short')
+    // Contract §27: the 100,000 most common of 10 characters or more (an 11-character one too), in any case.
+    for (const common of ['password123', 'PASSWORD123', 'Password123', '1q2w3e4r5t', '1qaz2wsx3edc']) expect(passwordProblem(common, none)).toBe('too-common')
+    expect(passwordProblem('quiet lantern 42 orchard', none)).toBeNull()
+    expect(passwordProblem('correct horse battery', none)).toBeNull()
+  })
+
+  test('contract §27: one repeated character, a run, the username or a workspace\'s name inside are refused, each with its code', async () => {
+    const ctx = peopleContext()
+    ctx.db.$client.run("INSERT INTO workspaces (id, name, created_at, updated_at) VALUES ('ws_acme', 'Acme Trust', 0, 0)")
+    const code = codeOf(cli(ctx).addUser({ username: 'amira.h', role: 'admin' }, ctx.clock.now()).setupPath)
+    for (const [password, expected] of [
+      ['aaaaaaaaaa', PeopleCodes.PASSWORD_REPEATED],
+      ['AaAaAaAaAa', PeopleCodes.PASSWORD_REPEATED],
+      [' '.repeat(10), PeopleCodes.PASSWORD_REPEATED],
+      ['abcdefghij', PeopleCodes.PASSWORD_SEQUENCE],
+      ['1234567890', PeopleCodes.PASSWORD_SEQUENCE],
+      ['9876543210', PeopleCodes.PASSWORD_SEQUENCE],
+      ['ZYXWVUTSRQPONM', PeopleCodes.PASSWORD_SEQUENCE],
+      ['qwertyuiop', PeopleCodes.PASSWORD_SEQUENCE],
+      ['my name is AMIRA.H ok', PeopleCodes.PASSWORD_CONTAINS_USERNAME],
+      ['welcome to demo 2026', PeopleCodes.PASSWORD_CONTAINS_WORKSPACE],
+      ['ACME TRUST forever', PeopleCodes.PASSWORD_CONTAINS_WORKSPACE],
+      ['acmetrust4ever', PeopleCodes.PASSWORD_CONTAINS_WORKSPACE],
+    ] as const) {
+      ctx.clock.advance(7_000) // under the setup's 10 a minute from one address
+      const response = await request(ctx.app, 'POST', SETUP, { body: { code, password } })
+      const body = await jsonOf(response)
+      expect({ password, status: response.status, code: body.error.code }).toEqual({ password, status: 422, code: expected })
+      expect(body.error.details).toEqual([{ path: '/password', message: expect.any(String) }])
+      expect(JSON.stringify(body)).not.toContain(password)
+    }
+    // Nothing was used up: a good passphrase still sets the password.
+    expect((await request(ctx.app, 'POST', SETUP, { body: { code, password: GOOD_PASSWORD } })).status).toBe(200)
+  })
+
+  test('the rules, one by one: runs only over the whole password, names of 3 or more characters only', () => {
+    const context = { username: 'amira.h', workspaceNames: ['Demo workspace', 'QA'] }
+    expect(passwordProblem('aaaaaaaaaa', context)).toBe('repeated')
+    expect(passwordProblem('ęęęęęęęęęę', context)).toBe('repeated')
+    expect(passwordProblem('abcdefghij', context)).toBe('sequence')
+    expect(passwordProblem('7890123456', context)).toBe('sequence')
+    expect(passwordProblem(';lkjhgfdsa', context)).toBe('sequence')
+    // A run inside a longer password, or a run with a gap, is not one over the whole password.
+    expect(passwordProblem('abcdefghij plus tulips', context)).toBeNull()
+    expect(passwordProblem('acegikmoqs', context)).toBeNull()
+    expect(passwordProblem('aaaaaaaaab', context)).toBeNull()
+    expect(passwordProblem('xAmira.H2026x', context)).toBe('contains-username')
+    expect(passwordProblem('demoworkspace!', context)).toBe('contains-workspace')
+    // A two-letter name or username is in too many words to be refused.
+    expect(passwordProblem('quality lanterns 42', context)).toBeNull()
+    expect(passwordProblem('omni lantern 42', { username: 'om', workspaceNames: [] })).toBeNull()
+    expect(passwordProblem('omni lantern 42', { username: 'omn', workspaceNames: [] })).toBe('contains-username')
+  })
+
+  test('the setup page carries each refusal\'s words, in English and in Arabic (the page script shows the one the API names)', async () => {
+    const ctx = peopleContext()
+    const link = cli(ctx).addUser({ username: 'root', role: 'admin' }, ctx.clock.now())
+    const words = {
+      en: {
+        PASSWORD_TOO_COMMON: 'This password is among the most common ones. Choose another.',
+        PASSWORD_REPEATED: 'The password is one character repeated. Choose another.',
+        PASSWORD_SEQUENCE: 'The password is a run of letters, digits or keys in a row (like abcdefghij or 1234567890). Choose another.',
+        PASSWORD_CONTAINS_USERNAME: 'The password must not contain your username. Choose another.',
+        PASSWORD_CONTAINS_WORKSPACE: 'The password must not contain the name of your organisation (its workspace in Lobby). Choose another.',
+      },
+      ar: {
+        PASSWORD_TOO_COMMON: 'كلمة المرور هذه من أكثر الكلمات شيوعًا. اختر غيرها.',
+        PASSWORD_REPEATED: 'كلمة المرور حرف واحد مكرر. اختر غيرها.',
+        PASSWORD_SEQUENCE: 'كلمة المرور سلسلة متتالية من الحروف أو الأرقام أو مفاتيح لوحة المفاتيح (مثل abcdefghij أو 1234567890). اختر غيرها.',
+        PASSWORD_CONTAINS_USERNAME: 'يجب ألا تحتوي كلمة المرور على اسم المستخدم الخاص بك. اختر غيرها.',
+        PASSWORD_CONTAINS_WORKSPACE: 'يجب ألا تحتوي كلمة المرور على اسم مؤسستك (مساحة عملها في Lobby). اختر غيرها.',
+      },
+    } as const
+    for (const lang of ['en', 'ar'] as const) {
+      const html = await (await request(ctx.app, 'GET', `${link.setupPath}${lang === 'ar' ? '&lang=ar' : ''}`)).text()
+      for (const [code, said] of Object.entries(words[lang])) {
+        // The page script reads `data-msg` + the code lowercased without underscores.
+        expect(html).toContain(` data-msg${code.toLowerCase().replace(/_/g, '')}="${said}"`)
+      }
+    }
   })
 
   test('a clerk sets a 6-digit PIN with the password, hashed the same way; other roles have none', async () => {

@@ -27,6 +27,20 @@ describe('the admission kit', () => {
     expect(limiter.addresses.size).toBe(1)
   })
 
+  test('contract §27: a per-address bucket counts an IPv6 client by its /64, an IPv4 client by its address; other buckets by their key as given', () => {
+    const limiter = new RollingWindowLimiter()
+    const t0 = 1_800_000_000_000
+    admitRate(limiter, RateBuckets.phonePerAddress, '2001:db8:1:2::1', 2, t0, () => 'x')
+    admitRate(limiter, RateBuckets.phonePerAddress, '2001:db8:1:2:aaaa::9', 2, t0, () => 'x')
+    expect(() => admitRate(limiter, RateBuckets.phonePerAddress, '2001:db8:1:2::ffff', 2, t0, () => 'x')).toThrow(ApiError)
+    admitRate(limiter, RateBuckets.phonePerAddress, '2001:db8:1:3::1', 2, t0, () => 'x')
+    admitRate(limiter, RateBuckets.phonePerAddress, '192.0.2.1', 2, t0, () => 'x')
+    admitRate(limiter, RateBuckets.phonePerAddress, '192.0.2.2', 2, t0, () => 'x')
+    expect(limiter.addresses.size).toBe(4)
+    admitRate(limiter, RateBuckets.queueRead, '2001:db8:1:2::1', 1, t0, () => 'x')
+    admitRate(limiter, RateBuckets.queueRead, '2001:db8:1:2::2', 1, t0, () => 'x')
+  })
+
   test('clientAddressOf: the peer, or unknown when the app was handed the request directly', () => {
     const clients = new ClientAddresses()
     const request = new Request('http://lobby/x')

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { startServer, type RunningServer } from '../../src/server'
 import { silentLogger } from '../../src/platform/log'
-import { ClientAddresses, parseCidr, parseTrustedProxies } from '../../src/platform/client-address'
+import { ClientAddresses, parseCidr, parseTrustedProxies, rateKeyOf } from '../../src/platform/client-address'
 import { tempDir, runCli } from '../support/cli'
 
 const servers: RunningServer[] = []
@@ -43,6 +43,16 @@ describe('client attribution (contract §23: behind a reverse proxy)', () => {
     // Not from a trusted proxy: the header is ignored, and marks the request as forwarded.
     expect(clients.attribute(req('127.0.0.1'), '192.168.1.9')).toEqual({ address: '192.168.1.9', forwardedUnattributed: true })
     expect(new ClientAddresses().attribute(req('192.168.1.50'), '127.0.0.1')).toEqual({ address: '127.0.0.1', forwardedUnattributed: true })
+  })
+
+  test('rateKeyOf (contract §27): an IPv6 address\'s /64, an IPv4 address itself (mapped or not), anything else as given', () => {
+    expect(rateKeyOf('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64')
+    expect(rateKeyOf('2001:DB8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64')
+    expect(rateKeyOf('[2001:db8:1:3::1]')).toBe('2001:db8:1:3::/64')
+    expect(rateKeyOf('fe80::1%eth0')).toBe('fe80::/64')
+    expect(rateKeyOf('192.0.2.1')).toBe('192.0.2.1')
+    expect(rateKeyOf('::ffff:192.0.2.1')).toBe('192.0.2.1')
+    expect(rateKeyOf('unknown')).toBe('unknown')
   })
 
   test('IPv4 and IPv6 CIDRs; a malformed one is refused', () => {

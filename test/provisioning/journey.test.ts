@@ -25,16 +25,38 @@ describe('provisioning: the customer journey settings (contract §20)', () => {
     applyProvisioning(ctx.db, doc, ctx.clock.now())
     expect(row(ctx, "SELECT no_show_grace_minutes AS g, approaching_ahead AS a FROM queue_units WHERE id = 'qu_main'")).toEqual({ g: 10, a: 5 })
     expect(row(ctx, "SELECT remote_join AS r FROM locations WHERE id = 'loc_hall'"))
-      .toEqual({ r: '{"enabled":true,"maxWaiting":50,"allowedNetworks":["192.168.1.0/24","fd00::/8"]}' })
+      .toEqual({ r: '{"enabled":true,"maxWaiting":50,"allowedNetworks":["192.168.1.0/24","fd00::/8"],"perAddressPer10Min":3,"guestNetworks":[]}' })
     const exported = exportProvisioning(ctx.db)
     const again = applyProvisioning(ctx.db, exported, ctx.clock.now()).applied
     for (const kind of ['queueUnits', 'locations']) expect(again[kind]).toMatchObject({ created: 0, updated: 0 })
+  })
+
+  test('contract §27: perAddressPer10Min and guestNetworks are stored as given, exported, and export → apply changes nothing', () => {
+    const ctx = testContext()
+    const doc = exampleDocument()
+    unitOf(doc).locations[0].remoteJoin = { enabled: true, perAddressPer10Min: 0, guestNetworks: ['192.168.50.0/24', '2001:db8:50::/48'] }
+    applyProvisioning(ctx.db, doc, ctx.clock.now())
+    const exported = exportProvisioning(ctx.db)
+    const hallOf = (file: typeof exported) => file.workspaces.flatMap((w) => w.queueUnits ?? []).flatMap((u) => u.locations ?? []).find((l) => l.id === 'loc_hall')!
+    expect(hallOf(exported).remoteJoin)
+      .toEqual({ enabled: true, maxWaiting: 50, allowedNetworks: [], perAddressPer10Min: 0, guestNetworks: ['192.168.50.0/24', '2001:db8:50::/48'] })
+    expect(applyProvisioning(ctx.db, exported, ctx.clock.now()).applied.locations).toMatchObject({ created: 0, updated: 0 })
+    // A row stored before the settings existed exports their defaults.
+    ctx.db.$client.run(`UPDATE locations SET remote_join = '{"enabled":true,"maxWaiting":50,"allowedNetworks":[]}' WHERE id = 'loc_hall'`)
+    expect(hallOf(exportProvisioning(ctx.db)).remoteJoin).toMatchObject({ perAddressPer10Min: 3, guestNetworks: [] })
   })
 
   test('a bad network is refused at its pointer; the bounds at theirs; nothing applied', () => {
     expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, allowedNetworks: ['10.0.0.0/8', '10.0.0.0/33'] } }))
       .toEqual([{ path: `${UNIT}/locations/0/remoteJoin/allowedNetworks/1`, message: 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)' }])
     expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, maxWaiting: 0 } })[0]?.path).toBe(`${UNIT}/locations/0/remoteJoin/maxWaiting`)
+    expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, guestNetworks: ['fd00::/8', 'guest-wifi'] } }))
+      .toEqual([{ path: `${UNIT}/locations/0/remoteJoin/guestNetworks/1`, message: 'not a CIDR network (e.g. 192.168.1.0/24 or fd00::/8)' }])
+    for (const bad of [-1, 1001, 2.5]) {
+      expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, perAddressPer10Min: bad } })[0]?.path).toBe(`${UNIT}/locations/0/remoteJoin/perAddressPer10Min`)
+    }
+    expect(refusal((u) => { u.locations[0].remoteJoin = { enabled: true, guestNetworks: Array.from({ length: 51 }, (_, i) => `10.0.${i}.0/24`) } })[0]?.path)
+      .toBe(`${UNIT}/locations/0/remoteJoin/guestNetworks`)
     expect(refusal((u) => { u.noShowGraceMinutes = 1441 })[0]?.path).toBe(`${UNIT}/noShowGraceMinutes`)
     expect(refusal((u) => { u.approachingAhead = 0 })[0]?.path).toBe(`${UNIT}/approachingAhead`)
   })
