@@ -28,10 +28,11 @@ export function auditQuery(query: Record<string, string | undefined>) {
     since = Date.parse(query.since)
     if (!/^\d{4}-\d{2}-\d{2}/.test(query.since) || Number.isNaN(since)) problems.push(ruled('since', 'must be an ISO 8601 date or time, e.g. 2026-11-25T00:00:00Z', 'dateTime'))
   }
+  // Entity types and actions are letters, dots and hyphens: `webhook-delivery`, `voice-clip`, `queueUnit.edge-take`.
   const text = (name: string, max: number) => {
     const raw = query[name]
     if (raw === undefined || raw === '') return undefined
-    if (raw.length > max || !/^[A-Za-z.]+$/.test(raw)) problems.push(ruled(name, `letters and dots, at most ${max}`, 'format', { format: 'other' }))
+    if (raw.length > max || !/^[A-Za-z.-]+$/.test(raw)) problems.push(ruled(name, `letters, dots and hyphens, at most ${max}`, 'format', { format: 'other' }))
     return raw
   }
   const limit = integer('limit', 1, AUDIT_PAGE_MAX) ?? AUDIT_PAGE_DEFAULT
@@ -42,13 +43,24 @@ export function auditQuery(query: Record<string, string | undefined>) {
   return { limit, ...(since === undefined ? {} : { since }), ...(beforeId === undefined ? {} : { beforeId }), ...(entityType === undefined ? {} : { entityType }), ...(action === undefined ? {} : { action }) }
 }
 
-/** `GET /api/admin/v1/audit`: an admin reads every entry, a manager its units' (docs/admin.md). */
+/**
+ * Entity types whose entries are an administrator's only, whatever unit they name (contract
+ * §27): webhook endpoints and their deliveries, keys and display tokens. What they hold is no
+ * secret any more (`withoutSecrets`), but who can call the unit's API or receive its events is
+ * an admin's business, as the Keys and webhooks section is.
+ */
+export const ADMIN_ONLY_AUDIT_TYPES = ['webhook', 'webhook-delivery', 'queueKey', 'workspaceKey', 'displayToken', 'key'] as const
+
+/**
+ * `GET /api/admin/v1/audit`: an admin reads every entry; a manager its units' entries, without
+ * webhook and key entries (docs/admin.md). URLs come without user-info for both (`readAudit`).
+ */
 export function auditRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   return new Elysia({ name: 'lobby.admin.audit' })
     .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
       const caller = await requireConsoleCaller(deps, people, request)
       const q = auditQuery(query)
-      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units }) })
+      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units, withoutEntityTypes: [...ADMIN_ONLY_AUDIT_TYPES] }) })
       return json(200, { data, next: data.length === q.limit ? data[data.length - 1]!.id : null }, { 'cache-control': 'no-store' })
     }, { detail: readAuditDocs })
 }
