@@ -9,6 +9,7 @@ import { requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
 import { readAuditDocs } from './docs'
 import { ADMIN_API } from './branch-routes'
+import { AUDIT_ADMIN_ONLY_TYPES } from '../screens/client/admin/access'
 
 export const AUDIT_PAGE_DEFAULT = 50
 export const AUDIT_PAGE_MAX = 200
@@ -43,24 +44,18 @@ export function auditQuery(query: Record<string, string | undefined>) {
   return { limit, ...(since === undefined ? {} : { since }), ...(beforeId === undefined ? {} : { beforeId }), ...(entityType === undefined ? {} : { entityType }), ...(action === undefined ? {} : { action }) }
 }
 
-/**
- * Entity types whose entries are an administrator's only, whatever unit they name (contract
- * §27): webhook endpoints and their deliveries, keys and display tokens. What they hold is no
- * secret any more (`withoutSecrets`), but who can call the unit's API or receive its events is
- * an admin's business, as the Keys and webhooks section is.
- */
-export const ADMIN_ONLY_AUDIT_TYPES = ['webhook', 'webhook-delivery', 'queueKey', 'workspaceKey', 'displayToken', 'key'] as const
 
 /**
- * `GET /api/admin/v1/audit`: an admin reads every entry; a manager its units' entries, without
- * webhook and key entries (docs/admin.md). URLs come without user-info for both (`readAudit`).
+ * `GET /api/admin/v1/audit`: an admin reads every entry; a manager its units' entries, never
+ * webhook and key entries (`AUDIT_ADMIN_ONLY_TYPES`, contract §27; docs/admin.md). URLs come
+ * without user-info for both (`readAudit`).
  */
 export function auditRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   return new Elysia({ name: 'lobby.admin.audit' })
     .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
       const caller = await requireConsoleCaller(deps, people, request)
       const q = auditQuery(query)
-      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units, withoutEntityTypes: [...ADMIN_ONLY_AUDIT_TYPES] }) })
+      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units, withoutEntityTypes: [...AUDIT_ADMIN_ONLY_TYPES] }) })
       return json(200, { data, next: data.length === q.limit ? data[data.length - 1]!.id : null }, { 'cache-control': 'no-store' })
     }, { detail: readAuditDocs })
 }
