@@ -82,10 +82,13 @@ const BY_TYPE: Record<string, Record<string, Label>> = {
     active: (t) => t.webhookActive,
   },
   user: {
+    username: (t) => t.username,
     displayName: (t) => t.displayName,
     role: (t) => t.userRole,
     queueUnits: (t) => t.userUnits,
     state: (t) => t.state,
+    passwordSet: (t) => t.password,
+    createdAt: (t) => t.created,
   },
   device: {
     role: (t) => t.deviceRole,
