@@ -9,6 +9,7 @@ import { requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
 import { readAuditDocs } from './docs'
 import { ADMIN_API } from './branch-routes'
+import { AUDIT_ADMIN_ONLY_TYPES } from '../screens/client/admin/access'
 
 export const AUDIT_PAGE_DEFAULT = 50
 export const AUDIT_PAGE_MAX = 200
@@ -28,10 +29,11 @@ export function auditQuery(query: Record<string, string | undefined>) {
     since = Date.parse(query.since)
     if (!/^\d{4}-\d{2}-\d{2}/.test(query.since) || Number.isNaN(since)) problems.push(ruled('since', 'must be an ISO 8601 date or time, e.g. 2026-11-25T00:00:00Z', 'dateTime'))
   }
+  // Entity types and actions are letters, dots and hyphens: `webhook-delivery`, `voice-clip`, `queueUnit.edge-take`.
   const text = (name: string, max: number) => {
     const raw = query[name]
     if (raw === undefined || raw === '') return undefined
-    if (raw.length > max || !/^[A-Za-z.]+$/.test(raw)) problems.push(ruled(name, `letters and dots, at most ${max}`, 'format', { format: 'other' }))
+    if (raw.length > max || !/^[A-Za-z.-]+$/.test(raw)) problems.push(ruled(name, `letters, dots and hyphens, at most ${max}`, 'format', { format: 'other' }))
     return raw
   }
   const limit = integer('limit', 1, AUDIT_PAGE_MAX) ?? AUDIT_PAGE_DEFAULT
@@ -42,13 +44,18 @@ export function auditQuery(query: Record<string, string | undefined>) {
   return { limit, ...(since === undefined ? {} : { since }), ...(beforeId === undefined ? {} : { beforeId }), ...(entityType === undefined ? {} : { entityType }), ...(action === undefined ? {} : { action }) }
 }
 
-/** `GET /api/admin/v1/audit`: an admin reads every entry, a manager its units' (docs/admin.md). */
+
+/**
+ * `GET /api/admin/v1/audit`: an admin reads every entry; a manager its units' entries, never
+ * webhook and key entries (`AUDIT_ADMIN_ONLY_TYPES`, contract §27; docs/admin.md). URLs come
+ * without user-info for both (`readAudit`).
+ */
 export function auditRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
   return new Elysia({ name: 'lobby.admin.audit' })
     .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
       const caller = await requireConsoleCaller(deps, people, request)
       const q = auditQuery(query)
-      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units }) })
+      const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units, withoutEntityTypes: [...AUDIT_ADMIN_ONLY_TYPES] }) })
       return json(200, { data, next: data.length === q.limit ? data[data.length - 1]!.id : null }, { 'cache-control': 'no-store' })
     }, { detail: readAuditDocs })
 }

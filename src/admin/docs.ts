@@ -185,10 +185,12 @@ export const readAuditDocs = base({
   operationId: 'readAdminAudit',
   summary: 'The audit log, newest first',
   description: 'Every change by the console, the CLI and provisioning files (contract §17), secrets never. An admin sees every entry; a manager the entries of its queue units ' +
-    '(the unit itself, and entities whose snapshot names one of its units as `queueUnitId`). Page with `before` = the previous page\'s `next`.',
+    '(the unit itself, and entities whose snapshot names one of its units as `queueUnitId`), never webhook or key entries (types `webhook`, `webhook-delivery`, ' +
+    '`queueKey`, `workspaceKey`, `displayToken`, `key`: admins only, contract §27). URLs are shown without user-info, to everyone. ' +
+    'Page with `before` = the previous page\'s `next`.',
   query: {
     since: { description: 'only entries at or after this instant (ISO 8601)', example: '2026-11-25T00:00:00.000Z', schema: { type: 'string', format: 'date-time' } },
-    entityType: { description: 'only this entity type', example: 'counter', schema: { type: 'string', maxLength: 40 } },
+    entityType: { description: 'only this entity type (letters, dots and hyphens)', example: 'counter', schema: { type: 'string', maxLength: 40 } },
     action: { description: 'only this action', example: 'counter.update', schema: { type: 'string', maxLength: 60 } },
     before: { description: 'only entries older than this entry id (paging)', example: 120, schema: { type: 'integer', minimum: 1 } },
     limit: { description: 'at most this many (1–200, default 50)', example: 50, schema: { type: 'integer', minimum: 1, maximum: 200 } },

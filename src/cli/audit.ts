@@ -4,7 +4,8 @@ import { readAudit, type AuditRecord } from '../platform/audit'
 export const auditHelp = `lobby audit --db PATH [--since ISO] [--format json|csv]
 
 The audit log of contract §17: every change made by the admin console, the CLI and provisioning
-files, with who made it and the entity before and after (secrets never). Oldest first, so the
+files, with who made it and the entity before and after (secrets never; URLs without user-info,
+https://user:pass@host/x printed as https://host/x). Oldest first, so the
 output reads and appends like a log. --since keeps entries at or after an ISO 8601 instant
 (2026-11-25 or 2026-11-25T09:00:00Z). JSON prints {"data": [...]}; CSV has the columns id, at,
 actorType, actorId, action, entityType, entityId, before, after (the snapshots as JSON text).

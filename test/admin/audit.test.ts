@@ -68,6 +68,45 @@ describe('the audit log of configuration changes', () => {
   })
 })
 
+describe('the audit log keeps secrets out for everyone (contract §27)', () => {
+  const ADMIN_ONLY = ['webhook', 'webhook-delivery', 'queueKey', 'workspaceKey', 'displayToken', 'key']
+
+  test('a webhook created with https://u:p@hooks.example/x is https://hooks.example/x in the admin\'s audit read, and in the table', async () => {
+    const ctx = await adminContext()
+    const hook = { queueUnitId: 'qu_main', id: 'whk_basic', url: 'https://u:p@hooks.example/x', events: ['ticket.called'] }
+    expect((await admin(ctx, ctx.cookie.root, 'POST', `${ADMIN}/webhooks`, hook)).status).toBe(201)
+    expect((await admin(ctx, ctx.cookie.root, 'PATCH', `${ADMIN}/webhooks/whk_basic`, { url: 'https://v:q@hooks.example/y' })).status).toBe(200)
+    const response = await admin(ctx, ctx.cookie.root, 'GET', `${ADMIN}/audit?entityType=webhook`)
+    const text = await response.clone().text()
+    const page = await jsonOf(response)
+    const [update, create] = page.data.filter((e: { entity: { id: string } }) => e.entity.id === 'whk_basic')
+    expect(create).toMatchObject({ action: 'webhook.create', after: { url: 'https://hooks.example/x' } })
+    expect(update).toMatchObject({ action: 'webhook.update', before: { url: 'https://hooks.example/x' }, after: { url: 'https://hooks.example/y' } })
+    expect(text).not.toContain('u:p@')
+    expect(text).not.toContain('v:q@')
+    const stored = JSON.stringify(ctx.db.$client.query('SELECT before, after FROM audit_log').all())
+    expect(stored).not.toContain('u:p@')
+    expect(stored).not.toContain('v:q@')
+  })
+
+  test('a manager never sees webhook or key entries, even of its own unit; an admin does', async () => {
+    const ctx = await adminContext()
+    expect((await admin(ctx, ctx.cookie.root, 'POST', `${ADMIN}/webhooks`, { queueUnitId: 'qu_main', id: 'whk_main', url: 'https://hooks.example/x', events: ['ticket.called'] })).status).toBe(201)
+    expect((await admin(ctx, ctx.cookie.root, 'POST', `${ADMIN}/keys`, { kind: 'queue', owner: 'qu_main', name: 'signage' })).status).toBe(201)
+    const types = (page: { data: { entity: { type: string } }[] }) => [...new Set(page.data.map((e) => e.entity.type))]
+    const everything = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${ADMIN}/audit?limit=200`))
+    expect(types(everything)).toEqual(expect.arrayContaining(['webhook', 'queueKey', 'displayToken', 'workspaceKey', 'key']))
+    const amira = await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${ADMIN}/audit?limit=200`))
+    expect(types(amira)).toEqual(expect.arrayContaining(['queueUnit', 'counter']))
+    expect(types(amira).filter((t) => ADMIN_ONLY.includes(t))).toEqual([])
+    // Asked for by name, still none; and nothing of them leaks through another filter.
+    for (const type of ADMIN_ONLY) {
+      expect(await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${ADMIN}/audit?entityType=${type}`))).toEqual({ data: [], next: null })
+    }
+    expect((await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${ADMIN}/audit?action=webhook.create`))).data).toEqual([])
+  })
+})
+
 describe('lobby audit', () => {
   test('prints the log oldest first as JSON or CSV; the CLI\'s provisioning is the OS user\'s', async () => {
     const path = join(tempDir(), 'audit.db')

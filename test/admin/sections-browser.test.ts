@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
@@ -262,6 +263,75 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     expect(await firstTime()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/)
     expect(pageErrors).toEqual([])
   }, 60_000)
+
+  test('Audit log: a counter renamed shows as Name (English), old → new, without its unchanged fields; no scroll region a keyboard cannot reach; axe-clean, English and Arabic', async () => {
+    // axe-core is injected as a script of the test's own: this browser lets it past the page's CSP.
+    const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await launchBrowser({ bypassCSP: true })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.on('pageerror', (error) => pageErrors.push(String(error)))
+    await signIn(page, lobby, 'root')
+    await page.goto(`${lobby.url}/admin#branch`)
+    const counter = page.locator('details[data-id="cnt_2"]')
+    await counter.locator('summary').click()
+    await counter.getByLabel('Name (English)').fill('Window Two')
+    await counter.getByRole('button', { name: 'Save' }).click()
+    await page.locator('.saved-message', { hasText: 'Saved.' }).waitFor()
+
+    await page.getByRole('link', { name: 'Audit log' }).click()
+    const entry = page.locator('.audit-table tbody tr', { hasText: 'counter.update' }).filter({ hasText: 'cnt_2' }).first()
+    await entry.waitFor()
+    expect(await entry.locator('.audit-fields dt').allTextContents()).toEqual(['Name (English)'])
+    expect(await entry.locator('.audit-fields dd .audit-was bdi').textContent()).toBe('Counter 2')
+    expect(await entry.locator('.audit-fields dd .audit-now bdi').textContent()).toBe('Window Two')
+    expect(await entry.locator('.audit-fields dd').textContent()).toContain('→')
+    // The unchanged fields are not listed (they are in the whole snapshots, on demand).
+    expect(await entry.locator('.audit-fields').textContent()).not.toContain('Counter 1')
+    expect(await entry.locator('.audit-fields').textContent()).not.toContain('loc_hall')
+    // A create lists the fields it set, as the provisioning file did.
+    const created = page.locator('.audit-table tbody tr', { hasText: 'counter.create' }).filter({ hasText: 'cnt_1' })
+    expect(await created.locator('.audit-fields dt').allTextContents()).toEqual(expect.arrayContaining(['Name (Arabic)', 'Location', 'Serves']))
+
+    /** Elements whose content scrolls (overflow auto or scroll, more content than room) and that a keyboard cannot reach. */
+    const unreachableScrollers = () => page.evaluate(() => {
+      const d = (globalThis as any).document
+      return [...d.querySelectorAll('#admin-main *')].filter((el: any) => {
+        const style = (globalThis as any).getComputedStyle(el)
+        const scrolls = (/(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth) || (/(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight)
+        const reachable = el.tabIndex >= 0 || el.querySelector('a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])') !== null
+        return scrolls && !reachable
+      }).map((el: any) => `${el.tagName.toLowerCase()}.${el.className}`)
+    })
+    const axeProblems = async (label: string) => {
+      await page.addScriptTag({ content: AXE })
+      return (await page.evaluate(async () => {
+        const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] })
+        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'scrollable-region-focusable')
+          .map((v: any) => `${v.id} at ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(', ')}`)
+      }) as string[]).map((p) => `${label}: ${p}`)
+    }
+    const problems: string[] = []
+    for (const lang of ['en', 'ar']) {
+      await page.goto(`${lobby.url}/admin${lang === 'ar' ? '?lang=ar' : ''}#audit`)
+      await page.locator('.audit-table tbody tr .audit-fields').first().waitFor()
+      // Every entry's whole snapshots open: the long ones too must not become scroll regions.
+      for (const summary of await page.locator('.audit-everything > summary').all()) await summary.click()
+      problems.push(...(await unreachableScrollers()).map((s) => `${lang}: scrolls, unreachable: ${s}`))
+      problems.push(...(await axeProblems(lang)))
+      if (lang === 'ar') {
+        const arabic = page.locator('.audit-table tbody tr', { hasText: 'cnt_2' }).first()
+        expect(await arabic.locator('.audit-fields dt').allTextContents()).toEqual(['الاسم (الإنجليزية)'])
+        expect(await arabic.locator('.audit-fields dd').textContent()).toContain('←')
+      }
+      // Closed again for the picture.
+      await page.evaluate(() => { for (const d of (globalThis as any).document.querySelectorAll('.audit-everything[open]')) d.open = false })
+      await page.evaluate('window.scrollTo(0, 0); document.querySelector(".table-scroll").scrollLeft = 0')
+      await page.screenshot({ path: join(SHOTS, `admin-audit-fields-${lang}.png`) })
+    }
+    expect(problems).toEqual([])
+    expect(pageErrors).toEqual([])
+  }, 90_000)
 
   test('a manager sees Branch, Devices, Voice clips and the Audit log, never Staff nor Keys', async () => {
     const page = await newPage()

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { runCli } from '../support/cli'
-import { provisionedDatabaseFile } from '../support/fixtures'
+import { exampleDocument, provisionedDatabaseFile } from '../support/fixtures'
 import { clipDirectory } from '../voice/support'
 
 /*
@@ -232,5 +232,29 @@ describe('lobby edge-authority appends queueUnit.edge-take and queueUnit.edge-re
       [CLI_AMIRA, 'queueUnit.edge-take', { type: 'queueUnit', id: 'qu_main' }, { queueUnitId: 'qu_main', holder: null, expiresAt: null }, { queueUnitId: 'qu_main', holder: 'edge-1', expiresAt: taken.expiresAt }],
       [CLI_AMIRA, 'queueUnit.edge-release', { type: 'queueUnit', id: 'qu_main' }, { queueUnitId: 'qu_main', holder: 'edge-1', expiresAt: taken.expiresAt }, { queueUnitId: 'qu_main', holder: null, expiresAt: null }],
     ])
+  })
+})
+
+describe('lobby audit prints URLs without user-info (contract §27)', () => {
+  test('a webhook provisioned with https://u:p@… and an older entry holding one both print https://…, as JSON and as CSV', async () => {
+    const path = provisionedDatabaseFile()
+    const file = join(path, '..', 'hook.json')
+    const document = exampleDocument()
+    document.workspaces[0]!.queueUnits![0]!.webhooks = [{ id: 'whk_crm', url: 'https://u:p@hooks.example/x', events: ['ticket.created'] }]
+    await Bun.write(file, JSON.stringify(document))
+    lobby(['provision', '--db', path, '--file', file])
+    // As an entry written before the rule was: user-info in the table itself.
+    const db = new Database(path)
+    db.query("INSERT INTO audit_log (at, actor, action, entity_type, entity_id, before, after) VALUES (1, 'user:root', 'webhook.update', 'webhook', 'whk_old', NULL, ?1)").run(JSON.stringify({ url: 'https://old:secret@hooks.example/old' }))
+    db.close()
+    expect(auditTableText(path)).not.toContain('u:p@')
+    const json = runCli(['audit', '--db', path, '--format', 'json'], AS_AMIRA).stdout
+    const csv = runCli(['audit', '--db', path, '--format', 'csv'], AS_AMIRA).stdout
+    for (const printed of [json, csv]) {
+      expect(printed).toContain('https://hooks.example/x')
+      expect(printed).toContain('https://hooks.example/old')
+      expect(printed).not.toContain('u:p@')
+      expect(printed).not.toContain('old:secret@')
+    }
   })
 })

@@ -21,3 +21,21 @@ export const SECTION_ORDER = ['branch', 'devices', 'staff', 'keys', 'voice', 'au
 export function sectionsFor(role: ConsoleRole): string[] {
   return SECTION_ORDER.filter((id) => (SECTION_ROLES[id] as readonly ConsoleRole[]).includes(role))
 }
+
+/**
+ * The audit log's entity types whose entries an administrator alone reads, whatever unit they
+ * name (contract §27): webhook endpoints and their deliveries, keys and display tokens, as the
+ * Keys and webhooks section is an administrator's. The admin API leaves them out of a manager's
+ * read (src/admin/audit-routes.ts); the Audit section does not offer them to a manager.
+ */
+export const AUDIT_ADMIN_ONLY_TYPES = ['webhook', 'webhook-delivery', 'queueKey', 'workspaceKey', 'displayToken', 'key'] as const
+
+/** Every entity type the audit log names (docs/admin.md "Audit log"), as the Audit section's filter offers them. */
+export const AUDIT_ENTITY_TYPES = [
+  'workspace', 'queueUnit', 'location', 'service', 'counter', 'widget', 'prayerSource', 'user', 'device', 'voice-clip', ...AUDIT_ADMIN_ONLY_TYPES,
+] as const
+
+/** The entity types `role` may filter the audit log by. */
+export function auditTypesFor(role: ConsoleRole): string[] {
+  return AUDIT_ENTITY_TYPES.filter((type) => role === 'admin' || !(AUDIT_ADMIN_ONLY_TYPES as readonly string[]).includes(type))
+}

@@ -3,25 +3,59 @@ import { api } from '../api'
 import { h } from '../dom'
 import { select, textInput, uid } from './forms'
 import type { AdminSection } from './sections'
-import { SECTION_ROLES } from './access'
-import { fill } from './strings'
+import { auditTypesFor, SECTION_ROLES } from './access'
+import { auditChange } from './audit-diff'
+import { fill, type Lang, type Strings } from './strings'
 
 /*
  * The Audit log section (contract §17): every change, newest first, filtered by entity type,
  * action and a start date, a page at a time ("Older entries" follows the answer's `next`).
- * Each entry's before and after are shown on demand, as the JSON the log holds.
+ * Each entry's change is shown as its fields, before → after (contract §24, audit-diff.ts):
+ * an update lists the fields that differ, a create the fields it set, a delete those it had.
+ * "Everything, before and after" opens the whole snapshots as the log holds them, wrapped, so
+ * nothing on the page scrolls but the page (no scroll region a keyboard could not reach).
+ * Every value goes in as text.
  */
 
-const TYPES = ['queueUnit', 'location', 'service', 'counter', 'workspace', 'webhook', 'queueKey', 'workspaceKey', 'displayToken', 'widget', 'prayerSource']
 const PAGE = 50
+
+/** Before → after in the reading direction: the arrow points from the old value to the new. */
+const ARROW: Record<Lang, string> = { en: '→', ar: '←' }
+
+/** One value as text in its own direction (a name in Arabic, an address in Latin script). */
+const value = (text: string) => h('bdi', null, text)
+
+/** The fields of one entry: a list of label and value, or before → after for an update. */
+function changeList(e: AdminAuditEntry, t: Strings, lang: Lang): HTMLElement | null {
+  if (e.before === null && e.after === null) return null
+  const { kind, fields } = auditChange(e, lang)
+  if (fields.length === 0) return h('p', { class: 'audit-none' }, t.noFieldChanged)
+  return h('dl', { class: 'audit-fields' }, fields.flatMap((f) => [
+    h('dt', null, f.label),
+    kind === 'update'
+      ? h('dd', null,
+        h('span', { class: 'audit-was' }, h('span', { class: 'visually-hidden' }, `${t.was} `), value(f.before ?? '—')),
+        h('span', { class: 'audit-arrow', 'aria-hidden': 'true' }, ` ${ARROW[lang]} `),
+        h('span', { class: 'audit-now' }, h('span', { class: 'visually-hidden' }, `, ${t.now} `), value(f.after ?? '—')))
+      : h('dd', null, value((kind === 'create' ? f.after : f.before) ?? '—')),
+  ]))
+}
+
+/** The whole snapshots, on demand: wrapped text, never a scroll region of its own. */
+function everything(e: AdminAuditEntry, t: Strings): HTMLElement | null {
+  if (e.before === null && e.after === null) return null
+  const snapshot = (title: string, data: unknown) => h('div', null, h('h4', null, title), h('pre', { dir: 'ltr' }, data === null ? '—' : JSON.stringify(data, null, 2)))
+  return h('details', { class: 'audit-everything' }, h('summary', null, t.everything),
+    h('div', { class: 'audit-diff' }, snapshot(t.before, e.before), snapshot(t.after, e.after)))
+}
 
 export const auditSection: AdminSection = {
   id: 'audit',
   label: (t) => t.sectionAudit,
   roles: SECTION_ROLES.audit,
   render: (main, ctx) => {
-    const { t, locale } = ctx
-    const type = select([{ value: '', label: t.anyType }, ...TYPES.map((v) => ({ value: v, label: v }))], '')
+    const { t, locale, lang } = ctx
+    const type = select([{ value: '', label: t.anyType }, ...auditTypesFor(ctx.role).map((v) => ({ value: v, label: v }))], '')
     type.id = uid('type')
     const action = textInput('', { dir: 'ltr', maxlength: '60', id: uid('action') })
     const since = h('input', { type: 'date', id: uid('since') })
@@ -34,7 +68,7 @@ export const auditSection: AdminSection = {
     const message = h('p', { class: 'form-message', role: 'status' })
     const body = h('tbody')
     const table = h('table', { class: 'audit-table' },
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, t.at), h('th', { scope: 'col' }, t.actor), h('th', { scope: 'col' }, t.change), h('th', { scope: 'col' }, t.entity), h('th', { scope: 'col' }, t.details))),
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, t.at), h('th', { scope: 'col' }, t.actor), h('th', { scope: 'col' }, t.change), h('th', { scope: 'col' }, t.entity), h('th', { scope: 'col' }, t.fields))),
       body)
     const older = h('button', { type: 'button', hidden: true }, t.older)
     const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' })
@@ -44,10 +78,7 @@ export const auditSection: AdminSection = {
       h('td', { dir: 'ltr' }, `${e.actor.type}: ${e.actor.id}`),
       h('td', { dir: 'ltr' }, e.action),
       h('td', { dir: 'ltr' }, `${e.entity.type} ${e.entity.id}`),
-      h('td', null, h('details', null, h('summary', null, t.details),
-        h('div', { class: 'audit-diff', dir: 'ltr' },
-          h('div', null, h('h4', null, t.before), h('pre', null, e.before === null ? '—' : JSON.stringify(e.before, null, 2))),
-          h('div', null, h('h4', null, t.after), h('pre', null, e.after === null ? '—' : JSON.stringify(e.after, null, 2)))))))
+      h('td', { class: 'audit-change' }, changeList(e, t, lang), everything(e, t)))
 
     let next: number | null = null
     const fetchPage = async (append: boolean) => {
