@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
+import { fill, type Strings } from '../../src/screens/client/admin/strings'
 import { ensureBinary } from '../support/binary'
 import type { Lobby } from '../screens/support'
 
@@ -30,4 +31,20 @@ export async function signIn(page: Page, lobby: Lobby, username: string): Promis
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname !== '/login')
+}
+
+/**
+ * Adds intervals to one weekday of a form's hours editor, as a person does: "Add hours", then
+ * the two time boxes (HH:MM; `''` leaves a box empty). `day` is `mon` … `sun`.
+ */
+export async function addHours(form: Locator, t: Strings, day: keyof Strings['days'], intervals: [string, string][]): Promise<Locator> {
+  const name = t.days[day]
+  const group = form.getByRole('group', { name, exact: true })
+  for (const [from, to] of intervals) {
+    const at = await group.getByLabel(fill(t.hoursFrom, { day: name }), { exact: true }).count()
+    await group.getByRole('button', { name: fill(t.addHoursTo, { day: name }), exact: true }).click()
+    if (from !== '') await group.getByLabel(fill(t.hoursFrom, { day: name }), { exact: true }).nth(at).fill(from)
+    if (to !== '') await group.getByLabel(fill(t.hoursTo, { day: name }), { exact: true }).nth(at).fill(to)
+  }
+  return group
 }

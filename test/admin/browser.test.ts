@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
-import { addConsoleStaff, signIn } from './browser-support'
-import { STRINGS } from '../../src/screens/client/admin/strings'
+import { addConsoleStaff, addHours, signIn } from './browser-support'
+import { fill, STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
  * The administration console (contract §17) in headless Chromium against dist/lobby (build it
@@ -58,18 +58,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await add.getByLabel('Name (Arabic)').fill('الحوالات')
     await add.getByLabel('Ticket prefix (1–3 capital letters)').fill('R')
     await add.getByLabel(/Its own opening hours/).check()
-    await add.getByLabel('Monday').fill('08:00-25:00')
-    await add.getByRole('button', { name: 'Add' }).click()
-    // The server's pointer (/openingHours/mon/0/1) lands at Monday's field, in words.
-    const monday = add.getByLabel('Monday')
+    // Monday from 08:00, its end left empty: the server's pointer (/openingHours/mon/0/1) lands at that box, in words.
+    const monday = await addHours(add, STRINGS.en, 'mon', [['08:00', '']])
+    await add.getByRole('button', { name: 'Add', exact: true }).click()
+    const until = monday.getByLabel('Monday, until', { exact: true })
     const error = add.locator('.field-error:not([hidden])').first()
     await error.waitFor()
-    expect(await monday.getAttribute('aria-invalid')).toBe('true')
-    expect(await error.getAttribute('id')).toBe(`${await monday.getAttribute('id')}-error`)
-    expect(await error.textContent()).toContain('is not a time of day')
-    await monday.fill('08:00-12:00, 13:00-16:30')
-    for (const day of ['Tuesday', 'Wednesday', 'Thursday']) await add.getByLabel(day).fill('08:00-16:30')
-    await add.getByRole('button', { name: 'Add' }).click()
+    expect(await until.getAttribute('aria-invalid')).toBe('true')
+    expect(await until.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'))
+    expect(await error.textContent()).toContain('Opening hours, Monday: “” is not a time of day')
+    await until.fill('12:00')
+    await addHours(add, STRINGS.en, 'mon', [['13:00', '16:30']])
+    for (const day of ['tue', 'wed', 'thu'] as const) await addHours(add, STRINGS.en, day, [['08:00', '16:30']])
+    await add.getByRole('button', { name: 'Add', exact: true }).click()
     await page.locator('.saved-message', { hasText: 'Saved.' }).waitFor()
     await page.locator('section[aria-labelledby="h-service"] summary', { hasText: 'Remittances' }).waitFor()
 
@@ -78,7 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await addCounter.getByLabel('Name (English)').fill('Counter 4')
     await addCounter.getByLabel('Name (Arabic)').fill('الشباك ٤')
     await addCounter.getByLabel('Remittances (R)').check()
-    await addCounter.getByRole('button', { name: 'Add' }).click()
+    await addCounter.getByRole('button', { name: 'Add', exact: true }).click()
     await page.locator('section[aria-labelledby="h-counter"] summary', { hasText: 'Counter 4' }).waitFor()
 
     // What the console saved is what the API and a provisioning export say.
@@ -117,12 +118,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       const hall = page.locator('details[data-id="loc_annex"]')
       await hall.locator('summary').click()
       await hall.getByLabel(t.alwaysOpen).uncheck()
-      const monday = hall.getByLabel(t.days.mon, { exact: true })
-      await monday.fill('08:00-12:00, 11:00-14:00')
+      const monday = await addHours(hall, t, 'mon', [['08:00', '12:00'], ['11:00', '14:00']])
       await hall.getByRole('button', { name: t.save }).click()
-      const error = page.locator(`[id="${await monday.getAttribute('id')}-error"]`)
+      // The overlap is said beside Monday, its second interval marked.
+      const second = monday.getByLabel(fill(t.hoursFrom, { day: t.days.mon }), { exact: true }).nth(1)
+      const error = page.locator(`[id="${await second.getAttribute('aria-describedby')}"]`)
       await error.waitFor()
-      expect(await monday.getAttribute('aria-invalid')).toBe('true')
+      expect(await second.getAttribute('aria-invalid')).toBe('true')
       expect((await error.textContent())!.replace(/[\u2066-\u2069]/g, '')).toBe(lang === 'en'
         ? 'Opening hours, Monday: 08:00–12:00 overlaps 11:00–14:00'
         : 'ساعات العمل، الاثنين: 08:00–12:00 تتداخل مع 11:00–14:00')
@@ -130,6 +132,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       expect(text).not.toMatch(/\/openingHours|\/mon\/|overlaps \/|Expected /)
       await hall.scrollIntoViewIfNeeded()
       await monday.scrollIntoViewIfNeeded()
+      await page.locator(':focus').evaluateAll((els) => els.forEach((el) => (el as { blur?: () => void }).blur?.()))
       await page.screenshot({ path: join(SHOTS, `admin-error-words-${lang}.png`) })
     }
     expect(pageErrors).toEqual([])

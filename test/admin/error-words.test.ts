@@ -130,8 +130,8 @@ describe('errors in words: every rule, English and Arabic', () => {
     expect(shortLabel('Name (Arabic)')).toBe('Name (Arabic)')
     for (const lang of LANGS) {
       const t = STRINGS[lang]
-      for (const label of [t.timezone, t.closedDates, t.allowedNetworks, t.prefix, t.id, t.languages, t.defaultLanguage, t.breakReasons, t.lastTicketMinutes, t.maxWaiting,
-        t.defaultServiceSeconds, t.waitTargetSeconds, t.normalPerPriority, t.noShowGraceMinutes, t.approachingAhead, t.username, t.displayName, t.userRole, t.userUnits,
+      for (const label of [t.timezone, t.closedDates, t.allowedNetworks, t.prefix, t.languages, t.defaultLanguage, t.breakReasons, t.lastTicketMinutes, t.maxWaiting,
+        t.defaultServiceMinutes, t.waitTargetMinutes, t.slotMinutes, t.capacityPerSlot, t.bookAheadDays, t.checkInEarly, t.checkInLate, t.retainDays, t.addLanguage, t.normalPerPriority, t.noShowGraceMinutes, t.approachingAhead, t.username, t.displayName, t.userRole, t.userUnits,
         t.keyKind, t.keyOwner, t.keyName, t.graceSeconds, t.webhookId, t.url, t.events, t.deviceRole, t.deviceName, t.clipName, t.clipFile]) {
         expect({ label, slash: fieldName(label, null, lang).includes('/') }).toEqual({ label, slash: false })
       }

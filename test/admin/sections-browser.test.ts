@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
-import { addConsoleStaff, signIn } from './browser-support'
+import { addConsoleStaff, addHours, signIn } from './browser-support'
+import { STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
  * The console's Devices, Staff, Keys and Voice sections in headless Chromium against
@@ -21,7 +22,7 @@ if (!HAVE_CHROMIUM) console.warn(`SKIPPED admin sections browser test: no Chromi
 
 const LANDSCAPE = { width: 1366, height: 768 }
 const PORTRAIT = { width: 768, height: 1024 }
-const EVERY_DAY = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
 /** A short valid WAV (8 kHz mono 16-bit silence). */
 function wav(): Buffer {
@@ -63,9 +64,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     if (hours) {
       await add.getByLabel(/Its own opening hours/).check()
       // Open whenever the test runs, so the kiosk offers it.
-      for (const day of EVERY_DAY) await add.getByLabel(day).fill('00:00-23:59')
+      for (const day of EVERY_DAY) await addHours(add, STRINGS.en, day, [['00:00', '23:59']])
     }
-    await add.getByRole('button', { name: 'Add' }).click()
+    await add.getByRole('button', { name: 'Add', exact: true }).click()
     await page.locator('section[aria-labelledby="h-service"] summary', { hasText: en }).waitFor()
   }
 
@@ -95,7 +96,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await addCounter.getByLabel('Name (English)').fill('Counter 4')
     await addCounter.getByLabel('Name (Arabic)').fill('الشباك ٤')
     await addCounter.getByLabel('Remittances (R)').check()
-    await addCounter.getByRole('button', { name: 'Add' }).click()
+    await addCounter.getByRole('button', { name: 'Add', exact: true }).click()
     await page.locator('section[aria-labelledby="h-counter"] summary', { hasText: 'Counter 4' }).waitFor()
 
     // The main hall takes phone joins: its editor links to the join poster.
@@ -171,7 +172,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await add.getByLabel('Full name').fill('Lina Saleh')
     await add.getByLabel('Role').selectOption('clerk')
     await add.getByLabel(/Queue units/).fill('qu_main')
-    await add.getByRole('button', { name: 'Add' }).click()
+    await add.getByRole('button', { name: 'Add', exact: true }).click()
     const box = page.locator('.secret-box')
     await box.waitFor()
     expect(await box.textContent()).toContain('Shown only now')

@@ -1,7 +1,8 @@
 import type { AdminCounterView, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode } from '../../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
-import { checkbox, checkList, commaList, field, FormErrors, numberInput, numberOf, select, textInput, uid, type ErrorDetail } from './forms'
+import { button, checkbox, checkList, commaList, field, FormErrors, inMinutes, minutesInput, numberInput, numberOf, secondsOf, select, textInput, timeInput, uid, type ErrorDetail, type Field } from './forms'
+import { closedDatesField, languageName, languagesField, textListField, timeZoneInput } from './pickers'
 import type { AdminContext, AdminSection } from './sections'
 import { SECTION_ROLES } from './access'
 import { fill, type Strings } from './strings'
@@ -41,54 +42,114 @@ const COLLECTION: Record<Kind, string> = { location: 'locations', service: 'serv
 /** An entity's name in the page's language, else the unit's default (contract §18). */
 const nameIn = (entity: { name: string; names: Record<string, string> }): string => entity.names[document.documentElement.lang] ?? entity.name
 
-/** "08:30-12:00, 13:00-16:30" ↔ [["08:30","12:00"],["13:00","16:30"]]; a malformed part is sent as typed, for the server to name. */
-const hoursText = (intervals: string[][] | undefined) => (intervals ?? []).map(([a, b]) => `${a}-${b}`).join(', ')
-const parseHours = (text: string): string[][] => commaList(text).map((part) => {
-  const [from = '', to = ''] = part.split(/\s*[-–]\s*/)
-  return [from.trim(), to.trim()]
-})
+/** A group of fields placed in the form's grid as if they stood in it directly. */
+const contents = (children: HTMLElement[]) => h('div', { class: 'contents' }, children)
 
-function namesFields(errors: FormErrors, t: Strings, languages: string[], names: Record<string, string>): { fields: HTMLElement[]; read: () => Record<string, string> } {
-  const all = [...new Set([...languages, ...Object.keys(names)])]
-  const inputs = all.map((language) => ({ language, input: textInput(names[language] ?? '', { lang: language, dir: 'auto', maxlength: '200' }) }))
-  const languageName = (tag: string) => {
-    try {
-      return new Intl.DisplayNames([document.documentElement.lang], { type: 'language' }).of(tag) ?? tag
-    } catch {
-      return tag
-    }
+/**
+ * A name per language (contract §18): a box for each language the unit offers and each the name
+ * already has. `setLanguages` follows the unit's languages as they are checked: a language
+ * unchecked hides its box while it is empty (a name it holds stays shown, and is kept).
+ */
+function namesFields(errors: FormErrors, t: Strings, languages: string[], names: Record<string, string>): { fields: HTMLElement[]; read: () => Record<string, string>; setLanguages: (languages: string[]) => void } {
+  const inputs: { language: string; input: HTMLInputElement; root: HTMLElement }[] = []
+  const box = contents([])
+  const addLanguage = (language: string) => {
+    const input = textInput(names[language] ?? '', { lang: language, dir: 'auto', maxlength: '200' })
+    const root = field(errors, fill(t.nameIn, { language: languageName(language) }), input, `/name/${language}`)
+    inputs.push({ language, input, root })
+    box.append(root)
   }
-  const fields = inputs.map(({ language, input }) => field(errors, fill(t.nameIn, { language: languageName(language) }), input, `/name/${language}`))
+  for (const language of new Set([...languages, ...Object.keys(names)])) addLanguage(language)
   // A problem with the name as a whole (none given) lands at the first language's field.
-  if (inputs[0]) errors.add({ pointer: '/name', root: fields[0]!, focus: inputs[0].input, error: fields[0]!.querySelector('.field-error')! })
-  return { fields, read: () => Object.fromEntries(inputs.filter((i) => i.input.value.trim() !== '').map((i) => [i.language, i.input.value])) }
+  const first = inputs[0]
+  if (first) errors.add({ pointer: '/name', root: first.root, focus: first.input, error: first.root.querySelector('.field-error')!, label: first.root.querySelector('label')!.textContent! })
+  const setLanguages = (chosen: string[]) => {
+    for (const language of chosen) if (!inputs.some((i) => i.language === language)) addLanguage(language)
+    for (const { language, input, root } of inputs) root.hidden = !chosen.includes(language) && input.value.trim() === ''
+  }
+  return { fields: [box], setLanguages, read: () => Object.fromEntries(inputs.filter((i) => i.input.value.trim() !== '').map((i) => [i.language, i.input.value])) }
 }
 
-/** The weekly hours editor: one line per weekday, and a switch for "no hours of its own". */
+/**
+ * One weekday of the hours editor: its intervals, each a "from" and an "until" time box with
+ * Remove, then "Add hours"; "Closed" when it has none. Each interval registers its pointers
+ * (`/openingHours/mon/1`, and `/0`, `/1` for its two times) and the day its own, so the server's
+ * refusal is said beside the interval it names. An end of 00:00 is midnight, sent as "24:00" (a
+ * time box cannot hold 24:00); the file's "24:00" shows as 00:00.
+ */
+function dayHours(errors: FormErrors, t: Strings, day: (typeof DAYS)[number], intervals: string[][]) {
+  const dayName = t.days[day]
+  const nameId = uid('day')
+  const error = h('p', { class: 'field-error', id: uid('e'), hidden: true })
+  const list = h('ul', { class: 'intervals' })
+  const closed = h('p', { class: 'hours-closed' }, t.closed)
+  const add = button(t.addHours, fill(t.addHoursTo, { day: dayName }), 'add-row')
+  const root = h('div', { class: 'hours-day', role: 'group', 'aria-labelledby': nameId },
+    h('span', { class: 'day-name', id: nameId }, dayName), h('div', { class: 'day-body' }, list, closed, add, error))
+  const rows: { from: HTMLInputElement; to: HTMLInputElement; fields: Field[] }[] = []
+  errors.add({ pointer: `/openingHours/${day}`, root, get focus() { return rows[0]?.from ?? add }, error, label: dayName })
+  const sync = () => {
+    closed.hidden = rows.length > 0
+    list.hidden = rows.length === 0
+    rows.forEach((row, i) => {
+      const [whole, from, to] = row.fields
+      whole!.pointer = `/openingHours/${day}/${i}`
+      from!.pointer = `/openingHours/${day}/${i}/0`
+      to!.pointer = `/openingHours/${day}/${i}/1`
+    })
+  }
+  const addRow = (fromValue: string, toValue: string) => {
+    const from = timeInput(fromValue, fill(t.hoursFrom, { day: dayName }))
+    const to = timeInput(toValue === '24:00' ? '00:00' : toValue, fill(t.hoursTo, { day: dayName }))
+    from.setAttribute('aria-describedby', error.id)
+    to.setAttribute('aria-describedby', error.id)
+    const remove = button(t.remove, undefined, 'remove-row')
+    const named = () => remove.setAttribute('aria-label', fill(t.removeHours, { day: dayName, from: from.value || '…', to: to.value || '…' }))
+    for (const input of [from, to]) input.addEventListener('input', named)
+    named()
+    const li = h('li', { class: 'interval' }, from, h('span', { class: 'interval-dash', 'aria-hidden': 'true' }, '–'), to, remove)
+    const row = {
+      from, to,
+      fields: [
+        errors.add({ pointer: '', root: li, focus: from, error, label: dayName }),
+        errors.add({ pointer: '', root: li, focus: from, error, label: dayName }),
+        errors.add({ pointer: '', root: li, focus: to, error, label: dayName }),
+      ],
+    }
+    remove.addEventListener('click', () => {
+      const at = rows.indexOf(row)
+      rows.splice(at, 1)
+      for (const f of row.fields) errors.remove(f)
+      li.remove()
+      sync()
+      ;(rows[at]?.from ?? rows[at - 1]?.from ?? add).focus()
+    })
+    rows.push(row)
+    list.append(li)
+    sync()
+    return row
+  }
+  add.addEventListener('click', () => addRow('', '').from.focus())
+  for (const [from = '', to = ''] of intervals) addRow(from, to)
+  sync()
+  // A time left empty is sent as typed (""), for the server to say at its box.
+  return { root, read: () => rows.map(({ from, to }) => [from.value, to.value === '00:00' ? '24:00' : to.value]) }
+}
+
+/** The weekly hours editor: each weekday's intervals in local HH:MM, and a switch for "no hours of its own". */
 function hoursFields(errors: FormErrors, t: Strings, hours: Hours | undefined, switchLabel: string, switchMeansNone: boolean): { root: HTMLElement; read: () => Hours | undefined } {
   const toggle = checkbox(errors, switchLabel, switchMeansNone ? hours === undefined : hours !== undefined, '/openingHours')
-  const inputs = DAYS.map((day) => ({ day, input: textInput(hoursText(hours?.[day]), { placeholder: '08:30-12:00, 13:00-16:30', dir: 'ltr', inputmode: 'numeric' }) }))
-  const days = h('div', { class: 'hours-days' }, inputs.map(({ day, input }) => field(errors, t.days[day], input, `/openingHours/${day}`)))
+  const days = DAYS.map((day) => ({ day, editor: dayHours(errors, t, day, hours?.[day] ?? []) }))
+  const week = h('div', { class: 'hours-days' }, days.map(({ editor }) => editor.root))
+  const none = () => (switchMeansNone ? toggle.input.checked : !toggle.input.checked)
   const sync = () => {
-    days.hidden = switchMeansNone ? toggle.input.checked : !toggle.input.checked
+    week.hidden = none()
   }
   toggle.input.addEventListener('change', sync)
   sync()
   const hintId = uid('hint')
-  const root = h('fieldset', { class: 'hours', 'aria-describedby': hintId }, h('legend', null, t.hours), h('p', { class: 'field-hint', id: hintId }, t.hoursHint), toggle.root, days)
-  return {
-    root,
-    read: () => {
-      const none = switchMeansNone ? toggle.input.checked : !toggle.input.checked
-      return none ? undefined : Object.fromEntries(inputs.map(({ day, input }) => [day, parseHours(input.value)]))
-    },
-  }
-}
-
-function idField(errors: FormErrors, t: Strings, entity: Entity | null): { fields: HTMLElement[]; read: () => Record<string, unknown> } {
-  if (entity !== null) return { fields: [], read: () => ({}) }
-  const input = textInput('', { pattern: '[A-Za-z0-9_-]+', maxlength: '160', dir: 'ltr', autocomplete: 'off' })
-  return { fields: [field(errors, t.id, input, '/id')], read: () => (input.value.trim() === '' ? {} : { id: input.value.trim() }) }
+  const root = h('fieldset', { class: 'hours', 'aria-describedby': hintId }, h('legend', null, t.hours), h('p', { class: 'field-hint', id: hintId }, t.hoursHint), toggle.root, week)
+  return { root, read: () => (none() ? undefined : Object.fromEntries(days.map(({ day, editor }) => [day, editor.read()]))) }
 }
 
 function activeField(errors: FormErrors, t: Strings, entity: Entity | null) {
@@ -96,12 +157,25 @@ function activeField(errors: FormErrors, t: Strings, entity: Entity | null) {
   return { root: box.root, read: () => ({ active: box.input.checked }) }
 }
 
+/** A minutes field for a duration stored in seconds: the server's bounds are said in minutes too. */
+function minutesField(errors: FormErrors, label: string, seconds: number | undefined, pointer: string, placeholder: number) {
+  const input = minutesInput(seconds, 86_400)
+  input.placeholder = String(placeholder / 60)
+  const root = field(errors, label, input, pointer)
+  errors.fields.at(-1)!.adjust = inMinutes
+  return { root, read: () => secondsOf(input) }
+}
+
+/*
+ * A new entity has no ID box (contract §24: IDs are chosen from lists, never typed): the server
+ * makes one (`loc_…`, `svc_…`, `ctr_…`) when the body has no `id`.
+ */
+
 function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: AdminLocationView | null): Editor {
-  const id = idField(errors, t, entity)
   const names = namesFields(errors, t, data.unit.languages ?? [data.unit.defaultLanguage ?? 'en'], entity?.names ?? {})
-  const timezone = textInput(entity?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, { dir: 'ltr', maxlength: '64' })
+  const timezone = timeZoneInput(entity?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone)
   const hours = hoursFields(errors, t, entity?.openingHours, t.alwaysOpen, true)
-  const closed = textInput((entity?.closedDates ?? []).join(', '), { dir: 'ltr', placeholder: '2026-12-25' })
+  const closed = closedDatesField(errors, t, entity?.closedDates ?? [])
   const lastTicket = numberInput(entity?.lastTicketMinutesBeforeClose, 0, 720)
   const join = checkbox(errors, t.remoteJoin, entity?.remoteJoin?.enabled === true, '/remoteJoin')
   const maxWaiting = numberInput(entity?.remoteJoin?.maxWaiting, 1, 10000)
@@ -109,10 +183,10 @@ function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: 
   const active = activeField(errors, t, entity)
   return {
     fields: [
-      ...id.fields, ...names.fields,
+      ...names.fields,
       field(errors, t.timezone, timezone, '/timezone'),
       hours.root,
-      field(errors, t.closedDates, closed, '/closedDates'),
+      closed.root,
       field(errors, t.lastTicketMinutes, lastTicket, '/lastTicketMinutesBeforeClose'),
       h('fieldset', { class: 'group' }, h('legend', null, t.remoteJoin), join.root,
         field(errors, t.maxWaiting, maxWaiting, '/remoteJoin/maxWaiting'),
@@ -128,9 +202,9 @@ function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: 
       const waiting = numberOf(maxWaiting)
       const last = numberOf(lastTicket)
       return {
-        ...id.read(), name: names.read(), timezone: timezone.value.trim(),
+        name: names.read(), timezone: timezone.value.trim(),
         ...(openingHours === undefined ? {} : { openingHours }),
-        closedDates: commaList(closed.value),
+        closedDates: closed.read(),
         ...(last === undefined ? {} : { lastTicketMinutesBeforeClose: last }),
         ...(join.input.checked || entity?.remoteJoin !== undefined
           ? { remoteJoin: { enabled: join.input.checked, ...(waiting === undefined ? {} : { maxWaiting: waiting }), allowedNetworks: commaList(networks.value) } }
@@ -141,33 +215,90 @@ function locationEditor(errors: FormErrors, t: Strings, data: UnitData, entity: 
   }
 }
 
+type Appointments = NonNullable<AdminServiceView['appointments']>
+
+/**
+ * A service's appointments (contract §21): written only when they are on or the service had
+ * them, as remote join is; an empty number is left out (its default applies: capacity = the
+ * service's counters).
+ */
+function appointmentsFields(errors: FormErrors, t: Strings, settings: Appointments | undefined) {
+  const enabled = checkbox(errors, t.appointmentsEnabled, settings?.enabled === true, '/appointments')
+  const number = (value: number | undefined, min: number, max: number, placeholder: number | null) => {
+    const input = numberInput(value, min, max)
+    if (placeholder !== null) input.placeholder = String(placeholder)
+    return input
+  }
+  const slot = number(settings?.slotMinutes, 5, 240, 15)
+  const capacity = number(settings?.capacityPerSlot, 1, 100, null)
+  const ahead = number(settings?.bookAheadDays, 1, 365, 14)
+  const early = number(settings?.checkIn?.earlyMinutes, 0, 240, 15)
+  const late = number(settings?.checkIn?.lateMinutes, 0, 240, 10)
+  const retain = number(settings?.retainDays, 1, 3650, 30)
+  const details = contents([
+    field(errors, t.slotMinutes, slot, '/appointments/slotMinutes'),
+    field(errors, t.capacityPerSlot, capacity, '/appointments/capacityPerSlot'),
+    field(errors, t.bookAheadDays, ahead, '/appointments/bookAheadDays'),
+    field(errors, t.checkInEarly, early, '/appointments/checkIn/earlyMinutes'),
+    field(errors, t.checkInLate, late, '/appointments/checkIn/lateMinutes'),
+    field(errors, t.retainDays, retain, '/appointments/retainDays'),
+  ])
+  const sync = () => {
+    details.hidden = !enabled.input.checked
+  }
+  enabled.input.addEventListener('change', sync)
+  sync()
+  const root = h('fieldset', { class: 'group' }, h('legend', null, t.appointments), enabled.root, details)
+  const optional = <K extends string>(key: K, input: HTMLInputElement) => {
+    const value = numberOf(input)
+    return value === undefined ? {} : { [key]: value } as Record<K, number>
+  }
+  return {
+    root,
+    read: (): { appointments?: Appointments } => {
+      if (!enabled.input.checked && settings === undefined) return {}
+      const checkIn = { ...optional('earlyMinutes', early), ...optional('lateMinutes', late) }
+      return {
+        appointments: {
+          enabled: enabled.input.checked,
+          ...optional('slotMinutes', slot), ...optional('capacityPerSlot', capacity), ...optional('bookAheadDays', ahead),
+          ...(Object.keys(checkIn).length === 0 ? {} : { checkIn }),
+          ...optional('retainDays', retain),
+        },
+      }
+    },
+  }
+}
+
 function serviceEditor(errors: FormErrors, t: Strings, data: UnitData, entity: AdminServiceView | null): Editor {
-  const id = idField(errors, t, entity)
   const names = namesFields(errors, t, data.unit.languages ?? [data.unit.defaultLanguage ?? 'en'], entity?.names ?? {})
   const prefix = textInput(entity?.prefix ?? '', { dir: 'ltr', maxlength: '3', pattern: '[A-Z]{1,3}', autocapitalize: 'characters' })
   const where = checkList(errors, t.serviceLocations, data.locations.map((l) => ({ value: l.id, label: nameIn(l) })), entity?.locations ?? data.locations.slice(0, 1).map((l) => l.id), '/locations')
   const hours = hoursFields(errors, t, entity?.openingHours, t.ownHours, false)
-  const serviceSeconds = numberInput(entity?.defaultServiceSeconds, 1, 86400)
-  const target = numberInput(entity?.waitTargetSeconds, 1, 86400)
+  const serviceTime = minutesField(errors, t.defaultServiceMinutes, entity?.defaultServiceSeconds, '/defaultServiceSeconds', 300)
+  const target = minutesField(errors, t.waitTargetMinutes, entity?.waitTargetSeconds, '/waitTargetSeconds', 900)
+  const appointments = appointmentsFields(errors, t, entity?.appointments)
   const active = activeField(errors, t, entity)
   return {
     fields: [
-      ...id.fields, ...names.fields,
+      ...names.fields,
       field(errors, t.prefix, prefix, '/prefix'),
       where.root, hours.root,
-      field(errors, t.defaultServiceSeconds, serviceSeconds, '/defaultServiceSeconds'),
-      field(errors, t.waitTargetSeconds, target, '/waitTargetSeconds'),
+      serviceTime.root,
+      target.root,
+      appointments.root,
       active.root,
     ],
     read: () => {
       const openingHours = hours.read()
-      const seconds = numberOf(serviceSeconds)
-      const wait = numberOf(target)
+      const seconds = serviceTime.read()
+      const wait = target.read()
       return {
-        ...id.read(), name: names.read(), prefix: prefix.value.trim().toUpperCase(), locations: where.read(),
+        name: names.read(), prefix: prefix.value.trim().toUpperCase(), locations: where.read(),
         ...(openingHours === undefined ? {} : { openingHours }),
         ...(seconds === undefined ? {} : { defaultServiceSeconds: seconds }),
         ...(wait === undefined ? {} : { waitTargetSeconds: wait }),
+        ...appointments.read(),
         ...active.read(),
       }
     },
@@ -175,21 +306,21 @@ function serviceEditor(errors: FormErrors, t: Strings, data: UnitData, entity: A
 }
 
 function counterEditor(errors: FormErrors, t: Strings, data: UnitData, entity: AdminCounterView | null): Editor {
-  const id = idField(errors, t, entity)
   const names = namesFields(errors, t, data.unit.languages ?? [data.unit.defaultLanguage ?? 'en'], entity?.names ?? {})
   const where = select(data.locations.map((l) => ({ value: l.id, label: nameIn(l) })), entity?.locationId ?? data.locations[0]?.id ?? '')
   const serves = checkList(errors, t.counterServices, data.services.filter((s) => s.active !== false || entity?.services.includes(s.id)).map((s) => ({ value: s.id, label: `${nameIn(s)} (${s.prefix})` })), entity?.services ?? [], '/services')
   const active = activeField(errors, t, entity)
   return {
-    fields: [...id.fields, ...names.fields, field(errors, t.location, where, '/locationId'), serves.root, active.root],
-    read: () => ({ ...id.read(), name: names.read(), locationId: where.value, services: serves.read(), ...active.read() }),
+    fields: [...names.fields, field(errors, t.location, where, '/locationId'), serves.root, active.root],
+    read: () => ({ name: names.read(), locationId: where.value, services: serves.read(), ...active.read() }),
   }
 }
 
 function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor {
-  const names = namesFields(errors, t, unit.languages ?? [unit.defaultLanguage ?? 'en'], unit.names)
-  const languages = textInput((unit.languages ?? []).join(', '), { dir: 'ltr' })
-  const defaultLanguage = textInput(unit.defaultLanguage ?? 'en', { dir: 'ltr', maxlength: '35' })
+  const defaultLanguage = unit.defaultLanguage ?? 'en'
+  const chosen = unit.languages ?? [defaultLanguage]
+  const names = namesFields(errors, t, chosen, unit.names)
+  const languages = languagesField(errors, t, chosen, defaultLanguage, (now) => names.setLanguages(now))
   const mode = select([{ value: 'FIRST', label: t.priorityFirst }, { value: 'INTERLEAVE', label: t.priorityInterleave }], unit.priority?.mode ?? 'FIRST')
   const perPriority = numberInput(unit.priority?.normalPerPriority, 1, 100)
   const perField = field(errors, t.normalPerPriority, perPriority, '/priority/normalPerPriority')
@@ -198,20 +329,18 @@ function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor
   syncMode()
   const kiosk = checkbox(errors, t.kioskPriority, unit.kioskPriority === true, '/kioskPriority')
   const desk = select([{ value: 'optional', label: t.deskOptional }, { value: 'required', label: t.deskRequired }], unit.deskSignIn ?? 'optional')
-  const reasons = h('textarea', { rows: 4, dir: 'auto' })
-  reasons.value = (unit.breakReasons ?? []).join('\n')
+  const reasons = textListField(errors, t, { legend: t.breakReasons, pointer: '/breakReasons', hint: t.breakReasonsHint, item: t.breakReason, addText: t.addBreakReason, maxlength: 60 }, unit.breakReasons ?? [])
   const grace = numberInput(unit.noShowGraceMinutes, 0, 1440)
   const ahead = numberInput(unit.approachingAhead, 1, 50)
   const active = checkbox(errors, t.active, unit.active !== false, '/active')
   return {
     fields: [
       ...names.fields,
-      field(errors, t.languages, languages, '/languages'),
-      field(errors, t.defaultLanguage, defaultLanguage, '/defaultLanguage'),
+      ...languages.fields,
       field(errors, t.priorityMode, mode, '/priority'), perField,
       kiosk.root,
       field(errors, t.deskSignIn, desk, '/deskSignIn'),
-      field(errors, t.breakReasons, reasons, '/breakReasons'),
+      reasons.root,
       field(errors, t.noShowGraceMinutes, grace, '/noShowGraceMinutes'),
       field(errors, t.approachingAhead, ahead, '/approachingAhead'),
       active.root,
@@ -220,11 +349,13 @@ function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor
       const per = numberOf(perPriority)
       const g = numberOf(grace)
       const a = numberOf(ahead)
+      const breakReasons = reasons.read()
       return {
-        name: names.read(), languages: commaList(languages.value), defaultLanguage: defaultLanguage.value.trim(),
+        name: names.read(), ...languages.read(),
         priority: mode.value === 'INTERLEAVE' ? { mode: 'INTERLEAVE', ...(per === undefined ? {} : { normalPerPriority: per }) } : { mode: 'FIRST' },
         kioskPriority: kiosk.input.checked, deskSignIn: desk.value,
-        breakReasons: reasons.value.split('\n').map((r) => r.trim()).filter((r) => r !== ''),
+        // None left: the default reasons apply (the file's field removed).
+        ...(breakReasons.length === 0 ? {} : { breakReasons }),
         ...(g === undefined ? {} : { noShowGraceMinutes: g }),
         ...(a === undefined ? {} : { approachingAhead: a }),
         active: active.input.checked,

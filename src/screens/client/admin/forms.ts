@@ -25,6 +25,8 @@ export interface Field {
   error: HTMLElement
   /** How an error names the field; absent: the text of the root's label or legend. */
   label?: string
+  /** The detail as this field says it (a minutes field turns the server's bounds in seconds into minutes). */
+  adjust?: (detail: ErrorDetail) => ErrorDetail
 }
 
 /** A detail of the API's answer; `words`: one the page made itself, already in its language. */
@@ -49,6 +51,12 @@ export class FormErrors {
     return field
   }
 
+  /** Forgets a field whose control left the form (an interval or a list row removed). */
+  remove(field: Field): void {
+    const at = this.fields.indexOf(field)
+    if (at >= 0) this.fields.splice(at, 1)
+  }
+
   clear(): void {
     this.general.textContent = ''
     this.general.hidden = true
@@ -66,8 +74,9 @@ export class FormErrors {
     let first: HTMLElement | null = null
     const loose: string[] = []
     const lang = pageLang()
-    for (const d of details) {
-      const field = this.fieldFor(d.path)
+    for (const raw of details) {
+      const field = this.fieldFor(raw.path)
+      const d = field?.adjust?.(raw) ?? raw
       if (field === null) {
         loose.push(d.words ?? wordsFor(d, STRINGS[lang].thisForm, lang))
         continue
@@ -154,6 +163,50 @@ export function select(options: { value: string; label: string }[], chosen: stri
   const el = h('select', null, options.map((o) => h('option', { value: o.value }, o.label)))
   el.value = chosen
   return el
+}
+
+/** A plain button (never a submit), its accessible name `label` where its text alone says too little. */
+export function button(text: string, label?: string, className?: string): HTMLButtonElement {
+  return h('button', { type: 'button', class: className ?? null, 'aria-label': label ?? null }, text)
+}
+
+/** A wall-clock time, HH:MM (24-hour values whatever the browser shows), always left to right. */
+export function timeInput(value: string, label: string): HTMLInputElement {
+  const input = h('input', { type: 'time', step: 60, dir: 'ltr', 'aria-label': label })
+  input.value = value
+  return input
+}
+
+/** A day, YYYY-MM-DD, always left to right. */
+export function dateInput(value: string, label: string): HTMLInputElement {
+  const input = h('input', { type: 'date', dir: 'ltr', 'aria-label': label })
+  input.value = value
+  return input
+}
+
+/**
+ * A duration stored in seconds, shown and typed in minutes (contract §24): 450 s shows 7.5;
+ * a decimal is allowed and saved as whole seconds. Two decimals are enough to give back any
+ * whole number of seconds exactly, so opening and saving a form changes nothing.
+ */
+export function minutesInput(seconds: number | undefined, maxSeconds: number): HTMLInputElement {
+  const input = h('input', { type: 'number', min: 0.02, max: maxSeconds / 60, step: 'any', inputmode: 'decimal' })
+  input.value = seconds === undefined ? '' : String(Math.round((seconds / 60) * 100) / 100)
+  return input
+}
+
+/** A minutes field's value in whole seconds; omitted when empty (the default applies). */
+export const secondsOf = (input: HTMLInputElement): number | undefined => (input.value.trim() === '' ? undefined : Math.round(Number(input.value) * 60))
+
+/** The server's bounds in seconds said in minutes, for a field typed in minutes. */
+export function inMinutes(detail: ErrorDetail): ErrorDetail {
+  if (detail.rule !== 'range' || detail.params === undefined) return detail
+  const params = { ...detail.params }
+  for (const key of ['min', 'max'] as const) {
+    const value = params[key]
+    if (typeof value === 'number') params[key] = Math.ceil((value / 60) * 100) / 100
+  }
+  return { ...detail, params }
 }
 
 /** "a, b ,c" → ["a","b","c"] (empty parts dropped). */
