@@ -427,7 +427,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     const longEn = 'Loans, mortgages and business financing for small and medium-sized enterprises'
     // The view as the server would send it for a branch with such names (the names only change here).
     const lengthen = async (route: Route) => {
-      const response = await route.fetch()
+      const response = await route.fetch({ timeout: 10_000 }) // bounded: a lost answer fails this step, not the whole file
       const body = await response.json()
       const view = body.data
       view.counter.names = { en: 'Counter 1 — accounts, loans and every other service of the main hall', ar: 'الشباك رقم ١ للحسابات والقروض وجميع خدمات القاعة الرئيسية الأخرى' }

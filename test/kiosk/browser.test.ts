@@ -129,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
       keys.push(route.request().headers()['idempotency-key'] ?? '')
       if (!dropped) {
         dropped = true
-        await route.fetch() // the server issues the ticket…
+        await route.fetch({ timeout: 10_000 }) // the server issues the ticket…
         return route.abort('connectionreset') // …and the answer never arrives.
       }
       return route.continue()
