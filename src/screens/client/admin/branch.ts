@@ -443,8 +443,11 @@ function unitSetupForm(ctx: AdminContext, workspaces: AdminWorkspaceView[], subm
       }
       const languages = chosen()
       const boxCount = boxes.read().length
+      // The name is in the language it was typed in: the page's when the unit speaks it, else its default.
+      const typedIn = languages.includes(ctx.lang) ? ctx.lang : defaultLanguage.value || ctx.lang
+      const name = unitName.value.trim()
       const answer = await api<AdminUnitView>('POST', API, {
-        workspaceId, name: unitName.value.trim(), languages,
+        workspaceId, name: name === '' ? name : { [typedIn]: name }, languages,
         ...(defaultLanguage.value === '' ? {} : { defaultLanguage: defaultLanguage.value }),
       })
       if (answer?.status === 201) return done(answer.body!.id)
