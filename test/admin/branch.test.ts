@@ -93,18 +93,18 @@ describe('a service prefix is unique within its unit (contract §24)', () => {
     const ctx = await adminContext()
     const taken = '"A" is already the prefix of service svc_accounts in this queue unit'
     const created = await expectError(await admin(ctx, ctx.cookie.amira, 'POST', `${UNIT}/services`, { id: 'svc_audit', name: 'Audit', prefix: 'A', locations: ['loc_hall'] }), 422, 'VALIDATION_FAILED')
-    expect(created.error.details).toEqual([{ path: '/prefix', message: taken }])
+    expect(created.error.details).toEqual([{ path: '/prefix', message: taken, rule: 'taken', params: { value: 'A' } }])
     await expectError(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/svc_audit`), 404, 'NOT_FOUND')
 
     const loans = await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${UNIT}/services/svc_loans`))
     const { revision, names: _n, name: _name, id: _id, ...rest } = loans
     const updated = await expectError(await admin(ctx, ctx.cookie.amira, 'PUT', `${UNIT}/services/svc_loans`, { ...rest, name: 'Loans', prefix: 'A', revision }), 422, 'VALIDATION_FAILED')
-    expect(updated.error.details).toEqual([{ path: '/prefix', message: taken }])
+    expect(updated.error.details).toEqual([{ path: '/prefix', message: taken, rule: 'taken', params: { value: 'A' } }])
     expect((await jsonOf(await admin(ctx, ctx.cookie.amira, 'GET', `${UNIT}/services/svc_loans`))).prefix).toBe('L')
 
     // A retired service keeps its prefix (its tickets carry it).
     const retired = await expectError(await admin(ctx, ctx.cookie.amira, 'POST', `${UNIT}/services`, { name: 'Cash', prefix: 'C', locations: ['loc_hall'] }), 422, 'VALIDATION_FAILED')
-    expect(retired.error.details).toEqual([{ path: '/prefix', message: '"C" is already the prefix of service svc_closed in this queue unit' }])
+    expect(retired.error.details).toEqual([{ path: '/prefix', message: '"C" is already the prefix of service svc_closed in this queue unit', rule: 'taken', params: { value: 'C' } }])
 
     // Its own prefix is no conflict; another unit's prefix is free here.
     expect((await admin(ctx, ctx.cookie.amira, 'PUT', `${UNIT}/services/svc_loans`, { ...rest, name: 'Loans and mortgages', revision })).status).toBe(200)
