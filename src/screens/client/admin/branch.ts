@@ -471,18 +471,18 @@ function unitSetupForm(ctx: AdminContext, workspaces: AdminWorkspaceView[], subm
 async function showBranch(main: HTMLElement, ctx: AdminContext, chosen: string | null, message?: string): Promise<void> {
   const { t } = ctx
   const failed = (answer: ApiAnswer | null) => main.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, answer === null ? t.offline : fill(t.failed, { message: answer.message })))
-  const answer = await api<{ data: AdminUnitView[] }>('GET', API)
+  const admin = ctx.role === 'admin'
+  const [answer, listed] = await Promise.all([
+    api<{ data: AdminUnitView[] }>('GET', API),
+    admin ? api<{ data: AdminWorkspaceView[] }>('GET', WORKSPACES) : Promise.resolve(null),
+  ])
   if (answer?.status !== 200) return failed(answer)
+  if (admin && listed?.status !== 200) return failed(listed)
   const units = answer.body!.data
-  if (units.length === 0 && ctx.role !== 'admin') {
+  const workspaces = listed?.body?.data ?? []
+  if (units.length === 0 && !admin) {
     main.replaceChildren(h('p', { class: 'note' }, t.noUnitYet))
     return
-  }
-  let workspaces: AdminWorkspaceView[] = []
-  if (ctx.role === 'admin') {
-    const listed = await api<{ data: AdminWorkspaceView[] }>('GET', WORKSPACES)
-    if (listed?.status !== 200) return failed(listed)
-    workspaces = listed.body!.data
   }
   const created = (unitId: string) => void showBranch(main, ctx, unitId, t.unitCreated)
   if (units.length === 0) {
@@ -502,7 +502,7 @@ async function showBranch(main: HTMLElement, ctx: AdminContext, chosen: string |
     })
     top.push(h('div', { class: 'field unit-chooser' }, h('label', { for: chooser.id }, t.unit), chooser))
   }
-  if (ctx.role === 'admin') {
+  if (admin) {
     top.push(h('details', { class: 'entity-add unit-add', 'data-id': 'add-unit' }, h('summary', null, t.addUnit), unitSetupForm(ctx, workspaces, t.add, created)))
   }
   main.replaceChildren(...top, area)
