@@ -4,9 +4,9 @@ import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import type { PeopleService } from '../people'
-import { assertUnitAccess, requireConsoleCaller } from './access'
+import { assertUnitAccess, requireAdministrator, requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
-import { ENTITY_DOCS, listUnitsDocs, patchUnitDocs, readUnitDocs, updateUnitDocs } from './docs'
+import { createUnitDocs, createWorkspaceDocs, ENTITY_DOCS, listUnitsDocs, listWorkspacesDocs, patchUnitDocs, patchWorkspaceDocs, readUnitDocs, updateUnitDocs } from './docs'
 import type { BranchService, EntityKind } from './branch-service'
 
 /** The admin API's root (contract §17). */
@@ -26,7 +26,8 @@ async function jsonBody(request: Request): Promise<unknown> {
 }
 
 /**
- * The Branch section's API: `/api/admin/v1/queue-units[/{unitId}[/locations|services|counters[/{id}]]]`.
+ * The Branch section's API: `/api/admin/v1/workspaces[/{workspaceId}]` (administrators) and
+ * `/api/admin/v1/queue-units[/{unitId}[/locations|services|counters[/{id}]]]`.
  * Every route admits the session first (src/admin/access.ts), then the unit, then reads a body.
  */
 export function branchRoutes(deps: AppDeps, { people, branch }: { people: PeopleService; branch: BranchService }) {
@@ -37,10 +38,36 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
   }
 
   return new Elysia({ name: 'lobby.admin.branch' })
+    // Contract §24: from an empty database an administrator makes the workspace and its units here.
+    .get(`${ADMIN_API}/workspaces`, async ({ request }) => {
+      await requireAdministrator(deps, people, request)
+      return json(200, { data: branch.listWorkspaces() }, noStore)
+    }, { detail: listWorkspacesDocs })
+    .post(`${ADMIN_API}/workspaces`, async ({ request }) => {
+      const caller = await requireAdministrator(deps, people, request)
+      const body = await jsonBody(request)
+      const saved = branch.createWorkspace(body, caller.actor)
+      deps.log({ level: 'info', msg: 'admin: workspace created', username: caller.user.username, workspaceId: saved.id })
+      return json(201, saved, noStore)
+    }, { parse: 'none', detail: createWorkspaceDocs })
+    .patch(`${ADMIN_API}/workspaces/:workspaceId`, async ({ request, params }) => {
+      const caller = await requireAdministrator(deps, people, request)
+      const body = await jsonBody(request)
+      const saved = branch.patchWorkspace(params.workspaceId, body, caller.actor)
+      deps.log({ level: 'info', msg: 'admin: workspace saved', username: caller.user.username, workspaceId: params.workspaceId })
+      return json(200, saved, noStore)
+    }, { parse: 'none', detail: patchWorkspaceDocs })
     .get(`${ADMIN_API}/queue-units`, async ({ request }) => {
       const caller = await admit(request)
       return json(200, { data: branch.listUnits(caller.units) }, noStore)
     }, { detail: listUnitsDocs })
+    .post(`${ADMIN_API}/queue-units`, async ({ request }) => {
+      const caller = await requireAdministrator(deps, people, request)
+      const body = await jsonBody(request)
+      const saved = branch.createUnit(body, caller.actor)
+      deps.log({ level: 'info', msg: 'admin: queue unit created', username: caller.user.username, queueUnitId: saved.id })
+      return json(201, saved, noStore)
+    }, { parse: 'none', detail: createUnitDocs })
     .get(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
       await admit(request, params.unitId)
       return json(200, branch.readUnit(params.unitId), noStore)

@@ -7,7 +7,7 @@ import type { Actor } from '../platform/actor'
 import { namesObject, resolveName, type LocalizedName } from '../platform/names'
 import { exportProvisioning } from '../provisioning/export'
 import { applyProvisioningWithin, ProvisioningError } from '../provisioning/service'
-import type { ProvisioningFile, ProvisionedQueueUnit } from '../provisioning/model'
+import { ProvisionedEntities, type ProvisioningFile, type ProvisionedQueueUnit } from '../provisioning/model'
 import { AdminCodes } from './errors'
 import { applyMergePatch } from '../platform/merge-patch'
 
@@ -28,10 +28,16 @@ const COLLECTION = { location: 'locations', service: 'services', counter: 'count
 const ID_PREFIX = { location: 'loc_', service: 'svc_', counter: 'ctr_' } as const satisfies Record<EntityKind, string>
 /** What a unit's own settings exclude: its children, and what the console edits elsewhere (keys, webhooks). */
 const UNIT_CHILDREN = ['locations', 'services', 'counters', 'apiKeys', 'webhooks'] as const
+/** What a new queue unit's body may hold: its own settings as a file writes them (no children), and its workspace. */
+const UNIT_SETTINGS = new Set(Object.keys(ProvisionedEntities.QueueUnit.properties).filter((key) => !(UNIT_CHILDREN as readonly string[]).includes(key)))
+/** A workspace as the console writes it: its name (keys, display tokens, widgets and prayer sources have their own doors). */
+const WORKSPACE_FIELDS = new Set(['id', 'name'])
 /** Tables that are configuration, not history: a row there refers to an entity without making it history. */
 const CONFIGURATION_TABLES = new Set(['queue_units', 'locations', 'services', 'counters', 'service_locations', 'counter_services', 'credentials', 'webhooks'])
 
 type Entity = { id: string; name: LocalizedName; active?: boolean } & Record<string, unknown>
+/** A workspace as the console shows it: its own fields as a file writes them, and its revision. */
+export interface WorkspaceView { id: string; name: string; revision: string }
 interface UnitDocument {
   workspace: { id: string; name: string }
   unit: ProvisionedQueueUnit
@@ -82,6 +88,13 @@ function patched(current: Entity, fields: Record<string, unknown>, defaultLangua
   return applyMergePatch(base, fields) as Record<string, unknown>
 }
 
+/** A workspace as a provisioning file writes it without its children, with its revision. */
+const workspaceView = (row: { id: string; name: string }): WorkspaceView => ({ id: row.id, name: row.name, revision: revisionOf({ id: row.id, name: row.name }) })
+
+/** The fields of `body` a form of this kind does not have, each refused where it stands. */
+const unknownFields = (body: Record<string, unknown>, allowed: Set<string>, what: string): ErrorDetail[] =>
+  Object.keys(body).filter((key) => !allowed.has(key)).map((key) => ruled(`/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, `is not a field of a ${what}`, 'unknownField'))
+
 const validationFailed = (details: ErrorDetail[]) => new ApiError(422, AdminCodes.VALIDATION_FAILED, 'request validation failed', details)
 
 export class BranchService {
@@ -117,6 +130,72 @@ export class BranchService {
   read(unitId: string, kind: EntityKind, id: string): Record<string, unknown> {
     const { unit } = this.document(unitId)
     return viewOf(this.find(unit, kind, id).entity, unit.defaultLanguage ?? 'en')
+  }
+
+  /** Every workspace, in creation order (contract §24: the console's first step on an empty database). */
+  listWorkspaces(): WorkspaceView[] {
+    return this.sql.query<{ id: string; name: string }, []>('SELECT id, name FROM workspaces ORDER BY created_at, id').all().map(workspaceView)
+  }
+
+  /**
+   * A new workspace `{id?, name}`, checked and written as a provisioning file naming only it
+   * (audited `workspace.create`). Without `id` the server makes `ws_…`; an `id` in use is 422 at `/id`.
+   */
+  createWorkspace(body: unknown, actor: Actor): WorkspaceView {
+    if (!isObject(body)) throw validationFailed([ruled('/', 'must be an object', 'type', { expected: 'object' })])
+    const unknown = unknownFields(body, WORKSPACE_FIELDS, 'workspace')
+    if (unknown.length > 0) throw validationFailed(unknown)
+    const id = body.id === undefined ? this.deps.ids.next('ws_') : body.id
+    return this.deps.writes.now(() => {
+      if (typeof id === 'string' && this.workspaceRow(id) !== null) throw validationFailed([ruled('/id', `a workspace "${id}" exists already`, 'taken', { kind: 'workspace' })])
+      this.applyFile({ workspaces: [{ ...body, id }] }, '/workspaces/0', actor)
+      return workspaceView(this.workspaceRow(id as string)!)
+    })
+  }
+
+  /** Contract §24: a workspace's `name` changed by a JSON Merge Patch plus the `revision` loaded (audited `workspace.update`). */
+  patchWorkspace(workspaceId: string, body: unknown, actor: Actor): WorkspaceView {
+    const { revision, fields } = this.updateBody(body)
+    const unknown = unknownFields(fields, WORKSPACE_FIELDS, 'workspace')
+    if (unknown.length > 0) throw validationFailed(unknown)
+    return this.deps.writes.now(() => {
+      const row = this.workspaceRow(workspaceId)
+      if (row === null) throw new ApiError(404, AdminCodes.NOT_FOUND, `no workspace "${workspaceId}"`)
+      const current = workspaceView(row)
+      if (current.revision !== revision) {
+        throw new ApiError(409, AdminCodes.EDIT_CONFLICT, 'someone else changed this workspace after you loaded it: reload it and make your change again', undefined, undefined, { current })
+      }
+      const merged = applyMergePatch({ id: row.id, name: row.name }, fields) as Record<string, unknown>
+      this.applyFile({ workspaces: [{ ...merged, id: workspaceId }] }, '/workspaces/0', actor)
+      return workspaceView(this.workspaceRow(workspaceId)!)
+    })
+  }
+
+  /**
+   * A new queue unit in a workspace: `{workspaceId, id?, name, …}`, the rest its settings as a
+   * provisioning file writes them (no locations, services, counters, keys or webhooks: those have
+   * their own routes). Checked by the provisioning validator and written by it in one transaction
+   * (audited `queueUnit.create`); answers the unit as `readUnit` does. Without `id` the server
+   * makes `qu_…`; an `id` any unit has is 422 at `/id`, an unknown workspace 422 at `/workspaceId`.
+   */
+  createUnit(body: unknown, actor: Actor): Record<string, unknown> {
+    if (!isObject(body)) throw validationFailed([ruled('/', 'must be an object', 'type', { expected: 'object' })])
+    const { workspaceId, ...fields } = body
+    const problems = unknownFields(fields, UNIT_SETTINGS, 'queue unit\'s settings')
+    if (workspaceId === undefined) problems.push(ruled('/workspaceId', 'required: the workspace the queue unit belongs to', 'required'))
+    else if (typeof workspaceId !== 'string') problems.push(ruled('/workspaceId', 'must be a string', 'type', { expected: 'string' }))
+    if (problems.length > 0) throw validationFailed(problems)
+    const id = fields.id === undefined ? this.deps.ids.next('qu_') : fields.id
+    return this.deps.writes.now(() => {
+      const workspace = this.workspaceRow(workspaceId as string)
+      if (workspace === null) throw validationFailed([ruled('/workspaceId', `no workspace "${String(workspaceId)}"`, 'unknownReference', { kind: 'workspace', value: String(workspaceId) })])
+      if (typeof id === 'string' && this.sql.query('SELECT 1 FROM queue_units WHERE id = ?1').get(id) !== null) {
+        throw validationFailed([ruled('/id', `a queue unit "${id}" exists already`, 'taken', { kind: 'queue unit' })])
+      }
+      this.applyFile({ workspaces: [{ id: workspace.id, name: workspace.name, queueUnits: [{ ...fields, id }] }] }, '/workspaces/0/queueUnits/0', actor)
+      this.deps.tickets.touch(id as string)
+      return this.readUnit(id as string)
+    })
   }
 
   /** Replaces the unit's own settings (absent optional fields take their defaults, as in a file). */
@@ -274,16 +353,25 @@ export class BranchService {
           prefix = `${prefix}/${collection}/0`
         }
         const file = { workspaces: [{ id: doc.workspace.id, name: doc.workspace.name, queueUnits: [unit] }] } as unknown as ProvisioningFile
-        try {
-          applyProvisioningWithin(this.deps.db, file, now, this.deps.ids, actor)
-        } catch (error) {
-          if (error instanceof ProvisioningError) throw validationFailed(relativeDetails(error.details, prefix))
-          throw error
-        }
+        this.applyFile(file, prefix, actor, now)
       }
       this.deps.tickets.touch(unitId)
       return answer(entityPath === null ? doc : this.document(unitId))
     })
+  }
+
+  private workspaceRow(workspaceId: string): { id: string; name: string } | null {
+    return this.sql.query<{ id: string; name: string }, [string]>('SELECT id, name FROM workspaces WHERE id = ?1').get(workspaceId)
+  }
+
+  /** A provisioning document applied inside the caller's write; its refusals 422 with pointers relative to the entity at `prefix`. */
+  private applyFile(document: unknown, prefix: string, actor: Actor, now = this.deps.clock.now()): void {
+    try {
+      applyProvisioningWithin(this.deps.db, document, now, this.deps.ids, actor)
+    } catch (error) {
+      if (error instanceof ProvisioningError) throw validationFailed(relativeDetails(error.details, prefix))
+      throw error
+    }
   }
 
   private readonly historyTables = new Map<EntityKind, string[]>()

@@ -1,7 +1,7 @@
 import { routeDetail, type RouteDoc } from '../platform/openapi'
 import { AdminCodes, AdminErrorExamples } from './errors'
 import {
-  AdminCounter, AdminCounterList, AdminLocation, AdminLocationList, AdminService, AdminServiceList, AdminUnitList, AdminUnitSettings, AuditPage,
+  AdminCounter, AdminCounterList, AdminLocation, AdminWorkspace, AdminWorkspaceList, UnitCreate, WorkspaceCreate, WorkspacePatch, AdminLocationList, AdminService, AdminServiceList, AdminUnitList, AdminUnitSettings, AuditPage,
   CounterCreate, CounterPatch, CounterUpdate, DeleteOutcome, LocationCreate, LocationPatch, LocationUpdate, ServiceCreate, ServicePatch, ServiceUpdate, UnitSettingsPatch, UnitSettingsUpdate,
 } from './model'
 import type { EntityKind } from './branch-service'
@@ -108,6 +108,55 @@ export const patchUnitDocs = base({
   responses: { 200: { description: 'the settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
   errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
   errorProperties: { current: currentOf(AdminUnitSettings) },
+})
+
+/** The writes only an administrator makes (a manager: 403 ROLE_FORBIDDEN); a missing workspace is 422 at `/workspaceId`, not 404. */
+const adminWriteErrors = { 400: writeErrors[400], 401: writeErrors[401], 403: [AdminCodes.ORIGIN_FORBIDDEN, AdminCodes.ROLE_FORBIDDEN], 413: writeErrors[413], 422: writeErrors[422] } as const
+const workspaceExample = { id: 'ws_bank', name: 'Gulf Savings Bank', revision: REV }
+
+export const listWorkspacesDocs = base({
+  operationId: 'listAdminWorkspaces',
+  summary: 'The workspaces (administrators)',
+  description: 'Every workspace, in creation order, with its `revision`: where a new queue unit can go. Empty on a new database (contract §24). A manager: 403 ROLE_FORBIDDEN.',
+  responses: { 200: { description: 'the workspaces', name: 'AdminWorkspaceList', schema: AdminWorkspaceList, example: { data: [workspaceExample] } } },
+  errors: { 401: readErrors[401], 403: [AdminCodes.ROLE_FORBIDDEN] },
+})
+
+export const createWorkspaceDocs = base({
+  operationId: 'createAdminWorkspace',
+  summary: 'Add a workspace (administrators)',
+  description: 'The first step on an empty database (contract §24). `id` may be left out: the server makes `ws_…`; an `id` in use is 422 at `/id`. ' +
+    'Checked and written as a provisioning file naming only this workspace (audited `workspace.create`); an error\'s pointer is relative to the body. ' +
+    'Its keys, display tokens, widgets and prayer sources are not fields here.',
+  body: { name: 'AdminWorkspaceCreate', schema: WorkspaceCreate, examples: { bank: { summary: 'a bank, its ID made by the server', value: { name: 'Gulf Savings Bank' } } } },
+  responses: { 201: { description: 'the workspace as saved', name: 'AdminWorkspace', schema: AdminWorkspace, example: workspaceExample } },
+  errors: adminWriteErrors,
+})
+
+export const patchWorkspaceDocs = base({
+  operationId: 'patchAdminWorkspace',
+  summary: 'Rename a workspace (administrators)',
+  description: 'A JSON Merge Patch of `name` plus the `revision` it was loaded at (audited `workspace.update`). A stale revision: 409 EDIT_CONFLICT with `error.current`.',
+  params: { workspaceId: { description: 'the workspace', example: 'ws_bank' } },
+  body: { name: 'AdminWorkspacePatch', schema: WorkspacePatch, examples: { rename: { summary: 'a new name', value: { name: 'Gulf Savings', revision: REV } } } },
+  responses: { 200: { description: 'the workspace as saved', name: 'AdminWorkspace', schema: AdminWorkspace, example: { ...workspaceExample, name: 'Gulf Savings' } } },
+  errors: { ...adminWriteErrors, 404: [AdminCodes.NOT_FOUND], 409: [AdminCodes.EDIT_CONFLICT] },
+  errorProperties: { current: currentOf(AdminWorkspace) },
+})
+
+export const createUnitDocs = base({
+  operationId: 'createAdminQueueUnit',
+  summary: 'Add a queue unit (administrators)',
+  description: 'Contract §24: a queue unit made in the console. The body is `workspaceId` and the unit\'s settings as a provisioning file writes them ' +
+    '(no locations, services, counters, keys or webhooks: add them with their own routes); `id` may be left out: the server makes `qu_…`. ' +
+    'Checked by the provisioning validator and written in one transaction (audited `queueUnit.create`); an error\'s pointer is relative to the body. ' +
+    'An `id` any unit has: 422 at `/id`; a workspace that does not exist: 422 at `/workspaceId`. The answer is the unit as `readAdminQueueUnit` gives it.',
+  body: {
+    name: 'AdminQueueUnitCreate', schema: UnitCreate,
+    examples: { bilingual: { summary: 'a branch speaking English and Arabic', value: { workspaceId: 'ws_bank', name: { en: 'Main branch', ar: 'الفرع الرئيسي' }, defaultLanguage: 'en', languages: ['en', 'ar'] } } },
+  },
+  responses: { 201: { description: 'the unit\'s settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
+  errors: adminWriteErrors,
 })
 
 const PATCH_EXAMPLES = {

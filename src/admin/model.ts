@@ -15,7 +15,7 @@ export const Revision = Type.String({ pattern: '^[A-Za-z0-9_-]{16}$', descriptio
 
 const Names = Type.Record(Type.String(), Type.String(), { description: 'the name in every language given (contract §18); a plain-string name is under the unit\'s default language' })
 
-const { QueueUnit, Location, Service, Counter } = ProvisionedEntities
+const { Workspace, QueueUnit, Location, Service, Counter } = ProvisionedEntities
 
 const UNIT_CHILDREN = ['locations', 'services', 'counters', 'apiKeys', 'webhooks'] as const
 
@@ -62,6 +62,21 @@ function patchBody(update: TObject): TObject {
   return Type.Object(properties, closed)
 }
 
+/**
+ * Contract §24, from an empty database: a workspace as the console makes it, `{id?, name}`
+ * (`ws_…` made when `id` is absent); its keys, tokens, widgets and prayer sources have their own doors.
+ */
+export const WorkspaceCreate = Type.Object({ id: Type.Optional(Workspace.properties.id), name: Workspace.properties.name }, closed)
+/** A workspace's rename: a JSON Merge Patch of `name` plus the `revision` loaded. */
+export const WorkspacePatch = Type.Object({ name: Type.Optional(Type.Union([Workspace.properties.name, Type.Null()])), revision: Revision }, closed)
+export const AdminWorkspace = Type.Object({ id: Type.String(), name: Type.String(), revision: Revision }, closed)
+export const AdminWorkspaceList = Type.Object({ data: Type.Array(AdminWorkspace) }, closed)
+/** A new queue unit: its workspace, and its settings as a provisioning file writes them (`qu_…` made when `id` is absent). */
+export const UnitCreate = Type.Object({
+  workspaceId: Type.String({ pattern: QueueUnit.properties.id.pattern!, description: 'the workspace the unit belongs to (GET /api/admin/v1/workspaces)' }),
+  ...optionalId(unitSettings).properties,
+}, closed)
+
 export const UnitSettingsPatch = patchBody(UnitSettingsUpdate)
 export const LocationPatch = patchBody(LocationUpdate)
 export const ServicePatch = patchBody(ServiceUpdate)
@@ -105,6 +120,7 @@ export const AuditPage = Type.Object({
 }, closed)
 
 export type AdminUnitSettings = Static<typeof AdminUnitSettings>
+export type AdminWorkspace = Static<typeof AdminWorkspace>
 export type AdminLocation = Static<typeof AdminLocation>
 export type AdminService = Static<typeof AdminService>
 export type AdminCounter = Static<typeof AdminCounter>

@@ -170,6 +170,8 @@ export type AdminLocationView = Viewed<ProvisionedLocation>
 export type AdminServiceView = Viewed<ProvisionedService>
 export type AdminCounterView = Viewed<ProvisionedCounter>
 export type AdminUnitView = Viewed<Omit<ProvisionedQueueUnit, 'locations' | 'services' | 'counters' | 'apiKeys' | 'webhooks'>> & { workspaceId: string }
+/** Contract §24: a workspace as the console lists, makes and renames it. */
+export interface AdminWorkspaceView { id: string; name: string; revision: string }
 export type AdminAuditEntry = AuditRecord
 export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
 export type AdminErrorCode = ValueOf<typeof AdminCodes>

@@ -217,7 +217,7 @@ export type ProvisioningFile = Static<typeof ProvisioningFile>
  * console's bodies are these (src/admin/model.ts), so a console edit and a file are checked by
  * one schema and one set of reference checks (`applyProvisioning`).
  */
-export const ProvisionedEntities = { QueueUnit, Location, Service, Counter, LocalizedName, WeeklyHours } as const
+export const ProvisionedEntities = { Workspace, QueueUnit, Location, Service, Counter, LocalizedName, WeeklyHours } as const
 export type ProvisionedQueueUnit = Static<typeof QueueUnit>
 export type ProvisionedLocation = Static<typeof Location>
 export type ProvisionedService = Static<typeof Service>

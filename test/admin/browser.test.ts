@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS } from '../support/shots'
-import { addConsoleStaff, addHours, signIn } from './browser-support'
+import { addConsoleStaff, addHours, setPassword, signIn } from './browser-support'
 import { fill, STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
@@ -13,6 +13,9 @@ import { fill, STRINGS } from '../../src/screens/client/admin/strings'
  * opening hours (a bad time is said at its field first) and a counter; a manager renames a
  * counter and the queue board, open in another browser, shows the new name within a second;
  * overlapping hours are said in words beside Monday, in English and Arabic (contract §24).
+ * From an empty database (contract §24, issue 44), the first administrator, signed in with the
+ * link `serve` printed, sets up the branch in /admin: a refused language tag is said at its
+ * field, then the workspace and the unit are made and the unit's forms appear.
  * Screenshots of /admin and / in English and Arabic go to SHOTS (SCREENSHOTS_DIR=docs/images
  * for the docs).
  */
@@ -136,6 +139,87 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await page.screenshot({ path: join(SHOTS, `admin-error-words-${lang}.png`) })
     }
     expect(pageErrors).toEqual([])
+  }, 90_000)
+
+  test('from an empty database: the first administrator sets up the branch in /admin alone (contract §24)', async () => {
+    const empty = new Lobby()
+    mkdirSync(empty.dir, { recursive: true })
+    await empty.serve('0')
+    try {
+      // The setup link `serve` printed for the first administrator (username "admin").
+      let setupPath: string | undefined
+      for (let i = 0; i < 50 && setupPath === undefined; i++) {
+        setupPath = /\/login\/setup\?code=[a-z2-7]+/.exec(empty.server!.lines.join('\n'))?.[0]
+        if (setupPath === undefined) await Bun.sleep(100)
+      }
+      expect(setupPath).toBeDefined()
+      await setPassword(empty, setupPath!)
+      const page = await newPage()
+      await signIn(page, empty, 'admin')
+      await page.goto(`${empty.url}/admin?lang=ar`)
+      await page.getByRole('heading', { name: STRINGS.ar.setUpBranch }).waitFor()
+      await page.screenshot({ path: join(SHOTS, 'admin-setup-ar.png') })
+
+      await page.goto(`${empty.url}/admin`)
+      const t = STRINGS.en
+      await page.getByRole('heading', { name: t.setUpBranch }).waitFor()
+      // No unit yet: nothing else of the Branch section, and no chooser.
+      expect(await page.locator('section[aria-labelledby="h-location"]').count()).toBe(0)
+      await page.getByLabel(t.workspaceName).fill('Gulf Savings Bank')
+      await page.getByLabel(t.unitName).fill('Main branch')
+      await page.getByLabel('Arabic (ar)').check()
+      await page.screenshot({ path: join(SHOTS, 'admin-setup-en.png') })
+      const other = page.getByLabel(t.otherLanguages)
+      await other.fill('not a tag!')
+      await page.getByRole('button', { name: t.createBranch }).click()
+      const error = page.locator(`[id="${await other.getAttribute('id')}-error"]`)
+      await error.waitFor()
+      expect(await other.getAttribute('aria-invalid')).toBe('true')
+      expect(await error.textContent()).toContain('is not a language code')
+      expect(await page.locator('main').innerText()).not.toMatch(/\/languages|Expected /)
+
+      await other.fill('')
+      await page.getByLabel(t.defaultLanguage).selectOption('ar')
+      await page.getByRole('button', { name: t.createBranch }).click()
+      // The unit's forms: its settings, then locations, services and counters to add.
+      await page.locator('section[aria-labelledby="h-location"]').waitFor()
+      await page.getByRole('heading', { name: t.unitSettings }).waitFor()
+      expect(await page.getByRole('heading', { name: t.setUpBranch }).count()).toBe(0)
+      expect(await page.locator('details[data-id="add-unit"] summary').textContent()).toBe(t.addUnit)
+      const made = await page.evaluate(async () => ({
+        workspaces: await (await fetch('/api/admin/v1/workspaces')).json(),
+        units: await (await fetch('/api/admin/v1/queue-units')).json(),
+      })) as { workspaces: { data: { id: string; name: string }[] }; units: { data: { workspaceId: string; name: string; languages: string[]; defaultLanguage: string }[] } }
+      // One workspace: the attempt refused for its language did not make a second.
+      expect(made.workspaces.data.map((w) => w.name)).toEqual(['Gulf Savings Bank'])
+      expect(made.units.data).toEqual([expect.objectContaining({ workspaceId: made.workspaces.data[0]!.id, name: 'Main branch', names: { en: 'Main branch' }, languages: ['ar', 'en'], defaultLanguage: 'ar' })])
+
+      // …and the administrator goes on: a location, added with the existing form.
+      const add = page.locator('section[aria-labelledby="h-location"] details.entity-add')
+      await add.locator('summary').click()
+      await add.getByLabel('Name (Arabic)').fill('القاعة')
+      await add.getByLabel('Name (English)').fill('Hall')
+      await add.getByLabel(t.timezone).fill('Asia/Riyadh')
+      await add.getByRole('button', { name: t.add }).click()
+      await page.locator('section[aria-labelledby="h-location"] summary', { hasText: 'Hall' }).waitFor()
+      await page.screenshot({ path: join(SHOTS, 'admin-setup-done-en.png') })
+
+      // A second unit, in the workspace chosen from the list: the unit chooser appears, on the new one.
+      const addUnit = page.locator('details[data-id="add-unit"]')
+      await addUnit.locator('summary').click()
+      expect(await addUnit.getByLabel(t.workspace, { exact: true }).inputValue()).toBe(made.workspaces.data[0]!.id)
+      expect(await addUnit.getByLabel(t.workspaceName).isVisible()).toBe(false)
+      await addUnit.getByLabel(t.unitName).fill('East branch')
+      await addUnit.getByRole('button', { name: t.add }).click()
+      const chooser = page.getByLabel(t.unit, { exact: true })
+      await chooser.waitFor()
+      expect(await chooser.locator('option:checked').textContent()).toBe('East branch')
+      expect(await chooser.locator('option').allTextContents()).toEqual(['Main branch', 'East branch'])
+      await page.locator('section[aria-labelledby="h-location"]').waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await empty.kill()
+    }
   }, 90_000)
 
   test('a manager renames a counter; the board in another browser shows it within a second', async () => {

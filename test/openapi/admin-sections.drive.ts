@@ -90,4 +90,28 @@ export async function driveAdminSections({ app, ctx, people, passphrase, manager
   await expectStatus(as(manager, 'GET', '/voice/clips/ar/Z'), 404)
   await expectStatus(as(clerk, 'GET', '/voice/clips'), 403)
   await expectStatus(as(manager, 'DELETE', '/voice/clips/ar/ticket'), 200)
+
+  // Workspaces and queue units made in the console (contract §24): administrators only.
+  await expectStatus(as(admin, 'GET', '/workspaces'), 200)
+  await expectStatus(as(manager, 'GET', '/workspaces'), 403)
+  await expectStatus(as(null, 'GET', '/workspaces'), 401)
+  const workspace = await (await expectStatus(as(admin, 'POST', '/workspaces', { name: 'Console bank' }), 201)).json() as { id: string; revision: string }
+  await expectStatus(as(admin, 'POST', '/workspaces', { id: workspace.id, name: 'Again' }), 422)
+  await expectStatus(as(manager, 'POST', '/workspaces', { name: 'Mine' }), 403)
+  await expectStatus(as(null, 'POST', '/workspaces', { name: 'Mine' }), 401)
+  await expectStatus(as(admin, 'POST', '/workspaces', { name: 'Mine' }, { origin: 'https://evil.example' }), 403)
+  await expectStatus(request(app, 'POST', `${ADMIN}/workspaces`, { raw: '{', headers: { cookie: admin, origin: ORIGIN, 'content-type': 'application/json' } }), 400)
+  await expectStatus(request(app, 'POST', `${ADMIN}/workspaces`, { raw: JSON.stringify({ name: 'x'.repeat(70_000) }), headers: { cookie: admin, origin: ORIGIN, 'content-type': 'application/json' } }), 413)
+  const renamed = await (await expectStatus(as(admin, 'PATCH', `/workspaces/${workspace.id}`, { name: 'Console savings bank', revision: workspace.revision }), 200)).json() as { revision: string }
+  await expectStatus(as(admin, 'PATCH', `/workspaces/${workspace.id}`, { name: 'Stale', revision: workspace.revision }), 409)
+  await expectStatus(as(admin, 'PATCH', '/workspaces/ws_nowhere', { name: 'X', revision: renamed.revision }), 404)
+  await expectStatus(as(admin, 'PATCH', `/workspaces/${workspace.id}`, { name: '', revision: renamed.revision }), 422)
+  await expectStatus(as(manager, 'PATCH', `/workspaces/${workspace.id}`, { name: 'Mine', revision: workspace.revision }), 403)
+  await expectStatus(as(null, 'PATCH', `/workspaces/${workspace.id}`, { name: 'Mine', revision: workspace.revision }), 401)
+  await expectStatus(as(admin, 'POST', '/queue-units', { workspaceId: workspace.id, name: { en: 'Console branch', ar: 'فرع' }, languages: ['en', 'ar'] }), 201)
+  await expectStatus(as(admin, 'POST', '/queue-units', { workspaceId: workspace.id, name: 'Again', id: 'qu_main' }), 422)
+  await expectStatus(as(admin, 'POST', '/queue-units', { workspaceId: workspace.id, name: 'Bad', languages: ['not a tag!'] }), 422)
+  await expectStatus(as(manager, 'POST', '/queue-units', { workspaceId: workspace.id, name: 'Mine' }), 403)
+  await expectStatus(as(null, 'POST', '/queue-units', { workspaceId: workspace.id, name: 'Mine' }), 401)
+  await expectStatus(request(app, 'POST', `${ADMIN}/queue-units`, { raw: 'name=x', headers: { cookie: admin, origin: ORIGIN, 'content-type': 'text/plain' } }), 400)
 }

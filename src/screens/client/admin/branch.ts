@@ -1,4 +1,4 @@
-import type { AdminCounterView, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode } from '../../../contract/wire'
+import type { AdminCounterView, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode, AdminWorkspaceView } from '../../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
 import { button, checkbox, checkList, commaList, field, FormErrors, inMinutes, minutesInput, numberInput, numberOf, secondsOf, select, textInput, timeInput, uid, type ErrorDetail, type Field } from './forms'
@@ -7,6 +7,7 @@ import type { AdminContext, AdminSection } from './sections'
 import { SECTION_ROLES } from './access'
 import { fill, type Strings } from './strings'
 import { mergeDiff } from './merge-diff'
+import { panel, problem } from './kit'
 
 /*
  * The Branch section (contract §17): a queue unit's settings, its locations (with an opening
@@ -483,25 +484,169 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
   void redraw()
 }
 
+/** Contract §24: the workspaces an administrator may put a new queue unit in. */
+const WORKSPACES = '/api/admin/v1/workspaces'
+/** The languages offered as boxes when a unit is made; any other is typed as a language tag. */
+const OFFERED_LANGUAGES = ['en', 'ar'] as const
+/** The workspace choice that makes a new one (no workspace ID is empty). */
+const NEW_WORKSPACE = ''
+
+/** A language tag's name in the page's language, with the tag: "Arabic (ar)". */
+function languageLabel(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames([document.documentElement.lang], { type: 'language' }).of(tag)
+    return name === undefined || name === tag ? tag : `${name} (${tag})`
+  } catch {
+    return tag
+  }
+}
+
+/**
+ * Contract §24: a new queue unit from the console — its workspace (chosen from a list, or a new
+ * one named here), its name, the languages it speaks and its default language. Create makes the
+ * workspace first when it is new (once: a later attempt after a refused unit reuses it, renamed
+ * if its name was changed), then the unit; `done` gets the unit's ID. Refusals are said at their
+ * fields: the workspace's at its name, the unit's where its pointers lead.
+ */
+function unitSetupForm(ctx: AdminContext, workspaces: AdminWorkspaceView[], submitLabel: string, done: (unitId: string) => void): HTMLFormElement {
+  const { t } = ctx
+  const general = h('div', { class: 'form-message', role: 'alert', hidden: true })
+  const errors = new FormErrors(general)
+  const choice = workspaces.length === 0 ? null
+    : select([...workspaces.map((w) => ({ value: w.id, label: w.name })), { value: NEW_WORKSPACE, label: t.newWorkspace }], workspaces[0]!.id)
+  const workspaceName = textInput('', { dir: 'auto', maxlength: '200', autocomplete: 'organization' })
+  const workspaceField = field(errors, t.workspaceName, workspaceName, '/workspace/name')
+  const wantsNew = () => choice === null || choice.value === NEW_WORKSPACE
+  const syncChoice = () => (workspaceField.hidden = !wantsNew())
+  choice?.addEventListener('change', syncChoice)
+  syncChoice()
+
+  const unitName = textInput('', { dir: 'auto', maxlength: '200' })
+  const boxes = checkList(errors, t.unitLanguages, OFFERED_LANGUAGES.map((tag) => ({ value: tag, label: languageLabel(tag) })), ctx.lang === 'ar' ? ['en', 'ar'] : ['en'], '/languages')
+  const others = textInput('', { dir: 'ltr', autocomplete: 'off', placeholder: 'fr, ur' })
+  // Inside the languages' group, before its error line: "Languages the branch speaks, Other languages…".
+  boxes.root.insertBefore(field(errors, t.otherLanguages, others, '/otherLanguages'), boxes.root.querySelector(':scope > .field-error'))
+  const chosen = () => [...new Set([...boxes.read(), ...commaList(others.value)])]
+  const defaultLanguage = select([], '')
+  const syncDefault = () => {
+    const previous = defaultLanguage.value
+    const tags = chosen()
+    defaultLanguage.replaceChildren(...tags.map((tag) => h('option', { value: tag }, languageLabel(tag))))
+    defaultLanguage.value = tags.includes(previous) ? previous : tags.includes(ctx.lang) ? ctx.lang : tags[0] ?? ''
+  }
+  boxes.root.addEventListener('change', syncDefault)
+  others.addEventListener('input', syncDefault)
+  syncDefault()
+
+  const create = h('button', { type: 'submit', class: 'primary' }, submitLabel)
+  const form = h('form', { class: 'entity-form unit-setup', novalidate: true },
+    general,
+    choice === null ? null : field(errors, t.workspace, choice, '/workspaceId'),
+    workspaceField,
+    field(errors, t.unitName, unitName, '/name'),
+    boxes.root,
+    field(errors, t.defaultLanguage, defaultLanguage, '/defaultLanguage'),
+    h('div', { class: 'form-actions' }, create))
+
+  /** A refusal in words at its fields; `where` turns the answer's pointer into the form's. */
+  const refused = (answer: ApiAnswer | null, where: (path: string) => string) => {
+    const details = (answer?.body as { error?: { details?: ErrorDetail[] } } | null)?.error?.details
+    if (answer?.status === 422 && details !== undefined && details.length > 0) errors.show(details.map((d) => ({ ...d, path: where(d.path) })), t.invalid)
+    else errors.say(problem(answer, t))
+  }
+  let made: AdminWorkspaceView | null = null
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    errors.clear()
+    create.disabled = true
+    try {
+      let workspaceId = choice?.value ?? NEW_WORKSPACE
+      if (wantsNew()) {
+        const name = workspaceName.value.trim()
+        if (made === null || made.name !== name) {
+          const answer = made === null
+            ? await api<AdminWorkspaceView>('POST', WORKSPACES, { name })
+            : await api<AdminWorkspaceView>('PATCH', `${WORKSPACES}/${encodeURIComponent(made.id)}`, { name, revision: made.revision })
+          if (answer?.status !== 200 && answer?.status !== 201) return refused(answer, (path) => `/workspace${path}`)
+          made = answer.body!
+        }
+        workspaceId = made.id
+      }
+      const languages = chosen()
+      const boxCount = boxes.read().length
+      // The name is in the language it was typed in: the page's when the unit speaks it, else its default.
+      const typedIn = languages.includes(ctx.lang) ? ctx.lang : defaultLanguage.value || ctx.lang
+      const name = unitName.value.trim()
+      const answer = await api<AdminUnitView>('POST', API, {
+        workspaceId, name: name === '' ? name : { [typedIn]: name }, languages,
+        ...(defaultLanguage.value === '' ? {} : { defaultLanguage: defaultLanguage.value }),
+      })
+      if (answer?.status === 201) return done(answer.body!.id)
+      // A typed tag refused (`/languages/3`) is said at the field it was typed in.
+      refused(answer, (path) => {
+        const typed = /^\/languages\/(\d+)$/.exec(path)
+        return typed !== null && Number(typed[1]) >= boxCount ? '/otherLanguages' : path
+      })
+    } finally {
+      create.disabled = false
+    }
+  })
+  return form
+}
+
+/**
+ * The Branch section: no unit yet — an administrator sets up the first one (contract §24), a
+ * manager is told who can give them one; else the unit's forms, the unit chooser when there
+ * are several, and an administrator's "Add a queue unit". `chosen`: the unit to show first.
+ */
+async function showBranch(main: HTMLElement, ctx: AdminContext, chosen: string | null, message?: string): Promise<void> {
+  const { t } = ctx
+  const failed = (answer: ApiAnswer | null) => main.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, answer === null ? t.offline : fill(t.failed, { message: answer.message })))
+  const admin = ctx.role === 'admin'
+  const [answer, listed] = await Promise.all([
+    api<{ data: AdminUnitView[] }>('GET', API),
+    admin ? api<{ data: AdminWorkspaceView[] }>('GET', WORKSPACES) : Promise.resolve(null),
+  ])
+  if (answer?.status !== 200) return failed(answer)
+  if (admin && listed?.status !== 200) return failed(listed)
+  const units = answer.body!.data
+  const workspaces = listed?.body?.data ?? []
+  if (units.length === 0 && !admin) {
+    main.replaceChildren(h('p', { class: 'note' }, t.noUnitYet))
+    return
+  }
+  const created = (unitId: string) => void showBranch(main, ctx, unitId, t.unitCreated)
+  if (units.length === 0) {
+    main.replaceChildren(panel('h-setup', t.setUpBranch, h('p', { class: 'field-hint' }, t.setUpIntro), unitSetupForm(ctx, workspaces, t.createBranch, created)))
+    main.querySelector<HTMLElement>('.unit-setup input, .unit-setup select')?.focus()
+    return
+  }
+  const shown = units.find((u) => u.id === chosen) ?? units[0]!
+  const area = h('div', { class: 'unit-area', role: 'region', 'aria-label': nameIn(shown), tabindex: '-1' })
+  const top: HTMLElement[] = []
+  if (units.length > 1) {
+    const chooser = select(units.map((u) => ({ value: u.id, label: nameIn(u) })), shown.id)
+    chooser.id = uid('unit')
+    chooser.addEventListener('change', () => {
+      area.setAttribute('aria-label', chooser.selectedOptions[0]?.textContent ?? '')
+      renderUnit(area, ctx, chooser.value)
+    })
+    top.push(h('div', { class: 'field unit-chooser' }, h('label', { for: chooser.id }, t.unit), chooser))
+  }
+  if (admin) {
+    top.push(h('details', { class: 'entity-add unit-add', 'data-id': 'add-unit' }, h('summary', null, t.addUnit), unitSetupForm(ctx, workspaces, t.add, created)))
+  }
+  main.replaceChildren(...top, area)
+  renderUnit(area, ctx, shown.id)
+  if (message !== undefined) {
+    ctx.announce(message)
+    area.focus()
+  }
+}
+
 export const branchSection: AdminSection = {
   id: 'branch',
   label: (t) => t.sectionBranch,
   roles: SECTION_ROLES.branch,
-  render: async (main, ctx) => {
-    const answer = await api<{ data: AdminUnitView[] }>('GET', API)
-    if (answer?.status !== 200) {
-      main.append(h('p', { class: 'admin-error', role: 'alert' }, answer === null ? ctx.t.offline : fill(ctx.t.failed, { message: answer.message })))
-      return
-    }
-    const units = answer.body!.data
-    const area = h('div', { class: 'unit-area' })
-    if (units.length > 1) {
-      const chooser = select(units.map((u) => ({ value: u.id, label: nameIn(u) })), units[0]!.id)
-      chooser.id = uid('unit')
-      chooser.addEventListener('change', () => renderUnit(area, ctx, chooser.value))
-      main.append(h('div', { class: 'field unit-chooser' }, h('label', { for: chooser.id }, ctx.t.unit), chooser))
-    }
-    main.append(area)
-    if (units[0]) renderUnit(area, ctx, units[0].id)
-  },
+  render: (main, ctx) => showBranch(main, ctx, null),
 }

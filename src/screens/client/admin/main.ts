@@ -52,7 +52,10 @@ function start(): void {
     return h('li', null, a)
   })))
 
+  /** The latest section asked for: a section whose render ends after another was chosen is dropped. */
+  let latest = 0
   const show = async (section: AdminSection, focus: boolean) => {
+    const mine = ++latest
     for (const [id, a] of links) {
       if (id === section.id) a.setAttribute('aria-current', 'page')
       else a.removeAttribute('aria-current')
@@ -63,6 +66,8 @@ function start(): void {
     main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), h('p', { class: 'admin-starting' }, ctx.t.loading))
     const body = h('div', { class: 'section-body' })
     await section.render(body, ctx)
+    // The person chose another section meanwhile (a link, Back, a typed #fragment): it is shown, not this one.
+    if (mine !== latest) return
     main.replaceChildren(h('h2', { class: 'section-title' }, section.label(ctx.t)), body)
     if (focus) main.focus()
   }

@@ -224,6 +224,19 @@ const en = {
   noClips: 'No clips in this language yet.',
   chooseFile: 'Choose a file.',
   addLanguage: 'Another language (tag, e.g. fr)',
+  // Contract §24: a branch set up from an empty database, and more queue units.
+  setUpBranch: 'Set up your branch',
+  setUpIntro: 'Nothing is configured yet. Name your organisation and its branch (a queue unit) and choose the languages it speaks; then add its locations, services and counters.',
+  workspace: 'Organisation',
+  newWorkspace: 'A new organisation',
+  workspaceName: 'Organisation name',
+  unitName: 'Branch name',
+  unitLanguages: 'Languages the branch speaks',
+  otherLanguages: 'Other languages (language tags, comma-separated, e.g. fr, ur)',
+  createBranch: 'Create',
+  unitCreated: 'Branch created. Now add its locations, services and counters.',
+  addUnit: 'Add a queue unit',
+  noUnitYet: 'You have no queue unit yet. An administrator must give you one (Staff, Change) before you can configure a branch.',
 }
 
 export type Strings = typeof en
@@ -444,6 +457,18 @@ const ar: Strings = {
   noClips: 'لا توجد مقاطع بهذه اللغة بعد.',
   chooseFile: 'اختر ملفًا.',
   addLanguage: 'لغة أخرى (رمز، مثل fr)',
+  setUpBranch: 'إعداد فرعك',
+  setUpIntro: 'لم يُضبط شيء بعد. سمِّ مؤسستك وفرعها (وحدة طابور) واختر اللغات التي يتحدث بها؛ ثم أضف مواقعه وخدماته وشبابيكه.',
+  workspace: 'المؤسسة',
+  newWorkspace: 'مؤسسة جديدة',
+  workspaceName: 'اسم المؤسسة',
+  unitName: 'اسم الفرع',
+  unitLanguages: 'اللغات التي يتحدث بها الفرع',
+  otherLanguages: 'لغات أخرى (رموز اللغات مفصولة بفواصل، مثل fr, ur)',
+  createBranch: 'إنشاء',
+  unitCreated: 'أُنشئ الفرع. أضف الآن مواقعه وخدماته وشبابيكه.',
+  addUnit: 'إضافة وحدة طابور',
+  noUnitYet: 'ليست لديك وحدة طابور بعد. يجب أن يمنحك مسؤول وحدة (الموظفون، تغيير) قبل أن تتمكن من ضبط فرع.',
 }
 
 export const STRINGS: Record<Lang, Strings> = { en, ar }
