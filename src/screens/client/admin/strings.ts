@@ -119,7 +119,6 @@ const en = {
   now: 'now',
   yes: 'yes',
   no: 'no',
-  workspace: 'Workspace',
   // Devices, staff, keys and webhooks, voice clips (the sections of §17 beside Branch).
   sectionDevices: 'Devices',
   sectionStaff: 'Staff',
@@ -353,7 +352,6 @@ const ar: Strings = {
   now: 'أصبح',
   yes: 'نعم',
   no: 'لا',
-  workspace: 'مساحة العمل',
   sectionDevices: 'الأجهزة',
   sectionStaff: 'الموظفون',
   sectionKeys: 'المفاتيح وخطافات الويب',
