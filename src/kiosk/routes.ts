@@ -42,6 +42,7 @@ const printHeaders = {
   'content-security-policy': `${SCREEN_CSP}; frame-ancestors 'self'`,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
+  'cross-origin-opener-policy': 'same-origin',
   // The kiosk page prints through a hidden frame of this page; no other site may frame it.
   'x-frame-options': 'SAMEORIGIN',
   // The date and time follow the printing browser's Accept-Language.

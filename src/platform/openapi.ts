@@ -642,7 +642,10 @@ export function openapiPlugin(version: string, extras: DocumentExtras = {}) {
     .get(`${ASSETS}/swagger-init.js`, () => new Response(swaggerInit, {
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
     }), hidden)
-    .get('/swagger', () => new Response(swaggerPage, { headers: { 'content-type': 'text/html; charset=utf-8' } }), hidden)
+    // Swagger UI styles itself inline, so its page's CSP says only who may frame it (contract §27).
+    .get('/swagger', () => new Response(swaggerPage, { headers: {
+      'content-type': 'text/html; charset=utf-8', 'content-security-policy': "frame-ancestors 'self'", 'cross-origin-opener-policy': 'same-origin', 'x-frame-options': 'SAMEORIGIN',
+    } }), hidden)
     .get('/swagger/json', () => new Response(JSON.stringify(documentOf(plugin, version, extras)), {
       headers: { 'content-type': 'application/json' },
     }), hidden)

@@ -22,5 +22,5 @@ export function reportsPage(query: Record<string, string | undefined>): Response
 </div>`,
   })
   // Own origin only, as the screens and device pages (uPlot draws on a canvas: no inline style needed).
-  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP) })
 }
