@@ -29,6 +29,8 @@ export interface ServeOptions {
   limits?: Partial<Limits>
   /** Origins allowed to call the public and operator APIs from a browser (contract §15). */
   corsOrigins?: readonly string[]
+  /** `--frame-ancestors`: origins besides this server's allowed to frame the boards (contract §27). */
+  frameAncestors?: readonly string[]
   /** `--trusted-proxy`: requests from these ranges are attributed by `X-Forwarded-For` (contract §23). */
   trustedProxies?: readonly Cidr[]
   /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
@@ -164,6 +166,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     publicOrigin: options.publicOrigin ?? null,
     ...(options.limits ? { limits: options.limits } : {}),
     corsOrigins: options.corsOrigins ?? [],
+    boardFrameAncestors: options.frameAncestors ?? [],
     clients: new ClientAddresses(options.trustedProxies ?? []),
   })
   bodyBudget.limit = deps.limits.bodyBytesInFlight

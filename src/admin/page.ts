@@ -110,7 +110,7 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
       if (user.role === 'clerk') {
         const html = frame(lang, t.clerkTitle, `<main id="page-content" class="admin-denied"><h1>${escapeHtml(t.clerkTitle)}</h1><p>${escapeHtml(t.clerkBody)}</p>
 <p><a href="/login${lang === 'ar' ? '?lang=ar' : ''}">${escapeHtml(t.signOutHint)}</a> · <a href="/">${escapeHtml(t.start)}</a></p></main>`)
-        return new Response(html, { status: 403, headers: pageHeaders(SCREEN_CSP, false) })
+        return new Response(html, { status: 403, headers: pageHeaders(SCREEN_CSP) })
       }
       // The URL's locale of the page's language (`?lang=en-US`), if any: the page's dates use it before the browser's.
       const locale = localeWithin(query.lang, lang) ?? ''
@@ -120,7 +120,7 @@ export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: Pe
 <main id="admin-main" tabindex="-1"><p class="admin-starting">${escapeHtml(t.starting)}</p><noscript><p class="admin-error">${escapeHtml(t.needsScript)}</p></noscript></main></div>
 <div id="admin-status" role="status" aria-live="polite" class="admin-status"></div>
 </div>`)
-      return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+      return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP) })
     }, { detail: { hide: true } })
     .get('/', async ({ request, query }) => {
       const lang = langOf(query)
@@ -151,6 +151,6 @@ ${lines.map((l) => `<p>${l}</p>`).join('\n')}
 ${links}
 </ul>
 <p><a href="${otherLang(lang, '/')}" lang="${lang === 'ar' ? 'en' : 'ar'}">${t.other}</a></p></main>`)
-      return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+      return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP) })
     }, { detail: { hide: true } })
 }

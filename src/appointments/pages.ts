@@ -126,7 +126,7 @@ dl{margin:0}dt{font-weight:600}dd{margin:0 0 .5rem}nav{display:flex;justify-cont
 const STYLE_HASH = Buffer.from(new Bun.CryptoHasher('sha256').update(STYLE).digest()).toString('base64')
 
 /** No script, one hashed inline style, forms to this origin only, never framed. */
-const CSP = ["default-src 'none'", `style-src 'sha256-${STYLE_HASH}'`, "img-src 'self' data:", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ')
+const CSP = ["default-src 'none'", `style-src 'sha256-${STYLE_HASH}'`, "img-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ')
 
 function langOf(url: URL): Lang {
   return (url.searchParams.get('lang') ?? '').toLowerCase().startsWith('ar') ? 'ar' : 'en'
@@ -180,7 +180,7 @@ ${body}
       vary: 'Accept-Language',
       // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form
       // post, and the Origin check would refuse every booking; other sites still get no referrer.
-      'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
+      'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cross-origin-opener-policy': 'same-origin',
     },
   })
 }

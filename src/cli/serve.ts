@@ -6,7 +6,7 @@ import { parseReplicationTarget } from '../replication/target'
 import { parseOrigin } from '../platform/cors'
 import { parseTrustedProxies, type Cidr } from '../platform/client-address'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--trusted-proxy CIDR]... [--replicate-to postgres://…]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--frame-ancestors ORIGIN]... [--trusted-proxy CIDR]... [--replicate-to postgres://…]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
@@ -17,6 +17,9 @@ LOBBY_PUBLIC_ORIGIN, LOBBY_CORS_ORIGINS (comma-separated). Flags win over the en
 rewrites scheme or host; paired devices' changes must come from it.
 --cors-origin (repeatable): a browser page of that origin may call the public and operator
 APIs; none by default.
+--frame-ancestors ORIGIN (repeatable; LOBBY_FRAME_ANCESTORS, comma-separated): a signage
+player's origin (https://signage.example.com) that may show the boards (/screens/…) in a
+frame; by default only pages of this server may frame any page.
 --trusted-proxy CIDR (repeatable; LOBBY_TRUSTED_PROXIES, comma-separated): a reverse proxy's
 address or range (127.0.0.1, 10.0.0.0/8, fd00::/8). A request from it is attributed to the last
 address in X-Forwarded-For that is not a trusted proxy (rate limits, logs, the /metrics loopback
@@ -43,6 +46,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'public-origin': { type: 'string' },
     ...limitFlags,
     'cors-origin': { type: 'string', multiple: true },
+    'frame-ancestors': { type: 'string', multiple: true },
     'trusted-proxy': { type: 'string', multiple: true },
     'replicate-to': { type: 'string' },
   })
@@ -65,6 +69,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
 
   const corsOrigins = corsOriginsFrom(flags['cors-origin'] as string[] | string | undefined, process.env.LOBBY_CORS_ORIGINS)
+  const frameAncestors = frameAncestorsFrom(flags['frame-ancestors'] as string[] | string | undefined, process.env.LOBBY_FRAME_ANCESTORS)
   const trustedProxies = trustedProxiesFrom(flags['trusted-proxy'] as string[] | string | undefined, process.env.LOBBY_TRUSTED_PROXIES)
   const limits = limitsFrom(flags)
   const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
@@ -82,6 +87,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(cert && key ? { tls: { cert, key } } : {}),
       ...(publicOrigin !== undefined ? { publicOrigin: new URL(publicOrigin).origin } : {}),
       corsOrigins,
+      frameAncestors,
       trustedProxies,
       ...replication,
     })
@@ -102,6 +108,19 @@ export function corsOriginsFrom(flag: string[] | string | undefined, env: string
     if (origin === null) throw new UsageError(`--cors-origin must be an origin like https://kiosk.example.com (scheme, host, optional port; no path): ${value.slice(0, 100)}`)
     return origin
   })
+}
+
+const CSP_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]+)?$/
+
+/** `--frame-ancestors` (repeatable), else `LOBBY_FRAME_ANCESTORS` (comma-separated): each exactly an origin, as CSP `frame-ancestors` takes it. */
+export function frameAncestorsFrom(flag: string[] | string | undefined, env: string | undefined): string[] {
+  const values = flag === undefined ? (env ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '') : [flag].flat()
+  return [...new Set(values.map((value) => {
+    const origin = parseOrigin(value)
+    // Only a host's letters, digits, dots and hyphens (or an IPv6 literal): a `*` or `;` would widen or break the page's CSP.
+    if (origin === null || !CSP_ORIGIN.test(origin)) throw new UsageError(`--frame-ancestors must be an origin like https://signage.example.com (scheme, host, optional port; no path): ${value.slice(0, 100)}`)
+    return origin
+  }))]
 }
 
 /** `--trusted-proxy` (repeatable), else `LOBBY_TRUSTED_PROXIES` (comma-separated): each an IPv4 or IPv6 address or CIDR. */

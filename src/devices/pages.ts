@@ -29,5 +29,5 @@ export function devicePage(kind: DevicePageKind, query: Record<string, string | 
   // Device pages hold a cookie, not a token: the screens' CSP (own origin only), and never
   // framed. The kiosk prints through a hidden frame of its own print page (same origin).
   const csp = kind === 'kiosk' ? `${SCREEN_CSP}; frame-src 'self'` : SCREEN_CSP
-  return new Response(html, { status: 200, headers: pageHeaders(csp, false) })
+  return new Response(html, { status: 200, headers: pageHeaders(csp) })
 }

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import type { PathHeaders } from '../platform/http'
+import { json, type PathHeaders } from '../platform/http'
 import type { LiveHub, LiveSocket } from './hub'
 import { onQueueChange } from '../tickets'
 import { CloseCodes, DisplayCodes } from './errors'
@@ -30,7 +30,8 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
   const etag = view.etag ?? `"${Bun.hash(view.dataJson).toString(36)}"`
   const headers = { etag, 'cache-control': 'no-cache' }
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
-  return new Response(view.dataJson, { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
+  // `json`: the platform compresses from the text it keeps, without reading the body back (contract §27).
+  return json(200, view.dataJson, headers)
 }
 
 /**

@@ -50,6 +50,7 @@ const pageHeaders = {
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
   // The page's language and the way its times are written follow Accept-Language.
   vary: 'Accept-Language',
 }

@@ -4,7 +4,8 @@ import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
 import type { AppDeps } from '../root/deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
-import { json } from '../platform/http'
+import { json, keptResponse } from '../platform/http'
+import { keptBody } from '../platform/compression'
 import { assertSchema, compile } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
 import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
@@ -28,11 +29,12 @@ const MAX_KIOSK_BODY = 1024
 const checkIssue = compile(KioskIssueRequest)
 
 const PRINT_ASSETS = '/kiosk/assets'
+/** A print file under its hashed name, its bytes kept with their compressed forms (contract §27). */
 function hashed(name: string, extension: string, body: string) {
-  return { path: `${PRINT_ASSETS}/${name}.${Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)}.${extension}`, body }
+  return { path: `${PRINT_ASSETS}/${name}.${Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12)}.${extension}`, body, kept: keptBody(new TextEncoder().encode(body)) }
 }
 const PRINT_JS = hashed('print', 'js', PRINT_SCRIPT)
-const PRINT_CSS = Object.fromEntries(PAPER_WIDTHS_MM.map((w) => [w, hashed(`print-${w}`, 'css', printStylesheet(w))])) as Record<PaperWidth, { path: string; body: string }>
+const PRINT_CSS = Object.fromEntries(PAPER_WIDTHS_MM.map((w) => [w, hashed(`print-${w}`, 'css', printStylesheet(w))])) as Record<PaperWidth, ReturnType<typeof hashed>>
 
 const printHeaders = {
   'content-type': 'text/html; charset=utf-8',
@@ -40,6 +42,7 @@ const printHeaders = {
   'content-security-policy': `${SCREEN_CSP}; frame-ancestors 'self'`,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
+  'cross-origin-opener-policy': 'same-origin',
   // The kiosk page prints through a hidden frame of this page; no other site may frame it.
   'x-frame-options': 'SAMEORIGIN',
   // The date and time follow the printing browser's Accept-Language.
@@ -85,11 +88,11 @@ export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskSer
 
   return new Elysia({ name: 'lobby.kiosk' })
     .get('/kiosk', ({ query }) => devicePage('kiosk', query), { detail: { hide: true } })
-    .get(`${PRINT_ASSETS}/:file`, ({ params }) => {
+    .get(`${PRINT_ASSETS}/:file`, ({ params, request }) => {
       const asset = [PRINT_JS, ...Object.values(PRINT_CSS)].find((a) => a.path === `${PRINT_ASSETS}/${params.file}`)
       if (asset === undefined) throw new ApiError(404, CommonCodes.NOT_FOUND, 'no such asset')
       const type = asset.path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8'
-      return new Response(asset.body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' } })
+      return keptResponse(request, asset.kept, { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' })
     }, { detail: { hide: true } })
     .get(
       `${DEVICES_API}/kiosk`,

@@ -45,7 +45,7 @@ function frame(lang: ManageLang, title: string, body: string, status: number): R
     script: ASSETS['manage.js'].path,
     body,
   })
-  return new Response(html, { status, headers: pageHeaders(SCREEN_CSP, false) })
+  return new Response(html, { status, headers: pageHeaders(SCREEN_CSP) })
 }
 
 /**

@@ -103,7 +103,7 @@ ${main}
 <noscript><p>${escapeHtml(t.needsScript)}</p></noscript>
 </main>`,
   })
-  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP, false) })
+  return new Response(html, { status: 200, headers: pageHeaders(SCREEN_CSP) })
 }
 
 /** `GET /login`: username and password. */

@@ -4,7 +4,7 @@ import { SCREEN_CSP } from '../screens/page'
 import { ASSETS } from '../screens/assets'
 
 // The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.
-const headers = { ...pageHeaders(`${SCREEN_CSP}; frame-ancestors 'none'`), 'x-robots-tag': 'noindex' }
+const headers = { ...pageHeaders(SCREEN_CSP, 'none'), 'x-robots-tag': 'noindex' }
 
 /**
  * The phone page's frame (contract §10), the same for every code: the small phone bundle asks

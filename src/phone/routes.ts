@@ -3,7 +3,7 @@ import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
-import { json } from '../platform/http'
+import { json, uncompressed } from '../platform/http'
 import { qrSvg } from '../platform/qr'
 import { assertSameOrigin, serverOrigin } from '../devices/access'
 import { parseJsonBytes, KiB } from '../platform/body'
@@ -94,7 +94,8 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
         admit(request, server)
         const since = typeof query.since === 'string' && query.since !== '' ? query.since : undefined
         const { status, version } = await statusAfter(params.code, since, request.signal)
-        return json(200, { data: status, version }, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+        // A long poll's answer is sent as it is, never compressed (contract §27).
+        return uncompressed(json(200, { data: status, version }, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }))
       },
       {
         query: Type.Object({ since: Type.Optional(Type.String({ maxLength: 32, description: 'the `version` last seen: the answer waits (up to 20 s) until the status differs' })) }),

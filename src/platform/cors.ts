@@ -109,6 +109,7 @@ export function corsPlugin(origins: readonly string[], version: string) {
         'access-control-allow-headers': headers.join(', '),
         'access-control-max-age': MAX_AGE_SECONDS,
         vary: 'Origin',
+        'x-content-type-options': 'nosniff',
         'x-correlation-id': correlationIdOf(request),
       },
     })

@@ -51,6 +51,11 @@ export interface PlatformDeps {
   limits: Limits
   /** Origins allowed to call the public and operator APIs from a browser (contract §15); empty: CORS off. */
   corsOrigins: readonly string[]
+  /**
+   * `--frame-ancestors`: origins besides this server's own allowed to frame the boards
+   * (/screens/…; the signage players); empty: boards are framed by this origin only (contract §27).
+   */
+  boardFrameAncestors: readonly string[]
 }
 
 export type PlatformInput = Pick<PlatformDeps, 'db'> & Partial<Omit<PlatformDeps, 'limits'>> & {
@@ -80,6 +85,7 @@ export function createPlatformDeps(input: PlatformInput): PlatformDeps {
     idempotency: input.idempotency ?? new IdempotencyStore(input.db),
     lifecycle: input.lifecycle ?? new Lifecycle(),
     corsOrigins: [],
+    boardFrameAncestors: [],
     writes,
     changes,
     ...given,

@@ -3,6 +3,7 @@ import { ApiError, CommonCodes, envelope, type ErrorDetail } from './errors'
 import { correlationIdFor } from './correlation'
 import type { Logger } from './log'
 import { ClientAddresses, type PeerSource } from './client-address'
+import { compress, compressibleType, COMPRESS_MIN_BYTES, keptBytes, negotiateEncoding, varyWithEncoding, type Encoding, type KeptBody } from './compression'
 
 /** The largest body any route accepts (widget push, 1 MiB); routes enforce their own, lower limits. */
 export const MAX_ANY_BODY = 1024 * 1024
@@ -61,25 +62,107 @@ export function pathStart(url: string): number {
   return url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2)
 }
 
+/** On every answer (contract §27): browsers never guess a type other than the one sent. */
+export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const
+
 /**
  * The headers of a JSON answer that carries the request's `X-Correlation-ID` itself, so the
  * platform's after-handle hook need not set it on the finished Response (a header set there
  * makes Bun build the Response's header map a second time): for the hot reads. `headers` are
- * the answer's own (Vary, Content-Language).
+ * the answer's own (Vary, Content-Language); `encoding` the body's, when it is compressed (the
+ * hook leaves such an answer alone, so its `Vary` must name `Accept-Encoding` itself).
  */
-export function jsonHeaders(request: Request, headers: Record<string, string>): Record<string, string> {
+export function jsonHeaders(request: Request, headers: Record<string, string>, encoding: Encoding | null = null): Record<string, string> {
   const meta = metaByRequest.get(request)
-  if (meta === undefined) return { 'content-type': 'application/json', ...headers }
-  meta.stamped = true
-  return { 'content-type': 'application/json', 'x-correlation-id': meta.correlationId, ...headers }
+  const base: Record<string, string> = meta === undefined
+    ? { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', ...headers }
+    : { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', 'x-correlation-id': meta.correlationId, ...headers }
+  if (meta !== undefined) meta.stamped = true
+  if (encoding !== null) base['content-encoding'] = encoding
+  return base
 }
+
+/**
+ * The JSON text of a `json()` answer, kept on its Response: the after-handle hook compresses
+ * from it without reading the body back (which would make every such answer asynchronous).
+ */
+const JSON_TEXT = Symbol('lobby.json-text')
+/** A Response the platform must send as it is (a long poll's answer): never compressed. */
+const PLAIN = Symbol('lobby.plain')
+type Marked = Response & { [JSON_TEXT]?: string; [PLAIN]?: true }
 
 /** JSON response with the given status and extra headers (the correlation header is added by the platform). */
 export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  const response = new Response(text, {
     status,
-    headers: headers === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', ...headers },
-  })
+    headers: headers === undefined ? JSON_BASE : { ...JSON_BASE, ...headers },
+  }) as Marked
+  response[JSON_TEXT] = text
+  return response
+}
+
+const JSON_BASE = { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' }
+
+/** `response`, marked to be sent as it is, never compressed (long polls: contract §27 leaves them so). */
+export function uncompressed(response: Response): Response {
+  ;(response as Marked)[PLAIN] = true
+  return response
+}
+
+/**
+ * A kept body (an embedded file, a cached document) as `request` accepts it: its compressed
+ * form, made once and kept beside it, or the plain bytes; `Vary: Accept-Encoding` either way.
+ */
+export function keptResponse(request: Request, body: KeptBody, headers: Record<string, string>): Response {
+  const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
+  const bytes = keptBytes(body, encoding)
+  const vary = varyWithEncoding(headers.vary)
+  return uncompressed(new Response(bytes, {
+    headers: bytes === body.plain ? { ...headers, ...NOSNIFF, vary } : { ...headers, ...NOSNIFF, vary, 'content-encoding': encoding! },
+  }))
+}
+
+/** `a` and `b`, two `Vary` values, as one (either may be absent). */
+function joinVary(a: string | null | undefined, b: string | null | undefined): string | undefined {
+  if (a === null || a === undefined || a === '') return b ?? undefined
+  if (b === null || b === undefined || b === '' || a.toLowerCase() === b.toLowerCase()) return a
+  return `${a}, ${b}`
+}
+
+/** Whether an answer with this status and request may carry a compressed body: not HEAD, not a range, not 204/304/206 or 1xx. */
+function mayCompress(request: Request, status: number): boolean {
+  return status >= 200 && status !== 204 && status !== 206 && status !== 304 && request.method !== 'HEAD' && request.headers.get('range') === null
+}
+
+/**
+ * The handler's Response as it is to be sent (contract §27): `Vary: Accept-Encoding` on every
+ * answer of a compressible type, and a compressed body when the request accepts one and the
+ * body is 1 KiB or more. A `json()` answer is compressed from its kept text at once; any other
+ * (pages, documents) is read back first, so its answer comes a microtask later. Undefined: send
+ * the Response as it is.
+ */
+function encodedResponse(request: Request, response: Response, setVary: string | undefined): Response | Promise<Response> | undefined {
+  const marked = response as Marked
+  if (marked[PLAIN] === true) return undefined
+  const headers = response.headers
+  if (!compressibleType(headers.get('content-type')) || headers.get('content-encoding') !== null) return undefined
+  headers.set('vary', varyWithEncoding(joinVary(headers.get('vary'), setVary)))
+  const status = response.status
+  if (!mayCompress(request, status)) return undefined
+  const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
+  if (encoding === null) return undefined
+  const encoded = (bytes: Uint8Array | string, length: number): Response | undefined => {
+    if (length < COMPRESS_MIN_BYTES) return undefined
+    const out = new Headers(headers)
+    out.set('content-encoding', encoding)
+    out.delete('content-length')
+    return new Response(compress(bytes, encoding), { status, statusText: response.statusText, headers: out })
+  }
+  const text = marked[JSON_TEXT]
+  // A string's UTF-8 length is at least its length in code units and at most three times it.
+  if (text !== undefined) return text.length * 3 < COMPRESS_MIN_BYTES ? undefined : encoded(text, Buffer.byteLength(text))
+  return response.bytes().then((bytes) => encoded(bytes, bytes.length) ?? new Response(bytes, { status, statusText: response.statusText, headers }))
 }
 
 /**
@@ -135,7 +218,10 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
       const correlationId = correlationIdFor(headers.get('x-correlation-id'))
       metaByRequest.set(request, { correlationId, startedAt: performance.now(), stamped: false })
       // A websocket upgrade answers from inside its handler, with `set.headers`.
-      if (headers.get('upgrade') !== null) set.headers['x-correlation-id'] = correlationId
+      if (headers.get('upgrade') !== null) {
+        set.headers['x-correlation-id'] = correlationId
+        set.headers['x-content-type-options'] = 'nosniff'
+      }
       if (pathHeaders.length > 0) {
         const url = request.url
         const start = pathStart(url)
@@ -160,21 +246,39 @@ export function httpPlatform(log: Logger, clients: ClientAddresses = new ClientA
         status = response.status
         try {
           response.headers.set('x-correlation-id', correlationId)
+          response.headers.set('x-content-type-options', 'nosniff')
           finish(request, route, status)
+          // Never `return f(…)`: Elysia reads a hook whose source returns a call's result as
+          // asynchronous, which would make every route's handler so (test/queue/hot-reads.test.ts).
+          const encoded = encodedResponse(request, response, set.headers.vary)
+          if (encoded !== undefined) return encoded
           return
         } catch {
           // Immutable headers: fall back to the merge below.
         }
       }
       set.headers['x-correlation-id'] = correlationId
+      set.headers['x-content-type-options'] = 'nosniff'
       finish(request, route, status)
+      // A plain object or array: Elysia sends it as JSON.
+      if (response !== null && typeof response === 'object' && (response.constructor === Object || Array.isArray(response))) {
+        set.headers.vary = varyWithEncoding(set.headers.vary)
+        if (!mayCompress(request, status)) return
+        const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
+        if (encoding === null) return
+        const text = JSON.stringify(response)
+        if (text.length * 3 < COMPRESS_MIN_BYTES || Buffer.byteLength(text) < COMPRESS_MIN_BYTES) return
+        return new Response(compress(text, encoding), { status, headers: { 'content-type': 'application/json', 'content-encoding': encoding, vary: set.headers.vary } })
+      }
     })
     .onError({ as: 'global' }, ({ code, error, request, set, route }) => {
       const correlationId = correlationIdOf(request)
       const respond = (status: number, errorCode: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>, extra?: Record<string, unknown>) => {
         set.status = status
         finish(request, route, status)
-        return json(status, envelope(errorCode, message, correlationId, details, extra), { 'x-correlation-id': correlationId, ...headers })
+        const answer = json(status, envelope(errorCode, message, correlationId, details, extra), { 'x-correlation-id': correlationId, ...headers })
+        // The error hook's answer meets no after-handle hook: negotiated here (a long list of details passes 1 KiB).
+        return encodedResponse(request, answer, set.headers.vary) ?? answer
       }
 
       if (error instanceof ApiError) return respond(error.status, error.code, error.message, error.details, error.headers, error.extra)

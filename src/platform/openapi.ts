@@ -3,6 +3,8 @@ import swaggerBundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type
 import swaggerCssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 import { CommonCodes, CommonErrorExamples, type ErrorDetail } from './errors'
 import { DETAIL_RULES } from './detail-rules'
+import { keptResponse } from './http'
+import { keptBody, type KeptBody } from './compression'
 
 /*
  * The OpenAPI document (contract §15). Route files say what a route is through `routeDetail`
@@ -615,6 +617,15 @@ const swaggerPage = `<!DOCTYPE html>
 `
 
 /**
+ * Swagger UI's embedded files, read on first use and kept with their compressed forms (the
+ * bundle is over 1 MB: compressing it per request would cost tens of milliseconds).
+ */
+const swaggerFiles: Partial<Record<'bundle' | 'css', Promise<KeptBody>>> = {}
+function swaggerFile(name: 'bundle' | 'css', path: string): Promise<KeptBody> {
+  return (swaggerFiles[name] ??= Bun.file(path).bytes().then(keptBody))
+}
+
+/**
  * OpenAPI 3.1 at /swagger/json and Swagger UI at /swagger, with the UI's script and style
  * served from files embedded in the binary: a branch box has no internet, so no CDN.
  */
@@ -622,16 +633,19 @@ export function openapiPlugin(version: string, extras: DocumentExtras = {}) {
   const plugin = new Elysia({ name: 'lobby.openapi' })
   const hidden = { detail: { hide: true } }
   return plugin
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundlePath), {
-      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+    .get(`${ASSETS}/swagger-ui-bundle.js`, async ({ request }) => keptResponse(request, await swaggerFile('bundle', swaggerBundlePath), {
+      'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400',
     }), hidden)
-    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCssPath), {
-      headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+    .get(`${ASSETS}/swagger-ui.css`, async ({ request }) => keptResponse(request, await swaggerFile('css', swaggerCssPath), {
+      'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400',
     }), hidden)
     .get(`${ASSETS}/swagger-init.js`, () => new Response(swaggerInit, {
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
     }), hidden)
-    .get('/swagger', () => new Response(swaggerPage, { headers: { 'content-type': 'text/html; charset=utf-8' } }), hidden)
+    // Swagger UI styles itself inline, so its page's CSP says only who may frame it (contract §27).
+    .get('/swagger', () => new Response(swaggerPage, { headers: {
+      'content-type': 'text/html; charset=utf-8', 'content-security-policy': "frame-ancestors 'self'", 'cross-origin-opener-policy': 'same-origin', 'x-frame-options': 'SAMEORIGIN',
+    } }), hidden)
     .get('/swagger/json', () => new Response(JSON.stringify(documentOf(plugin, version, extras)), {
       headers: { 'content-type': 'application/json' },
     }), hidden)

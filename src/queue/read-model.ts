@@ -8,6 +8,7 @@ import { publicTicketJson, type QueueLine } from '../tickets'
 import { QueueCodes } from './errors'
 import { mayUseLocation, mayUseService } from './access'
 import { queueUnitInactive, type QueueService } from './service'
+import { keptBody, type KeptBody } from '../platform/compression'
 
 /** At most this many tickets are remembered for the ticket read; past it the map starts again empty. */
 const MAX_CACHED_TICKETS = 10_000
@@ -20,13 +21,14 @@ interface UnitView {
   languages: string[]
   /** Active services at active locations (`Tickets.lines(unit, true)`). */
   lines: QueueLine[]
-  /** Per credential ID and language: the services list's whole body, UTF-8. */
-  servicesBody: Map<string, Uint8Array>
+  /** Per credential ID and language: the services list's whole body, UTF-8, with its compressed forms once asked for. */
+  servicesBody: Map<string, KeptBody>
   /**
    * Per credential ID and language: the state body's `services` array as JSON, and the last
-   * body made from it (UTF-8) with the millisecond its `generatedAt` names.
+   * body made from it (UTF-8, with its compressed forms once asked for) with the millisecond
+   * its `generatedAt` names.
    */
-  stateBodies: Map<string, { services: string; at: number; bytes: Uint8Array }>
+  stateBodies: Map<string, { services: string; at: number; body: KeptBody }>
 }
 
 /** A ticket as the ticket read needs it: what the access check compares and the body. */
@@ -34,14 +36,16 @@ interface TicketView {
   queueUnitId: string
   locationId: string
   serviceId: string
-  /** UTF-8. */
-  body: Uint8Array
+  /** UTF-8, with its compressed forms once asked for. */
+  body: KeptBody
 }
 
 /**
  * The answers are kept as bytes: a string body is encoded to UTF-8 on every response that
  * carries it, which cost 1.3–3 µs of a ~14–24 µs answer in a bare Bun.serve (bench/analysis.md
  * "Hot reads"). Bun sends the same bytes for every request that shares them, without a copy.
+ * Each body is a `KeptBody`: its brotli and gzip forms are made the first time a request asks
+ * for them and kept beside it, so they live exactly as long as the plain bytes (contract §27).
  */
 const utf8 = new TextEncoder()
 
@@ -73,7 +77,7 @@ export class QueueReadModel {
   }
 
   /** Endpoint 1's body: `{"data":{"services":[…]}}` in UTF-8, names in `language` (null: the default). 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
-  servicesBody(caller: Credential, language: string | null = null): Uint8Array {
+  servicesBody(caller: Credential, language: string | null = null): KeptBody {
     const unit = this.activeUnit(caller)
     // At most 1 + languages (≤ 20) bodies per credential: `language` is one of the unit's.
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
@@ -87,7 +91,7 @@ export class QueueReadModel {
         waiting: line.waiting,
         estimatedWaitSeconds: line.estimatedWaitSeconds,
       }))
-      body = utf8.encode(JSON.stringify({ data: { services } }))
+      body = keptBody(utf8.encode(JSON.stringify({ data: { services } })))
       unit.servicesBody.set(cacheKey, body)
     }
     return body
@@ -96,13 +100,13 @@ export class QueueReadModel {
   /**
    * Endpoint 4's body in UTF-8: `{"data":{"generatedAt":…,"services":[…]}}`, the same bytes
    * `JSON.stringify` gives; names in `language` (null: the default). Reads of one credential
-   * and language within the same millisecond share the bytes.
+   * and language within the same millisecond share the bytes, and their compressed forms.
    */
-  stateBody(caller: Credential, now: number, language: string | null = null): Uint8Array {
+  stateBody(caller: Credential, now: number, language: string | null = null): KeptBody {
     const unit = this.activeUnit(caller)
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
     let kept = unit.stateBodies.get(cacheKey)
-    if (kept !== undefined && kept.at === now) return kept.bytes
+    if (kept !== undefined && kept.at === now) return kept.body
     if (kept === undefined) {
       const services = JSON.stringify(allowed(unit.lines, caller).map((line) => ({
         id: line.id,
@@ -114,25 +118,25 @@ export class QueueReadModel {
           counterName: line.nowServing.counterNames === null ? line.nowServing.counterName : resolveName(line.nowServing.counterNames, language, unit.defaultLanguage),
         },
       })))
-      kept = { services, at: Number.NaN, bytes: new Uint8Array() }
+      kept = { services, at: Number.NaN, body: keptBody(new Uint8Array()) }
       unit.stateBodies.set(cacheKey, kept)
     }
     kept.at = now
-    kept.bytes = utf8.encode(`{"data":{"generatedAt":"${isoTime(now)}","services":${kept.services}}}`)
-    return kept.bytes
+    kept.body = keptBody(utf8.encode(`{"data":{"generatedAt":"${isoTime(now)}","services":${kept.services}}}`))
+    return kept.body
   }
 
   /**
    * Endpoint 3's body: `{"data":<QueueTicket>}`. 404 TICKET_NOT_FOUND for an unknown ticket and
    * for one the caller may not see alike (another unit, a location or service outside its lists).
    */
-  ticketBody(caller: Credential, ticketId: string): Uint8Array {
+  ticketBody(caller: Credential, ticketId: string): KeptBody {
     this.activeUnit(caller)
     let ticket = this.tickets.get(ticketId)
     if (ticket === undefined) {
       const row = this.deps.tickets.byId(ticketId)
       if (row !== null) {
-        ticket = { queueUnitId: row.queueUnitId, locationId: row.locationId, serviceId: row.serviceId, body: utf8.encode(JSON.stringify({ data: publicTicketJson(row) })) }
+        ticket = { queueUnitId: row.queueUnitId, locationId: row.locationId, serviceId: row.serviceId, body: keptBody(utf8.encode(JSON.stringify({ data: publicTicketJson(row) }))) }
         if (this.tickets.size >= MAX_CACHED_TICKETS) this.tickets.clear()
         this.tickets.set(ticketId, ticket)
       }
@@ -162,8 +166,8 @@ export class QueueReadModel {
           defaultLanguage: row.defaultLanguage,
           languages: row.languages,
           lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
-          servicesBody: new Map<string, Uint8Array>(),
-          stateBodies: new Map<string, { services: string; at: number; bytes: Uint8Array }>(),
+          servicesBody: new Map<string, KeptBody>(),
+          stateBodies: new Map<string, { services: string; at: number; body: KeptBody }>(),
         }
       })
       this.units.set(caller.ownerId, unit)

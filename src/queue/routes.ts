@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../root/deps'
 import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, jsonHeaders } from '../platform/http'
+import { keptBytes, negotiateEncoding, type Encoding } from '../platform/compression'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes } from './errors'
 import { IssueTicketRequest, Scopes } from './model'
@@ -19,12 +20,17 @@ export const MAX_ISSUE_BODY = 16 * KiB
 
 const checkIssue = compile(IssueTicketRequest)
 
-const VARY_LANGUAGE = { vary: 'Accept-Language' }
-const NO_HEADERS = {}
+const VARY_LANGUAGE = { vary: 'Accept-Language, Accept-Encoding' }
+const VARY_ENCODING = { vary: 'Accept-Encoding' }
 
-/** Contract §18: names in an asked language say so; every answer may differ by `Accept-Language`. */
+/** Contract §18: names in an asked language say so; every answer may differ by `Accept-Language` (and, §27, by `Accept-Encoding`). */
 function languageHeaders(language: string | null): Record<string, string> {
-  return language === null ? VARY_LANGUAGE : { vary: 'Accept-Language', 'content-language': language }
+  return language === null ? VARY_LANGUAGE : { vary: 'Accept-Language, Accept-Encoding', 'content-language': language }
+}
+
+/** The encoding a hot read answers with (contract §27): null for the plain bytes. */
+function encodingFor(request: Request): Encoding | null {
+  return negotiateEncoding(request.headers.get('accept-encoding'))
 }
 
 /*
@@ -32,6 +38,8 @@ function languageHeaders(language: string | null): Record<string, string> {
  * guesses from a handler's source, and any `return f(…)` or `=> f(…)` reads as "may return a
  * promise", which makes the route's whole handler async (a promise and a microtask per
  * request). test/queue/hot-reads.test.ts checks the composed handlers stay synchronous.
+ * Each picks its body's compressed form (`keptBytes`: made once per body, kept beside it) and
+ * says so in its headers: `Content-Encoding` exactly when the bytes are not the plain ones.
  */
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
@@ -44,7 +52,10 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       ({ request }) => {
         const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', deps.clock.now())
         const language = reads.language(caller, request.headers.get('accept-language'))
-        return new Response(reads.servicesBody(caller, language), { headers: jsonHeaders(request, languageHeaders(language)) })
+        const body = reads.servicesBody(caller, language)
+        const encoding = encodingFor(request)
+        const bytes = keptBytes(body, encoding)
+        return new Response(bytes, { headers: jsonHeaders(request, languageHeaders(language), bytes === body.plain ? null : encoding) })
       },
       {
         detail: listServicesDocs,
@@ -75,7 +86,10 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
       `${BASE}/tickets/:ticketId`,
       ({ request, params }) => {
         const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', deps.clock.now())
-        return new Response(reads.ticketBody(caller, params.ticketId), { headers: jsonHeaders(request, NO_HEADERS) })
+        const body = reads.ticketBody(caller, params.ticketId)
+        const encoding = encodingFor(request)
+        const bytes = keptBytes(body, encoding)
+        return new Response(bytes, { headers: jsonHeaders(request, VARY_ENCODING, bytes === body.plain ? null : encoding) })
       },
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
@@ -88,7 +102,10 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
         const now = deps.clock.now()
         const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
         const language = reads.language(caller, request.headers.get('accept-language'))
-        return new Response(reads.stateBody(caller, now, language), { headers: jsonHeaders(request, languageHeaders(language)) })
+        const body = reads.stateBody(caller, now, language)
+        const encoding = encodingFor(request)
+        const bytes = keptBytes(body, encoding)
+        return new Response(bytes, { headers: jsonHeaders(request, languageHeaders(language), bytes === body.plain ? null : encoding) })
       },
       {
         detail: readLiveStateDocs,

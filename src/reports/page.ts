@@ -45,7 +45,8 @@ export function reportsPage(query: Record<string, string | undefined>, visitor: 
   const lang = canonicalLang(query.lang ?? null)
   const page = { lang: lang ?? 'en', dir: lang ? directionOf(lang) : 'ltr' as const, stylesheet: ASSETS['reports.css'].path, script: ASSETS['reports.js'].path }
   // Own origin only, as the screens and device pages (uPlot draws on a canvas: no inline style needed).
-  const headers = pageHeaders(SCREEN_CSP, false)
+  // Own origin only, as the screens and device pages (uPlot draws on a canvas: no inline style needed).
+  const headers = pageHeaders(SCREEN_CSP)
   if (visitor !== 'reader') {
     const ar = (lang ?? '').startsWith('ar')
     const t = TEXT[ar ? 'ar' : 'en']

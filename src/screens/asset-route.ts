@@ -1,32 +1,24 @@
 import { Elysia } from 'elysia'
 import { ApiError, CommonCodes } from '../platform/errors'
-import { pathOf } from '../platform/http'
-import { ASSET_PREFIXES, ASSETS, type Asset, type Encoding } from './assets'
+import { pathOf, uncompressed } from '../platform/http'
+import { COMPRESS_MIN_BYTES, negotiateEncoding } from '../platform/compression'
+import { ASSET_PREFIXES, ASSETS, type Asset } from './assets'
 
-/** The encodings a request accepts, best first (`br` before `gzip`); `q=0` refuses one. */
-export function acceptedEncodings(header: string | null): Encoding[] {
-  if (header === null) return []
-  const accepted = new Map<string, number>()
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q))
-  }
-  const wants = (encoding: Encoding) => (accepted.get(encoding) ?? accepted.get('*') ?? 0) > 0
-  return (['br', 'gzip'] as const).filter(wants)
-}
-
-/** One registry asset as the response to `request`: compressed when the request accepts it. */
+/**
+ * One registry asset as the response to `request`: its build-time brotli or gzip form when the
+ * request accepts one (q-values honoured, br on a tie; contract §27) and the file is 1 KiB or
+ * more, else the text, marked so the platform does not compress it again.
+ */
 export function serveAsset(asset: Asset, request: Request): Response {
   const current = pathOf(request) === asset.path
-  const encoding = acceptedEncodings(request.headers.get('accept-encoding'))[0]
+  const encoding = asset.body.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null
   const headers: Record<string, string> = {
     'content-type': asset.contentType,
     'cache-control': current ? asset.cache.current : asset.cache.other,
     'x-content-type-options': 'nosniff',
     vary: 'Accept-Encoding',
   }
-  if (encoding === undefined) return new Response(asset.body, { headers })
+  if (encoding === null) return uncompressed(new Response(asset.body, { headers }))
   return new Response(asset.encoded[encoding], { headers: { ...headers, 'content-encoding': encoding } })
 }
 

@@ -22,7 +22,9 @@ import { precompress, type Precompressed } from './precompress' with { type: 'ma
  * names its files through `ASSETS`.
  */
 
-export type Encoding = 'br' | 'gzip'
+import type { Encoding } from '../platform/compression'
+
+export type { Encoding }
 
 /** One embedded file, served under a name that carries its content hash. */
 export interface Asset {

@@ -3,15 +3,17 @@ import { SCRIPT, STYLESHEET } from './assets'
 
 /**
  * What a screen page may load and where it may connect: its own origin only (the display API,
- * its websocket and voice clips), plus `https:` images an integrator put in widget data
- * (announcements and events). No inline script or style, no frames, no forms.
+ * its websocket and voice clips, the QR codes as SVG files of this server). No image from
+ * anywhere else (contract §27: no wildcard image source; a widget's image on another host
+ * does not load, and the board leaves it out as it does offline). No inline script or style, no
+ * frames, no forms. Who may frame the page is added by `pageHeaders`.
  */
 export const SCREEN_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
-  "img-src 'self' https: data:",
+  "img-src 'self'",
   // Recorded voice clips of spoken calls come from the display API.
   "media-src 'self'",
   "base-uri 'none'",
@@ -27,19 +29,33 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
 }
 
+/** Who may frame a page (CSP `frame-ancestors`): this origin (the default, contract §27), no one, or this origin and the listed origins (the boards' signage players). */
+export type FrameAncestors = 'self' | 'none' | { self: true; origins: readonly string[] }
+
+/** The CSP `frame-ancestors` directive and the matching legacy `X-Frame-Options` (none when other origins are named: it cannot say them). */
+function framing(ancestors: FrameAncestors): { directive: string; xfo: string | null } {
+  if (ancestors === 'none') return { directive: "frame-ancestors 'none'", xfo: 'DENY' }
+  if (ancestors === 'self' || ancestors.origins.length === 0) return { directive: "frame-ancestors 'self'", xfo: 'SAMEORIGIN' }
+  return { directive: `frame-ancestors 'self' ${ancestors.origins.join(' ')}`, xfo: null }
+}
+
 /**
- * The headers of every page (screens, device pages, reports): own-origin CSP, never cached
- * (asset names change with each build), no referrer (a screen's URL may hold its token).
- * `framed: false` forbids framing, for pages with buttons (clickjacking a "Call next").
+ * The headers of every page (screens, device pages, reports, the console, sign-in): own-origin
+ * CSP with who may frame it (`frame-ancestors`, this origin unless said otherwise), the opener
+ * kept apart from other origins' windows (COOP `same-origin`), never cached (asset names change
+ * with each build), no referrer (a screen's URL may hold its token), no type sniffing
+ * (contract §27). `csp` must not name `frame-ancestors` itself.
  */
-export function pageHeaders(csp: string, framed = true): Record<string, string> {
+export function pageHeaders(csp: string, ancestors: FrameAncestors = 'self'): Record<string, string> {
+  const { directive, xfo } = framing(ancestors)
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': csp,
+    'content-security-policy': `${csp}; ${directive}`,
+    'cross-origin-opener-policy': 'same-origin',
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
-    ...(framed ? {} : { 'x-frame-options': 'DENY' }),
+    ...(xfo === null ? {} : { 'x-frame-options': xfo }),
   }
 }
 

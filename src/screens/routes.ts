@@ -3,10 +3,9 @@ import type { AppDeps } from '../root/deps'
 import { assetRoutes } from './asset-route'
 import { pageHeaders, SCREEN_CSP, screenPage, type ScreenKind } from './page'
 
-function page(kind: ScreenKind, id: string, query: Record<string, string | undefined>): Response {
+function page(kind: ScreenKind, id: string, query: Record<string, string | undefined>, headers: Record<string, string>): Response {
   const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'))
-  // A screen's token is in its URL: no referrer, ever (pageHeaders); a board may be framed by a signage player.
-  return new Response(screenPage(kind, id, params), { status: 200, headers: pageHeaders(SCREEN_CSP) })
+  return new Response(screenPage(kind, id, params), { status: 200, headers })
 }
 
 const hidden = { detail: { hide: true } }
@@ -18,14 +17,17 @@ const hidden = { detail: { hide: true } }
  * page is 200 for any token and the page says when the token is not valid.
  */
 export function screenRoutes(deps: AppDeps) {
+  // A screen's token is in its URL: no referrer, ever (pageHeaders). A board is framed by this
+  // origin only, or also by the signage players `--frame-ancestors` names (contract §27).
+  const headers = pageHeaders(SCREEN_CSP, { self: true, origins: deps.boardFrameAncestors })
   return new Elysia({ name: 'lobby.screens' })
     // The server's clock for the screens (a TV's own clock is often wrong): no token, it tells nothing else.
     .get('/screens/clock', () => new Response(JSON.stringify({ now: new Date(deps.clock.now()).toISOString() }), {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     }), hidden)
-    .get('/screens/queue/:queueUnitId', ({ params, query }) => page('queue', params.queueUnitId, query), hidden)
-    .get('/screens/widgets/:widgetId', ({ params, query }) => page('widget', params.widgetId, query), hidden)
-    .get('/screens/prayer/:sourceId', ({ params, query }) => page('prayer', params.sourceId, query), hidden)
+    .get('/screens/queue/:queueUnitId', ({ params, query }) => page('queue', params.queueUnitId, query, headers), hidden)
+    .get('/screens/widgets/:widgetId', ({ params, query }) => page('widget', params.widgetId, query, headers), hidden)
+    .get('/screens/prayer/:sourceId', ({ params, query }) => page('prayer', params.sourceId, query, headers), hidden)
     // Every page's bundle and stylesheet (screens, device pages, phone, reports): one registry, one route.
     .use(assetRoutes())
 }

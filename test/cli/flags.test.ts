@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
+import { frameAncestorsFrom } from '../../src/cli/serve'
 
 describe('lobby CLI', () => {
   test('--version names the version, the commit and the schema version', () => {
@@ -17,6 +18,10 @@ describe('lobby CLI', () => {
     [['serve', '--tls-cert', '/nonexistent.pem']],
     [['serve', '--cors-origin', '*']],
     [['serve', '--cors-origin', 'https://kiosk.example.com/app']],
+    [['serve', '--frame-ancestors', '*']],
+    [['serve', '--frame-ancestors', 'https://*.example.com']],
+    [['serve', '--frame-ancestors', 'https://signage.example.com/player']],
+    [['serve', '--frame-ancestors', 'https://signage.example.com', '--frame-ancestors', 'signage2.example.com']],
     [['migrate', '--db']],
     [['serve', '--retain-days', '0']],
     [['serve', '--metrics-token', 'short']],
@@ -37,6 +42,17 @@ describe('lobby CLI', () => {
     const cors = runCli(['serve'], { LOBBY_CORS_ORIGINS: 'https://kiosk.example.com,kiosk2.example.com' })
     expect(cors.code).toBe(2)
     expect(cors.stderr).toContain('--cors-origin must be an origin')
+    const frames = runCli(['serve'], { LOBBY_FRAME_ANCESTORS: 'https://signage.example.com, https://a;b.example.com' })
+    expect(frames.code).toBe(2)
+    expect(frames.stderr.trim().split('\n')).toHaveLength(1)
+    expect(frames.stderr).toContain('--frame-ancestors must be an origin')
+  })
+
+  test('--frame-ancestors: origins as CSP takes them, the flag over the environment, each once', () => {
+    expect(frameAncestorsFrom(['https://Signage.Example.com:443', 'http://10.0.0.5:8080', 'https://signage.example.com'], 'https://ignored.example.com'))
+      .toEqual(['https://signage.example.com', 'http://10.0.0.5:8080'])
+    expect(frameAncestorsFrom(undefined, 'https://a.example.com, https://b.example.com')).toEqual(['https://a.example.com', 'https://b.example.com'])
+    expect(frameAncestorsFrom(undefined, undefined)).toEqual([])
   })
 
   test('--help works on every command', () => {

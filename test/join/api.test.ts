@@ -82,7 +82,7 @@ describe('GET /join/{locationId}', () => {
     const ctx = joinContext((doc) => { mainUnit(doc).services![1]!.openingHours = { wed: [['14:00', '16:00']] } })
     const opens = async (path: string, acceptLanguage: string) => {
       const response = await joinGet(ctx, path, { 'accept-language': acceptLanguage })
-      expect(response.headers.get('vary')).toBe('Accept-Language')
+      expect(response.headers.get('vary')).toBe('Accept-Language, Accept-Encoding')
       return /Opens ([^<]+)</.exec(await response.text())?.[1]?.replace(/[\u202f\u00a0]/g, ' ')
     }
     expect(await opens(JOIN, 'en-GB,en;q=0.9')).toBe('14:00')

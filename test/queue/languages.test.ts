@@ -23,7 +23,7 @@ describe('the public API in the language asked for (contract §18)', () => {
     const ctx = queueContext(bilingual)
     const response = await read(ctx, SERVICES)
     expect(response.headers.get('content-language')).toBeNull()
-    expect(response.headers.get('vary')).toBe('Accept-Language')
+    expect(response.headers.get('vary')).toBe('Accept-Language, Accept-Encoding')
     expect(await namesOf(response)).toEqual({ svc_accounts: 'Accounts', svc_loans: 'Loans' })
   })
 

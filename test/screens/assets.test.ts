@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { testContext } from '../support/app'
 import { ASSETS } from '../../src/screens/assets'
-import { acceptedEncodings } from '../../src/screens/asset-route'
+import { negotiateEncoding } from '../../src/platform/compression'
 
 /*
  * The one registry of page assets and its one route: every page's files come from it, each is
@@ -29,6 +29,14 @@ describe('page assets: one registry, one route', () => {
     for (const asset of Object.values(ASSETS)) {
       const br = await get(asset.path, 'gzip, deflate, br, zstd')
       expect(br.status).toBe(200)
+      expect(br.headers.get('x-content-type-options')).toBe('nosniff')
+      if (Buffer.byteLength(asset.body) < 1024) {
+        // Contract §27: under 1 KiB a file is sent as it is.
+        expect(br.headers.get('content-encoding')).toBeNull()
+        expect(br.headers.get('vary')).toBe('Accept-Encoding')
+        expect(await br.text()).toBe(asset.body)
+        continue
+      }
       expect(br.headers.get('content-encoding')).toBe('br')
       expect(br.headers.get('vary')).toBe('Accept-Encoding')
       expect(br.headers.get('content-type')).toBe(asset.contentType)
@@ -60,11 +68,14 @@ describe('page assets: one registry, one route', () => {
     }
   })
 
-  test('Accept-Encoding: br first, q=0 refuses, * counts, identity alone gets the text', () => {
-    expect(acceptedEncodings('gzip, br')).toEqual(['br', 'gzip'])
-    expect(acceptedEncodings('gzip;q=1.0, br;q=0')).toEqual(['gzip'])
-    expect(acceptedEncodings('*')).toEqual(['br', 'gzip'])
-    expect(acceptedEncodings('identity')).toEqual([])
-    expect(acceptedEncodings(null)).toEqual([])
+  test('Accept-Encoding: br on a tie, the higher q wins, q=0 refuses, * counts, identity alone gets the text', () => {
+    expect(negotiateEncoding('gzip, br')).toBe('br')
+    expect(negotiateEncoding('gzip;q=1.0, br;q=0')).toBe('gzip')
+    expect(negotiateEncoding('br;q=0.5, gzip;q=0.8')).toBe('gzip')
+    expect(negotiateEncoding('*')).toBe('br')
+    expect(negotiateEncoding('*;q=0, gzip')).toBe('gzip')
+    expect(negotiateEncoding('identity')).toBeNull()
+    expect(negotiateEncoding('br;q=0, gzip;q=0')).toBeNull()
+    expect(negotiateEncoding(null)).toBeNull()
   })
 })

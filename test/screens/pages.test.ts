@@ -31,7 +31,7 @@ describe('screen pages', () => {
     const response = await get('/screens/queue/qu_main?token=lbd_x')
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(response.headers.get('referrer-policy')).toBe('no-referrer')
-    expect(response.headers.get('content-security-policy')).toBe(SCREEN_CSP)
+    expect(response.headers.get('content-security-policy')).toBe(`${SCREEN_CSP}; frame-ancestors 'self'`)
     expect(SCREEN_CSP).toContain("connect-src 'self'")
     expect(SCREEN_CSP).toContain("script-src 'self'")
     expect(response.headers.get('x-correlation-id')).toBeTruthy()
