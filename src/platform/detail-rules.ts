@@ -15,7 +15,7 @@ export const DETAIL_RULES = [
   // Opening hours and closed dates, src/queue/opening-hours.ts.
   'hoursForm', 'weekday', 'hoursList', 'interval', 'time', 'emptyInterval', 'overlap', 'datesForm', 'date', 'dateTwice',
   // The provisioning file's references, src/provisioning/service.ts.
-  'duplicateId', 'belongsElsewhere', 'timeZone', 'cidr', 'requiredWith', 'onlyWith', 'duplicateValue', 'unknownReference', 'typeFixed',
+  'duplicateId', 'belongsElsewhere', 'timeZone', 'cidr', 'requiredWith', 'onlyWith', 'duplicateValue', 'unknownReference', 'typeFixed', 'notOfferedThere',
   // The console's sections' own checks, src/admin/.
   'taken', 'ownAccount', 'disabled', 'adminNoUnits', 'retired', 'plainText', 'clipName', 'audioType', 'dateTime',
 ] as const

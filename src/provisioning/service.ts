@@ -218,6 +218,39 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
           if (!unitLocations.has(l)) problems.push(ruled(`${up}/services/${i}/locations/${j}`, 'no such location in this queue unit', 'unknownReference', { kind: 'location', value: l }))
         })
       })
+      // Contract §27: a counter serves only services offered at its location. The file's services
+      // and counters as it gives them, the unit's other stored ones as they are; checked from both
+      // sides, so a console edit of one counter or of one service cannot break the rule.
+      const offeredAt = new Map<string, Set<string>>()
+      for (const r of db.select({ serviceId: serviceLocations.serviceId, locationId: serviceLocations.locationId }).from(serviceLocations)
+        .innerJoin(services, eq(services.id, serviceLocations.serviceId)).where(eq(services.queueUnitId, qu.id)).all()) {
+        if (named.has(r.serviceId)) continue
+        let at = offeredAt.get(r.serviceId)
+        if (at === undefined) offeredAt.set(r.serviceId, (at = new Set()))
+        at.add(r.locationId)
+      }
+      for (const sv of qu.services ?? []) offeredAt.set(sv.id, new Set(sv.locations))
+      const namedCounters = new Set((qu.counters ?? []).map((c) => c.id))
+      const standing = [
+        ...(qu.counters ?? []).map((c) => ({ id: c.id, locationId: c.locationId, services: c.services })),
+        ...db.select({ id: counters.id, locationId: counters.locationId }).from(counters).where(eq(counters.queueUnitId, qu.id)).all()
+          .filter((r) => !namedCounters.has(r.id))
+          .map((r) => ({ ...r, services: db.select({ s: counterServices.serviceId }).from(counterServices).where(eq(counterServices.counterId, r.id)).all().map((x) => x.s) })),
+      ]
+      qu.counters?.forEach((c, i) => {
+        c.services.forEach((s, j) => {
+          const at = offeredAt.get(s)
+          if (at !== undefined && unitLocations.has(c.locationId) && !at.has(c.locationId)) {
+            problems.push(ruled(`${up}/counters/${i}/services/${j}`, `service ${s} is not offered at this counter's location ${c.locationId}`, 'notOfferedThere', { value: s }))
+          }
+        })
+      })
+      qu.services?.forEach((sv, i) => {
+        for (const c of standing) {
+          if (namedCounters.has(c.id) || !c.services.includes(sv.id) || sv.locations.includes(c.locationId)) continue
+          problems.push(ruled(`${up}/services/${i}/locations`, `counter ${c.id} at location ${c.locationId} serves this service: offer it there, or change the counter first`, 'notOfferedThere', { value: sv.id, counter: c.id }))
+        }
+      })
       qu.counters?.forEach((c, i) => {
         unique('counter', c.id, `${up}/counters/${i}/id`)
         owned(counters, counters.queueUnitId, c.id, qu.id, `${up}/counters/${i}/id`, 'counter')

@@ -111,3 +111,22 @@ describe('a service prefix is unique within its unit (contract §24)', () => {
     expect((await admin(ctx, ctx.cookie.amira, 'POST', `${UNIT}/services`, { name: 'Other', prefix: 'O', locations: ['loc_hall'] })).status).toBe(201)
   })
 })
+
+describe('a counter serves only services offered at its location (contract §27)', () => {
+  test('a counter in the annex serving Loans (offered in the hall only) is 422 at its service; a service leaving a location a counter serves it at is 422 at its locations', async () => {
+    const ctx = await adminContext()
+    const created = await expectError(await admin(ctx, ctx.cookie.root, 'POST', `${UNIT}/counters`, { name: 'Annex 1', locationId: 'loc_annex', services: ['svc_accounts', 'svc_loans'] }), 422, 'VALIDATION_FAILED')
+    expect(created.error.details).toEqual([{ path: '/services/1', message: "service svc_loans is not offered at this counter's location loc_annex", rule: 'notOfferedThere', params: { value: 'svc_loans' } }])
+    // Accounts is offered in the hall and the annex: fine.
+    expect((await admin(ctx, ctx.cookie.root, 'POST', `${UNIT}/counters`, { name: 'Annex 1', locationId: 'loc_annex', services: ['svc_accounts'] })).status).toBe(201)
+    // Counters 1 and 2 (hall) serve Accounts: Accounts may not leave the hall.
+    const accounts = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/svc_accounts`))
+    const moved = await expectError(await admin(ctx, ctx.cookie.root, 'PATCH', `${UNIT}/services/svc_accounts`, { locations: ['loc_annex'], revision: accounts.revision }), 422, 'VALIDATION_FAILED')
+    expect(moved.error.details.map((d: { path: string; params: { counter: string } }) => [d.path, d.params.counter])).toEqual([['/locations', 'cnt_1'], ['/locations', 'cnt_2']])
+    expect((await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/services/svc_accounts`))).locations).toEqual(accounts.locations)
+    // A counter moved to the annex while serving Loans: refused too.
+    const one = await jsonOf(await admin(ctx, ctx.cookie.root, 'GET', `${UNIT}/counters/cnt_1`))
+    const away = await expectError(await admin(ctx, ctx.cookie.root, 'PATCH', `${UNIT}/counters/cnt_1`, { locationId: 'loc_annex', revision: one.revision }), 422, 'VALIDATION_FAILED')
+    expect(away.error.details.map((d: { path: string }) => d.path)).toEqual(['/services/1'])
+  })
+})

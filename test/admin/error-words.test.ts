@@ -74,6 +74,7 @@ const SAMPLES: Record<DetailRule, DetailParams[]> = {
   duplicateValue: [{ value: 'Lunch' }],
   unknownReference: [{ kind: 'location', value: 'loc_x' }, { kind: 'queueUnit' }, { kind: 'something new' }],
   typeFixed: [{ value: 'ANNOUNCEMENTS' }],
+  notOfferedThere: [{ value: 'svc_loans' }, { value: 'svc_loans', counter: 'cnt_1' }],
   taken: [{ kind: 'user' }],
   ownAccount: [{}],
   disabled: [{}],
@@ -216,6 +217,8 @@ describe('errors in words: the admin API\'s real refusals are all recognised', (
     expect(await post('services', service({ locations: ['loc_hall', 'loc_hall'] }))).toEqual(['uniqueItems'])
     expect(await post('counters', { id: 'cnt_w', name: 'Counter', locationId: 'loc_nowhere', services: ['svc_nowhere'] })).toEqual(['unknownReference', 'unknownReference'])
     expect(await post('counters', { id: 'cnt_w', name: 'Counter', locationId: 'loc_hall', services: [] })).toEqual(['minItems'])
+    // Contract §27: Loans is offered in the hall only.
+    expect(await post('counters', { id: 'cnt_w', name: 'Counter', locationId: 'loc_annex', services: ['svc_loans'] })).toEqual(['notOfferedThere'])
     const { prefix: _prefix, ...noPrefix } = service({})
     expect(await post('services', noPrefix)).toEqual(['required'])
   })
@@ -260,7 +263,7 @@ describe('errors in words: the admin API\'s real refusals are all recognised', (
 
   test('every custom rule of the provisioning validator and the sections was met above', () => {
     const custom: DetailRule[] = ['overlap', 'time', 'emptyInterval', 'weekday', 'timeZone', 'date', 'dateTwice', 'cidr', 'format', 'range', 'nameEmpty', 'nameNoLanguage', 'nameForm',
-      'languageTag', 'languageTwice', 'languageMissing', 'duplicateValue', 'requiredWith', 'onlyWith', 'unknownReference', 'required', 'taken', 'adminNoUnits', 'plainText', 'ownAccount',
+      'languageTag', 'languageTwice', 'languageMissing', 'duplicateValue', 'requiredWith', 'onlyWith', 'unknownReference', 'notOfferedThere', 'required', 'taken', 'adminNoUnits', 'plainText', 'ownAccount',
       'oneOf', 'type', 'unknownField', 'uniqueItems', 'minItems', 'maxLength']
     expect(custom.filter((rule) => !seen.has(rule))).toEqual([])
   })

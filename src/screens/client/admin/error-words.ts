@@ -152,6 +152,9 @@ const WORDS: Record<Lang, Record<DetailRule, Say>> = {
     onlyWith: () => 'leave it empty for this priority mode',
     duplicateValue: (p) => `${p.quoted('value')} is given twice`,
     unknownReference: (p) => `the ${p.kind('kind')} chosen does not exist here (it may have been deleted): reload the page`,
+    notOfferedThere: (p) => (p.text('counter') === ''
+      ? `${p.quoted('value')} is not offered at this counter's location: offer it there first, or choose another`
+      : `counter ${p.quoted('counter')} stands there and serves this service: move the counter or stop it serving the service first`),
     typeFixed: (p) => `the type cannot change (it is ${p.ltr('value')})`,
     taken: () => 'is already taken: choose another',
     ownAccount: () => 'not for your own account: ask another administrator',
@@ -205,6 +208,9 @@ const WORDS: Record<Lang, Record<DetailRule, Say>> = {
     onlyWith: () => 'اتركه فارغًا في وضع الأولوية هذا',
     duplicateValue: (p) => `${p.quoted('value')} مذكور مرتين`,
     unknownReference: (p) => `${p.kind('kind')} المختار غير موجود هنا (ربما حُذف): أعد تحميل الصفحة`,
+    notOfferedThere: (p) => (p.text('counter') === ''
+      ? `${p.quoted('value')} غير مقدَّمة في موقع هذا الشباك: قدِّمها هناك أولًا، أو اختر غيرها`
+      : `الشباك ${p.quoted('counter')} قائم هناك ويقدّم هذه الخدمة: انقل الشباك أو أوقف تقديمه لها أولًا`),
     typeFixed: (p) => `لا يمكن تغيير النوع (هو ${p.ltr('value')})`,
     taken: () => 'مستخدم من قبل: اختر غيره',
     ownAccount: () => 'لا يجوز لحسابك أنت: اطلب ذلك من مسؤول آخر',
