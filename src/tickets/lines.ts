@@ -84,7 +84,7 @@ interface WaitingRow { id: string; serviceId: string; locationId: string; priori
 /**
  * A ticket's place in its (service, location) line at one state revision (contract §8, §19,
  * §28): the tickets of its line called before it, and the estimator's facts. What the wait
- * verdict (src/contract/wait-verdict.ts) reads on every surface.
+ * verdict (src/screens/shared/wait-verdict.ts) reads on every surface.
  */
 export interface LineFacts extends WaitEstimate {
   /** Tickets of the line that will be called before it (its index in the line's call order). */

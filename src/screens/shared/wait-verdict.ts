@@ -6,7 +6,8 @@
  * in its own strings, so none of them can say "You're next" beside minutes, a number ahead or
  * "No counter is open right now".
  *
- * Pure and DOM-free: the server's pages (join, print) and the browser bundles import it alike.
+ * Pure and DOM-free, like options.ts beside it: the server's pages (join, print) and the browser
+ * bundles import it alike (test/screens/contract.test.ts lets the bundles import src/screens/ only).
  */
 
 /** What the estimator knows of a ticket's wait (src/tickets/estimate.ts, `LocationEstimates`). */
