@@ -261,7 +261,7 @@ export const readQueueOverviewDocs = docs(
         defaultLanguage: 'en',
         languages: ['en', 'ar'],
         services: [{
-          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', active: true, waiting: 1, estimatedWaitSeconds: 300, noCounterOpen: false,
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', active: true, waiting: 1, estimatedWaitSeconds: 300, noCounterOpen: false, peopleAhead: 1, counterFree: false,
           nowServing: { number: 'A007', counterName: 'Counter 1', counterNames: { en: 'Counter 1', ar: 'الشباك ١' }, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
           tickets: [{ ...OPERATOR_TICKET_EXAMPLE, id: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketId: 'tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3', ticketNumber: 'A008', externalReference: null, createdAt: '2026-11-25T09:33:20.000Z' }],
         }],

@@ -115,6 +115,8 @@ export const OverviewLine = Type.Object(
     waiting: Type.Integer({ minimum: 0 }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
     noCounterOpen: Type.Boolean({ description: 'Contract §19: no open counter serves the line now; `estimatedWaitSeconds` assumed one.' }),
+    peopleAhead: Type.Integer({ minimum: 0, description: 'Contract §28: the people ahead of a normal ticket taken now (the line\'s call order; the same number every page says).' }),
+    counterFree: Type.Boolean({ description: 'Contract §28: an open counter of the service holds nothing now (with nobody ahead and 0 seconds, "You\'re next").' }),
     nowServing: Type.Union([OverviewNowServing, Type.Null()]),
     tickets: Type.Array(QueueTicket, {
       description: 'the WAITING tickets of this line in the order call-next takes them: requeued FIRST, then by the unit\'s priority policy (INTERLEAVE: as a counter that just called a priority ticket)',

@@ -70,6 +70,8 @@ export const DeskView = Type.Object(
           waiting: Type.Integer({ minimum: 0 }),
           estimatedWaitSeconds: Type.Integer({ minimum: 0 }),
           noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed the usual ones, else one); the desk says "No counter is open right now"' }),
+          peopleAhead: Type.Integer({ minimum: 0, description: 'contract §28: the people ahead of a normal ticket taken now (its line\'s call order)' }),
+          counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now (src/screens/shared/wait-verdict.ts)' }),
           tickets: Type.Array(QueueTicket, { description: 'the first 10 WAITING tickets in the order call-next takes them' }),
         },
         closed,

@@ -37,7 +37,7 @@ const DESK_EXAMPLE = {
       id: 'cnt_1', name: 'Counter 1', names: { en: 'Counter 1', ar: 'الشباك ١' }, open: true,
       locationId: 'loc_hall', locationName: 'Main hall', locationNames: { en: 'Main hall', ar: 'القاعة الرئيسية' }, timezone: 'Europe/Berlin',
     },
-    services: [{ id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', active: true, waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: false, tickets: [] }],
+    services: [{ id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', active: true, waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: false, peopleAhead: 0, counterFree: false, tickets: [] }],
     ticket: DESK_TICKET,
     servedToday: 14,
     transferTargets: [{ id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' } }],

@@ -113,6 +113,8 @@ export class DeskService {
           waiting: line.waiting,
           estimatedWaitSeconds: line.estimatedWaitSeconds,
           noCounterOpen: line.noCounterOpen,
+          peopleAhead: line.peopleAhead,
+          counterFree: line.counterFree,
           tickets: line.tickets.slice(0, WAITING_SHOWN),
         })),
       ticket: mine?.ticket ?? null,

@@ -62,11 +62,11 @@ const QUEUE_EXAMPLE = {
     { id: 'loc_annex', name: 'Annex', names: { en: 'Annex' }, timezone: 'Europe/Berlin', open: false, opensAt: '2026-11-25T12:00:00.000Z' },
   ],
   services: [{
-    id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', waiting: 3, estimatedWaitSeconds: 600, noCounterOpen: false,
+    id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', locationId: 'loc_hall', waiting: 3, estimatedWaitSeconds: 600, noCounterOpen: false, peopleAhead: 3, counterFree: false,
     nowServing: { number: 'A007', counterName: 'Counter 1', counterNames: { en: 'Counter 1', ar: 'الشباك ١' }, status: 'CALLED', calledAt: '2026-11-25T09:41:12.345Z', priority: false },
     open: true, opensAt: null,
   }, {
-    id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_annex', waiting: 0, estimatedWaitSeconds: 0, noCounterOpen: false,
+    id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_annex', waiting: 0, estimatedWaitSeconds: 0, noCounterOpen: false, peopleAhead: 0, counterFree: true,
     nowServing: null, open: false, opensAt: '2026-11-25T12:00:00.000Z',
   }],
   recentCalls: [{

@@ -64,6 +64,8 @@ export const DisplayQueueState = Type.Object(
       waiting: Type.Integer({ minimum: 0 }),
       estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §19: for a ticket taken now' }),
       noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed one); the pages say "No counter is open right now"' }),
+      peopleAhead: Type.Integer({ minimum: 0, description: 'contract §28: the people ahead of a normal ticket taken now (its line\'s call order; the ticket then shows the same number)' }),
+      counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now; with nobody ahead and 0 seconds the pages say "You\'re next" (src/screens/shared/wait-verdict.ts)' }),
       nowServing: Type.Union([DisplayNowServing, Type.Null()]),
       open: Type.Boolean({ description: 'the service takes tickets now (contract §18)' }),
       opensAt: OpensAt,

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../screens/page'
 import { directionOf } from '../screens/shared/options'
-import { formatMinutes, formatNumber, formatOpening } from '../screens/client/format'
+import { formatNumber, formatOpening, formatSaidMinutes } from '../screens/client/format'
+import { waitVerdict } from '../screens/shared/wait-verdict'
 import { countWords, kioskWordsFor } from '../screens/client/devices/kiosk-strings'
 import { languageName } from '../screens/client/language-name'
 import { qrSvg } from '../platform/qr'
@@ -107,12 +108,18 @@ function header(frame: JoinFrame, words: JoinWords, heading: string): string {
   return `<header><p class="branch" dir="auto">${escapeHtml(frame.branchName)}</p><p class="location" dir="auto">${escapeHtml(frame.locationName)}</p><h1>${escapeHtml(heading)}</h1></header>${langs}`
 }
 
-/** The wait of a new ticket in the kiosk's words: "3 waiting · about 10 min", "You're next", "No counter is open right now". */
+/**
+ * The wait of a new ticket in the kiosk's words, from contract §28's verdict: "3 waiting · about
+ * 10 min", "Nobody waiting · You're next" (only with a counter free for it), "Nobody waiting ·
+ * about 5 min · No counter is open right now". The people waiting are those the ticket would
+ * have ahead (the line's call order), the number its phone page then shows.
+ */
 function facts(service: JoinServiceView, lang: string, locale: string): string {
   const k = kioskWordsFor(lang)
-  const waiting = service.waiting === 0 ? k.nobodyWaiting : countWords(k.waiting, service.waiting, lang, formatNumber(locale, service.waiting))
-  const wait = service.estimatedWaitSeconds === 0 ? k.youreNext : fill(k.approxWait, { time: formatMinutes(locale, service.estimatedWaitSeconds) })
-  return `<span class="waiting">${escapeHtml(waiting)}</span><span class="wait">${escapeHtml(wait)}</span>${service.noCounterOpen ? `<span class="no-counter">${escapeHtml(k.noCounterOpen)}</span>` : ''}`
+  const verdict = waitVerdict(service)
+  const waiting = service.peopleAhead === 0 ? k.nobodyWaiting : countWords(k.waiting, service.peopleAhead, lang, formatNumber(locale, service.peopleAhead))
+  const wait = verdict.kind === 'next' ? k.youreNext : verdict.kind === 'closed' ? k.closedNow : fill(k.approxWait, { time: formatSaidMinutes(locale, verdict.minutes) })
+  return `<span class="waiting">${escapeHtml(waiting)}</span><span class="wait">${escapeHtml(wait)}</span>${verdict.kind === 'noCounter' ? `<span class="no-counter">${escapeHtml(k.noCounterOpen)}</span>` : ''}`
 }
 
 export interface JoinPageInput {

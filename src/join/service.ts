@@ -45,6 +45,10 @@ export interface JoinServiceView {
   waiting: number
   estimatedWaitSeconds: number
   noCounterOpen: boolean
+  /** Contract §28: the people ahead of a ticket taken now (the line's call order: the number its phone page then shows). */
+  peopleAhead: number
+  /** Contract §28: an open counter of the service holds nothing now. */
+  counterFree: boolean
   /** Open, but its waiting count has reached `maxWaiting`: no more joining from a phone for now. */
   full: boolean
 }
@@ -197,6 +201,8 @@ export class JoinService {
         waiting: line.waiting,
         estimatedWaitSeconds: line.estimatedWaitSeconds,
         noCounterOpen: line.noCounterOpen,
+        peopleAhead: line.peopleAhead,
+        counterFree: line.counterFree,
         full: state.open && line.waiting >= place.maxWaiting,
       }
     })

@@ -22,8 +22,8 @@ const VIEW_EXAMPLE = {
     priorityChoice: true,
     appointments: true,
     services: [
-      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: false, priorityEstimatedWaitSeconds: 300 },
-      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, noCounterOpen: true, priorityEstimatedWaitSeconds: 600 },
+      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: false, priorityEstimatedWaitSeconds: 300, peopleAhead: 2, priorityPeopleAhead: 0, counterFree: false },
+      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans', ar: 'القروض' }, prefix: 'L', open: false, opensAt: '2026-11-26T07:30:00.000Z', waiting: 0, estimatedWaitSeconds: 600, noCounterOpen: true, priorityEstimatedWaitSeconds: 600, peopleAhead: 0, priorityPeopleAhead: 0, counterFree: false },
     ],
   },
 }
@@ -42,6 +42,7 @@ const TICKET_EXAMPLE = {
     peopleAhead: 2,
     estimatedWaitSeconds: 900,
     noCounterOpen: false,
+    counterFree: false,
     printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
   },
 }

@@ -30,6 +30,9 @@ export const KioskService = Type.Object(
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §19 estimate for a ticket taken now' }),
     noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed one); the pages say "No counter is open right now"' }),
     priorityEstimatedWaitSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the estimate for a priority ticket taken now; null when the kiosk offers no Priority choice' }),
+    peopleAhead: Type.Integer({ minimum: 0, description: 'contract §28: the people ahead of a normal ticket taken now (its line\'s call order; the ticket then shows the same number)' }),
+    priorityPeopleAhead: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the people ahead of a priority ticket taken now; null when the kiosk offers no Priority choice' }),
+    counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now; with nobody ahead and 0 seconds the pages say "You\'re next" (src/screens/shared/wait-verdict.ts)' }),
   },
   closed,
 )
@@ -65,6 +68,7 @@ export const KioskTicket = Type.Object(
     peopleAhead: Type.Integer({ minimum: 0 }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §19: seconds until it is called; 0 with nobody ahead and a free open counter ("You\'re next")' }),
     noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed one); the pages say "No counter is open right now"' }),
+    counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now; with nobody ahead and 0 seconds the pages say "You\'re next" (src/screens/shared/wait-verdict.ts)' }),
     printPath: Type.String({ description: 'the print page of this ticket', examples: ['/kiosk/tickets/tkt_…/print'] }),
   },
   closed,

@@ -3,6 +3,7 @@ import { canonicalLang, directionOf } from '../screens/shared/options'
 import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
 import type { KioskTicket } from './model'
+import { waitVerdict } from '../screens/shared/wait-verdict'
 
 /** Contract §9: 80 mm thermal roll paper, 58 mm as a kiosk setting (`?paper=58`). */
 export const PAPER_WIDTHS_MM = [80, 58] as const
@@ -35,6 +36,7 @@ body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", Arial, sans-
 .facts { display: grid; grid-template-columns: 1fr 1fr; gap: 1mm 2mm; margin: 2mm 0; border-block: .4mm solid #000; padding: 2mm 0; }
 .facts dt { font-size: ${narrow ? 7.5 : 8.5}pt; margin: 0; }
 .facts dd { font-size: ${narrow ? 11 : 13}pt; font-weight: 700; margin: 0; }
+.next { font-size: ${narrow ? 13 : 16}pt; font-weight: 800; text-align: center; margin: 2mm 0; border-block: .4mm solid #000; padding: 2mm 0; }
 .when { margin: 1mm 0; }
 .qr { width: ${narrow ? 30 : 36}mm; height: ${narrow ? 30 : 36}mm; margin: 2mm auto 1mm; }
 .qr svg { width: 100%; height: 100%; display: block; }
@@ -76,15 +78,6 @@ const WORDS = {
   },
 }
 
-/**
- * Minutes as people say them (contract §19, as the screens' formatMinutes): whole minutes,
- * at least 1, up to 10, then to the nearest 5. A wait of 0 with nobody ahead is printed as
- * "You're next" instead.
- */
-function minutesOf(seconds: number): number {
-  const exact = Math.max(1, Math.ceil(seconds / 60))
-  return exact > 10 ? Math.round(exact / 5) * 5 : exact
-}
 
 export interface PrintAssets {
   stylesheet: string
@@ -115,6 +108,8 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
   }
   const number = escapeHtml(view.ticket.ticketNumber)
   const count = new Intl.NumberFormat(writtenIn).format(view.peopleAhead)
+  // Contract §28: "You're next" alone, only with nobody ahead and a counter free for it; else the people ahead and the minutes.
+  const verdict = waitVerdict(view)
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}" dir="${dir}">
 <head>
@@ -131,11 +126,11 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
 <p class="label">${escapeHtml(words.yourNumber)}</p>
 <h1 class="number" dir="ltr">${number}</h1>
 <p class="service" dir="auto">${escapeHtml(view.serviceName)}</p>
-<dl class="facts">
+${verdict.kind === 'next' ? `<p class="next">${escapeHtml(words.youreNext)}</p>` : `<dl class="facts">
 <div><dt>${escapeHtml(words.ahead)}</dt><dd class="ahead">${escapeHtml(count)}</dd></div>
-<div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">${view.peopleAhead === 0 && view.estimatedWaitSeconds === 0 ? escapeHtml(words.youreNext) : `≈ ${escapeHtml(words.minutes(minutesOf(view.estimatedWaitSeconds), lang))}`}</dd></div>
-</dl>
-${view.noCounterOpen ? `<p class="no-counter">${escapeHtml(words.noCounterOpen)}</p>
+<div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">${verdict.kind === 'closed' ? '' : `≈ ${escapeHtml(words.minutes(verdict.minutes, lang))}`}</dd></div>
+</dl>`}
+${verdict.kind === 'noCounter' ? `<p class="no-counter">${escapeHtml(words.noCounterOpen)}</p>
 ` : ''}<p class="when">${escapeHtml(when)}</p>
 <div class="qr">${qrSvg(phoneUrl, { label: words.scan })}</div>
 <p class="scan">${escapeHtml(words.scan)}</p>

@@ -146,6 +146,7 @@ export class KioskService {
     const services = lines
       .map((line) => {
         const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
+        const forPriority = place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true) : null
         return {
           id: line.id,
           name: line.name,
@@ -157,7 +158,10 @@ export class KioskService {
           // Contract §19: closed, the time until it opens plus the estimate.
           estimatedWaitSeconds: waitWhenClosed(line.estimatedWaitSeconds, state, now),
           noCounterOpen: line.noCounterOpen,
-          priorityEstimatedWaitSeconds: place.kioskPriority ? waitWhenClosed(this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true).estimatedWaitSeconds, state, now) : null,
+          priorityEstimatedWaitSeconds: forPriority === null ? null : waitWhenClosed(forPriority.estimatedWaitSeconds, state, now),
+          peopleAhead: line.peopleAhead,
+          priorityPeopleAhead: forPriority === null ? null : forPriority.ahead,
+          counterFree: line.counterFree,
         }
       })
     // The branch is open while any listed service is; closed, it opens with its earliest service.
@@ -242,6 +246,7 @@ export class KioskService {
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
       noCounterOpen: inLine?.noCounterOpen ?? false,
+      counterFree: inLine?.counterFree ?? false,
       printPath: `/kiosk/tickets/${encodeURIComponent(row.id)}/print`,
     }
   }

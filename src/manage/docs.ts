@@ -16,11 +16,11 @@ const FLOOR_EXAMPLE = {
   generatedAt: '2026-11-25T09:42:00.000Z',
   breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
   locations: [{
-    id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, businessDay: '2026-11-25',
+    id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, businessDay: '2026-11-25', timezone: 'Europe/Berlin',
     services: [{
       id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts', ar: 'الحسابات' }, waiting: 6,
       longestWait: { ticketNumber: 'A012', waitingSince: '2026-11-25T09:24:30.000Z', seconds: 1050 },
-      estimatedWaitSeconds: 840, noCounterOpen: false, waitTargetSeconds: 900, overTarget: true,
+      estimatedWaitSeconds: 840, noCounterOpen: false, peopleAhead: 6, counterFree: false, open: true, opensAt: null, waitTargetSeconds: 900, overTarget: true,
       today: { called: 40, withinTarget: 34, withinTargetShare: 0.85 },
     }],
     counters: [{

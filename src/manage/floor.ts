@@ -3,6 +3,7 @@ import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
 import { addDays, localDate, localDateTime, zonedInstant } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
+import { locationHoursOf, openStateAt, serviceHoursOf } from '../queue/opening-hours'
 import type { TicketRow } from '../tickets'
 import type { AppointmentService } from '../appointments'
 import type { FloorAppointment, FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
@@ -31,7 +32,7 @@ export interface FloorState {
 }
 
 interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; breakReasons: string; stateRevision: number; active: number }
-interface LocationRow { id: string; name: string; names: string | null; timezone: string }
+interface LocationRow { id: string; name: string; names: string | null; timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
 interface CounterRow { id: string; name: string; names: string | null; locationId: string; open: number; updatedAt: number; serviceIds: string }
 interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: string | null; startedAt: number; username: string; displayName: string | null; userActive: number | null }
 
@@ -45,9 +46,12 @@ function prepareFloorStatements(deps: Pick<AppDeps, 'db'>) {
     unitsStmt: sql.query<{ id: string; name: string; names: string | null; defaultLanguage: string }, []>(
       'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
     ),
-    locationsStmt: sql.query<LocationRow, [string]>('SELECT id, name, names, timezone FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id'),
-    targetsStmt: sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number }, [string]>(
-      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds FROM services WHERE queue_unit_id = ?1',
+    locationsStmt: sql.query<LocationRow, [string]>(
+      `SELECT id, name, names, timezone, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
+       FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id`,
+    ),
+    targetsStmt: sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number; openingHours: string | null }, [string]>(
+      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
     ),
     countersStmt: sql.query<CounterRow, [string]>(
       `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
@@ -186,6 +190,7 @@ export class FloorModel {
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
       const serviceRows = this.parts.targetsStmt.all(queueUnitId)
       const targets = new Map(serviceRows.map((s) => [s.id, s.waitTargetSeconds]))
+      const serviceHours = new Map(serviceRows.map((s) => [s.id, s.openingHours]))
       const serviceNames = new Map(serviceRows.map((s) => [s.id, { name: s.name, names: names(s.name, s.names) }]))
 
       // The longest-waiting ticket of each line (one seek per line), and each counter's ticket:
@@ -212,7 +217,10 @@ export class FloorModel {
         dayEndsAt = Math.min(dayEndsAt, zonedInstant(addDays(day, 1), '00:00', location.timezone))
         const todays = new Map(tickets.rollupReads.daily([queueUnitId], day, day, location.id, null).map((r) => [r.serviceId, r]))
         const servedToday = new Map(tickets.rollupReads.counters([queueUnitId], day, day, location.id).map((r) => [r.counterId, r.served]))
+        const locationHours = locationHoursOf(location)
         const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
+          // Contract §18, §28: a closed service says when it opens, not an estimate.
+          const opening = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, location.timezone)
           const target = targets.get(line.id) ?? 0
           const head = heads.get(`${line.id}\u0000${location.id}`)
           const seconds = head === undefined ? 0 : Math.max(0, Math.floor((now - head.createdAt) / 1000))
@@ -231,6 +239,10 @@ export class FloorModel {
             longestWait: head === undefined ? null : { ticketNumber: head.ticketNumber, waitingSince: isoTime(head.createdAt), seconds },
             estimatedWaitSeconds: line.estimatedWaitSeconds,
             noCounterOpen: line.noCounterOpen,
+            peopleAhead: line.peopleAhead,
+            counterFree: line.counterFree,
+            open: opening.open,
+            opensAt: opening.open || opening.opensAt === null ? null : isoTime(opening.opensAt),
             waitTargetSeconds: target,
             overTarget: head !== undefined && seconds > target,
             today: { called, withinTarget: within, withinTargetShare: called === 0 ? null : Math.round((within / called) * 1000) / 1000 },
@@ -281,7 +293,7 @@ export class FloorModel {
             status: row.status,
           })
         }
-        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, services, counters, appointments, appointmentsToCome }
+        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, timezone: location.timezone, services, counters, appointments, appointmentsToCome }
       })
 
       const snapshot: FloorSnapshot = {

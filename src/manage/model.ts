@@ -28,6 +28,10 @@ export const FloorService = Type.Object(
     ], { description: 'null when nobody waits' }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §19: a new ticket\'s estimate, from the one estimator' }),
     noCounterOpen: Type.Boolean(),
+    peopleAhead: Type.Integer({ minimum: 0, description: 'contract §28: the people ahead of a normal ticket taken now (its line\'s call order)' }),
+    counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now (src/screens/shared/wait-verdict.ts)' }),
+    open: Type.Boolean({ description: 'contract §18: the service takes tickets now; closed, the floor says when it opens instead of an estimate' }),
+    opensAt: Type.Union([Instant, Type.Null()], { description: 'closed: its next opening; null when open (or none within a year)' }),
     waitTargetSeconds: Type.Integer({ minimum: 0 }),
     overTarget: Type.Boolean({ description: 'the longest current wait has passed `waitTargetSeconds` (contract §22)' }),
     today: Type.Object(
@@ -96,6 +100,7 @@ export const FloorLocation = Type.Object(
     name: Type.String(),
     names: Names,
     businessDay: Type.String({ description: 'today at this location (its time zone)' }),
+    timezone: Type.String({ description: 'its time zone: a closed service\'s opening is said in its clock' }),
     services: Type.Array(FloorService),
     counters: Type.Array(FloorCounter),
     appointments: Type.Array(FloorAppointment, { description: 'today\'s appointments at this location (its business day), by start time; cancelled ones are left out' }),

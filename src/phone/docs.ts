@@ -32,7 +32,7 @@ export const readTicketByTrackingCodeDocs = routeDetail({
           serviceName: 'الحسابات', serviceNames: { en: 'Accounts', ar: 'الحسابات' },
           locationName: 'القاعة الرئيسية', locationNames: { en: 'Main hall', ar: 'القاعة الرئيسية' },
           branchName: 'الفرع الرئيسي', branchNames: { en: 'Main branch', ar: 'الفرع الرئيسي' },
-          peopleAhead: 2, estimatedWaitSeconds: 900, noCounterOpen: false, counterName: null, counterNames: null, callCount: 0, approachingAhead: 3, transferred: false, moreTimeLeft: 2,
+          peopleAhead: 2, estimatedWaitSeconds: 900, noCounterOpen: false, counterFree: false, counterName: null, counterNames: null, callCount: 0, approachingAhead: 3, transferred: false, moreTimeLeft: 2,
         },
         version: '1a2b3c4d5e6f',
       },
@@ -84,7 +84,7 @@ export const moreTimeDocs = routeDetail({
         data: {
           state: 'WAITING', language: 'en', defaultLanguage: 'en', languages: ['en'], ticketNumber: 'A003', serviceName: 'Accounts', serviceNames: { en: 'Accounts' },
           locationName: 'Main hall', locationNames: { en: 'Main hall' }, branchName: 'Main branch', branchNames: { en: 'Main branch' }, peopleAhead: 5, estimatedWaitSeconds: 1500,
-          noCounterOpen: false, counterName: null, counterNames: null, callCount: 0, approachingAhead: 3, transferred: false, moreTimeLeft: 1,
+          noCounterOpen: false, counterFree: false, counterName: null, counterNames: null, callCount: 0, approachingAhead: 3, transferred: false, moreTimeLeft: 1,
         },
         version: '1a2b3c4d5e6f',
       },

@@ -24,6 +24,7 @@ const PhoneStatusSchema = Type.Union([
     peopleAhead: Type.Integer({ minimum: 0 }),
     estimatedWaitSeconds: Type.Integer({ minimum: 0, description: 'contract §19: seconds until it is called; 0 with nobody ahead and a free open counter ("You\'re next")' }),
     noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed one); the pages say "No counter is open right now"' }),
+    counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now; with nobody ahead and 0 seconds the pages say "You\'re next" (src/screens/shared/wait-verdict.ts)' }),
     counterName: Type.Union([Type.String(), Type.Null()], { description: 'in `language`' }),
     counterNames: Type.Union([Names, Type.Null()]),
     callCount: Type.Integer({ minimum: 0 }),

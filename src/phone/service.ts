@@ -29,6 +29,8 @@ export type PhoneStatus =
       estimatedWaitSeconds: number
       /** Contract §19: no open counter serves its line now. */
       noCounterOpen: boolean
+      /** Contract §28: an open counter of its service holds nothing now (the page's wait verdict reads it). */
+      counterFree: boolean
       /** The counter it is called to (CALLED, SERVING), else null. */
       counterName: string | null
       counterNames: Names | null
@@ -210,6 +212,7 @@ export class PhoneService {
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
       noCounterOpen: inLine?.noCounterOpen ?? false,
+      counterFree: inLine?.counterFree ?? false,
       counterName: counter === null ? null : resolveName(counter, language, fallback),
       counterNames: counter === null ? null : namesObject(counter, fallback),
       callCount: row.callCount,

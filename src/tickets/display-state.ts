@@ -37,6 +37,10 @@ export interface QueueDisplayService {
   estimatedWaitSeconds: number
   /** Contract §19: no open counter serves the line now (the board says "No counter is open right now"). */
   noCounterOpen: boolean
+  /** Contract §28: the people ahead of a normal ticket taken now (the line's call order). */
+  peopleAhead: number
+  /** Contract §28: an open counter of the service holds nothing now. */
+  counterFree: boolean
   nowServing: QueueDisplayNowServing | null
   /** Contract §18: the service takes tickets now (its location's hours narrowed by its own). */
   open: boolean
@@ -176,6 +180,8 @@ export class QueueDisplayReader {
             waiting: line.waiting,
             estimatedWaitSeconds: waitWhenClosed(line.estimatedWaitSeconds, opening, now),
             noCounterOpen: line.noCounterOpen,
+            peopleAhead: line.peopleAhead,
+            counterFree: line.counterFree,
             nowServing: line.nowServing === null ? null : {
               number: line.nowServing.number,
               counterName: line.nowServing.counterName,

@@ -38,6 +38,13 @@ export interface WaitEstimate {
   estimatedWaitSeconds: number
   /** No open counter serves the line: the estimate assumed one (contract §19). */
   noCounterOpen: boolean
+  /** Contract §28: an open counter of the line's service holds nothing now (the wait verdict's "a counter is free"). */
+  counterFree: boolean
+}
+
+/** Contract §28: an open counter serving `serviceId` holds nothing now (free: no rest of a current ticket). */
+export function counterFreeFor(now: LocationNow, serviceId: string): boolean {
+  return now.counters.some((c) => c.restSeconds <= 0 && c.serviceIds.includes(serviceId))
 }
 
 /**
@@ -252,5 +259,5 @@ export function estimateForNew(now: LocationNow, serviceId: string, priority: bo
   // Behind every waiting ticket of its lane, before every one still to come (their createdAt is their arrival, ≥ 0).
   const extra: ReplayTicket = { id: NEW_TICKET_ID, serviceId, priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.NEGATIVE_INFINITY }
   const { callsAt, noCounter } = replayCalls(now, extra)
-  return { estimatedWaitSeconds: Math.round(callsAt.get(NEW_TICKET_ID) ?? 0), noCounterOpen: noCounter.has(NEW_TICKET_ID) }
+  return { estimatedWaitSeconds: Math.round(callsAt.get(NEW_TICKET_ID) ?? 0), noCounterOpen: noCounter.has(NEW_TICKET_ID), counterFree: counterFreeFor(now, serviceId) }
 }

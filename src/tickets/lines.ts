@@ -2,8 +2,8 @@ import type { Db } from '../db/open'
 import { isoTime } from '../platform/clock'
 import { planStable } from '../platform/sql'
 import { averageServiceSeconds, logSigmaOfSpread, serviceSpread } from './wait'
-import { estimateForNew, replayCalls, restOfCurrent, type LocationNow, type ReplayCounter, type ReplayTicket, type WaitEstimate } from './estimate'
-import { DEFAULT_PRIORITY_POLICY, type PriorityPolicy } from './priority'
+import { counterFreeFor, estimateForNew, replayCalls, restOfCurrent, type LocationNow, type ReplayCounter, type ReplayTicket, type WaitEstimate } from './estimate'
+import { callOrder, callsAhead, DEFAULT_PRIORITY_POLICY, type PriorityPolicy } from './priority'
 import { UsualCounters } from './usual-counters'
 
 /** The ticket a line is serving now, as the live reads show it. */
@@ -34,6 +34,13 @@ export interface QueueLine {
   estimatedWaitSeconds: number
   /** Contract §19: no open counter serves the line now; the estimate assumed one. */
   noCounterOpen: boolean
+  /**
+   * Contract §28: the people ahead of a new normal ticket of the line, from its call order at
+   * this revision (`LocationEstimates.placeForNew`): the number every surface says.
+   */
+  peopleAhead: number
+  /** Contract §28: an open counter of the service holds nothing now. */
+  counterFree: boolean
   nowServing: LineNowServing | null
 }
 
@@ -75,19 +82,81 @@ interface OpenCounterRow {
 interface WaitingRow { id: string; serviceId: string; locationId: string; priority: number; front: number; queueRank: number; createdAt: number }
 
 /**
+ * A ticket's place in its (service, location) line at one state revision (contract §8, §19,
+ * §28): the tickets of its line called before it, and the estimator's facts. What the wait
+ * verdict (src/screens/shared/wait-verdict.ts) reads on every surface.
+ */
+export interface LineFacts extends WaitEstimate {
+  /** Tickets of the line that will be called before it (its index in the line's call order). */
+  ahead: number
+}
+
+/**
  * A location's estimates at one state revision (contract §19, estimate.ts): the replay of its
- * waiting tickets is run once, and once per new-ticket question (service, priority).
+ * waiting tickets is run once, and once per new-ticket question (service, priority). The people
+ * ahead come from the same waiting tickets in their line's call order (`callOrder`), so every
+ * surface reading one revision says the same number (contract §28).
  */
 export class LocationEstimates {
   private calls: ReturnType<typeof replayCalls> | null = null
   private readonly forNewCache = new Map<string, WaitEstimate>()
+  private readonly newAheadCache = new Map<string, number>()
+  /** Per waiting ticket: its service and its index in its line's call order. */
+  private order: Map<string, { serviceId: string; ahead: number }> | null = null
+  private lineSizes: Map<string, number> | null = null
   constructor(readonly state: LocationNow) {}
 
   /** A waiting ticket's estimate, or null when it is not waiting here. */
   forTicket(ticketId: string): WaitEstimate | null {
     this.calls ??= replayCalls(this.state)
     const at = this.calls.callsAt.get(ticketId)
-    return at === undefined ? null : { estimatedWaitSeconds: Math.round(at), noCounterOpen: this.calls.noCounter.has(ticketId) }
+    if (at === undefined) return null
+    const serviceId = this.lineOrder().get(ticketId)?.serviceId
+    return { estimatedWaitSeconds: Math.round(at), noCounterOpen: this.calls.noCounter.has(ticketId), counterFree: serviceId !== undefined && counterFreeFor(this.state, serviceId) }
+  }
+
+  /** Every waiting ticket's index in its line's call order (the unit's priority policy), built once. */
+  private lineOrder(): Map<string, { serviceId: string; ahead: number }> {
+    if (this.order !== null) return this.order
+    const lines = new Map<string, ReplayTicket[]>()
+    for (const t of this.state.waiting) {
+      let line = lines.get(t.serviceId)
+      if (line === undefined) lines.set(t.serviceId, (line = []))
+      line.push(t)
+    }
+    this.order = new Map()
+    this.lineSizes = new Map()
+    for (const [serviceId, line] of lines) {
+      this.lineSizes.set(serviceId, line.length)
+      callOrder(line, this.state.policy).forEach((t, ahead) => this.order!.set(t.id, { serviceId, ahead }))
+    }
+    return this.order
+  }
+
+  /** A waiting ticket's place (people ahead and estimate), or null when it is not waiting here. */
+  placeOf(ticketId: string): LineFacts | null {
+    const inLine = this.lineOrder().get(ticketId)
+    const estimate = this.forTicket(ticketId)
+    return inLine === undefined || estimate === null ? null : { ahead: inLine.ahead, ...estimate }
+  }
+
+  /**
+   * The place a ticket of `serviceId` issued now would get (`priority` or not): the people of
+   * its line called before it (a normal one: all of them) and its estimate.
+   */
+  placeForNew(serviceId: string, priority: boolean): LineFacts {
+    const key = `${serviceId}\u0000${priority ? 1 : 0}`
+    let ahead = this.newAheadCache.get(key)
+    if (ahead === undefined) {
+      this.lineOrder()
+      if (!priority) ahead = this.lineSizes!.get(serviceId) ?? 0
+      else {
+        const line = this.state.waiting.filter((t) => t.serviceId === serviceId)
+        ahead = callsAhead(line, { id: NEW_PLACE_ID, priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.POSITIVE_INFINITY }, this.state.policy)
+      }
+      this.newAheadCache.set(key, ahead)
+    }
+    return { ahead, ...this.forNew(serviceId, priority) }
   }
 
   /** The estimate of a ticket of `serviceId` issued now (`priority` or not). */
@@ -98,6 +167,9 @@ export class LocationEstimates {
     return found
   }
 }
+
+/** The ID `placeForNew` gives the ticket about to be issued in its line's call order (no real ticket ID is empty). */
+const NEW_PLACE_ID = ''
 
 /**
  * How long a unit's estimates are reused at one state revision: what the counters hold ages
@@ -255,7 +327,7 @@ export class QueueLines {
     return wanted.map((row) => {
       const waiting = row.waiting ?? 0
       // A new normal ticket goes behind every waiting one of its line, whatever the priority policy.
-      const estimate = (estimates.get(row.locationId) ?? this.estimatesAt(queueUnitId, row.locationId)).forNew(row.id, false)
+      const estimate = (estimates.get(row.locationId) ?? this.estimatesAt(queueUnitId, row.locationId)).placeForNew(row.id, false)
       return {
         id: row.id,
         name: row.name,
@@ -266,6 +338,8 @@ export class QueueLines {
         waiting,
         estimatedWaitSeconds: estimate.estimatedWaitSeconds,
         noCounterOpen: estimate.noCounterOpen,
+        peopleAhead: estimate.ahead,
+        counterFree: estimate.counterFree,
         nowServing: row.nowServingNumber != null && row.nowServingCounter != null && row.nowServingCalledAt != null
           ? {
               number: row.nowServingNumber,

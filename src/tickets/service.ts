@@ -52,6 +52,8 @@ export interface PlaceInLine {
   estimatedWaitSeconds: number
   /** Contract §19: no open counter serves its line now; the estimate assumed one. */
   noCounterOpen: boolean
+  /** Contract §28: an open counter of its service holds nothing now (the wait verdict reads it). */
+  counterFree: boolean
 }
 
 interface PlaceRow { id: string; priority: number; front: number; queueRank: number; createdAt: number }
@@ -381,8 +383,11 @@ export class Tickets {
 
   /**
    * A waiting ticket's place in its (service, location) line: how many of the line's tickets
-   * will be called before it under the unit's priority policy (`callsAhead`), and contract §19's
-   * estimate from that (estimate.ts). O(the line's waiting tickets + the unit's open counters). Null when the ticket is not WAITING.
+   * will be called before it under the unit's priority policy (its index in the line's call
+   * order) and contract §19's estimate, both from the unit's estimates at this state revision
+   * (`LocationEstimates.placeOf`, lines.ts), so every surface says the same number (contract
+   * §28). O(the location's waiting tickets + the unit's open counters) once per revision. Null
+   * when the ticket is not WAITING.
    */
   placeInLine(ticket: TicketRow): PlaceInLine | null {
     if (ticket.status !== 'WAITING') return null
@@ -391,38 +396,41 @@ export class Tickets {
 
   /**
    * Every waiting ticket's place in one (service, location) line, by ticket ID: the line read
-   * and put in call order once, so N tickets of a line cost one read, not N (the phone polls,
-   * contract §23). Each entry is what `placeInLine` answers for that ticket.
+   * once, so N tickets of a line cost one read, not N (the phone polls, contract §23). Each
+   * entry is what `placeInLine` answers for that ticket.
    */
   placesInLine(queueUnitId: string, serviceId: string, locationId: string): Map<string, PlaceInLine> {
     return inReadTransaction(this.deps.db, () => {
       const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
       const estimates = this.parts.lines.estimatesAt(queueUnitId, locationId)
       const places = new Map<string, PlaceInLine>()
-      callOrder(waiting, this.priorityPolicy(queueUnitId)).forEach((ticket, ahead) => {
-        places.set(ticket.id, { ahead, ...(estimates.forTicket(ticket.id) ?? estimates.forNew(serviceId, ticket.priority)) })
-      })
+      for (const ticket of waiting) places.set(ticket.id, this.placeFrom(estimates, queueUnitId, serviceId, waiting, ticket))
       return places
     })
   }
 
-  /** The place a ticket issued now would get (`priority` or not): for a kiosk's choice. */
+  /** The place a ticket issued now would get (`priority` or not): for a kiosk's choice (`LocationEstimates.placeForNew`). */
   placeForNew(queueUnitId: string, serviceId: string, locationId: string, priority: boolean): PlaceInLine {
-    return inReadTransaction(this.deps.db, () => {
-      const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
-      const target = { id: '', priority, front: false, queueRank: Number.POSITIVE_INFINITY, createdAt: Number.POSITIVE_INFINITY }
-      const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
-      return { ahead, ...this.parts.lines.estimatesAt(queueUnitId, locationId).forNew(serviceId, priority) }
-    })
+    return inReadTransaction(this.deps.db, () => this.parts.lines.estimatesAt(queueUnitId, locationId).placeForNew(serviceId, priority))
   }
 
   private place(queueUnitId: string, serviceId: string, locationId: string, target: LinePlace): PlaceInLine {
     return inReadTransaction(this.deps.db, () => {
-      const waiting = this.parts.lineStmt.all(serviceId, locationId).map(toPlace)
-      const ahead = callsAhead(waiting, target, this.priorityPolicy(queueUnitId))
       const estimates = this.parts.lines.estimatesAt(queueUnitId, locationId)
-      return { ahead, ...(estimates.forTicket(target.id) ?? estimates.forNew(serviceId, target.priority)) }
+      const found = estimates.placeOf(target.id)
+      if (found !== null) return found
+      return this.placeFrom(estimates, queueUnitId, serviceId, this.parts.lineStmt.all(serviceId, locationId).map(toPlace), target)
     })
+  }
+
+  /**
+   * A ticket's place from the unit's estimates at this revision; a ticket they do not hold (a
+   * write that left the revision as it was) is placed in the line read now by the same order.
+   */
+  private placeFrom(estimates: ReturnType<QueueLines['estimatesAt']>, queueUnitId: string, serviceId: string, waiting: LinePlace[], target: LinePlace): PlaceInLine {
+    const found = estimates.placeOf(target.id)
+    if (found !== null) return found
+    return { ...estimates.forNew(serviceId, target.priority), ...(estimates.forTicket(target.id) ?? {}), ahead: callsAhead(waiting, target, this.priorityPolicy(queueUnitId)) }
   }
 
   /** Tickets `counterId` completed on a business day (the desk's "served today"). */

@@ -279,12 +279,12 @@ describe('priority tickets: wait estimates count the tickets really called ahead
     const p2 = await walkIn(ctx, true)
     // One open counter (cnt_2) serves accounts and holds nothing; no completion yet: 300 s per
     // ticket (contract §19: the free counter takes the first ticket now, so 0 with nobody ahead).
-    expect(place(ctx, p1.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false })
-    expect(place(ctx, p2.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 300, noCounterOpen: false })
-    expect(place(ctx, n1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
-    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1200, noCounterOpen: false })
-    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', true)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
-    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', false)).toEqual({ ahead: 5, estimatedWaitSeconds: 1500, noCounterOpen: false })
+    expect(place(ctx, p1.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, p2.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 300, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, n1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1200, noCounterOpen: false, counterFree: true })
+    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', true)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
+    expect(ctx.deps.tickets.placeForNew('qu_main', 'svc_accounts', 'loc_hall', false)).toEqual({ ahead: 5, estimatedWaitSeconds: 1500, noCounterOpen: false, counterFree: true })
     // The line's estimate (services list, display) is for a normal ticket issued now: everyone waits ahead.
     const line = ctx.deps.tickets.lines('qu_main', true).find((l) => l.id === 'svc_accounts' && l.locationId === 'loc_hall')!
     expect(line).toMatchObject({ waiting: 5, estimatedWaitSeconds: 1500, noCounterOpen: false })
@@ -295,7 +295,7 @@ describe('priority tickets: wait estimates count the tickets really called ahead
     expect(place(ctx, p1.id)!.ahead).toBe(1)
     expect(place(ctx, n1.id)!.ahead).toBe(3)
     // cnt_1 opened by its call: two free open counters for accounts now, 4 tickets ahead: 2 each.
-    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 600, noCounterOpen: false })
+    expect(place(ctx, n3.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
     expect(ctx.deps.tickets.placeInLine({ ...ctx.deps.tickets.byId(n1.id)!, status: 'CALLED' })).toBeNull()
   })
 

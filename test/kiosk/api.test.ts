@@ -16,8 +16,8 @@ describe('GET /api/devices/v1/kiosk', () => {
     expect(view).toMatchObject({ branchName: 'Main branch', queueUnit: { id: 'qu_main', active: true }, location: { id: 'loc_hall', name: 'Main hall', timezone: 'Europe/Berlin' } })
     // svc_closed is inactive; the annex's lines are another location's.
     expect(view.services).toEqual([
-      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: true, priorityEstimatedWaitSeconds: null },
-      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', open: true, opensAt: null, waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: true, priorityEstimatedWaitSeconds: null },
+      { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', open: true, opensAt: null, waiting: 2, estimatedWaitSeconds: 900, noCounterOpen: true, priorityEstimatedWaitSeconds: null, peopleAhead: 2, priorityPeopleAhead: null, counterFree: false },
+      { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', open: true, opensAt: null, waiting: 0, estimatedWaitSeconds: 300, noCounterOpen: true, priorityEstimatedWaitSeconds: null, peopleAhead: 0, priorityPeopleAhead: null, counterFree: false },
     ])
     expect(view.priorityChoice).toBe(false)
     const limited = await pairedCookie(ctx, { role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall', services: ['svc_loans'] })

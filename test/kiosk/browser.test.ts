@@ -191,11 +191,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     // Counter 1 takes the ticket ahead: one fewer ahead, live.
     await lobby.callNext('cnt_1')
     await phone.locator('.phone-ahead', { hasText: '0' }).waitFor({ timeout: LIVE_MS })
-    // Contract §19: nobody ahead and a free open counter (cnt_2) of the service: "You're next",
-    // never "0 ahead" beside a number of minutes.
+    // Contract §19, §28: nobody ahead and a free open counter (cnt_2) of the service: "You're next"
+    // alone, never "0 ahead" beside a number of minutes.
     await fetch(`${lobby.url}/api/operator/v1/counters/cnt_2/open`, { method: 'POST', headers: { authorization: `Bearer ${lobby.secrets.operator}` } })
-    await phone.locator('.phone-wait', { hasText: "You're next" }).waitFor({ timeout: LIVE_MS })
-    expect(await phone.locator('.phone-wait').textContent()).not.toMatch(/\d/)
+    await phone.locator('.phone-next', { hasText: "You're next" }).waitFor({ timeout: LIVE_MS })
+    expect(await phone.locator('.phone-ahead, .phone-wait').count()).toBe(0)
     // Counter 2 calls this one.
     const calledAt = Date.now()
     await fetch(`${lobby.url}/api/operator/v1/tickets/${mine.id}/call`, {
@@ -223,7 +223,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await phone.close()
   }, TEST_MS)
 
-  test('contract §19: nobody ahead and a free open counter: the kiosk and the print page say "You\'re next", never "0 ahead" beside minutes', async () => {
+  test('contract §19, §28: nobody ahead and a free open counter: the kiosk and the print page say "You\'re next" alone, never "0 ahead" beside minutes', async () => {
     // Free the counters and empty the lines, then open cnt_1 (it serves accounts): free, nobody waiting.
     const overview = (await (await fetch(`${lobby.url}/api/operator/v1/queue`, { headers: { authorization: `Bearer ${lobby.secrets.operator}` } })).json()) as {
       data: { services: { tickets: { id: string }[] }[]; counters: { ticket: { id: string; status: string } | null }[] }
@@ -238,15 +238,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     })
     const print = await browser.newPage()
     await print.goto(`${lobby.url}${issued.printPath}`)
-    expect(await print.locator('.wait').textContent()).toBe("You're next")
+    expect(await print.locator('.next').textContent()).toBe("You're next")
+    expect(await print.locator('.ahead, .wait').count()).toBe(0)
     await print.close()
     await lobby.operate(`tickets/${issued.ticket.id}/cancel`)
     // The kiosk's ticket screen after a tap.
     await kiosk.goto(`${lobby.url}/kiosk`)
     await serviceButton(kiosk, 'svc_accounts').click()
     await kiosk.locator('.kiosk-ticket-number').waitFor({ timeout: LIVE_MS })
-    expect(await kiosk.locator('.kiosk-ticket-ahead').textContent()).toBe('0')
-    expect(await kiosk.locator('.kiosk-ticket-wait').textContent()).toBe("You're next")
+    expect(await kiosk.locator('.kiosk-ticket-next').textContent()).toBe("You're next")
+    expect(await kiosk.locator('.kiosk-ticket-ahead, .kiosk-ticket-wait').count()).toBe(0)
     await kiosk.waitForTimeout(1300)
     await kiosk.locator('.kiosk-ticket').click()
     await serviceButton(kiosk, 'svc_accounts').waitFor()

@@ -49,7 +49,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     expect(waiting.body.data).toEqual({
       state: 'WAITING', language: 'en', defaultLanguage: 'en', languages: ['en'], ticketNumber: 'A002',
       serviceName: 'Accounts', serviceNames: { en: 'Accounts' }, locationName: 'Main hall', locationNames: { en: 'Main hall' }, branchName: 'Main branch', branchNames: { en: 'Main branch' },
-      peopleAhead: 1, estimatedWaitSeconds: 600, noCounterOpen: true, counterName: null, counterNames: null, callCount: 0,
+      peopleAhead: 1, estimatedWaitSeconds: 600, noCounterOpen: true, counterFree: false, counterName: null, counterNames: null, callCount: 0,
       approachingAhead: 3, transferred: false, moreTimeLeft: 2,
     })
     await ok(callNext(ctx, 'cnt_1'))

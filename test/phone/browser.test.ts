@@ -134,7 +134,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     const mine = await walkIn()
     for (let i = 0; i < 4; i++) await walkIn()
     const phone = await phonePage(mine.trackingUrl, 'en')
-    await phone.locator('.phone-ahead', { hasText: '0' }).waitFor()
+    // Nobody ahead and the walk-in's counter free: "You're next" alone (contract §28), no count beside it.
+    await phone.locator('.phone-next', { hasText: "You're next" }).waitFor()
+    expect(await phone.locator('.phone-ahead').count()).toBe(0)
     await phone.getByRole('button', { name: 'I need more time' }).click()
     await phone.locator('.phone-ahead', { hasText: '3' }).waitFor({ timeout: LIVE_MS })
     await phone.getByText('Done: the next people go ahead of you.').waitFor()
@@ -200,7 +202,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await clearLine()
     const mine = await walkIn()
     const phone = await phonePage(mine.trackingUrl, 'en')
-    await phone.locator('.phone-ahead', { hasText: '0' }).waitFor()
+    // Nobody ahead and the walk-in's counter free: "You're next" alone (contract §28), no count beside it.
+    await phone.locator('.phone-next', { hasText: "You're next" }).waitFor()
+    expect(await phone.locator('.phone-ahead').count()).toBe(0)
     await operator('POST', `tickets/${mine.id}/call`, { counterId: 'cnt_1' })
     await phone.getByText('Please go to Counter 1').waitFor({ timeout: LIVE_MS })
     expect((await operator('POST', `tickets/${mine.id}/transfer`, { serviceId: 'svc_loans', note: 'Wants a savings account' })).status).toBe(200)

@@ -31,13 +31,13 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
       // the rest of cnt_1's ticket (300 s counted from its call 5 s ago: 295) plus its own turn;
       // loans waits for cnt_1's current ticket and the older accounts ticket.
       services: [
-        { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: true, nowServing: null, open: true, opensAt: null },
+        { id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_annex', waiting: 1, estimatedWaitSeconds: 600, noCounterOpen: true, peopleAhead: 1, counterFree: false, nowServing: null, open: true, opensAt: null },
         {
-          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 595, noCounterOpen: false,
+          id: 'svc_accounts', name: 'Accounts', names: { en: 'Accounts' }, prefix: 'A', locationId: 'loc_hall', waiting: 1, estimatedWaitSeconds: 595, noCounterOpen: false, peopleAhead: 1, counterFree: false,
           nowServing: { number: 'A001', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, status: 'SERVING', calledAt: T0, priority: false },
           open: true, opensAt: null,
         },
-        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 595, noCounterOpen: false, nowServing: null, open: true, opensAt: null },
+        { id: 'svc_loans', name: 'Loans', names: { en: 'Loans' }, prefix: 'L', locationId: 'loc_hall', waiting: 0, estimatedWaitSeconds: 595, noCounterOpen: false, peopleAhead: 0, counterFree: false, nowServing: null, open: true, opensAt: null },
       ],
       recentCalls: [
         { number: 'A001', serviceId: 'svc_accounts', locationId: 'loc_hall', counterName: 'Counter 1', counterNames: { en: 'Counter 1' }, calledAt: T0, status: 'SERVING', priority: false },
@@ -46,7 +46,7 @@ describe('queueDisplayState (docs/display.md queue state)', () => {
     // Exactly the documented keys, in the documented order.
     expect(Object.keys(state!)).toEqual(['queueUnitId', 'name', 'names', 'defaultLanguage', 'languages', 'stateRevision', 'generatedAt', 'locations', 'services', 'recentCalls'])
     expect(Object.keys(state!.locations[0]!)).toEqual(['id', 'name', 'names', 'timezone', 'open', 'opensAt'])
-    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'names', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'noCounterOpen', 'nowServing', 'open', 'opensAt'])
+    expect(Object.keys(state!.services[0]!)).toEqual(['id', 'name', 'names', 'prefix', 'locationId', 'waiting', 'estimatedWaitSeconds', 'noCounterOpen', 'peopleAhead', 'counterFree', 'nowServing', 'open', 'opensAt'])
     expect(Object.keys(state!.recentCalls[0]!)).toEqual(['number', 'serviceId', 'locationId', 'counterName', 'counterNames', 'calledAt', 'status', 'priority'])
   })
 

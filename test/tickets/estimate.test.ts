@@ -23,21 +23,21 @@ describe('wait estimates (contract §19)', () => {
     const ctx = counterContext()
     await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
-    expect(forNew(ctx)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(forNew(ctx)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
     expect((await listed(ctx)).estimatedWaitSeconds).toBe(0)
     const t = await issued(ctx)
     // "You're next": nobody ahead, a free open counter of the service.
-    expect(place(ctx, t.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(place(ctx, t.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
     // The second ticket goes to the other free counter: also 0.
     const u = await issued(ctx)
-    expect(place(ctx, u.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 0, noCounterOpen: false })
+    expect(place(ctx, u.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
   })
 
   test('no counter open: one counter busy for one average is assumed, and it is flagged', async () => {
     const ctx = counterContext()
     const t = await issued(ctx)
-    expect(place(ctx, t.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 300, noCounterOpen: true })
-    expect(forNew(ctx)).toEqual({ ahead: 1, estimatedWaitSeconds: 600, noCounterOpen: true })
+    expect(place(ctx, t.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 300, noCounterOpen: true, counterFree: false })
+    expect(forNew(ctx)).toEqual({ ahead: 1, estimatedWaitSeconds: 600, noCounterOpen: true, counterFree: false })
     expect(ctx.deps.tickets.lines('qu_main', true).find((l) => l.id === 'svc_accounts' && l.locationId === 'loc_hall')).toMatchObject({ noCounterOpen: true })
   })
 
@@ -67,8 +67,8 @@ describe('wait estimates (contract §19)', () => {
     await issued(ctx)
     const loan = await issued(ctx, HALL_LOANS)
     // The loans ticket is the only one of its line, but cnt_1 calls the two older accounts tickets first.
-    expect(place(ctx, loan.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 600, noCounterOpen: false })
-    expect(forNew(ctx, 'svc_loans')).toEqual({ ahead: 1, estimatedWaitSeconds: 900, noCounterOpen: false })
+    expect(place(ctx, loan.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
+    expect(forNew(ctx, 'svc_loans')).toEqual({ ahead: 1, estimatedWaitSeconds: 900, noCounterOpen: false, counterFree: true })
     // cnt_2 opens for accounts alone: it takes the second accounts ticket, so cnt_1 reaches the loan at 300.
     await ok(op(ctx, 'POST', '/counters/cnt_2/open'))
     expect(place(ctx, loan.id).estimatedWaitSeconds).toBe(300)
@@ -88,10 +88,10 @@ describe('wait estimates (contract §19)', () => {
     const p1 = await walkIn(ctx, true)
     const p2 = await walkIn(ctx, true)
     // Call order: n0 n1 p1 n2 n3 p2, one free counter at 300 s per ticket.
-    expect(place(ctx, p1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
-    expect(place(ctx, p2.id)).toEqual({ ahead: 5, estimatedWaitSeconds: 1500, noCounterOpen: false })
+    expect(place(ctx, p1.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, p2.id)).toEqual({ ahead: 5, estimatedWaitSeconds: 1500, noCounterOpen: false, counterFree: true })
     expect(place(ctx, n[0]!.id).estimatedWaitSeconds).toBe(0)
-    expect(place(ctx, n[3]!.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1200, noCounterOpen: false })
+    expect(place(ctx, n[3]!.id)).toEqual({ ahead: 4, estimatedWaitSeconds: 1200, noCounterOpen: false, counterFree: true })
   })
 
   test('a ticket requeued FIRST is next: 0 with a free counter, and everyone else one service later', async () => {
@@ -102,9 +102,9 @@ describe('wait estimates (contract §19)', () => {
     const c = await issued(ctx)
     await ok(act(ctx, c.id, 'call', { counterId: 'cnt_2' }))
     await ok(act(ctx, c.id, 'requeue', { position: 'FIRST' }))
-    expect(place(ctx, c.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false })
-    expect(place(ctx, a.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 300, noCounterOpen: false })
-    expect(place(ctx, b.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false })
+    expect(place(ctx, c.id)).toEqual({ ahead: 0, estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, a.id)).toEqual({ ahead: 1, estimatedWaitSeconds: 300, noCounterOpen: false, counterFree: true })
+    expect(place(ctx, b.id)).toEqual({ ahead: 2, estimatedWaitSeconds: 600, noCounterOpen: false, counterFree: true })
   })
 
   test('one outlier completion moves the service-time estimate by less than a tenth', async () => {
@@ -199,8 +199,8 @@ describe('wait estimates (contract §19)', () => {
     const counter = (id: string, restSeconds: number, serviceIds = ['a']): ReplayCounter => ({ id, serviceIds, restSeconds, normalCalls: 0 })
     const at = (now: LocationNow, serviceId = 'a') => estimateForNew(now, serviceId, false)
     const base = { waiting: [], counters: [counter('c1', 0)], averageSeconds: new Map([['a', 300]]), policy: { mode: 'FIRST' as const } }
-    expect(at(base)).toEqual({ estimatedWaitSeconds: 0, noCounterOpen: false })
-    expect(at({ ...base, counters: [], waiting: waitingOf(3) })).toEqual({ estimatedWaitSeconds: 1200, noCounterOpen: true })
+    expect(at(base)).toEqual({ estimatedWaitSeconds: 0, noCounterOpen: false, counterFree: true })
+    expect(at({ ...base, counters: [], waiting: waitingOf(3) })).toEqual({ estimatedWaitSeconds: 1200, noCounterOpen: true, counterFree: false })
     // Two counters, one busy for 100 s more: 3 ahead go at 0 (free one), 100 (busy one), 300 (free one again); the next is at 400.
     expect(at({ ...base, counters: [counter('c1', 0), counter('c2', 100)], waiting: waitingOf(3) }).estimatedWaitSeconds).toBe(400)
   })

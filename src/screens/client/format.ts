@@ -3,6 +3,8 @@
  * Formatters are cached: a board re-renders every few seconds.
  */
 
+import { minutesAsSaid } from '../shared/wait-verdict'
+
 const cache = new Map<string, Intl.DateTimeFormat>()
 
 function formatter(lang: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
@@ -122,12 +124,15 @@ export function formatNumber(lang: string, n: number): string {
 
 /**
  * Minutes as people say them (contract §19): whole minutes rounded up (at least 1) up to 10,
- * then to the nearest 5 (`15 min`, not `13 min`), and half hours from 2 hours. The page's label
- * says it is approximate ("Approximate wait", "about {time}").
+ * then to the nearest 5 (`15 min`, not `13 min`; `minutesAsSaid`), and half hours from 2 hours.
+ * The page's label says it is approximate ("Approximate wait", "about {time}").
  */
 export function formatMinutes(lang: string, seconds: number): string {
-  const exact = Math.max(1, Math.ceil(seconds / 60))
-  const minutes = exact > 10 ? Math.round(exact / 5) * 5 : exact
+  return formatSaidMinutes(lang, minutesAsSaid(seconds))
+}
+
+/** A wait verdict's minutes (src/screens/shared/wait-verdict.ts, already as people say them) in the locale's words; half hours from 2 hours. */
+export function formatSaidMinutes(lang: string, minutes: number): string {
   if (minutes >= 120) {
     const hours = Math.round(minutes / 30) / 2
     return numberFormat(lang, { style: 'unit', unit: 'hour', unitDisplay: 'short', maximumFractionDigits: 1 }).format(hours)

@@ -3,7 +3,8 @@ import { Chime } from './chime'
 import { serverNow } from './clock'
 import type { ScreenContext } from './context'
 import { fitBoxes, h, hidePartialRows } from './dom'
-import { formatMinutes, formatNumber, formatOpening, formatTime } from './format'
+import { formatNumber, formatOpening, formatSaidMinutes, formatTime } from './format'
+import { waitVerdict } from '../shared/wait-verdict'
 import { fill } from './i18n'
 import { languageOfName, nameIn } from './names'
 import { plural } from './plural'
@@ -137,9 +138,11 @@ export class QueueBoard extends Board<QueueState> {
     const serving = service.nowServing
     const fresh = (this.highlightUntil.get(cardKey(service)) ?? 0) > now
     // A closed service (contract §18): its card stays (tickets taken before still get called), marked, with its opening instead of the estimate.
-    const closedStat = service.open
+    // Contract §28: the words of a ticket taken now come from the one wait verdict.
+    const verdict = waitVerdict(service)
+    const closedStat = verdict.kind !== 'closed'
       ? null
-      : h('span', { class: 'stat svc-closed' }, service.opensAt === null ? labels.closed : fill(labels.serviceOpensAt, { when: formatOpening(lang, zone, service.opensAt, now) }))
+      : h('span', { class: 'stat svc-closed' }, verdict.opensAt === null ? labels.closed : fill(labels.serviceOpensAt, { when: formatOpening(lang, zone, verdict.opensAt, now) }))
     return h(
       'article',
       {
@@ -157,10 +160,11 @@ export class QueueBoard extends Board<QueueState> {
       h(
         'footer',
         { class: 'svc-stats' },
-        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.waiting))),
-        // Contract §19: a new ticket with a free counter is "You're next"; no counter open is said in words.
-        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value' },
-          service.noCounterOpen ? labels.noCounterOpen : service.estimatedWaitSeconds === 0 ? labels.youreNext : formatMinutes(lang, service.estimatedWaitSeconds))),
+        // The people waiting are the people a ticket taken now has ahead (the line's call order, the number every page says).
+        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.peopleAhead))),
+        // Contract §19, §28: "You're next" only with nobody ahead and a counter free for it; no counter open is said in words.
+        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value svc-wait' },
+          verdict.kind === 'noCounter' ? labels.noCounterOpen : verdict.kind === 'next' ? labels.youreNext : verdict.kind === 'closed' ? labels.closed : formatSaidMinutes(lang, verdict.minutes))),
       ),
     )
   }

@@ -1,5 +1,6 @@
 import { h } from '../dom'
-import { formatCountdown, formatMinutes, formatNumber, formatTime } from '../format'
+import { formatCountdown, formatNumber, formatSaidMinutes, formatTime } from '../format'
+import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
@@ -326,12 +327,8 @@ export class DeskPage {
         h('h3', { id: headingId },
           this.nameElement('span', service.names, service.name, 'desk-line-name'),
           h('span', { class: 'desk-line-count' }, this.page.t('waitingCount', { n: formatNumber(lang, service.waiting) })),
-          // Contract §19: the words the customers' pages use for the same estimate of a new ticket.
-          service.waiting > 0
-            ? h('span', { class: 'desk-line-wait' }, service.noCounterOpen ? labels.noCounterOpen
-              : service.estimatedWaitSeconds === 0 ? labels.youreNext
-              : this.page.t('approxWait', { time: formatMinutes(lang, service.estimatedWaitSeconds) }))
-            : null),
+          // Contract §19, §28: the words the customers' pages say of a new ticket, from the one wait verdict.
+          service.waiting > 0 ? this.lineWait(service) : null),
         service.tickets.length === 0
           ? h('p', { class: 'hint' }, labels.nobodyWaiting)
           : h('ol', { class: 'desk-tickets' }, service.tickets.map((t) => {
@@ -358,6 +355,20 @@ export class DeskPage {
   // ---- the customer's journey (contract §20) -------------------------------------------------
 
   /** "Transferred from Accounts, Counter 1" and the sending desk's note (as text, never HTML), for a ticket that was transferred. */
+  /**
+   * A line's wait for a new ticket in the customers' words (contract §28's verdict): "You're
+   * next" only with nobody ahead and a counter free for it, "No counter is open right now", else
+   * "about N min".
+   */
+  private lineWait(service: DeskView['services'][number]): HTMLElement {
+    const { labels } = this.page
+    const verdict = waitVerdict(service)
+    return h('span', { class: 'desk-line-wait' }, verdict.kind === 'noCounter' ? labels.noCounterOpen
+      : verdict.kind === 'next' ? labels.youreNext
+      : verdict.kind === 'closed' ? labels.closed
+      : this.page.t('approxWait', { time: formatSaidMinutes(this.page.lang, verdict.minutes) }))
+  }
+
   private transferLines(ticket: Ticket): HTMLElement[] {
     const transfer = ticket.transfer
     if (!transfer) return []

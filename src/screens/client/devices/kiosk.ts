@@ -1,7 +1,8 @@
 import { h } from '../dom'
 import { serverNow } from '../clock'
 import { fill } from '../i18n'
-import { formatMinutes, formatNumber, formatOpening } from '../format'
+import { formatNumber, formatOpening, formatSaidMinutes } from '../format'
+import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { languageOfName, matchLanguage, nameIn } from '../names'
 import { canonicalLang, directionOf } from '../../shared/options'
@@ -250,14 +251,21 @@ export class KioskPage {
             h('span', { class: 'kiosk-service-closed' }, this.words.closedNow),
             h('span', { class: 'kiosk-service-opens' }, reason)))
       }
-      const estimate = priority && service.priorityEstimatedWaitSeconds !== null ? service.priorityEstimatedWaitSeconds : service.estimatedWaitSeconds
+      // Contract §28: the words of a ticket taken now (priority when chosen) from the one wait verdict.
+      const forPriority = priority && service.priorityEstimatedWaitSeconds !== null && service.priorityPeopleAhead !== null
+      const verdict = waitVerdict({
+        ...service,
+        peopleAhead: forPriority ? service.priorityPeopleAhead! : service.peopleAhead,
+        estimatedWaitSeconds: forPriority ? service.priorityEstimatedWaitSeconds! : service.estimatedWaitSeconds,
+      })
       const button = h('button', { type: 'button', class: 'kiosk-service', 'data-service-id': service.id, 'data-open': 'true', disabled: this.busy || !this.online },
         name,
         h('span', { class: 'kiosk-service-facts' },
-          h('span', { class: 'kiosk-service-waiting' }, service.waiting === 0 ? this.words.nobodyWaiting : this.count(this.words.waiting, service.waiting)),
-          // Contract §19: 0 is "You're next" (nobody ahead, a free counter), never "about 1 min".
-          h('span', { class: 'kiosk-service-wait' }, estimate === 0 ? this.words.youreNext : this.t('approxWait', { time: formatMinutes(lang, estimate) })),
-          service.noCounterOpen ? h('span', { class: 'kiosk-service-no-counter' }, this.words.noCounterOpen) : null))
+          // The people waiting: those a normal ticket taken now has ahead (the number its ticket then shows).
+          h('span', { class: 'kiosk-service-waiting' }, service.peopleAhead === 0 ? this.words.nobodyWaiting : this.count(this.words.waiting, service.peopleAhead)),
+          // "You're next" only with nobody ahead and a counter free for it, never beside minutes or "No counter is open".
+          h('span', { class: 'kiosk-service-wait' }, verdict.kind === 'next' ? this.words.youreNext : verdict.kind === 'closed' ? this.words.closedNow : this.t('approxWait', { time: formatSaidMinutes(lang, verdict.minutes) })),
+          verdict.kind === 'noCounter' ? h('span', { class: 'kiosk-service-no-counter' }, this.words.noCounterOpen) : null))
       button.addEventListener('click', () => void this.take(service.id))
       return button
     })
@@ -380,17 +388,21 @@ export class KioskPage {
     const shownAt = Date.now()
     const countdown = h('p', { class: 'kiosk-finish' })
     const tracking = data.ticket.trackingUrl
+    const verdict = waitVerdict(data)
     const panel = h('section', { class: 'kiosk-ticket', 'aria-labelledby': 'kiosk-ticket-number', 'data-ticket-id': data.ticket.id },
       h('div', { class: 'kiosk-ticket-main' },
         h('p', { class: 'kiosk-ticket-label' }, this.words.yourNumber),
         h('p', { class: 'kiosk-ticket-number', id: 'kiosk-ticket-number', dir: 'ltr' }, data.ticket.ticketNumber),
         h('p', { class: 'kiosk-ticket-service', dir: 'auto', lang: data.language }, data.serviceName),
         data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
-        h('dl', { class: 'kiosk-ticket-facts' },
-          h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
-          h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' },
-            data.peopleAhead === 0 && data.estimatedWaitSeconds === 0 ? this.words.youreNext : formatMinutes(lang, data.estimatedWaitSeconds)))),
-        data.noCounterOpen ? h('p', { class: 'kiosk-ticket-no-counter' }, this.words.noCounterOpen) : null,
+        // Contract §28: "You're next" alone (no count, no minutes), else the people ahead and the minutes.
+        verdict.kind === 'next'
+          ? h('p', { class: 'kiosk-ticket-next' }, this.words.youreNext)
+          : h('dl', { class: 'kiosk-ticket-facts' },
+            h('div', null, h('dt', null, this.words.peopleAhead), h('dd', { class: 'kiosk-ticket-ahead' }, formatNumber(lang, data.peopleAhead))),
+            h('div', null, h('dt', null, this.words.approxWaitLabel), h('dd', { class: 'kiosk-ticket-wait' },
+              verdict.kind === 'closed' ? this.words.closedNow : formatSaidMinutes(lang, verdict.minutes)))),
+        verdict.kind === 'noCounter' ? h('p', { class: 'kiosk-ticket-no-counter' }, this.words.noCounterOpen) : null,
         this.printing ? h('p', { class: 'kiosk-printed' }, this.words.printed) : null),
       tracking === null ? null : h('figure', { class: 'kiosk-qr' },
         h('img', { src: `${tracking}/qr.svg`, alt: this.words.scan, width: 320, height: 320 }),

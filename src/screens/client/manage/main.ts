@@ -1,7 +1,8 @@
 import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
-import { formatLocale, formatMinutes, formatNumber, formatWallTime } from '../format'
+import { formatLocale, formatMinutes, formatNumber, formatOpening, formatSaidMinutes, formatWallTime } from '../format'
+import { waitVerdict } from '../../shared/wait-verdict'
 import { keepClockInSync, serverNow } from '../clock'
 import { nameIn } from '../names'
 import { reconnectDelayMs } from '../reconnect'
@@ -231,6 +232,25 @@ function start(root: HTMLElement): void {
       h('td', null, h('span', { class: 'badge' }, status)))
   }
 
+  /**
+   * A new ticket's wait in the customers' words (contract §28's verdict): closed says when it
+   * opens, "You're next" only with nobody ahead and a counter free for it, else the minutes
+   * (with "no counter open" when none is).
+   */
+  function estimateWords(s: FloorService, loc: FloorLocation): (HTMLElement | string)[] {
+    const verdict = waitVerdict(s)
+    switch (verdict.kind) {
+      case 'closed':
+        return [h('span', { class: 'closed-until' }, verdict.opensAt === null ? t('closed') : t('closedOpens', { when: formatOpening(locale, loc.timezone, verdict.opensAt, serverNow()) }))]
+      case 'next':
+        return [t('youreNext')]
+      case 'noCounter':
+        return [formatSaidMinutes(locale, verdict.minutes), h('span', { class: 'muted' }, ` (${t('noCounterOpen')})`)]
+      case 'wait':
+        return [formatSaidMinutes(locale, verdict.minutes)]
+    }
+  }
+
   function serviceRow(s: FloorService, loc: FloorLocation, language: string): HTMLElement {
     const wait = s.longestWait
     const share = s.today.withinTargetShare
@@ -243,7 +263,7 @@ function start(root: HTMLElement): void {
           : [h('span', { class: 'elapsed', 'data-since': wait.waitingSince }, elapsed(wait.seconds)), ' ', h('span', { class: 'ticket-number' }, wait.ticketNumber)],
         h('span', { class: 'over-target', hidden: true }, h('span', { class: 'icon', 'aria-hidden': 'true' }, '⚠'), ' ', t('overTarget')),
         h('span', { class: 'target muted' }, t('target', { time: formatMinutes(locale, s.waitTargetSeconds) }))),
-      h('td', { class: 'estimate' }, formatMinutes(locale, s.estimatedWaitSeconds), s.noCounterOpen ? h('span', { class: 'muted' }, ` (${t('noCounterOpen')})`) : null),
+      h('td', { class: 'estimate' }, estimateWords(s, loc)),
       h('td', { class: 'share' }, share === null
         ? h('span', { class: 'muted' }, t('noCalls'))
         : t('share', { pct: new Intl.NumberFormat(locale, { style: 'percent' }).format(share), n: formatNumber(locale, s.today.called) })))

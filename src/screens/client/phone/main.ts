@@ -2,7 +2,8 @@ import { canonicalLang, directionOf } from '../../shared/options'
 import { h, byId } from '../dom'
 import { fill } from '../i18n'
 import { api } from '../api'
-import { formatMinutes, formatNumber } from '../format'
+import { formatNumber, formatSaidMinutes } from '../format'
+import { waitVerdict } from '../../shared/wait-verdict'
 import { Chime } from '../chime'
 import { languageOfName, matchLanguage, nameIn } from '../names'
 import { languageName } from '../language-name'
@@ -14,7 +15,7 @@ type Status =
   | {
       state: 'WAITING' | 'CALLED' | 'SERVING'; language: string; defaultLanguage: string; languages: string[]; ticketNumber: string
       serviceName: string; serviceNames: Names; locationName: string; locationNames: Names; branchName: string; branchNames: Names
-      peopleAhead: number; estimatedWaitSeconds: number; noCounterOpen?: boolean; counterName: string | null; counterNames: Names | null; callCount: number
+      peopleAhead: number; estimatedWaitSeconds: number; noCounterOpen?: boolean; counterFree?: boolean; counterName: string | null; counterNames: Names | null; callCount: number
       approachingAhead: number; transferred: boolean; moreTimeLeft: number
     }
   | { state: 'ENDED'; language: string; outcome: 'COMPLETED' | 'NO_SHOW' | 'CANCELLED'; feedback: 'OPEN' | 'GIVEN' | 'CLOSED' | null }
@@ -144,16 +145,19 @@ class PhonePage {
       this.root.dataset.state = 'waiting'
       this.approach(status)
       if (this.body.firstChild !== this.info) this.body.replaceChildren(this.info, this.controls)
+      const verdict = waitVerdict({ ...status, counterFree: status.counterFree === true, noCounterOpen: status.noCounterOpen === true })
       this.info.replaceChildren(
         ...(status.transferred ? [h('p', { class: 'phone-transferred' }, fill(w.transferred, { service: nameIn(status.serviceNames, lang, fallback, status.serviceName) }))] : []),
         ...head,
-        h('dl', { class: 'phone-facts' },
-          h('div', null, h('dt', null, w.peopleAhead), h('dd', { class: 'phone-ahead' }, formatNumber(lang, status.peopleAhead))),
-          // Contract §19: nobody ahead and a free counter is "You're next", never "1 min".
-          h('div', null, h('dt', null, w.approxWait), h('dd', { class: 'phone-wait' },
-            status.peopleAhead === 0 && status.estimatedWaitSeconds === 0 ? w.youreNext : formatMinutes(lang, status.estimatedWaitSeconds)))),
-        ...(status.noCounterOpen === true ? [h('p', { class: 'phone-no-counter' }, w.noCounterOpen)] : []),
-        h('p', { class: 'phone-hint' }, status.peopleAhead === 0 ? `${w.nextUp} ${w.waitingHint}` : w.waitingHint),
+        // Contract §28: "You're next" alone (no count, no minutes), only with nobody ahead and a
+        // counter free for it; else the people ahead and the minutes, "No counter is open" beside them.
+        verdict.kind === 'next'
+          ? h('p', { class: 'phone-next' }, w.youreNext)
+          : h('dl', { class: 'phone-facts' },
+            h('div', null, h('dt', null, w.peopleAhead), h('dd', { class: 'phone-ahead' }, formatNumber(lang, status.peopleAhead))),
+            h('div', null, h('dt', null, w.approxWait), h('dd', { class: 'phone-wait' }, verdict.kind === 'closed' ? '' : formatSaidMinutes(lang, verdict.minutes)))),
+        ...(verdict.kind === 'noCounter' ? [h('p', { class: 'phone-no-counter' }, w.noCounterOpen)] : []),
+        h('p', { class: 'phone-hint' }, w.waitingHint),
       )
       this.current = status
       this.drawControls()
