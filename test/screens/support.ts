@@ -16,31 +16,48 @@ export const LANDSCAPE = { width: 1920, height: 1080 }
 export const PORTRAIT = { width: 1080, height: 1920 }
 
 /**
- * Headless Chromium with a fresh profile, and the flags that keep it off the network: no
- * background services, no component updates, no sync (this machine has no internet).
+ * The flags that keep Chromium off the network: no background services, no component
+ * updates, no sync (this machine has no internet).
  */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+]
+
+/** What every test browser context shares: the window, the locale, the zone. */
+const CONTEXT_OPTIONS = { viewport: LANDSCAPE, locale: 'en-GB', timezoneId: 'Europe/Berlin' }
+
+/** Headless Chromium with a fresh profile, and the flags that keep it off the network. */
 export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core')
   const profile = tempDir('lobby-chromium-')
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: LANDSCAPE,
-    locale: 'en-GB',
-    timezoneId: 'Europe/Berlin',
+    ...CONTEXT_OPTIONS,
     // Only for tests that inject a script of their own (axe-core): the pages' CSP forbids inline scripts.
     ...(options.bypassCSP ? { bypassCSP: true } : {}),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    args: CHROMIUM_ARGS,
   })
+}
+
+/**
+ * One headless Chromium for several people or devices, each in a context of its own (its own
+ * cookies): lighter than a browser each on a loaded machine. `close` ends the browser.
+ */
+export async function launchSharedBrowser(): Promise<{ newContext: () => Promise<BrowserContext>; close: () => Promise<void> }> {
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  return {
+    newContext: () => browser.newContext(CONTEXT_OPTIONS),
+    close: () => browser.close(),
+  }
 }
 
 /**
