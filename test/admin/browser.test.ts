@@ -200,7 +200,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await add.getByLabel('Name (Arabic)').fill('القاعة')
       await add.getByLabel('Name (English)').fill('Hall')
       await add.getByLabel(t.timezone).fill('Asia/Riyadh')
-      await add.getByRole('button', { name: t.add }).click()
+      await add.getByRole('button', { name: t.add, exact: true }).click()
       await page.locator('section[aria-labelledby="h-location"] summary', { hasText: 'Hall' }).waitFor()
       await page.screenshot({ path: join(SHOTS, 'admin-setup-done-en.png') })
 

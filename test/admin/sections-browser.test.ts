@@ -95,6 +95,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await addCounter.locator('summary').click()
     await addCounter.getByLabel('Name (English)').fill('Counter 4')
     await addCounter.getByLabel('Name (Arabic)').fill('الشباك ٤')
+    // Remittances is offered at the main hall only, so the counter stands there (contract §27).
+    await addCounter.getByLabel(STRINGS.en.location, { exact: true }).selectOption({ label: 'Main hall' })
     await addCounter.getByLabel('Remittances (R)').check()
     await addCounter.getByRole('button', { name: 'Add', exact: true }).click()
     await page.locator('section[aria-labelledby="h-counter"] summary', { hasText: 'Counter 4' }).waitFor()

@@ -240,6 +240,17 @@ export function at(minutesFromNow: number, timeZone = 'Europe/Berlin', now = Dat
 
 /** Decodes the QR code in a PNG screenshot: the browser turns the PNG into pixels, jsQR reads them. */
 export async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
+  // Decoded in a blank page of the same browser: Lobby's pages allow images from their own
+  // origin only (contract §27, no `data:`), so the screenshot cannot be loaded there.
+  const blank = await page.context().newPage()
+  try {
+    return await decodeIn(blank, png)
+  } finally {
+    await blank.close()
+  }
+}
+
+async function decodeIn(page: Page, png: Buffer): Promise<string | null> {
   const { width, height, pixels } = await page.evaluate(async (dataUrl) => {
     const { Image, document } = globalThis as any
     const image = new Image()
