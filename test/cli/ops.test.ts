@@ -141,7 +141,7 @@ describe('lobby provision --example', () => {
     const lines = run.stdout.split('\n')
     const unexplained = new Set(present.size > 0 ? [...present].map((p) => p.split('/').at(-1)!.replace('[]', '')) : [])
     lines.forEach((line, i) => {
-      const key = /^\s*(?:- )?([A-Za-z]+):/.exec(line)?.[1]
+      const key = /^\s*(?:- )?([A-Za-z][A-Za-z0-9]*):/.exec(line)?.[1]
       if (key && (line.includes('#') || lines[i - 1]?.trim().startsWith('#'))) unexplained.delete(key)
     })
     expect([...unexplained]).toEqual([])
