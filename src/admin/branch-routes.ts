@@ -95,6 +95,15 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
     const docs = ENTITY_DOCS[kind]
     const collection = `${ADMIN_API}/queue-units/:unitId/${PATH[kind]}`
     type Params = { unitId: string; id: string }
+    /** A save: PUT replaces the entity, PATCH merges what it names (contract §24); the same admission, body and log. */
+    const save = (how: 'update' | 'patch') => async ({ request, params }: { request: Request; params: unknown }) => {
+      const p = params as Params
+      const caller = await admit(request, p.unitId)
+      const body = await jsonBody(request)
+      const saved = branch[how](p.unitId, kind, p.id, body, caller.actor)
+      deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
+      return json(200, saved, noStore)
+    }
     return new Elysia({ name: `lobby.admin.branch.${kind}` })
       .get(collection, async ({ request, params }) => {
         const p = params as Params
@@ -114,22 +123,8 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
         await admit(request, p.unitId)
         return json(200, branch.read(p.unitId, kind, p.id), noStore)
       }, { detail: docs.read })
-      .put(`${collection}/:id`, async ({ request, params }) => {
-        const p = params as Params
-        const caller = await admit(request, p.unitId)
-        const body = await jsonBody(request)
-        const saved = branch.update(p.unitId, kind, p.id, body, caller.actor)
-        deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
-        return json(200, saved, noStore)
-      }, { parse: 'none', detail: docs.update })
-      .patch(`${collection}/:id`, async ({ request, params }) => {
-        const p = params as Params
-        const caller = await admit(request, p.unitId)
-        const body = await jsonBody(request)
-        const saved = branch.patch(p.unitId, kind, p.id, body, caller.actor)
-        deps.log({ level: 'info', msg: `admin: ${kind} saved`, username: caller.user.username, queueUnitId: p.unitId, id: p.id })
-        return json(200, saved, noStore)
-      }, { parse: 'none', detail: docs.patch })
+      .put(`${collection}/:id`, save('update'), { parse: 'none', detail: docs.update })
+      .patch(`${collection}/:id`, save('patch'), { parse: 'none', detail: docs.patch })
       .delete(`${collection}/:id`, async ({ request, params, query }) => {
         const p = params as Params
         const caller = await admit(request, p.unitId)

@@ -65,7 +65,7 @@ describe('rights that change and secrets in the audit log', () => {
     const nour = await person('nour', 'manager', [IDS.unit])
     const managerAudit = await fetch(`${origin}/api/admin/v1/audit?limit=200`, { headers: { cookie: nour } })
     expect(managerAudit.status).toBe(200)
-    const entries = (await managerAudit.json()).data as { entity: { type: string } }[]
+    const entries = ((await managerAudit.json()) as { data: { entity: { type: string } }[] }).data
     const secretTypes = entries.filter((e) => ['webhook', 'webhook-delivery', 'queueKey', 'workspaceKey', 'displayToken', 'key'].includes(e.entity.type))
     s.set('webhook and key entries a manager sees', secretTypes.length)
     expect(secretTypes).toEqual([])
