@@ -115,7 +115,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const { period } = writeSampleBodies(dir, now)
   let server
   try {
-    server = await startServer({ port, host, dbPath, durability: 'full', log: () => {} })
+    // The demo prints its own admin's link below (with the manager's and the clerk's): not the first-start block too.
+    server = await startServer({ port, host, dbPath, durability: 'full', log: () => {}, announce: () => {} })
   } catch (error) {
     if (error instanceof ServeError) throw new UsageError(error.message)
     throw error
