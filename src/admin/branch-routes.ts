@@ -37,6 +37,15 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
     return caller
   }
 
+  /** A save of the unit's settings: PUT replaces them, PATCH merges what it names (contract §24); the same admission, body and log. */
+  const saveUnit = (how: 'updateUnit' | 'patchUnit') => async ({ request, params }: { request: Request; params: { unitId: string } }) => {
+    const caller = await admit(request, params.unitId)
+    const body = await jsonBody(request)
+    const saved = branch[how](params.unitId, body, caller.actor)
+    deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
+    return json(200, saved, noStore)
+  }
+
   return new Elysia({ name: 'lobby.admin.branch' })
     // Contract §24: from an empty database an administrator makes the workspace and its units here.
     .get(`${ADMIN_API}/workspaces`, async ({ request }) => {
@@ -72,20 +81,8 @@ export function branchRoutes(deps: AppDeps, { people, branch }: { people: People
       await admit(request, params.unitId)
       return json(200, branch.readUnit(params.unitId), noStore)
     }, { detail: readUnitDocs })
-    .put(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
-      const caller = await admit(request, params.unitId)
-      const body = await jsonBody(request)
-      const saved = branch.updateUnit(params.unitId, body, caller.actor)
-      deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
-      return json(200, saved, noStore)
-    }, { parse: 'none', detail: updateUnitDocs })
-    .patch(`${ADMIN_API}/queue-units/:unitId`, async ({ request, params }) => {
-      const caller = await admit(request, params.unitId)
-      const body = await jsonBody(request)
-      const saved = branch.patchUnit(params.unitId, body, caller.actor)
-      deps.log({ level: 'info', msg: 'admin: queue unit settings saved', username: caller.user.username, queueUnitId: params.unitId })
-      return json(200, saved, noStore)
-    }, { parse: 'none', detail: patchUnitDocs })
+    .put(`${ADMIN_API}/queue-units/:unitId`, saveUnit('updateUnit'), { parse: 'none', detail: updateUnitDocs })
+    .patch(`${ADMIN_API}/queue-units/:unitId`, saveUnit('patchUnit'), { parse: 'none', detail: patchUnitDocs })
     .use(entityRoutes('location'))
     .use(entityRoutes('service'))
     .use(entityRoutes('counter'))
