@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
+import { tempDir } from '../support/cli'
 import { SHOTS } from '../support/shots'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby } from '../screens/support'
 
@@ -16,6 +17,22 @@ import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby 
 const PHONE = { width: 360, height: 740 }
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED appointment browser tests: no Chromium at ${CHROMIUM}`)
+
+/**
+ * The demo branch with the hall moved to the fixed-offset zone where it is now about midday, so
+ * today still has free slots whenever the suite runs (in Europe/Berlin there are none after 23:45,
+ * which failed the run of 2026-12-01 at 22:50 UTC). Etc/GMT-N is UTC+N (POSIX signs).
+ */
+function demoAtMidday(): string {
+  const offset = 12 - new Date().getUTCHours() // −11 … +12, within Etc/GMT+12 … Etc/GMT-14
+  const zone = offset === 0 ? 'Etc/UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`
+  const demo = readFileSync(join(import.meta.dir, '../../src/provisioning/demo.yaml'), 'utf8')
+  const hall = 'id: loc_hall, name: { en: Main hall, ar: القاعة الرئيسية }, timezone: Europe/Berlin'
+  if (!demo.includes(hall)) throw new Error('demo.yaml no longer names loc_hall as this test expects')
+  const file = join(tempDir('lobby-midday-'), 'demo.yaml')
+  writeFileSync(file, demo.replace(hall, hall.replace('Europe/Berlin', zone)))
+  return file
+}
 
 function cli(lobby: Lobby, ...args: string[]): any {
   const run = Bun.spawnSync([ensureBinary(), ...args, '--db', lobby.db], { stdout: 'pipe', stderr: 'pipe' })
@@ -33,7 +50,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    await lobby.start()
+    await lobby.start(demoAtMidday())
     phones = await launchBrowser()
     kiosks = await launchBrowser()
     await guardNetwork(phones)
