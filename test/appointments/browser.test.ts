@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
+import { zoneAtMidday } from '../support/midday'
 import { SHOTS } from '../support/shots'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby } from '../screens/support'
 
@@ -18,19 +19,13 @@ const PHONE = { width: 360, height: 740 }
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED appointment browser tests: no Chromium at ${CHROMIUM}`)
 
-/**
- * The demo branch with the hall moved to the fixed-offset zone where it is now about midday, so
- * today still has free slots whenever the suite runs (in Europe/Berlin there are none after 23:45,
- * which failed the run of 2026-12-01 at 22:50 UTC). Etc/GMT-N is UTC+N (POSIX signs).
- */
+/** The demo branch with its hall where it is now midday (test/support/midday.ts). */
 function demoAtMidday(): string {
-  const offset = 12 - new Date().getUTCHours() // −11 … +12, within Etc/GMT+12 … Etc/GMT-14
-  const zone = offset === 0 ? 'Etc/UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`
   const demo = readFileSync(join(import.meta.dir, '../../src/provisioning/demo.yaml'), 'utf8')
   const hall = 'id: loc_hall, name: { en: Main hall, ar: القاعة الرئيسية }, timezone: Europe/Berlin'
   if (!demo.includes(hall)) throw new Error('demo.yaml no longer names loc_hall as this test expects')
   const file = join(tempDir('lobby-midday-'), 'demo.yaml')
-  writeFileSync(file, demo.replace(hall, hall.replace('Europe/Berlin', zone)))
+  writeFileSync(file, demo.replace(hall, hall.replace('Europe/Berlin', zoneAtMidday())))
   return file
 }
 

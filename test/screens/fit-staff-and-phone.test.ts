@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
+import { zoneAtMidday } from '../support/midday'
 import { ensureBinary } from '../support/binary'
 import { scratchShots, SHOTS } from '../support/shots'
 import { addUser, PASSWORD, setPassword, signIn } from '../admin/browser-support'
@@ -82,7 +83,10 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     const file = longNamesProvisioning(lobby.dir)
     const doc = JSON.parse(readFileSync(file, 'utf8'))
     const unit = doc.workspaces[0].queueUnits.find((u: { id: string }) => u.id === 'qu_main')
-    unit.locations.find((l: { id: string }) => l.id === LOCATION).remoteJoin = { enabled: true }
+    const hall = unit.locations.find((l: { id: string }) => l.id === LOCATION)
+    hall.remoteJoin = { enabled: true }
+    // Today keeps free slots to book whenever the suite runs (test/support/midday.ts).
+    hall.timezone = zoneAtMidday()
     unit.services.find((s: { id: string }) => s.id === BOOKABLE).appointments = { enabled: true, slotMinutes: 15, capacityPerSlot: 2, bookAheadDays: 14 }
     // A key with a 30-character name, for the console's Keys section.
     unit.apiKeys.push({ name: 'reception-tablet-ground-floor1', scopes: ['state:read'] })
