@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 import { addConsoleStaff, addHours, setPassword, signIn } from './browser-support'
 import { fill, STRINGS } from '../../src/screens/client/admin/strings'
 
@@ -53,7 +53,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await signIn(page, lobby, 'root')
     expect(new URL(page.url()).pathname).toBe('/admin')
     await page.locator('section[aria-labelledby="h-service"]').waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-branch-en.png'), fullPage: false })
+    await shoot(page, 'admin-branch-en.png', { fullPage: false })
 
     const add = page.locator('section[aria-labelledby="h-service"] details.entity-add')
     await add.locator('summary').click()
@@ -95,20 +95,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
     await page.getByRole('link', { name: 'Audit log' }).click()
     await page.locator('.audit-table tbody tr').first().waitFor()
     expect(await page.locator('.audit-table tbody tr').first().textContent()).toContain('counter.create')
-    await page.screenshot({ path: join(SHOTS, 'admin-audit-en.png') })
+    await shoot(page, 'admin-audit-en.png')
 
     await page.goto(`${lobby.url}/admin?lang=ar`)
     await page.locator('section[aria-labelledby="h-service"]').waitFor()
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
-    await page.screenshot({ path: join(SHOTS, 'admin-branch-ar.png') })
+    await shoot(page, 'admin-branch-ar.png')
     await page.locator('details[data-id="cnt_1"] summary').click()
     await page.locator('details[data-id="cnt_1"]').scrollIntoViewIfNeeded()
-    await page.screenshot({ path: join(SHOTS, 'admin-counter-ar.png') })
+    await shoot(page, 'admin-counter-ar.png')
 
     await page.goto(`${lobby.url}/`)
-    await page.screenshot({ path: join(SHOTS, 'start-page-en.png') })
+    await shoot(page, 'start-page-en.png')
     await page.goto(`${lobby.url}/?lang=ar`)
-    await page.screenshot({ path: join(SHOTS, 'start-page-ar.png') })
+    await shoot(page, 'start-page-ar.png')
     expect(network.outside).toEqual([])
   }, 90_000)
 
@@ -136,7 +136,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await hall.scrollIntoViewIfNeeded()
       await monday.scrollIntoViewIfNeeded()
       await page.locator(':focus').evaluateAll((els) => els.forEach((el) => (el as { blur?: () => void }).blur?.()))
-      await page.screenshot({ path: join(SHOTS, `admin-error-words-${lang}.png`) })
+      await shoot(page, `admin-error-words-${lang}.png`)
     }
     expect(pageErrors).toEqual([])
   }, 90_000)
@@ -158,7 +158,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await signIn(page, empty, 'admin')
       await page.goto(`${empty.url}/admin?lang=ar`)
       await page.getByRole('heading', { name: STRINGS.ar.setUpBranch }).waitFor()
-      await page.screenshot({ path: join(SHOTS, 'admin-setup-ar.png') })
+      await shoot(page, 'admin-setup-ar.png')
 
       await page.goto(`${empty.url}/admin`)
       const t = STRINGS.en
@@ -168,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await page.getByLabel(t.workspaceName).fill('Gulf Savings Bank')
       await page.getByLabel(t.unitName).fill('Main branch')
       await page.getByLabel('Arabic (ar)').check()
-      await page.screenshot({ path: join(SHOTS, 'admin-setup-en.png') })
+      await shoot(page, 'admin-setup-en.png')
       const other = page.getByLabel(t.otherLanguages)
       await other.fill('not a tag!')
       await page.getByRole('button', { name: t.createBranch }).click()
@@ -202,7 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the /admin console in Chromium against dist/lob
       await add.getByLabel(t.timezone).fill('Asia/Riyadh')
       await add.getByRole('button', { name: t.add, exact: true }).click()
       await page.locator('section[aria-labelledby="h-location"] summary', { hasText: 'Hall' }).waitFor()
-      await page.screenshot({ path: join(SHOTS, 'admin-setup-done-en.png') })
+      await shoot(page, 'admin-setup-done-en.png')
 
       // A second unit, in the workspace chosen from the list: the unit chooser appears, on the new one.
       const addUnit = page.locator('details[data-id="add-unit"]')

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot as shootPage } from '../support/shots'
 import { addConsoleStaff, signIn } from './browser-support'
 import { STRINGS, type Lang } from '../../src/screens/client/admin/strings'
 
@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Branch editors\' pickers in Chromium agains
   const shoot = async (form: Locator, lang: Lang) => {
     await form.locator('fieldset.hours').evaluate((el) => el.scrollIntoView({ block: 'start' }))
     await page.locator(':focus').evaluateAll((els) => els.forEach((el) => (el as { blur?: () => void }).blur?.()))
-    await page.screenshot({ path: join(SHOTS, `admin-hours-editor-${lang}.png`) })
+    await shootPage(page, `admin-hours-editor-${lang}.png`)
   }
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 import { addConsoleStaff, addHours, signIn } from './browser-support'
 import { STRINGS } from '../../src/screens/client/admin/strings'
 
@@ -123,7 +123,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     expect(code).toMatch(/^\d{6}$/)
     expect(await sheet.locator('.qr svg').count()).toBe(1)
     expect(await sheet.getByRole('button', { name: 'Print' }).isVisible()).toBe(true)
-    await page.screenshot({ path: join(SHOTS, 'admin-devices-en.png') })
+    await shoot(page, 'admin-devices-en.png')
 
     // The printed sheet: the code, the QR code and the steps; no navigation, no form, no Print button.
     await page.setViewportSize({ width: 794, height: 1123 })
@@ -132,7 +132,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     expect(await page.locator('section[aria-labelledby="h-pair"] form').isVisible()).toBe(false)
     expect(await sheet.getByRole('button', { name: 'Print' }).isVisible()).toBe(false)
     expect(await sheet.locator('.pairing-code').isVisible()).toBe(true)
-    await page.screenshot({ path: join(SHOTS, 'admin-pairing-sheet.png') })
+    await shoot(page, 'admin-pairing-sheet.png')
     await page.emulateMedia({ media: 'screen' })
     await page.setViewportSize(LANDSCAPE)
 
@@ -186,12 +186,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await page.locator('.admin-table tr', { hasText: 'lina' }).waitFor()
     // The list never shows the link again.
     expect(await page.locator('.admin-table').textContent()).not.toContain('setup?code=')
-    await page.screenshot({ path: join(SHOTS, 'admin-staff-en.png') })
+    await shoot(page, 'admin-staff-en.png')
 
     await page.setViewportSize(PORTRAIT)
     await page.goto(`${lobby.url}/admin?lang=ar#staff`)
     await page.locator('.admin-table tr', { hasText: 'lina' }).waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-staff-ar.png') })
+    await shoot(page, 'admin-staff-ar.png')
   }, 60_000)
 
   test('Keys (Arabic): a display token is made, its secret shown once; Devices in Arabic, portrait', async () => {
@@ -206,11 +206,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await box.waitFor()
     expect((await box.locator('.secret-value').textContent())!.length).toBeGreaterThan(20)
     await page.locator('.admin-table tr', { hasText: 'lobby-tv-2' }).waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-keys-ar.png') })
+    await shoot(page, 'admin-keys-ar.png')
     await page.setViewportSize(LANDSCAPE)
     await page.goto(`${lobby.url}/admin#keys`)
     await page.locator('.admin-table tr', { hasText: 'lobby-tv-2' }).waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-keys-en.png') })
+    await shoot(page, 'admin-keys-en.png')
 
     await page.setViewportSize(PORTRAIT)
     await page.goto(`${lobby.url}/admin?lang=ar#devices`)
@@ -219,7 +219,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     await pair.getByLabel('الشباك').selectOption('cnt_1')
     await pair.getByRole('button', { name: 'إنشاء رمز إقران' }).click()
     await page.locator('.pairing-sheet .qr svg').waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-devices-ar.png') })
+    await shoot(page, 'admin-devices-ar.png')
   }, 60_000)
 
   test('Voice clips: the missing ones listed, an upload, a player without autoplay', async () => {
@@ -239,11 +239,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
     expect(await page.locator('section[aria-labelledby="h-voice-en"] .admin-table').textContent()).toContain('audio/wav')
     await page.locator('section[aria-labelledby="h-voice-en"] h3').scrollIntoViewIfNeeded()
     await page.evaluate('window.scrollBy(0, -80)')
-    await page.screenshot({ path: join(SHOTS, 'admin-voice-en.png') })
+    await shoot(page, 'admin-voice-en.png')
     await page.setViewportSize(PORTRAIT)
     await page.goto(`${lobby.url}/admin?lang=ar#voice`)
     await page.locator('section[aria-labelledby="h-voice-en"] audio').waitFor()
-    await page.screenshot({ path: join(SHOTS, 'admin-voice-ar.png') })
+    await shoot(page, 'admin-voice-ar.png')
   }, 60_000)
 
   test('the audit log writes its times as the reader\'s English does: en-GB from the browser, en-US when the URL says so', async () => {
@@ -330,7 +330,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console sections in Chromium against dist/l
       // Closed again for the picture.
       await page.evaluate(() => { for (const d of (globalThis as any).document.querySelectorAll('.audit-everything[open]')) d.open = false })
       await page.evaluate('window.scrollTo(0, 0); document.querySelector(".table-scroll").scrollLeft = 0')
-      await page.screenshot({ path: join(SHOTS, `admin-audit-fields-${lang}.png`) })
+      await shoot(page, `admin-audit-fields-${lang}.png`)
     }
     expect(problems).toEqual([])
     expect(pageErrors).toEqual([])

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
 import { zoneAtMidday } from '../support/midday'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby } from '../screens/support'
 
 /**
@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await slot.waitFor()
     await slot.click()
     await phone.locator('#name').fill(name)
-    if (screenshot !== undefined) await phone.screenshot({ path: join(SHOTS, screenshot), fullPage: true })
+    if (screenshot !== undefined) await shoot(phone, screenshot, { fullPage: true })
     await phone.getByRole('button', { name: bookLabel, exact: true }).click()
     await phone.waitForURL(/\/b\/[2-9A-Z]{8}/)
     return new URL(phone.url()).pathname.slice(3)
@@ -85,7 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await phone.getByText('You are booked.').waitFor()
     expect(await phone.locator('.code').textContent()).toBe(first)
     expect(await phone.locator('.qr svg').count()).toBe(1)
-    await phone.screenshot({ path: join(SHOTS, 'booking-en.png'), fullPage: true })
+    await shoot(phone, 'booking-en.png', { fullPage: true })
 
     // 2. The calendar file, downloaded as a customer would.
     const [download] = await Promise.all([phone.waitForEvent('download'), phone.getByRole('link', { name: 'Add to calendar (.ics)' }).click()])
@@ -114,7 +114,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await kiosk.locator('.kiosk-service:not([disabled])').first().waitFor()
     await kiosk.getByRole('button', { name: 'I have an appointment' }).click()
     await kiosk.getByLabel('Your booking code').fill(code.toLowerCase())
-    await kiosk.screenshot({ path: join(SHOTS, 'kiosk-appointment-en.png') })
+    await shoot(kiosk, 'kiosk-appointment-en.png')
     await kiosk.getByRole('button', { name: 'Check in', exact: true }).click()
     const number = kiosk.locator('.kiosk-ticket-number')
     await number.waitFor()
@@ -146,7 +146,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
       await deskPage.getByRole('button', { name: 'Check in: Jonas Weber' }).click()
       await deskPage.getByText(/^Checked in: ticket L\d{3}$/).waitFor()
       expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(2)
-      await deskPage.screenshot({ path: join(SHOTS, 'desk-appointments-en.png'), fullPage: true })
+      await shoot(deskPage, 'desk-appointments-en.png', { fullPage: true })
     } finally {
       await desks.close()
     }

@@ -7,7 +7,7 @@ describe('lobby CLI', () => {
   test('--version names the version, the commit and the schema version', () => {
     const r = runCli(['--version'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^lobby \d+\.\d+\.\d+ \((?:[0-9a-f]+|unknown), run from source\) schema \d+\n$/)
+    expect(r.stdout).toMatch(/^lobby \d+\.\d+\.\d+ \((?:[0-9a-f]+(?:\+dirty)?|unknown), built \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\) schema \d+\n$/)
   })
 
   test.each([

@@ -8,10 +8,10 @@ import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../
 /**
  * The counter desk (contract §7, §8) in headless Chromium against dist/lobby: pairing by
  * typing the code, every action with the mouse and with the keyboard, changes made elsewhere
- * within a second, two desks racing, revocation, going offline. Screenshots go to
- * $TMPDIR/lobby-screenshots, or SCREENSHOTS_DIR (docs/images for the docs).
+ * within a second, two desks racing, revocation, going offline. Screenshots only
+ * with SCREENSHOTS_DIR (test/support/shots.ts; docs/images for the docs).
  */
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 /** Contract §8: everything the desk shows updates within 1 second of a change made anywhere. */
 const LIVE_MS = 1000
 /** Contract §7: a revoked device's open pages say so within 2 seconds. */
@@ -99,7 +99,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     const { code } = devices(lobby, 'pair', '--role', 'desk', '--counter', 'cnt_1', '--name', 'counter-1-pc')
     await desk1.goto(`${lobby.url}/pair`)
     await desk1.getByLabel('Pairing code').fill(code)
-    await desk1.screenshot({ path: join(SHOTS, 'pair-en-1920x1080.png') })
+    await shoot(desk1, 'pair-en-1920x1080.png')
     await desk1.getByRole('button', { name: 'Pair', exact: true }).click()
     await desk1.waitForURL(`${lobby.url}/desk`)
     await expect(desk1.locator('.desk-title').textContent()).resolves.toBeDefined()
@@ -180,7 +180,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await priority.isChecked()).toBe(false)
     // Stored as a priority ticket, and placed ahead of the normal one (FIRST, the default rule).
     expect(await waitingNumbers(desk1)).toEqual([walkIn, normal])
-    await desk1.screenshot({ path: join(SHOTS, 'desk-priority-en-1920x1080.png') })
+    await shoot(desk1, 'desk-priority-en-1920x1080.png')
 
     await button(desk1, 'Call next').click()
     await currentNumber(desk1).filter({ hasText: walkIn }).locator('.desk-priority', { hasText: 'Priority' }).waitFor()
@@ -321,7 +321,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk2.unroute('**/api/devices/v1/desk')
     await desk2.locator('.desk-line', { hasText: 'Accounts' }).locator('.hint', { hasText: 'Nobody is waiting' }).waitFor({ timeout: LIVE_MS })
     expect(await button(desk2, 'Call next').isDisabled()).toBe(true)
-    await desk2.screenshot({ path: join(SHOTS, 'desk-race-en.png') })
+    await shoot(desk2, 'desk-race-en.png')
   }, TEST_MS)
 
   test('a revoked desk says "This device is no longer paired" within 2 s', async () => {
@@ -340,7 +340,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk2.getByRole('button', { name: 'Pair', exact: true }).click()
     await desk2.waitForURL(`${lobby.url}/screens`)
     await desk2.getByRole('link', { name: /Main branch/ }).first().waitFor()
-    await desk2.screenshot({ path: join(SHOTS, 'screens-list-en.png') })
+    await shoot(desk2, 'screens-list-en.png')
     await desk2.getByRole('link', { name: /Main branch · Main hall/ }).click()
     await desk2.waitForURL(/\/screens\/queue\/qu_main\?location=loc_hall/)
     expect(desk2.url()).not.toContain('token=')
@@ -381,11 +381,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
       await desk1.locator('.desk-tickets li').first().waitFor()
       expect(await desk1.locator('.desk-tickets li').first().locator('.desk-priority').textContent()).toBe(lang === 'ar' ? 'أولوية' : 'Priority')
       expect(await desk1.evaluate(() => document.documentElement.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr')
-      await desk1.screenshot({ path: join(SHOTS, `desk-${lang}-${size}.png`) })
+      await shoot(desk1, `desk-${lang}-${size}.png`)
     }
     await desk2.setViewportSize({ width: 1280, height: 800 })
     await desk2.goto(`${lobby.url}/pair?lang=ar`)
-    await desk2.screenshot({ path: join(SHOTS, 'pair-ar-1280x800.png') })
+    await shoot(desk2, 'pair-ar-1280x800.png')
     await second.clearCookies()
     await desk2.goto(`${lobby.url}/desk`)
     await desk2.getByText('This device is not paired').waitFor()
@@ -409,7 +409,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     // Every name is in the page's language here: no element says it is in another.
     expect(await desk1.locator('.desk [lang]:not(option[lang])').count()).toBe(0)
     expect(await desk1.title()).toContain('الشباك ١')
-    await desk1.screenshot({ path: join(SHOTS, 'desk-names-ar-1280x720.png') })
+    await shoot(desk1, 'desk-names-ar-1280x720.png')
 
     await desk1.goto(`${lobby.url}/desk?lang=en`)
     await desk1.locator('.desk-title', { hasText: 'Counter 1' }).waitFor()
@@ -472,7 +472,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
         } else {
           expect(await desk1.locator('.desk-line-name', { hasText: longEn }).getAttribute('lang')).toBeNull()
         }
-        await desk1.screenshot({ path: join(SHOTS, `desk-long-names-${lang}-${viewport.width}x${viewport.height}.png`), fullPage: true })
+        await shoot(desk1, `desk-long-names-${lang}-${viewport.width}x${viewport.height}.png`, { fullPage: true })
       }
     } finally {
       await desk1.unroute(DESK_VIEW_URL, lengthen)
@@ -488,7 +488,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     for (const name of ['Call next', 'Recall', 'Start serving', 'New walk-in ticket', 'Open counter', 'Close counter']) {
       expect(await button(desk1, name).isDisabled()).toBe(true)
     }
-    await desk1.screenshot({ path: join(SHOTS, 'desk-offline-en.png') })
+    await shoot(desk1, 'desk-offline-en.png')
     await lobby.serve()
     const serving = performance.now()
     await desk1.locator('.desk-banner').waitFor({ state: 'hidden', timeout: 20_000 })
@@ -538,7 +538,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await shortcut(desk1, 's', 'startServing')
     await shortcut(desk1, 'c', 'complete')
     await desk1.locator('.desk-outcome', { hasText: `Completed ${number}.` }).waitFor()
-    await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-en.png') })
+    await shoot(desk1, 'desk-clerk-en.png')
 
     await button(desk1, 'Sign out').click()
     await desk1.locator('.desk-outcome', { hasText: 'Signed out.' }).waitFor()
@@ -560,13 +560,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
         expect({ name, disabled: await button(desk1, name).first().isDisabled() }).toEqual({ name, disabled: true })
       }
       expect(await button(desk1, 'Call next').getAttribute('aria-describedby')).toBe('desk-clerk-notice')
-      await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-required-en.png') })
+      await shoot(desk1, 'desk-clerk-required-en.png')
       // The same desk in Arabic, right to left: the reason in words, the buttons off.
       await desk1.goto(`${lobby.url}/desk?lang=ar`)
       await desk1.locator('.desk-clerk-notice', { hasText: 'يجب أن يسجّل موظف دخوله' }).waitFor()
       expect(await desk1.evaluate(() => document.documentElement.dir)).toBe('rtl')
       expect(await desk1.locator('button.desk-callNext').isDisabled()).toBe(true)
-      await desk1.screenshot({ path: join(SHOTS, 'desk-clerk-required-ar.png') })
+      await shoot(desk1, 'desk-clerk-required-ar.png')
       await desk1.goto(`${lobby.url}/desk`)
       await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 
 /**
  * The desk's part of the customer's journey (contract §20) in headless Chromium against
@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     await desk2.locator('#desk-transfer-to').selectOption('svc_loans')
     const note = 'Wants a <b>savings</b> account'
     await desk2.getByLabel('ملاحظة للشباك التالي (اختيارية)').fill(note)
-    await desk2.screenshot({ path: join(SHOTS, 'desk-transfer-dialog-ar.png'), fullPage: true })
+    await shoot(desk2, 'desk-transfer-dialog-ar.png', { fullPage: true })
     await button(desk2, 'تحويل').click()
     await desk2.locator('.desk-none').waitFor()
     // Counter 1 (English, serves Loans) calls it: "Transferred from Accounts, Counter 2" and the note.
@@ -82,12 +82,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     expect(await desk1.locator('.desk-transferred').textContent()).toBe('Transferred from Accounts, Counter 2')
     expect(await desk1.locator('.desk-transfer-note').textContent()).toBe(`Note: ${note}`)
     expect(await desk1.locator('.desk-transfer-note b').count()).toBe(0)
-    await desk1.screenshot({ path: join(SHOTS, 'desk-transfer-note-en.png'), fullPage: true })
+    await shoot(desk1, 'desk-transfer-note-en.png', { fullPage: true })
     // The same desk in Arabic names both in Arabic.
     await desk1.goto(`${lobby.url}/desk?lang=ar`)
     await desk1.locator('.desk-transferred').waitFor()
     expect(await desk1.locator('.desk-transferred').textContent()).toBe('محوّلة من الحسابات، الشباك ٢')
-    await desk1.screenshot({ path: join(SHOTS, 'desk-transfer-note-ar.png'), fullPage: true })
+    await shoot(desk1, 'desk-transfer-note-ar.png', { fullPage: true })
     await desk1.goto(`${lobby.url}/desk?lang=en`)
     await button(desk1, 'Start serving').click()
     await button(desk1, 'Complete').click()
@@ -107,7 +107,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     // The other desk has no missed turn: they are the counter's own.
     expect(await desk1.locator('.desk-missed-list li', { hasText: missed.ticketNumber }).count()).toBe(0)
     expect(await row.locator('select').inputValue()).toBe('FIRST')
-    await desk2.screenshot({ path: join(SHOTS, 'desk-bring-back-ar.png'), fullPage: true })
+    await shoot(desk2, 'desk-bring-back-ar.png', { fullPage: true })
     await row.getByRole('button', { name: 'استعادة الدور', exact: true }).click()
     await desk2.locator('.desk-outcome', { hasText: missed.ticketNumber }).waitFor()
     await desk2.locator('.desk-missed-list li', { hasText: missed.ticketNumber }).waitFor({ state: 'detached' })
@@ -134,7 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     const qr = takeaway.getByRole('img', { name: 'Scan to follow this ticket on a phone' })
     await expect(qr.evaluate((img) => (img as unknown as { decode(): Promise<void>; naturalWidth: number }).decode().then(() => (img as unknown as { naturalWidth: number }).naturalWidth))).resolves.toBeGreaterThan(0)
     expect(await qr.getAttribute('src')).toMatch(/^\/t\/[A-Za-z0-9_-]+\/qr\.svg$/)
-    await desk1.screenshot({ path: join(SHOTS, 'desk-walk-in-qr-en.png'), fullPage: true })
+    await shoot(desk1, 'desk-walk-in-qr-en.png', { fullPage: true })
     const [print] = await Promise.all([desk1.waitForEvent('popup'), takeaway.getByRole('button', { name: `Print ticket ${number}` }).click()])
     // A popup opened with noopener starts as about:blank: wait for its own URL, not just a load.
     await print.waitForURL(/\/kiosk\/tickets\/tkt_[^/]+\/print$/)
@@ -147,7 +147,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     await desk2.locator('#desk-walkin-service').selectOption('svc_accounts')
     await button(desk2, 'تذكرة حضور جديدة').click()
     await desk2.getByRole('region', { name: 'تذكرة الحضور المباشر', exact: true }).waitFor()
-    await desk2.screenshot({ path: join(SHOTS, 'desk-walk-in-qr-ar.png'), fullPage: true })
+    await shoot(desk2, 'desk-walk-in-qr-ar.png', { fullPage: true })
     expect(pageErrors).toEqual([])
   }, TEST_MS)
 })

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchSharedBrowser, Lobby, localDate } from '../screens/support'
 import { addHours, PASSWORD, signIn } from '../admin/browser-support'
 import { ensureBinary } from '../support/binary'
-import { scratchShots } from '../support/shots'
+import { scratchShots, shoot } from '../support/shots'
 import { fill, STRINGS } from '../../src/screens/client/admin/strings'
 
 /*
@@ -130,7 +130,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a branch run from the browser alone, from an em
         if (process.env.SCREENSHOTS_DIR) {
           const { SHOTS } = await import('../support/shots')
           mkdirSync(SHOTS, { recursive: true })
-          await admin.screenshot({ path: join(SHOTS, `first-start-${lang}.png`) })
+          await shoot(admin, `first-start-${lang}.png`)
         }
       }
     })

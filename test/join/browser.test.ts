@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, decodeQr, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 
 /**
  * Joining from a phone (contract §20) in headless Chromium against dist/lobby, on a 360×740
@@ -11,7 +11,7 @@ import { SHOTS } from '../support/shots'
  * its number, the page then linking to that ticket instead of offering another, the ticket
  * called, served and rated on the same phone, the Arabic
  * page, and the A4 poster whose QR code decodes to the join page. Screenshots: join-en.png,
- * join-ar.png, join-ticket.png, join-poster.png in $TMPDIR/lobby-screenshots (SCREENSHOTS_DIR=docs/images for the docs).
+ * join-ar.png, join-ticket.png, join-poster.png with SCREENSHOTS_DIR set (docs/images for the docs).
  */
 const PHONE = { width: 360, height: 740 }
 const TEST_MS = 40_000
@@ -54,13 +54,13 @@ describe.skipIf(!HAVE_CHROMIUM)('joining from a phone in Chromium against dist/l
     await expect(accounts.locator('.waiting').textContent()).resolves.toBe('1 waiting')
     // Nothing wider than the phone: no sideways scrolling.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-    await page.screenshot({ path: join(SHOTS, 'join-en.png'), fullPage: true })
+    await shoot(page, 'join-en.png', { fullPage: true })
 
     await page.getByRole('button', { name: 'Take a ticket for Loans' }).click()
     await page.waitForURL(/\/t\/[a-z2-7]{24}$/)
     // The phone page (contract §10) shows the new ticket's number.
     await page.getByText(/^L\d{3}$/).first().waitFor({ timeout: 5000 })
-    await page.screenshot({ path: join(SHOTS, 'join-ticket.png'), fullPage: true })
+    await shoot(page, 'join-ticket.png', { fullPage: true })
     const ticketUrl = page.url()
 
     // One ticket per browser: the join page now links to it instead of offering another.
@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('joining from a phone in Chromium against dist/l
     await page.getByRole('radio', { name: /^5 / }).check()
     await page.getByRole('button', { name: 'Send' }).click()
     await page.getByRole('heading', { name: 'Thank you for your feedback' }).waitFor({ timeout: 1500 })
-    await page.screenshot({ path: join(SHOTS, 'join-rated.png'), fullPage: true })
+    await shoot(page, 'join-rated.png', { fullPage: true })
     expect(seen.outside).toEqual([])
     expect(pageErrors).toEqual([])
   }, TEST_MS)
@@ -97,7 +97,7 @@ describe.skipIf(!HAVE_CHROMIUM)('joining from a phone in Chromium against dist/l
     await page.getByText('القاعة الرئيسية').waitFor()
     await page.getByRole('button', { name: 'خذ تذكرة لخدمة الحسابات' }).waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-    await page.screenshot({ path: join(SHOTS, 'join-ar.png'), fullPage: true })
+    await shoot(page, 'join-ar.png', { fullPage: true })
   }, TEST_MS)
 
   test('the poster prints on one A4 page and its QR code decodes to the join page', async () => {

@@ -10,9 +10,9 @@ import { CHROMIUM, decodeQr, guardNetwork, HAVE_CHROMIUM, LANDSCAPE, launchBrows
  * dist/lobby: pairing, a tap that shows the number while the board's count moves, a double tap
  * and a dropped answer that make one ticket, the print page as an 80 mm PDF with a QR code that
  * decodes to the phone page, and the phone page following its ticket until "Please go to
- * Counter N". Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or SCREENSHOTS_DIR (docs/images).
+ * Counter N". Screenshots only with SCREENSHOTS_DIR (test/support/shots.ts; docs/images).
  */
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 const LIVE_MS = 1000
 const TEST_MS = 40_000
 const PHONE = { width: 360, height: 740 }
@@ -85,7 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await kiosk.locator('.kiosk-service:not([disabled])').first().waitFor()
     await boardWaiting().waitFor()
     const before = Number(await boardWaiting().textContent())
-    await kiosk.screenshot({ path: join(SHOTS, 'kiosk-start-en-1920x1080.png') })
+    await shoot(kiosk, 'kiosk-start-en-1920x1080.png')
     const tappedAt = Date.now()
     await serviceButton(kiosk, 'svc_accounts').click()
     const number = kiosk.locator('.kiosk-ticket-number')
@@ -103,7 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     const decoded = await decodeQr(kiosk, await qr.screenshot())
     expect(decoded).toMatch(new RegExp(`^${lobby.url}/t/[a-z2-7]{24}$`))
     await kiosk.waitForFunction(() => (window as unknown as { __printed?: number }).__printed === 1, null, { timeout: 5000 })
-    await kiosk.screenshot({ path: join(SHOTS, 'kiosk-ticket-en-1920x1080.png') })
+    await shoot(kiosk, 'kiosk-ticket-en-1920x1080.png')
     await kiosk.waitForTimeout(1300)
     await kiosk.locator('.kiosk-ticket').click()
     await serviceButton(kiosk, 'svc_accounts').waitFor()
@@ -161,7 +161,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await print.setViewportSize({ width: 400, height: 900 })
     const qr = await print.locator('.qr').screenshot()
     expect(await decodeQr(print, qr)).toBe(`${lobby.url}${issued.ticket.trackingUrl}`)
-    await print.screenshot({ path: join(SHOTS, 'kiosk-print-80mm.png'), fullPage: true })
+    await shoot(print, 'kiosk-print-80mm.png', { fullPage: true })
     await print.close()
   }, TEST_MS)
 
@@ -186,7 +186,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await phone.locator('.phone-number', { hasText: mine.ticketNumber }).waitFor()
     expect(await phone.locator('.phone-ahead').textContent()).toBe('1')
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-    await phone.screenshot({ path: join(SHOTS, 'phone-waiting-en-360x740.png') })
+    await shoot(phone, 'phone-waiting-en-360x740.png')
     expect(ahead.ticketNumber).not.toBe(mine.ticketNumber)
     // Counter 1 takes the ticket ahead: one fewer ahead, live.
     await lobby.callNext('cnt_1')
@@ -207,19 +207,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(Date.now() - calledAt).toBeLessThan(LIVE_MS + 500)
     expect(await phone.evaluate(() => (window as unknown as { __vibrations?: unknown[] }).__vibrations?.length ?? 0)).toBe(1)
     expect(await phone.evaluate(() => document.documentElement.dataset.chimes)).toBe('1')
-    await phone.screenshot({ path: join(SHOTS, 'phone-called-en-360x740.png') })
+    await shoot(phone, 'phone-called-en-360x740.png')
     // Arabic, right to left, with the counter's Arabic name (the demo names it in both).
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=ar`)
     await phone.getByText('يرجى التوجه إلى الشباك ٢').waitFor()
     expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl')
-    await phone.screenshot({ path: join(SHOTS, 'phone-called-ar-360x740.png') })
+    await shoot(phone, 'phone-called-ar-360x740.png')
     // Served to the end: the page thanks and offers the rating (contract §20), and shows nothing of the ticket.
     await lobby.finish(mine.id)
     await phone.getByText('شكرًا لزيارتك').waitFor({ timeout: LIVE_MS })
     expect(await phone.locator('.phone-number').count()).toBe(0)
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=en`)
     await phone.getByText('Thank you for your visit').waitFor()
-    await phone.screenshot({ path: join(SHOTS, 'phone-ended-en-360x740.png') })
+    await shoot(phone, 'phone-ended-en-360x740.png')
     await phone.close()
   }, TEST_MS)
 
@@ -293,13 +293,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
         expect(await page.locator('.kiosk-branch').textContent()).toBe(lang === 'ar' ? 'فرع المدينة' : 'City branch')
         // Large touch targets: far above the 44 px minimum.
         expect(fits.smallest).toBeGreaterThan(150)
-        await page.screenshot({ path: join(SHOTS, `kiosk-start-8-${lang}-${label}.png`) })
+        await shoot(page, `kiosk-start-8-${lang}-${label}.png`)
       }
     }
     // The "Priority" choice (kioskPriority): a toggle for the next tap; the ticket says it is one.
     await page.getByRole('button', { name: 'أولوية' }).click()
     await page.locator('.kiosk-priority[aria-pressed="true"]').waitFor()
-    await page.screenshot({ path: join(SHOTS, 'kiosk-priority-ar-1920x1080.png') })
+    await shoot(page, 'kiosk-priority-ar-1920x1080.png')
     await serviceButton(page, 'svc_big_5').click()
     await page.locator('.kiosk-ticket-number', { hasText: 'E001' }).waitFor()
     expect(await page.locator('.kiosk-ticket-priority').textContent()).toBe('تذكرة أولوية')
@@ -307,9 +307,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await page.locator('.kiosk-ticket-service').textContent()).toBe('صرف العملات')
     const ticketId = await page.locator('.kiosk-ticket').getAttribute('data-ticket-id')
     const arTracking = await page.locator('.kiosk-ticket').evaluate((el: any) => el.ownerDocument.querySelector('.kiosk-qr img').getAttribute('src').replace(/\/qr\.svg$/, ''))
-    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1920x1080.png') })
+    await shoot(page, 'kiosk-ticket-ar-1920x1080.png')
     await page.setViewportSize(PORTRAIT)
-    await page.screenshot({ path: join(SHOTS, 'kiosk-ticket-ar-1080x1920.png') })
+    await shoot(page, 'kiosk-ticket-ar-1080x1920.png')
     const arPhone = await phones.newPage()
     arPhone.on('pageerror', (error) => pageErrors.push(String(error)))
     await arPhone.setViewportSize(PHONE)
@@ -318,7 +318,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await arPhone.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
     expect(await arPhone.locator('.phone-label').textContent()).toBe('رقمك')
     expect(await arPhone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-    await arPhone.screenshot({ path: join(SHOTS, 'phone-waiting-ar-ticket-360x740.png') })
+    await shoot(arPhone, 'phone-waiting-ar-ticket-360x740.png')
     // The reader's switch: English words and names.
     await arPhone.getByRole('link', { name: 'English' }).click()
     await arPhone.locator('.phone-service', { hasText: 'Foreign exchange' }).waitFor()
@@ -330,7 +330,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     expect(await print.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl'])
     expect(await print.locator('.service').textContent()).toBe('صرف العملات')
     expect(await print.locator('.branch').textContent()).toBe('فرع المدينة')
-    await print.screenshot({ path: join(SHOTS, 'kiosk-print-58mm-ar.png'), fullPage: true })
+    await shoot(print, 'kiosk-print-58mm-ar.png', { fullPage: true })
     await print.close()
     // Errors in words. Offline: every try of the tap goes unanswered.
     await page.setViewportSize(LANDSCAPE)
@@ -339,7 +339,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await page.route('**/api/devices/v1/kiosk/tickets', (route) => route.abort('internetdisconnected'))
     await serviceButton(page, 'svc_big_2').click()
     await page.getByText('The kiosk cannot reach the server').waitFor({ timeout: 10_000 })
-    await page.screenshot({ path: join(SHOTS, 'kiosk-error-offline-en-1920x1080.png') })
+    await shoot(page, 'kiosk-error-offline-en-1920x1080.png')
     await page.unroute('**/api/devices/v1/kiosk/tickets')
     await page.getByRole('button', { name: 'OK', exact: true }).click()
     // The unit switched off: the start screen says so instead of offering buttons.
@@ -394,7 +394,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
       expect(described).toContain(opens)
       // Grey, not the pressable blue.
       expect(await closed.evaluate((el: any) => getComputedStyle(el).backgroundColor)).toBe('rgb(95, 104, 115)')
-      await page.screenshot({ path: join(SHOTS, `kiosk-closed-service-${lang}-1920x1080.png`) })
+      await shoot(page, `kiosk-closed-service-${lang}-1920x1080.png`)
     }
     // A tap on the greyed button does nothing.
     await serviceButton(page, 'svc_later').click({ force: true })
@@ -412,7 +412,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
       if (lang === 'en') expect(text).toMatch(new RegExp(`^The branch is closedIt opens ${weekday('en')} 0?8:30`))
       else expect(text.startsWith(`الفرع مغلقيفتح ${weekday('ar')}`)).toBe(true)
       expect(await shut.locator('.kiosk-service, .kiosk-priority').count()).toBe(0)
-      await shut.screenshot({ path: join(SHOTS, `kiosk-branch-closed-${lang}-1080x1920.png`) })
+      await shoot(shut, `kiosk-branch-closed-${lang}-1080x1920.png`)
     }
     await shut.close()
     await page.close()

@@ -5,6 +5,7 @@ import { ensureBinary } from '../support/binary'
 import { exampleDocument } from '../support/fixtures'
 import { guardNetwork, HAVE_CHROMIUM, IMAGES, launchBrowser, Lobby } from '../screens/support'
 import { GOOD_PASSWORD } from '../people/helpers'
+import { shoot } from '../support/shots'
 
 /*
  * The live floor end to end against dist/lobby (`bun run build` first; run this file alone):
@@ -105,7 +106,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage against dist/lobby (contract §22)', ()
       const called = await lobby.callNext('cnt_1')
       const cnt1 = page.locator('tr.counter[data-counter="cnt_1"]')
       await cnt1.locator('.ticket', { hasText: called!.ticketNumber }).waitFor({ timeout: 1_000 })
-      await page.screenshot({ path: join(IMAGES, 'manage-binary-en.png') })
+      await shoot(page, 'manage-binary-en.png')
 
       // The desk (its cookie on the operator API) closes Counter 2 for lunch: the break and its reason.
       const close = await fetch(`${lobby.url}/api/operator/v1/counters/cnt_2/close`, { method: 'POST', headers: desk, body: JSON.stringify({ reason: 'Lunch' }) })

@@ -7,6 +7,7 @@ import { CHEAP, GOOD_PASSWORD, withPassword } from '../people/helpers'
 import { counterContext, callNext, issued, ok } from '../counters/helpers'
 import { mainUnit } from '../queue/helpers'
 import { appointmentContext, asKey, booked, APPOINTMENTS } from '../appointments/helpers'
+import { shoot } from '../support/shots'
 
 /*
  * /manage in a real browser (Debian's chromium) against the app listening on 127.0.0.1: a call,
@@ -69,7 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       // A clerk signs in at cnt_2.
       clerkSignsIn('cnt_2')
       await cnt2.locator('.clerk', { hasText: 'Samir Khoury' }).waitFor({ timeout: 1_000 })
-      await page.screenshot({ path: join(IMAGES, 'manage-en.png') })
+      await shoot(page, 'manage-en.png')
       // A call at cnt_1.
       await ok(callNext(ctx, 'cnt_1'))
       await cnt1.locator('.ticket', { hasText: first.ticketNumber }).waitFor({ timeout: 1_000 })
@@ -87,18 +88,18 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       expect(await cnt2.locator('.clerk').textContent()).toBe('No clerk signed in')
 
       await page.setViewportSize({ width: 1280, height: 800 })
-      await page.screenshot({ path: join(IMAGES, 'manage-tablet-en.png') })
+      await shoot(page, 'manage-tablet-en.png')
       // Later: the line's next ticket (09:03) has waited past the target too.
       ctx.clock.set('2026-11-25T09:14:00Z')
       await page.goto(`${base}/manage?lang=ar`)
       expect(await page.locator('html').getAttribute('dir')).toBe('rtl')
       await page.locator('#manage-connection.is-live').waitFor()
       await accounts.locator('.over-target', { hasText: 'تجاوز الهدف' }).waitFor({ timeout: 2_000 })
-      await page.screenshot({ path: join(IMAGES, 'manage-tablet-ar.png') })
+      await shoot(page, 'manage-tablet-ar.png')
       await page.setViewportSize({ width: 800, height: 1280 })
-      await page.screenshot({ path: join(IMAGES, 'manage-portrait-ar.png') })
+      await shoot(page, 'manage-portrait-ar.png')
       await page.setViewportSize({ width: 1920, height: 1080 })
-      await page.screenshot({ path: join(IMAGES, 'manage-ar.png') })
+      await shoot(page, 'manage-ar.png')
       // Nothing is wider than the window at any size.
       for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }, { width: 800, height: 1280 }]) {
         await page.setViewportSize(size)
@@ -218,7 +219,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       appts.db.$client.run("UPDATE appointments SET name = NULL WHERE name = 'Karim Aziz'")
       appts.deps.writes.now(() => appts.deps.tickets.touch('qu_main'))
       await table.locator('tr', { hasText: 'erased' }).waitFor({ timeout: 1_000 })
-      await page.screenshot({ path: join(IMAGES, 'manage-appointments-en.png') })
+      await shoot(page, 'manage-appointments-en.png')
 
       const problems: string[] = []
       const check = async (label: string) => {
@@ -244,7 +245,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/manage in Chromium (contract §22)', () => {
       // Arabic writes the wall clock as the other Arabic screens do (Intl's 12-hour, ص before noon).
       expect(await arabic.locator('tbody tr').first().textContent()).toBe('10:30 صالحساباتAmal Haddadتم تسجيل الحضور')
       await arabic.locator('tr', { hasText: 'محذوف' }).waitFor()
-      await page.screenshot({ path: join(IMAGES, 'manage-appointments-ar.png') })
+      await shoot(page, 'manage-appointments-ar.png')
       await check('ar')
       for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }]) {
         await page.setViewportSize(size)

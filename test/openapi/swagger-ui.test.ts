@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { ensureBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, IMAGES, launchBrowser } from '../screens/support'
+import { shoot } from '../support/shots'
 
 /*
  * Contract §15: "Try it out" on ticket issue works as is in Swagger UI against a demo server
@@ -87,7 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Swagger UI against dist/lobby demo', () => {
       numbers.push(number)
       if (round === 1) {
         await operation.locator('.live-responses-table').first().scrollIntoViewIfNeeded()
-        await page.screenshot({ path: join(IMAGES, 'swagger-try-issue-ticket.png') })
+        await shoot(page, 'swagger-try-issue-ticket.png')
       }
     }
     expect(numbers[0]).not.toBe(numbers[1])

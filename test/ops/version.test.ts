@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test'
 import pkg from '../../package.json'
 import { versionLine } from '../../src/version'
 import { SCHEMA_VERSION } from '../../src/db/migrate'
-import { runCli } from '../support/cli'
 import { ensureBinary } from '../support/binary'
 
 const BUILT_LINE = /^lobby (\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?) \(([0-9a-f]{7,40}(?:\+dirty)?), built (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)\) schema (\d+)$/
@@ -14,7 +13,8 @@ describe('lobby --version (contract §13)', () => {
   })
 
   test('from source: the version of package.json and the checkout\'s commit, and no invented build date', () => {
-    const run = runCli(['--version'])
+    const source = Bun.spawnSync(['bun', new URL('../../src/main.ts', import.meta.url).pathname, '--version'], { stdout: 'pipe' })
+    const run = { code: source.exitCode, stdout: source.stdout.toString() }
     expect(run.code).toBe(0)
     const head = Bun.spawnSync(['git', 'rev-parse', '--short', 'HEAD'], { stdout: 'pipe' }).stdout.toString().trim()
     expect(run.stdout.trim()).toBe(`lobby ${pkg.version} (${head}, run from source) schema ${SCHEMA_VERSION}`)

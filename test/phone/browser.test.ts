@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ensureBinary } from '../support/binary'
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 import { guardNetwork, HAVE_CHROMIUM, CHROMIUM, launchBrowser, localDate, Lobby } from '../screens/support'
 
 /**
@@ -11,7 +11,7 @@ import { guardNetwork, HAVE_CHROMIUM, CHROMIUM, launchBrowser, localDate, Lobby 
  * waits, is told its turn is near (vibration, a Notification after "Notify me"), is called,
  * completed and rated from the keyboard; another asks for more time and leaves the queue after
  * the confirmation; a missed turn says so in Arabic; the rating's comment, HTML and all, is text
- * on the reports page. Screenshots go to SHOTS (SCREENSHOTS_DIR=docs/images for the docs).
+ * on the reports page. Screenshots only with SCREENSHOTS_DIR (docs/images for the docs).
  */
 
 const LIVE_MS = 1500
@@ -86,7 +86,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await phone.getByRole('button', { name: 'Notify me' }).click()
     await phone.getByText('You will be notified when your turn is near.').waitFor()
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-waiting-actions-en.png'), fullPage: true })
+    await shoot(phone, 'phone-waiting-actions-en.png', { fullPage: true })
     // One ticket ahead is served: 3 ahead, the unit's approachingAhead (default 3): notified once.
     await operator('POST', `tickets/${ahead[0]!.id}/call`, { counterId: 'cnt_1' })
     await lobby.finish(ahead[0]!.id)
@@ -117,7 +117,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await phone.keyboard.type(COMMENT)
     expect(await phone.getByText(`${[...COMMENT].length} of 500 characters`).count()).toBe(1)
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-rate-en.png'), fullPage: true })
+    await shoot(phone, 'phone-rate-en.png', { fullPage: true })
     await phone.keyboard.press('Tab')
     expect(await phone.evaluate(() => document.activeElement.textContent)).toBe('Send')
     await phone.keyboard.press('Enter')
@@ -147,7 +147,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await confirm.waitFor()
     expect(await phone.evaluate(() => document.activeElement.textContent)).toBe('No, keep my place')
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-leave-en.png'), fullPage: true })
+    await shoot(phone, 'phone-leave-en.png', { fullPage: true })
     await phone.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })
     expect(await phone.evaluate(() => document.activeElement.textContent)).toBe('Leave the queue')
@@ -170,7 +170,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     await phone.getByText('يرجى التحدث إلى أحد الموظفين.').waitFor()
     expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl')
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-missed-ar.png'), fullPage: true })
+    await shoot(phone, 'phone-missed-ar.png', { fullPage: true })
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=en`)
     await phone.getByRole('heading', { name: 'You missed your turn' }).waitFor()
     await phone.getByText('Please speak to a member of staff.').waitFor()
@@ -192,7 +192,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     expect(await phone.getByText('يرجى اختيار تقييم من 1 إلى 5.').count()).toBe(0)
     await phone.getByLabel('تعليق (اختياري)').fill('خدمة ممتازة وسريعة، شكرًا')
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-rate-ar.png'), fullPage: true })
+    await shoot(phone, 'phone-rate-ar.png', { fullPage: true })
     await phone.getByRole('button', { name: 'إرسال' }).click()
     await phone.getByRole('heading', { name: 'شكرًا لملاحظاتك' }).waitFor({ timeout: LIVE_MS })
     await phone.close()
@@ -212,11 +212,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     // The desk's note is for staff: the customer's page never shows it.
     expect(await phone.getByText('Wants a savings account').count()).toBe(0)
     await fitsWidth(phone)
-    await phone.screenshot({ path: join(SHOTS, 'phone-transferred-en.png'), fullPage: true })
+    await shoot(phone, 'phone-transferred-en.png', { fullPage: true })
     await phone.goto(`${lobby.url}${mine.trackingUrl}?lang=ar`)
     await phone.locator('.phone-transferred').waitFor()
     expect(await phone.locator('.phone-transferred').textContent()).toStartWith('تم تحويلك إلى')
-    await phone.screenshot({ path: join(SHOTS, 'phone-transferred-ar.png'), fullPage: true })
+    await shoot(phone, 'phone-transferred-ar.png', { fullPage: true })
     await phone.close()
   }, TEST_MS)
 
@@ -239,11 +239,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the customer\'s journey on the phone page (cont
     expect(await page.locator('#table-feedback-services tbody td').allTextContents()).toEqual(['2', '4.5'])
     await page.locator('#table-feedback-services').scrollIntoViewIfNeeded()
     await page.evaluate(() => document.querySelector('#table-feedback-services').closest('section').scrollIntoView())
-    await page.screenshot({ path: join(SHOTS, 'reports-feedback-en.png'), fullPage: false })
+    await shoot(page, 'reports-feedback-en.png', { fullPage: false })
     await page.goto(`${lobby.url}/reports?lang=ar&from=${today}&to=${today}`)
     await page.getByText('تعليقات العملاء').first().waitFor()
     await page.evaluate(() => document.querySelector('#table-feedback-services').closest('section').scrollIntoView())
-    await page.screenshot({ path: join(SHOTS, 'reports-feedback-ar.png'), fullPage: false })
+    await shoot(page, 'reports-feedback-ar.png', { fullPage: false })
     await page.close()
   }, TEST_MS)
 

@@ -15,9 +15,9 @@ import { GOOD_PASSWORD } from '../people/helpers'
  * pairs by typing its code, the page shows a week of history (seeded while the server is
  * stopped, roll-ups rebuilt as the migration does) and today's live tickets, its charts, its
  * tables, a CSV download with the header of `lobby report`, the keyboard, Arabic, print.
- * Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or SCREENSHOTS_DIR (docs/images for the docs).
+ * Screenshots only with SCREENSHOTS_DIR (test/support/shots.ts; docs/images for the docs).
  */
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 const TEST_MS = 60_000
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED reports browser tests: no Chromium at ${CHROMIUM}`)
@@ -140,9 +140,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     expect(new Set(plain(await daily.locator('th:nth-child(3)').allTextContents()))).toEqual(new Set(['Accounts', 'Loans']))
     expect(plain(await page.locator('#table-counters tbody tr th:nth-child(2)').allTextContents())).toContain('Counter 1')
     expect(await page.locator('#reports-location option').allTextContents()).toContain('Main hall')
-    await page.screenshot({ path: join(SHOTS, 'reports-en-1920x1080.png') })
-    await page.screenshot({ path: join(SHOTS, 'reports-en-full.png'), fullPage: true })
-    await page.locator('#table-staff').screenshot({ path: join(SHOTS, 'reports-staff-en.png') })
+    await shoot(page, 'reports-en-1920x1080.png')
+    await shoot(page, 'reports-en-full.png', { fullPage: true })
+    await shoot(page.locator('#table-staff'), 'reports-staff-en.png')
     expect(seen.outside).toEqual([])
     expect(pageErrors).toEqual([])
   }, TEST_MS)
@@ -248,11 +248,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     expect(plain(await page.locator('#table-counters tbody tr th:nth-child(2)').allTextContents())).toContain('الشباك ١')
     expect(await page.locator('#reports-location option').allTextContents()).toContain('القاعة الرئيسية')
     expect(await page.locator('#reports-results [lang]').count()).toBe(0)
-    await page.screenshot({ path: join(SHOTS, 'reports-ar-1920x1080.png') })
-    await page.locator('#table-staff').screenshot({ path: join(SHOTS, 'reports-staff-ar.png') })
+    await shoot(page, 'reports-ar-1920x1080.png')
+    await shoot(page.locator('#table-staff'), 'reports-staff-ar.png')
     await page.emulateMedia({ media: 'print' })
     expect(await page.getByRole('button', { name: 'طباعة' }).isVisible()).toBe(false)
-    await page.screenshot({ path: join(SHOTS, 'reports-ar-print.png'), fullPage: true })
+    await shoot(page, 'reports-ar-print.png', { fullPage: true })
     await page.emulateMedia({ media: 'screen' })
     expect(seen.outside).toEqual([])
     expect(pageErrors).toEqual([])

@@ -21,10 +21,10 @@ declare function getComputedStyle(element: unknown): { opacity: string; backgrou
 
 /**
  * The built-in screens in headless Chromium against dist/lobby, provisioned from the demo file
- * by the CLI. Screenshots go to $TMPDIR/lobby-screenshots (test/support/shots.ts), or to SCREENSHOTS_DIR (the docs' images
- * are made with SCREENSHOTS_DIR=docs/images).
+ * by the CLI. Screenshots only with SCREENSHOTS_DIR (test/support/shots.ts; the docs'
+ * images are made with SCREENSHOTS_DIR=docs/images).
  */
-import { SHOTS } from '../support/shots'
+import { SHOTS, shoot } from '../support/shots'
 /** "Shows on screen within one second" of the change's HTTP response. */
 const LIVE_MS = 1000
 /** A browser test's own limit: a page load, a few waits, a screenshot. */
@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
     await page.waitForFunction((size) => document.documentElement.dataset.drawnFor === size, `${viewport.width}x${viewport.height}`, { timeout: 5_000 })
   }
   // Finite animations (a banner sliding in) are finished first, so a picture shows the settled screen.
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' })
+  const shot = (page: Page, name: string) => shoot(page, `${name}.png`, { animations: 'disabled' })
 
   describe('queue board', () => {
     test('shows the demo services, a new ticket in the waiting count and a call within a second', async () => {
