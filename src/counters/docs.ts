@@ -3,7 +3,9 @@ import { routeDetail } from '../platform/openapi'
 import { QueueTicket, TICKET_EXAMPLE } from '../queue/model'
 import { CounterCodes, CounterErrorExamples } from './errors'
 import { CallTicketRequest, CloseCounterRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, ReinstateRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
-import type { SimpleAction } from './routes'
+
+/** The ticket actions of a counter that take no body beyond the optional note (routes.ts declares one route each). */
+export type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'
 
 /*
  * The OpenAPI details of the operator API's routes (src/counters/routes.ts): what each route

@@ -16,7 +16,7 @@ import { trackedTicketJson } from '../tickets'
 import { CounterCodes } from './errors'
 import { CallTicketRequest, CloseCounterRequest, NoBody, ReinstateRequest, RequeueRequest, TransferRequest, WalkInRequest } from './model'
 import type { CounterService } from './service'
-import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, reinstateTicketDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs } from './docs'
+import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, reinstateTicketDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs, type SimpleAction } from './docs'
 
 const BASE = '/api/operator/v1'
 
@@ -70,7 +70,6 @@ const counterParams = Type.Object({ counterId: Type.String({ description: 'the c
 const ticketParams = Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) })
 
 /** The ticket actions that take no parameters: one route each, the same shape. */
-export type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel'
 
 /**
  * The operator API (contract §3 "Operator API") at /api/operator/v1, for Queue keys with the

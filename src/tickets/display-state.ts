@@ -6,7 +6,6 @@ import { namesObject, storedName } from '../platform/names'
 import { locationHoursOf, openStateAt, serviceHoursOf, type OpenState } from '../queue/opening-hours'
 import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
-import type { Tickets } from './service'
 
 /** How many calls `recentCalls` lists (docs/display.md). */
 export const RECENT_CALLS = 10
@@ -287,7 +286,7 @@ export class QueueDisplayReader {
  * O(services × locations + 10) per call, never a scan of the ticket history.
  */
 export function queueDisplayState(
-  deps: { tickets: Tickets; clock: Clock },
+  deps: { tickets: { displayState(queueUnitId: string, workspaceId: string, now: number, locationId?: string): QueueDisplayState | null }; clock: Clock },
   queueUnitId: string,
   workspaceId: string,
   locationId?: string,

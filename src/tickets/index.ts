@@ -11,17 +11,17 @@ export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS, AVERAGE_WINDOW, e
 // The ticket as every feature sees it.
 export { TICKET_STATUSES, TICKET_SOURCES, ActorJson, PublicQueueTicket, QueueTicket, TrackedQueueTicket, type TicketStatus, type TicketSource } from './model'
 export { TicketCodes, type TicketCode } from './errors'
-export { publicTicketJson, ticketJson, type TicketRow, type NewTicket } from './store'
-export { TRACKING_CODE_RANDOM_BITS, TRACKING_CODE_PATTERN, trackingMinute, newTrackingCode, trackingPath, trackedTicketJson, type TrackedTicket } from './tracking'
+export { publicTicketJson, ticketJson, trackedTicketJson, type TicketRow, type NewTicket, type TrackedTicket } from './store'
+export { TRACKING_CODE_RANDOM_BITS, TRACKING_CODE_PATTERN, trackingMinute, newTrackingCode, trackingPath } from './tracking'
 export { formatTicketNumber, businessDayAt } from './numbering'
 
 // The owner of ticket state, its transitions and their effects.
-export { Tickets, ticketEventJson, type TicketsDeps, type LinePosition, type PlaceInLine, type TicketEventRow, type TicketChange } from './service'
+export { Tickets, ticketEventJson, type TicketsDeps, type LinePosition, type PlaceInLine, type TicketEventRow } from './service'
 export {
   TICKET_ACTIONS, TRANSITIONS, TRANSITION_EFFECTS, OPEN_STATUSES, assertTransition,
   type TicketAction, type TicketEventName, type TransitionRule, type TransitionEffect, type TransitionInput, type TicketChanges, type RollupFigure,
 } from './transitions'
-export { SYSTEM_ACTOR } from './writer'
+export { SYSTEM_ACTOR, type TicketChange } from './writer'
 export { MORE_TIME_STEPS, MORE_TIME_LIMIT, planMoreTime, type MoreTimePlan } from './more-time'
 export { TicketFeedback, type TicketFeedbackRow } from './feedback'
 export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, callsAhead, type PriorityPolicy, type LinePlace } from './priority'

@@ -11,7 +11,7 @@ import { WebhookOutbox } from '../webhooks/outbox'
 import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, issueActor, ticketJson, type NewTicket, type TicketRow } from './store'
-import { TicketWriter, SYSTEM_ACTOR, isSystemActor } from './writer'
+import { TicketWriter, SYSTEM_ACTOR, isSystemActor, type TicketChange } from './writer'
 import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
@@ -517,18 +517,6 @@ export function ticketEventJson(row: TicketEventRow) {
   }
 }
 
-/** One ticket change, as `Tickets.changed` receives it. */
-export interface TicketChange {
-  /** Null for an issue. */
-  before: TicketRow | null
-  after: TicketRow
-  rule: Pick<TransitionRule, 'event' | 'webhook'>
-  /** Who made it, encoded (`type:id`, src/platform/actor.ts); `SYSTEM_ACTOR` for the daily close. */
-  actor: string
-  now: number
-  /** The location's time zone; given for an issue (the local hour it counts in). */
-  timezone?: string
-}
 
 /** Issue as a rule: the `created` event and webhook `ticket.created`. */
 const ISSUE = { event: 'created', webhook: 'ticket.created' } as const

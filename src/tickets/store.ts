@@ -6,7 +6,7 @@ import { planStable } from '../platform/sql'
 import type { PublicQueueTicket, QueueTicket, TicketSource } from './model'
 import { tickets, ticketSequences, serviceStats, ticketEvents } from './tables'
 import { businessDayAt, formatTicketNumber } from './numbering'
-import { newTrackingCode } from './tracking'
+import { newTrackingCode, trackingPath } from './tracking'
 
 export type TicketRow = typeof tickets.$inferSelect
 
@@ -315,4 +315,11 @@ export class TicketStore {
   private assertInTransaction(): void {
     if (!this.db.$client.inTransaction) throw new Error('ticket writes must run inside an immediate transaction')
   }
+}
+
+/** The ticket JSON the kiosk, the desk walk-in and the operator API answer: QueueTicket + `trackingUrl`. */
+export type TrackedTicket = QueueTicket & { trackingUrl: string | null }
+
+export function trackedTicketJson(row: TicketRow): TrackedTicket {
+  return { ...ticketJson(row), trackingUrl: row.trackingCode === null ? null : trackingPath(row.trackingCode) }
 }

@@ -1,6 +1,4 @@
 import { orderedBase32, randomToken } from '../platform/ids'
-import { ticketJson, type TicketRow } from './store'
-import type { QueueTicket } from './model'
 
 /**
  * Contract §10: every ticket gets a tracking code at issue, the capability of its phone page
@@ -37,11 +35,4 @@ export function newTrackingCode(now: number = Date.now()): string {
 /** The phone page of a tracking code: a path only (contract §10); the host is the caller's. */
 export function trackingPath(code: string): string {
   return `/t/${code}`
-}
-
-/** The ticket JSON the kiosk, the desk walk-in and the operator API answer: QueueTicket + `trackingUrl`. */
-export type TrackedTicket = QueueTicket & { trackingUrl: string | null }
-
-export function trackedTicketJson(row: TicketRow): TrackedTicket {
-  return { ...ticketJson(row), trackingUrl: row.trackingCode === null ? null : trackingPath(row.trackingCode) }
 }

@@ -4,8 +4,20 @@ import { DAILY_CLOSE_ACTOR, decodeActor, encodeActor } from '../platform/actor'
 import { tickets, ticketCalls } from './tables'
 import type { TicketRow, TicketStore } from './store'
 import { nextServiceAverage, nextServiceSpread } from './wait'
-import { TRANSITION_EFFECTS, type TicketAction, type TransitionInput } from './transitions'
-import type { TicketChange } from './service'
+import { TRANSITION_EFFECTS, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
+
+/** One ticket change, as `Tickets.changed` receives it. */
+export interface TicketChange {
+  /** Null for an issue. */
+  before: TicketRow | null
+  after: TicketRow
+  rule: Pick<TransitionRule, 'event' | 'webhook'>
+  /** Who made it, encoded (`type:id`, src/platform/actor.ts); `SYSTEM_ACTOR` for the daily close. */
+  actor: string
+  now: number
+  /** The location's time zone; given for an issue (the local hour it counts in). */
+  timezone?: string
+}
 
 /** The daily close's actor as stored (`system:daily-close`, contract §16): the one change no person or device made. */
 export const SYSTEM_ACTOR = encodeActor(DAILY_CLOSE_ACTOR)

@@ -452,7 +452,4 @@ export function labelsFor(lang: string): Labels {
   return TABLES[language] ?? en
 }
 
-/** Fills `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
-}
+export { fill } from './fill'

@@ -1,5 +1,5 @@
 import { formatNumber } from './format'
-import { fill } from './i18n'
+import { fill } from './fill'
 
 /*
  * Counts in words, by the language's own plural rules (Intl.PluralRules): English has "1 ticket"

@@ -3,7 +3,7 @@ import { api } from '../api'
 import { h } from '../dom'
 import { field, FormErrors, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, qrFigure, table, timeCell, when } from './kit'
-import type { AdminContext, AdminSection } from './sections'
+import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 

@@ -3,7 +3,7 @@ import { api } from '../api'
 import { h } from '../dom'
 import { checkbox, commaList, field, FormErrors, numberInput, numberOf, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, secretBox, table, timeCell, when } from './kit'
-import type { AdminContext, AdminSection } from './sections'
+import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 

@@ -1,7 +1,7 @@
 import type { ApiAnswer } from '../api'
 import { h } from '../dom'
 import type { ErrorDetail, FormErrors } from './forms'
-import type { AdminContext } from './sections'
+import type { AdminContext } from './section'
 import { fill, type Strings } from './strings'
 
 /*

@@ -2,7 +2,7 @@ import { api } from '../api'
 import { h } from '../dom'
 import { field, FormErrors, textInput, type ErrorDetail } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
-import type { AdminContext, AdminSection } from './sections'
+import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from './access'
 import { fill } from './strings'
 
