@@ -35,11 +35,18 @@ const CHROMIUM_ARGS = [
 /** What every test browser context shares: the window, the locale, the zone. */
 const CONTEXT_OPTIONS = { viewport: LANDSCAPE, locale: 'en-GB', timezoneId: 'Europe/Berlin' }
 
+/**
+ * How long one browser step (a click, a wait for a locator) may take unless it says otherwise:
+ * below the tests' own timeouts (30 s and more), so a hung step fails as itself, naming its
+ * locator, instead of the runner's timeout ending the file's server and browsers (issue 49).
+ */
+export const STEP_MS = 20_000
+
 /** Headless Chromium with a fresh profile, and the flags that keep it off the network. */
 export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core')
   const profile = tempDir('lobby-chromium-')
-  return chromium.launchPersistentContext(profile, {
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     ...CONTEXT_OPTIONS,
@@ -47,6 +54,8 @@ export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Prom
     ...(options.bypassCSP ? { bypassCSP: true } : {}),
     args: CHROMIUM_ARGS,
   })
+  context.setDefaultTimeout(STEP_MS)
+  return context
 }
 
 /**
@@ -57,7 +66,11 @@ export async function launchSharedBrowser(): Promise<{ newContext: () => Promise
   const { chromium } = await import('playwright-core')
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
   return {
-    newContext: () => browser.newContext(CONTEXT_OPTIONS),
+    newContext: async () => {
+      const context = await browser.newContext(CONTEXT_OPTIONS)
+      context.setDefaultTimeout(STEP_MS)
+      return context
+    },
     close: () => browser.close(),
   }
 }
