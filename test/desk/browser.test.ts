@@ -87,6 +87,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     desk1 = await first.newPage()
     desk2 = await second.newPage()
     for (const page of [desk1, desk2]) page.on('pageerror', (error) => pageErrors.push(String(error)))
+    // Counter 2's clerk opened it (contract §27: call-next at a closed counter is 409); Counter 1
+    // starts closed, and its first test opens it from the desk.
+    await lobby.operate('counters/cnt_2/open')
   }, 60_000)
 
   afterAll(async () => {
@@ -120,6 +123,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
     expect(await button(desk1, 'Recall').isDisabled()).toBe(true)
     expect(await button(desk1, 'Complete').isDisabled()).toBe(true)
+    // The day starts closed: "Call next" waits for "Open counter" (contract §27: call-next at a
+    // closed counter is 409 COUNTER_CLOSED, so the desk never sends it).
+    expect(await button(desk1, 'Call next').isDisabled()).toBe(true)
+    await button(desk1, 'Open counter').click()
+    await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
     expect(await button(desk1, 'Call next').isEnabled()).toBe(true)
 
     await button(desk1, 'Call next').click()
