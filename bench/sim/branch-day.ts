@@ -294,7 +294,11 @@ export function simulateBranchDay(scenario: Scenario): BranchDayOutcome {
       if (counter.state !== 'idle') continue
       let ticketId: string
       try {
-        ticketId = write(() => countersService.callNext(caller, counter.spec.id, now)).id
+        // The clerk opens the counter (a no-op once open): call-next at a closed one is 409 (contract §27).
+        ticketId = write(() => {
+          countersService.openCounter(caller, counter.spec.id, now)
+          return countersService.callNext(caller, counter.spec.id, now)
+        }).id
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) continue
         throw error

@@ -136,10 +136,10 @@ export const callNextTicketDocs = docs(
   'Call the next ticket',
   'Calls the first WAITING ticket at the counter\'s location among the services it serves (and the key may use): tickets requeued FIRST, then by the queue unit\'s ' +
     'priority setting (FIRST: priority tickets before normal ones; INTERLEAVE: the oldest, but a waiting priority ticket after N normal calls at this counter), each oldest first. ' +
-    'WAITING→CALLED with `calledAt` and the counter; a closed counter opens. 409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket; ' +
+    'WAITING→CALLED with `calledAt` and the counter. 409 COUNTER_CLOSED when the counter is closed (open it first); 409 COUNTER_BUSY while it holds a CALLED or SERVING ticket; ' +
     `404 NO_TICKET_WAITING when none waits. Webhook \`ticket.called\`. ${ORDER_OF_CHECKS}`,
   { ...ticketResult(), description: 'the called ticket' },
-  { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND, CounterCodes.NO_TICKET_WAITING], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_BUSY] },
+  { ...commonMutationErrors, 404: [CounterCodes.COUNTER_NOT_FOUND, CounterCodes.NO_TICKET_WAITING], 409: [CounterCodes.QUEUE_UNIT_EDGE_MANAGED, CounterCodes.COUNTER_CLOSED, CounterCodes.COUNTER_BUSY] },
   NoBody,
 )
 

@@ -20,6 +20,8 @@ export const CounterCodes = {
   COUNTER_NOT_FOUND: 'COUNTER_NOT_FOUND',
   NO_TICKET_WAITING: 'NO_TICKET_WAITING',
   COUNTER_BUSY: 'COUNTER_BUSY',
+  /** Contract §27: call-next at a closed counter (open it first). */
+  COUNTER_CLOSED: 'COUNTER_CLOSED',
   INVALID_TRANSITION: TicketCodes.INVALID_TRANSITION,
   IDEMPOTENCY_KEY_REUSED: QueueCodes.IDEMPOTENCY_KEY_REUSED,
   QUEUE_UNIT_EDGE_MANAGED: QueueCodes.QUEUE_UNIT_EDGE_MANAGED,
@@ -50,6 +52,7 @@ export const CounterErrorExamples = {
   COUNTER_NOT_FOUND: 'no such counter for this key',
   NO_TICKET_WAITING: 'no ticket is waiting for counter cnt_1',
   COUNTER_BUSY: 'counter cnt_1 holds A007 (CALLED); complete, no-show, requeue or transfer it first',
+  COUNTER_CLOSED: 'counter cnt_1 is closed; open it before calling the next ticket',
   CLERK_SIGN_IN_REQUIRED: 'this queue unit requires a clerk signed in at the desk: sign in first',
   NO_SHOW_GRACE_EXPIRED: {
     message: 'ticket A007 was a no-show more than 30 minutes ago (the queue unit\'s noShowGraceMinutes): it can no longer be brought back',

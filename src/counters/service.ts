@@ -252,11 +252,13 @@ export class CounterService {
    * ticket; else the first WAITING ticket at the counter's location of the services it serves
    * (and the key may use): tickets requeued FIRST, then by the unit's priority policy (contract
    * §8: FIRST or INTERLEAVE with the counter's count), each lane oldest first. 404
-   * NO_TICKET_WAITING when there is none. Opens a closed counter.
+   * NO_TICKET_WAITING when there is none. A closed counter calls no one: 409 COUNTER_CLOSED
+   * (contract §27; open it first), checked before it is asked whether it is free.
    */
   callNext(caller: Credential, counterId: string, now: number): TicketRow {
     return this.mutate(caller, now, () => {
       const counter = this.requireCounter(caller, counterId)
+      if (!counter.open) throw new ApiError(409, CounterCodes.COUNTER_CLOSED, `counter ${counter.id} is closed; open it before calling the next ticket`)
       this.assertCounterFree(caller, counter)
       const next = this.deps.tickets.nextWaiting(counter.queueUnitId, counter.locationId, counter.usableServiceIds, counter.id)
       if (next === null) throw new ApiError(404, CounterCodes.NO_TICKET_WAITING, `no ticket is waiting for counter ${counter.id}`)
@@ -285,8 +287,9 @@ export class CounterService {
   }
 
   /**
-   * WAITING→CALLED at `counter` (what it changes: the tickets' `TRANSITION_EFFECTS`); a closed
-   * counter opens by its first call (the call's own revision bump covers the opening).
+   * WAITING→CALLED at `counter` (what it changes: the tickets' `TRANSITION_EFFECTS`). Calling a
+   * specific ticket at a closed counter opens it (staff decide, docs/counters.md; the call's own
+   * revision bump covers the opening); call-next never gets here with a closed one (contract §27).
    */
   private callAt(caller: Credential, counter: CounterRecord, ticket: TicketRow, now: number): TicketRow {
     if (!counter.open) this.setOpen(counter, true, now)

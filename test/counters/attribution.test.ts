@@ -53,6 +53,7 @@ describe('attribution of ticket events and webhooks (contract §16)', () => {
     const ctx = counterContext()
     const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_1', name: 'hall:desk-1' })
     const { id } = await issued(ctx)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${id}/start`))
     const byDesk = { type: 'device', id: 'hall:desk-1' }
@@ -71,6 +72,7 @@ describe('attribution of ticket events and webhooks (contract §16)', () => {
     const counters = new CounterService(ctx.deps, new QueueService(ctx.deps))
     const { id } = await issued(ctx)
     const now = ctx.clock.now()
+    counters.openCounter(caller, 'cnt_1', now)
     counters.callNext(caller, 'cnt_1', now)
     counters.transition(caller, id, 'start', now)
     counters.transfer(caller, id, 'svc_loans', 'FIRST', now)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { CounterCodes } from '../../src/counters/errors'
 import { expectError } from '../queue/helpers'
-import { counterContext, issued, ok, act, callNext, op, counterRow, snapshot, mainUnit, stats } from './helpers'
+import { counterContext, issued, ok, act, callNext, op, counterRow, snapshot, mainUnit, stats, openCounter, callNextOnly, revision, ticketRow, eventsOf, webhookTypes } from './helpers'
 
 describe('POST counters/{id}/call-next', () => {
   test('calls the oldest waiting ticket of the counter\'s services at its location, WAITING→CALLED with calledAt and counter', async () => {
@@ -30,15 +30,34 @@ describe('POST counters/{id}/call-next', () => {
   test('tickets of another location are never called', async () => {
     const ctx = counterContext()
     await issued(ctx, { locationId: 'loc_annex', serviceId: 'svc_accounts' })
+    await openCounter(ctx, 'cnt_2')
     const before = snapshot(ctx)
-    await expectError(await callNext(ctx, 'cnt_2'), 404, CounterCodes.NO_TICKET_WAITING)
+    await expectError(await callNextOnly(ctx, 'cnt_2'), 404, CounterCodes.NO_TICKET_WAITING)
     expect(snapshot(ctx)).toEqual(before)
   })
 
-  test('404 NO_TICKET_WAITING when the line is empty; the counter does not open by a failed call', async () => {
+  test('404 NO_TICKET_WAITING when the line is empty at an open counter', async () => {
     const ctx = counterContext()
-    await expectError(await callNext(ctx, 'cnt_1'), 404, CounterCodes.NO_TICKET_WAITING)
+    await openCounter(ctx, 'cnt_1')
+    await expectError(await callNextOnly(ctx, 'cnt_1'), 404, CounterCodes.NO_TICKET_WAITING)
+    expect(counterRow(ctx, 'cnt_1').open).toBe(1)
+  })
+
+  test('409 COUNTER_CLOSED at a closed counter (contract §27): nothing changes, the ticket still waits; after open, 200', async () => {
+    const ctx = counterContext()
+    const a = await issued(ctx)
+    const before = snapshot(ctx)
+    const rev = revision(ctx)
+    await expectError(await callNextOnly(ctx, 'cnt_1'), 409, CounterCodes.COUNTER_CLOSED)
+    expect(snapshot(ctx)).toEqual(before)
+    expect(revision(ctx)).toBe(rev)
+    expect(ticketRow(ctx, a.id)).toMatchObject({ status: 'WAITING', counter_id: null, called_at: null })
+    expect(eventsOf(ctx, a.id).map((e) => e.type)).toEqual(['created'])
+    // Nothing in the webhook outbox but the ticket's creation (the unit subscribes to ticket.called).
+    expect(webhookTypes(ctx, a.id)).toEqual(['ticket.created'])
     expect(counterRow(ctx, 'cnt_1').open).toBe(0)
+    await openCounter(ctx, 'cnt_1')
+    expect(await ok(callNextOnly(ctx, 'cnt_1'))).toMatchObject({ id: a.id, status: 'CALLED' })
   })
 
   test('409 COUNTER_BUSY while the counter holds a CALLED or SERVING ticket, until it is done', async () => {
@@ -65,16 +84,13 @@ describe('POST counters/{id}/call-next', () => {
     expect((await ok(act(ctx, b.id, 'call', { counterId: 'cnt_2' }))).status).toBe('CALLED')
   })
 
-  test('a counter opens by its first call, by call-next or by calling a ticket', async () => {
+  test('calling a specific ticket opens a closed counter (staff decide; docs/counters.md), call-next does not', async () => {
     const ctx = counterContext()
-    const a = await issued(ctx)
     const b = await issued(ctx)
-    expect(counterRow(ctx, 'cnt_1')).toMatchObject({ open: 0 })
-    await ok(callNext(ctx, 'cnt_1'))
-    expect(counterRow(ctx, 'cnt_1')).toMatchObject({ open: 1, open_day: '2026-11-25' })
+    await expectError(await callNextOnly(ctx, 'cnt_2'), 409, CounterCodes.COUNTER_CLOSED)
+    expect(counterRow(ctx, 'cnt_2').open).toBe(0)
     await ok(act(ctx, b.id, 'call', { counterId: 'cnt_2' }))
-    expect(counterRow(ctx, 'cnt_2').open).toBe(1)
-    expect(a.id).not.toBe(b.id)
+    expect(counterRow(ctx, 'cnt_2')).toMatchObject({ open: 1, open_day: '2026-11-25' })
   })
 
   test('calling a ticket at a counter of another location or without its service is 422 on /counterId', async () => {

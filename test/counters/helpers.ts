@@ -21,6 +21,13 @@ export function counterContext(edit: (doc: ProvisioningFile) => void = () => {},
   }, overrides)
 }
 
+
+/**
+ * Contract §27: call-next at a closed counter is 409 COUNTER_CLOSED. Tests open the counter
+ * through the API first, as a clerk does at the desk (a no-op when it is open).
+ */
+export const openCounter = (ctx: QueueTestContext, counterId: string, secret?: string) => ok(op(ctx, 'POST', `/counters/${counterId}/open`, undefined, secret))
+
 /** One operator request with the `operator` key (or `secret`). */
 export function op(ctx: QueueTestContext, method: string, path: string, body?: unknown, secret: string | null = ctx.key('operator'), headers: Record<string, string> = {}) {
   return request(ctx.app, method, `${OP}${path}`, {
@@ -44,7 +51,15 @@ export async function ok(response: Promise<Response> | Response, status = 200) {
   return JSON.parse(text).data
 }
 
-export const callNext = (ctx: QueueTestContext, counterId: string, secret?: string) => op(ctx, 'POST', `/counters/${counterId}/call-next`, undefined, secret)
+/**
+ * Opens the counter (a no-op when it is open, a 404 answers for itself below), then calls next:
+ * what a clerk does at the desk. `callNextOnly` is the bare call, for the closed-counter rule.
+ */
+export const callNext = async (ctx: QueueTestContext, counterId: string, secret?: string) => {
+  await op(ctx, 'POST', `/counters/${counterId}/open`, undefined, secret)
+  return callNextOnly(ctx, counterId, secret)
+}
+export const callNextOnly = (ctx: QueueTestContext, counterId: string, secret?: string) => op(ctx, 'POST', `/counters/${counterId}/call-next`, undefined, secret)
 export const act = (ctx: QueueTestContext, ticketId: string, action: string, body?: unknown, secret?: string) =>
   op(ctx, 'POST', `/tickets/${ticketId}/${action}`, body, secret)
 

@@ -175,17 +175,18 @@ describe('stateRevision and onQueueChange', () => {
       method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
     }))
     await ok(request(ctx, '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }), 201)
+    await ok(request(ctx, '/counters/cnt_1/open'))
     await ok(request(ctx, '/counters/cnt_1/call-next'))
     const before = (first.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r
-    expect(before).toBe(2)
+    expect(before).toBe(3)
     first.$client.close()
 
     const second = openDatabase(path)
     migrateDatabase(second.$client)
     const again = testContext({ db: second, ids: randomIds })
-    expect((second.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r).toBe(2)
-    await ok(request(again, '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }), 201)
     expect((second.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r).toBe(3)
+    await ok(request(again, '/tickets', { locationId: 'loc_hall', serviceId: 'svc_accounts' }), 201)
+    expect((second.$client.query("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get() as { r: number }).r).toBe(4)
     second.$client.close()
   })
 })

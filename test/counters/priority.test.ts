@@ -363,6 +363,7 @@ describe('priority in the operator API, webhooks and the display state', () => {
     const view = (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data
     const accounts = view.services.find((s: { id: string }) => s.id === 'svc_accounts')
     expect(accounts.tickets.map((t: { ticketNumber: string; priority: boolean }) => [t.ticketNumber, t.priority])).toEqual([[p1, true], [a[0], false], [a[1], false]])
+    await ok(asDevice(ctx, desk, 'POST', '/api/operator/v1/counters/cnt_2/open'))
     const called = await asDevice(ctx, desk, 'POST', '/api/operator/v1/counters/cnt_2/call-next')
     expect((await jsonOf(called)).data).toMatchObject({ ticketNumber: p1, priority: true })
   })

@@ -5,6 +5,7 @@ import { TICKET_STATUSES } from '../../src/queue/model'
 import { expectError, type QueueTestContext } from '../queue/helpers'
 import {
   counterContext, issued, ok, act, callNext, op, ticketRow, eventsOf, deliveriesOf, webhookTypes, snapshot, revision,
+  callNextOnly, openCounter,
 } from './helpers'
 
 const T0 = Date.parse('2026-11-25T09:30:00.000Z')
@@ -175,10 +176,11 @@ describe('the change, its event and its webhook row commit together', () => {
   test('a failing outbox write rolls the transition back: no ticket change, no event, no revision', async () => {
     const ctx = counterContext()
     const { id } = await issued(ctx)
+    await openCounter(ctx, 'cnt_1')
     ctx.db.$client.exec("CREATE TRIGGER outbox_down BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'outbox down'); END")
     const before = snapshot(ctx)
     expect((await act(ctx, id, 'call', { counterId: 'cnt_1' })).status).toBe(500)
-    expect((await callNext(ctx, 'cnt_1')).status).toBe(500)
+    expect((await callNextOnly(ctx, 'cnt_1')).status).toBe(500)
     expect(snapshot(ctx)).toEqual(before)
   })
 

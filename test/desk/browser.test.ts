@@ -28,6 +28,11 @@ function devices(lobby: Lobby, ...args: string[]): any {
 }
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
+/** What the desk says beside a disabled "Call next" while its counter is closed (contract §27). */
+const CLOSED_WORDS = {
+  en: 'This counter is closed: press “Open counter” first, then Call next.',
+  ar: 'هذا الشباك مغلق: اضغط «فتح الشباك» أولًا، ثم «نداء التالي».',
+}
 const currentNumber = (page: Page) => page.locator('.desk-number')
 /**
  * Presses a shortcut once its button is enabled: a key pressed while a request is still in
@@ -87,6 +92,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     desk1 = await first.newPage()
     desk2 = await second.newPage()
     for (const page of [desk1, desk2]) page.on('pageerror', (error) => pageErrors.push(String(error)))
+    // Counter 2's clerk opened it (contract §27: call-next at a closed counter is 409); Counter 1
+    // starts closed, and its first test opens it from the desk.
+    await lobby.operate('counters/cnt_2/open')
   }, 60_000)
 
   afterAll(async () => {
@@ -120,7 +128,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
     expect(await button(desk1, 'Recall').isDisabled()).toBe(true)
     expect(await button(desk1, 'Complete').isDisabled()).toBe(true)
+    // The day starts closed: "Call next" waits for "Open counter" (contract §27: call-next at a
+    // closed counter is 409 COUNTER_CLOSED, so the desk never sends it), and the page says so.
+    expect(await desk1.locator('.desk-state').textContent()).toBe('Closed')
+    expect(await button(desk1, 'Call next').isDisabled()).toBe(true)
+    expect(await desk1.locator('#desk-closed-hint').textContent()).toBe(CLOSED_WORDS.en)
+    expect(await button(desk1, 'Call next').getAttribute('aria-describedby')).toBe('desk-closed-hint')
+    await button(desk1, 'Open counter').click()
+    await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
     expect(await button(desk1, 'Call next').isEnabled()).toBe(true)
+    expect(await desk1.locator('#desk-closed-hint').count()).toBe(0)
+    expect(await button(desk1, 'Call next').getAttribute('aria-describedby')).toBeNull()
 
     await button(desk1, 'Call next').click()
     await desk1.locator('.desk-number', { hasText: number }).waitFor()
@@ -157,6 +175,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
     expect(await button(desk1, 'Close counter').isDisabled()).toBe(true)
     await button(desk1, 'Open counter').click()
     await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
+  }, TEST_MS)
+
+  test('a counter closed from elsewhere: "Call next" goes off within 1 s and the page says to open it first, in English and Arabic; "Open counter" brings it back', async () => {
+    await clearQueue()
+    const number = await issue()
+    await desk1.locator('.desk-tickets .desk-ticket-number', { hasText: number }).waitFor({ timeout: LIVE_MS })
+    await desk1.locator('button.desk-callNext:not([disabled])').waitFor()
+    await lobby.operate('counters/cnt_1/close')
+    await desk1.locator('.desk-state', { hasText: 'Closed' }).waitFor({ timeout: LIVE_MS })
+    expect(await button(desk1, 'Call next').isDisabled()).toBe(true)
+    expect(await desk1.locator('#desk-closed-hint').textContent()).toBe(CLOSED_WORDS.en)
+    await desk1.goto(`${lobby.url}/desk?lang=ar`)
+    await desk1.locator('#desk-closed-hint', { hasText: CLOSED_WORDS.ar }).waitFor()
+    expect(await desk1.evaluate(() => document.documentElement.dir)).toBe('rtl')
+    expect(await desk1.locator('button.desk-callNext').isDisabled()).toBe(true)
+    expect(await desk1.locator('button.desk-callNext').getAttribute('aria-describedby')).toBe('desk-closed-hint')
+    await desk1.screenshot({ path: join(SHOTS, 'desk-closed-ar.png') })
+    await desk1.goto(`${lobby.url}/desk?lang=en`)
+    await desk1.locator('#desk-closed-hint', { hasText: CLOSED_WORDS.en }).waitFor()
+    await button(desk1, 'Open counter').click()
+    await desk1.locator('.desk-state', { hasText: 'Open' }).waitFor()
+    await button(desk1, 'Call next').click()
+    await currentNumber(desk1).filter({ hasText: number }).waitFor()
+    expect(await desk1.locator('.desk-outcome').textContent()).toBe(`Called ${number}.`)
   }, TEST_MS)
 
   test('a priority walk-in from the desk carries its mark in the list and at the counter, and call-next takes it first', async () => {

@@ -55,6 +55,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     }
     await pair(desk1, 'cnt_1', 'counter-1-pc', 'en')
     await pair(desk2, 'cnt_2', 'counter-2-pc', 'ar')
+    // Both desks' counters open, as the clerks do first (contract §27: call-next at a closed counter is 409).
+    await lobby.operate('counters/cnt_1/open')
+    await lobby.operate('counters/cnt_2/open')
   }, 60_000)
 
   afterAll(async () => {
@@ -117,6 +120,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
     expect(numbers.indexOf(missed.ticketNumber)).toBeLessThan(numbers.indexOf(older.ticketNumber))
     await desk1.goto(`${lobby.url}/desk?lang=en`)
     // Clear: serve both at Counter 2 through the API.
+    await lobby.operate('counters/cnt_2/open')
     for (let i = 0; i < 2; i++) {
       const t = await lobby.operate('counters/cnt_2/call-next')
       await lobby.operate(`tickets/${t!.id}/start`)

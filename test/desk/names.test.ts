@@ -16,6 +16,7 @@ describe('desk view: names in every language', () => {
       unit.counters!.find((c) => c.id === 'cnt_1')!.name = { en: 'Counter 1', ar: 'الشباك ١' }
     })
     await issued(ctx)
+    await ok(op(ctx, 'POST', '/counters/cnt_1/open'))
     await ok(op(ctx, 'POST', '/counters/cnt_1/call-next'))
     const view = await deskView(ctx, await deskOf(ctx))
     expect(view.defaultLanguage).toBe('en')

@@ -16,6 +16,7 @@ describe('a paired desk on the operator API', () => {
     const ctx = counterContext()
     const desk = await pairedCookie(ctx, DESK_1)
     const ticket = await issued(ctx)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
     const called = await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
     expect(called).toMatchObject({ id: ticket.id, status: 'CALLED' })
     await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${ticket.id}/start`))
@@ -62,6 +63,7 @@ describe('a paired desk on the operator API', () => {
     const ctx = counterContext()
     const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_2' })
     const ticket = await issued(ctx)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_2/open`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_2/call-next`))
     const moved = await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${ticket.id}/transfer`, { serviceId: 'svc_loans' }))
     expect(moved).toMatchObject({ status: 'WAITING', serviceId: 'svc_loans' })
@@ -163,9 +165,11 @@ describe('GET /api/devices/v1/desk', () => {
     const tickets = []
     for (let i = 0; i < 12; i++) tickets.push(await issued(ctx))
     const loan = await issued(ctx, { locationId: 'loc_hall', serviceId: 'svc_loans' })
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
     const first = await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${first.id}/start`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/tickets/${first.id}/complete`))
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
 
     const view = (await jsonOf(await asDevice(ctx, desk, 'GET', '/api/devices/v1/desk'))).data

@@ -227,6 +227,9 @@ describe('display websocket (real clients on 127.0.0.1)', () => {
   })
 
   test('the queue topic sends an update when a ticket is issued and called', async () => {
+    // Counter 1 opens first (contract §27: call-next at a closed counter is 409 COUNTER_CLOSED).
+    const opened = await fetch(`${server.url}/api/operator/v1/counters/cnt_1/open`, { method: 'POST', headers: { authorization: `Bearer ${secrets['queue:operator']}` } })
+    expect(opened.status).toBe(200)
     const client = await connect()
     client.socket.send(JSON.stringify({ type: 'subscribe', topics: [{ kind: 'queue', id: 'qu_main' }] }))
     const [snapshot] = await client.next(1)

@@ -86,7 +86,10 @@ async function driveEveryOperation() {
   await expectStatus(get(`${months}/2026-12`, bearer(workspace)), 404)
   await expectStatus(get(`${months}/2026-11`, bearer(display)), 403)
 
-  // Operator API: counters, a walk-in (priority), every transition.
+  // Operator API: counters, a walk-in (priority), every transition. Call-next at a closed
+  // counter first: 409 COUNTER_CLOSED (contract §27), in the document.
+  const closed = await expectStatus(post(`${OP}/counters/cnt_1/call-next`, undefined, bearer(operator)), 409)
+  expect((JSON.parse(await closed.clone().text()) as { error: { code: string } }).error.code).toBe('COUNTER_CLOSED')
   await data(post(`${OP}/counters/cnt_1/open`, undefined, bearer(operator)))
   await data(post(`${OP}/counters/cnt_2/open`, undefined, bearer(operator)))
   await expectStatus(post(`${OP}/counters/cnt_unknown/open`, undefined, bearer(operator)), 404)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { request, jsonOf } from '../support/app'
-import { act, callNext, ok } from '../counters/helpers'
+import { act, callNext, callNextOnly, openCounter, ok } from '../counters/helpers'
 import { issue, HALL_ACCOUNTS } from '../queue/helpers'
 import { issuedAtKiosk, kioskContext } from '../kiosk/helpers'
 import { TRACKING_CODE_PATTERN, newTrackingCode, trackingMinute } from '../../src/tickets/tracking'
@@ -89,6 +89,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
 
   test('with `since` the answer waits for the next change of the ticket and comes as soon as it is called', async () => {
     const ctx = await kioskContext()
+    await openCounter(ctx, 'cnt_2') // before the polls: the open is a change of its own
     const mine = await issuedAtKiosk(ctx)
     const code = codeOf(mine.ticket.trackingUrl)
     const first = await status(ctx, code)
@@ -103,7 +104,7 @@ describe('GET /api/phone/v1/tickets/{code}', () => {
     await issue(ctx, ctx.key('all'), { locationId: 'loc_hall', serviceId: 'svc_loans' })
     await Bun.sleep(30)
     expect(answered).toBe(false)
-    await ok(callNext(ctx, 'cnt_2'))
+    await ok(callNextOnly(ctx, 'cnt_2'))
     const next = await waiting
     expect(next.body.data).toMatchObject({ state: 'CALLED', counterName: 'Counter 2' })
     expect(next.body.version).not.toBe(first.body.version)
@@ -153,6 +154,7 @@ describe('waiting phone polls (contract §23)', () => {
 
   test('a change costs one unit computation and one per distinct tracking code, however many polls wait', async () => {
     const ctx = await kioskContext()
+    await openCounter(ctx, 'cnt_1') // before the polls: the open is a change of its own
     const tickets = [await issuedAtKiosk(ctx), await issuedAtKiosk(ctx), await issuedAtKiosk(ctx)]
     const codes = tickets.map((t) => codeOf(t.ticket.trackingUrl))
     const versions = await Promise.all(codes.map(async (c) => (await status(ctx, c)).body.version as string))
@@ -177,7 +179,7 @@ describe('waiting phone polls (contract §23)', () => {
     expect(cost.byTrackingCode).toBeLessThanOrEqual(3)
     expect((cost.placeInLine ?? 0) + (cost.placesInLine ?? 0)).toBeLessThanOrEqual(3)
     // A call changes every status: all seven are answered, each with its own ticket's news.
-    await ok(callNext(ctx, 'cnt_1'))
+    await ok(callNextOnly(ctx, 'cnt_1'))
     const answers = await Promise.all(polls)
     expect(answers.map((a) => [a.i, a.body.data.state, a.body.data.peopleAhead ?? null])).toEqual([
       [0, 'CALLED', 0], [0, 'CALLED', 0], [0, 'CALLED', 0], [0, 'CALLED', 0], [1, 'WAITING', 0], [1, 'WAITING', 0], [2, 'WAITING', 1],
@@ -186,6 +188,7 @@ describe('waiting phone polls (contract §23)', () => {
 
   test('at most 4 polls wait per tracking code: a fifth is answered at once with the current state', async () => {
     const ctx = await kioskContext()
+    await openCounter(ctx, 'cnt_1') // before the polls: the open is a change of its own
     const mine = await issuedAtKiosk(ctx)
     const code = codeOf(mine.ticket.trackingUrl)
     const first = await status(ctx, code)
@@ -196,7 +199,7 @@ describe('waiting phone polls (contract §23)', () => {
     expect(answered).toEqual([4])
     expect(fifth.status).toBe(200)
     expect(fifth.body).toEqual(first.body)
-    await ok(callNext(ctx, 'cnt_1'))
+    await ok(callNextOnly(ctx, 'cnt_1'))
     const rest = await Promise.all(polls.slice(0, 4))
     expect(rest.map((r) => r.body.data.state)).toEqual(['CALLED', 'CALLED', 'CALLED', 'CALLED'])
   })

@@ -118,6 +118,11 @@ describe('races: concurrent same-key requests and concurrent call-next', () => {
     const waiting = withDb(branch.db, (db) => (db.query("SELECT id FROM tickets WHERE location_id = ? AND status = 'WAITING'").all(IDS.hall) as { id: string }[]).map((r) => r.id))
     expect(waiting.length).toBeGreaterThanOrEqual(issued.size)
 
+    // Every counter opens first: call-next at a closed counter is 409 COUNTER_CLOSED (contract §27).
+    for (const counter of IDS.counters) {
+      const opened = await operatorPost(`/counters/${counter}/open`)
+      expect({ counter, status: opened.status, body: await opened.text() }).toMatchObject({ counter, status: 200 })
+    }
     const calls: { counter: string; id: string }[] = []
     const problems: string[] = []
     await Promise.all(IDS.counters.map(async (counter) => {

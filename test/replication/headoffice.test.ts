@@ -90,6 +90,7 @@ async function operate(branch: Branch, path: string) {
 
 /** Call, start and complete the next ticket at counter 1. */
 async function serveNext(branch: Branch) {
+  await operate(branch, '/counters/cnt_1/open') // contract §27: call-next at a closed counter is 409
   const ticket = await operate(branch, '/counters/cnt_1/call-next')
   await operate(branch, `/tickets/${ticket.id}/start`)
   await operate(branch, `/tickets/${ticket.id}/complete`)
@@ -218,6 +219,7 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     await issue(a, 'svc_loans')
     for (let i = 0; i < 2; i++) await issue(b)
     await serveNext(a)
+    await operate(b, '/counters/cnt_1/open')
     await operate(b, '/counters/cnt_1/call-next')
 
     await expectReplicated(a)
@@ -267,6 +269,7 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     for (let i = 0; i < 6; i++) issuedWhileDown.push((await issue(a)).id)
     await serveNext(a)
     await serveNext(a)
+    await operate(a, '/counters/cnt_2/open')
     await operate(a, '/counters/cnt_2/call-next')
 
     const down = await eventually('the failure in lobby status', () => status(a), (s) => s.replication.lastError !== null && s.replication.pending > 0)

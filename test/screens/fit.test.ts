@@ -137,6 +137,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
           await lobby.operate(`tickets/${previous}/start`, operator)
           await lobby.operate(`tickets/${previous}/complete`, operator)
         }
+        await lobby.operate('counters/cnt_1/open', operator)
         const called = await lobby.operate('counters/cnt_1/call-next', operator)
         if (called === null) throw new Error('this build has no operator API')
         serving.set('cnt_1', called.id)

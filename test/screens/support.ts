@@ -219,7 +219,12 @@ export class Lobby {
     return ((await response.json()) as { data: { id: string; ticketNumber: string } }).data
   }
 
-  callNext(counterId: string, key = this.secrets.operator) {
+  /**
+   * Opens the counter (a no-op when it is open), then calls the next ticket there: call-next at a
+   * closed counter is 409 COUNTER_CLOSED (contract §27), as a clerk opens the desk first.
+   */
+  async callNext(counterId: string, key = this.secrets.operator) {
+    await this.operate(`counters/${counterId}/open`, key)
     return this.operate(`counters/${counterId}/call-next`, key)
   }
 

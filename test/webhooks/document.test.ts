@@ -18,6 +18,7 @@ describe('webhook bodies match the OpenAPI document', () => {
     const desk = await pairedCookie(ctx, { role: 'desk', counterId: 'cnt_1', name: 'desk-1' })
     const first = await issued(ctx)
     await issued(ctx)
+    await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/open`))
     await ok(asDevice(ctx, desk, 'POST', `${OP}/counters/cnt_1/call-next`))
     await ok(act(ctx, first.id, 'start'))
     ctx.clock.set(BERLIN_MIDNIGHT)

@@ -287,7 +287,11 @@ export class DeskPage {
     // The current ticket.
     const ticket = view.ticket
     if (ticket === null) {
-      this.el.current.replaceChildren(h('p', { class: 'desk-none' }, labels.noCurrentTicket), h('p', { class: 'hint' }, labels.noCurrentTicketHint))
+      // A closed counter calls no one (contract §27, 409 COUNTER_CLOSED): the words say to open it
+      // first, and the disabled "Call next" points to them.
+      this.el.current.replaceChildren(h('p', { class: 'desk-none' }, labels.noCurrentTicket), view.counter.open
+        ? h('p', { class: 'hint' }, labels.noCurrentTicketHint)
+        : h('p', { class: 'desk-closed-hint', id: 'desk-closed-hint' }, labels.closedHint))
     } else {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
@@ -535,7 +539,8 @@ export class DeskPage {
     const ticket = view?.ticket ?? null
     const anyWaiting = view?.services.some((s) => s.waiting > 0) ?? false
     const allowed: Record<keyof typeof this.buttons, boolean> = {
-      callNext: ticket === null && anyWaiting,
+      // A closed counter calls no one (409 COUNTER_CLOSED, contract §27): "Open counter" comes first.
+      callNext: view !== null && view.counter.open && ticket === null && anyWaiting,
       recall: ticket?.status === 'CALLED',
       startServing: ticket?.status === 'CALLED',
       complete: ticket?.status === 'SERVING',
@@ -557,11 +562,13 @@ export class DeskPage {
     this.el.closeReason.disabled = !(ready && allowed.close)
     this.clerkButtons.signIn.disabled = !reachable
     this.clerkButtons.signOut.disabled = !reachable
-    // The notice says why the buttons are off; each of them points to it.
+    // The notice says why the buttons are off; each of them points to it. "Call next" at a closed
+    // counter points to the words that say to open it first.
     for (const el of Object.values(this.buttons)) {
       if (view !== null && !clerkOk) el.setAttribute('aria-describedby', 'desk-clerk-notice')
       else el.removeAttribute('aria-describedby')
     }
+    if (view !== null && clerkOk && !view.counter.open && ticket === null) this.buttons.callNext.setAttribute('aria-describedby', 'desk-closed-hint')
   }
 
   private tick(): void {
@@ -626,6 +633,7 @@ export class DeskPage {
     switch (answer.code) {
       case 'NO_TICKET_WAITING': return labels.raceNoneWaiting
       case 'COUNTER_BUSY': return labels.raceBusy
+      case 'COUNTER_CLOSED': return labels.raceClosed
       case 'INVALID_TRANSITION': return this.page.t('raceChanged', { message: answer.message })
       case 'TICKET_NOT_FOUND': return labels.raceGone
       case 'QUEUE_UNIT_EDGE_MANAGED': return labels.edgeManaged
