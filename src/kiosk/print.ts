@@ -33,6 +33,7 @@ body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", Arial, sans-
 .label { font-size: ${narrow ? 8 : 9}pt; margin: 2mm 0 0; }
 .number { font-size: ${narrow ? 34 : 46}pt; font-weight: 800; line-height: 1; margin: 1mm 0 2mm; letter-spacing: .02em; }
 .service { font-size: ${narrow ? 12 : 14}pt; font-weight: 700; margin: 0 0 2mm; }
+.appointment { display: inline-block; font-weight: 800; border: .4mm solid #000; border-radius: 1mm; padding: .5mm 2mm; margin: 0 0 2mm; }
 .facts { display: grid; grid-template-columns: 1fr 1fr; gap: 1mm 2mm; margin: 2mm 0; border-block: .4mm solid #000; padding: 2mm 0; }
 .facts dt { font-size: ${narrow ? 7.5 : 8.5}pt; margin: 0; }
 .facts dd { font-size: ${narrow ? 11 : 13}pt; font-weight: 700; margin: 0; }
@@ -63,6 +64,7 @@ const WORDS = {
     print: 'Print',
     youreNext: "You're next",
     noCounterOpen: 'No counter is open right now',
+    appointment: 'Appointment {time}',
     minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
   ar: {
@@ -74,6 +76,7 @@ const WORDS = {
     print: 'طباعة',
     youreNext: 'أنت التالي',
     noCounterOpen: 'لا يوجد شباك مفتوح الآن',
+    appointment: 'موعد {time}',
     minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
 }
@@ -106,6 +109,17 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
   } catch {
     when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
   }
+  // Contract §28: an appointment's ticket says so, with its slot's time (the location's clock).
+  let appointment = ''
+  if (view.appointmentAt !== null) {
+    let time: string
+    try {
+      time = new Intl.DateTimeFormat(writtenIn, { timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.appointmentAt))
+    } catch {
+      time = new Intl.DateTimeFormat(writtenIn, { timeStyle: 'short' }).format(new Date(view.appointmentAt))
+    }
+    appointment = `<p class="appointment">${escapeHtml(words.appointment.replace('{time}', time))}</p>\n`
+  }
   const number = escapeHtml(view.ticket.ticketNumber)
   const count = new Intl.NumberFormat(writtenIn).format(view.peopleAhead)
   // Contract §28: "You're next" alone, only with nobody ahead and a counter free for it; else the people ahead and the minutes.
@@ -126,7 +140,7 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
 <p class="label">${escapeHtml(words.yourNumber)}</p>
 <h1 class="number" dir="ltr">${number}</h1>
 <p class="service" dir="auto">${escapeHtml(view.serviceName)}</p>
-${verdict.kind === 'next' ? `<p class="next">${escapeHtml(words.youreNext)}</p>` : `<dl class="facts">
+${appointment}${verdict.kind === 'next' ? `<p class="next">${escapeHtml(words.youreNext)}</p>` : `<dl class="facts">
 <div><dt>${escapeHtml(words.ahead)}</dt><dd class="ahead">${escapeHtml(count)}</dd></div>
 <div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">${verdict.kind === 'closed' ? '' : `≈ ${escapeHtml(words.minutes(verdict.minutes, lang))}`}</dd></div>
 </dl>`}
