@@ -12,6 +12,7 @@ import { inReadTransaction } from '../platform/transactions'
 import { sha256Hex } from '../platform/idempotency'
 import { assertSameOrigin, serverOrigin } from '../devices/access'
 import { escapeHtml } from '../screens/page'
+import { withPageDigits } from '../screens/shared/digits'
 import { trackingPath } from '../tickets'
 import { AppointmentCodes } from './errors'
 import { BOOKING_CODE_PATTERN, EMAIL_PATTERN, NAME_MAX, PHONE_PATTERN } from './model'
@@ -228,7 +229,7 @@ export function bookingPages(deps: AppDeps, service: AppointmentService) {
           : style === 'dayTime'
             ? { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }
             : { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }
-      f = new Intl.DateTimeFormat(locale, options)
+      f = new Intl.DateTimeFormat(withPageDigits(locale), options)
       // Bounded: the locale comes from a request header.
       if (formatters.size < 200) formatters.set(key, f)
     }

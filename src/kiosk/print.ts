@@ -4,6 +4,7 @@ import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
 import type { KioskTicket } from './model'
 import { waitVerdict } from '../screens/shared/wait-verdict'
+import { withPageDigits } from '../screens/shared/digits'
 
 /** Contract §9: 80 mm thermal roll paper, 58 mm as a kiosk setting (`?paper=58`). */
 export const PAPER_WIDTHS_MM = [80, 58] as const
@@ -65,7 +66,7 @@ const WORDS = {
     youreNext: "You're next",
     noCounterOpen: 'No counter is open right now',
     appointment: 'Appointment {time}',
-    minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
+    minutes: (n: number, lang: string) => new Intl.NumberFormat(withPageDigits(lang), { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
   ar: {
     title: 'التذكرة {number}',
@@ -77,7 +78,7 @@ const WORDS = {
     youreNext: 'أنت التالي',
     noCounterOpen: 'لا يوجد شباك مفتوح الآن',
     appointment: 'موعد {time}',
-    minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
+    minutes: (n: number, lang: string) => new Intl.NumberFormat(withPageDigits(lang), { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
 }
 
@@ -102,26 +103,27 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
   const lang = canonicalLang(view.language) ?? 'en'
   const words = lang.toLowerCase().startsWith('ar') ? WORDS.ar : WORDS.en
   const dir = directionOf(lang)
+  // Contract §28: every formatter takes the page's digits (withPageDigits), whatever the printing browser's locale prefers.
   const writtenIn = acceptedLocale(acceptLanguage, lang) ?? lang
   let when: string
   try {
-    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(withPageDigits(writtenIn), { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
   } catch {
-    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(withPageDigits(writtenIn), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
   }
   // Contract §28: an appointment's ticket says so, with its slot's time (the location's clock).
   let appointment = ''
   if (view.appointmentAt !== null) {
     let time: string
     try {
-      time = new Intl.DateTimeFormat(writtenIn, { timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.appointmentAt))
+      time = new Intl.DateTimeFormat(withPageDigits(writtenIn), { timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.appointmentAt))
     } catch {
-      time = new Intl.DateTimeFormat(writtenIn, { timeStyle: 'short' }).format(new Date(view.appointmentAt))
+      time = new Intl.DateTimeFormat(withPageDigits(writtenIn), { timeStyle: 'short' }).format(new Date(view.appointmentAt))
     }
     appointment = `<p class="appointment">${escapeHtml(words.appointment.replace('{time}', time))}</p>\n`
   }
   const number = escapeHtml(view.ticket.ticketNumber)
-  const count = new Intl.NumberFormat(writtenIn).format(view.peopleAhead)
+  const count = new Intl.NumberFormat(withPageDigits(writtenIn)).format(view.peopleAhead)
   // Contract §28: "You're next" alone, only with nobody ahead and a counter free for it; else the people ahead and the minutes.
   const verdict = waitVerdict(view)
   return `<!doctype html>
