@@ -162,7 +162,7 @@ export const kioskCheckInDocs = routeDetail({
   responses: {
     201: {
       description: 'checked in: the ticket as the kiosk\'s ticket screen shows it', name: 'KioskTicketResponse', schema: KioskTicketResponse,
-      example: { data: { ticket: CHECK_IN_EXAMPLE.data.ticket, language: 'en', branchName: 'Main branch', serviceName: 'Accounts', locationName: 'Main hall', timezone: 'Europe/Berlin', peopleAhead: 1, estimatedWaitSeconds: 300, noCounterOpen: false, counterFree: false, printPath: '/kiosk/tickets/tkt_01JD6ZC/print' } },
+      example: { data: { ticket: CHECK_IN_EXAMPLE.data.ticket, language: 'en', branchName: 'Main branch', serviceName: 'Accounts', locationName: 'Main hall', timezone: 'Europe/Berlin', peopleAhead: 1, estimatedWaitSeconds: 300, noCounterOpen: false, counterFree: false, printPath: '/kiosk/tickets/tkt_01JD6ZC/print', appointmentAt: '2026-11-25T09:30:00.000Z' } },
     },
   },
   errors: { 400: [C.INVALID_REQUEST, C.INVALID_JSON], 401: [C.AUTHENTICATION_FAILED], 403: [C.ORIGIN_FORBIDDEN, C.QUEUE_UNIT_INACTIVE], 404: [C.APPOINTMENT_NOT_FOUND], 409: [C.APPOINTMENT_NOT_BOOKED, C.CHECK_IN_TOO_EARLY, C.CHECK_IN_TOO_LATE, C.QUEUE_UNIT_EDGE_MANAGED], 413: [C.PAYLOAD_TOO_LARGE], 422: [C.VALIDATION_FAILED] },

@@ -7,11 +7,12 @@ import { ApiError } from '../platform/errors'
 import { admitAnonymousForm } from '../platform/anonymous-forms'
 import { qrSvg } from '../platform/qr'
 import { acceptedLocale, localeWithin, resolveName, storedName } from '../platform/names'
-import { addDays, localDate } from '../platform/time'
+import { localDate } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import { sha256Hex } from '../platform/idempotency'
 import { assertSameOrigin, serverOrigin } from '../devices/access'
 import { escapeHtml } from '../screens/page'
+import { withPageDigits } from '../screens/shared/digits'
 import { trackingPath } from '../tickets'
 import { AppointmentCodes } from './errors'
 import { BOOKING_CODE_PATTERN, EMAIL_PATTERN, NAME_MAX, PHONE_PATTERN } from './model'
@@ -49,7 +50,8 @@ type Lang = 'en' | 'ar'
 const STRINGS = {
   en: {
     title: 'Book an appointment', booking: 'Your appointment', service: 'Service', day: 'Day', showTimes: 'Show free times', freeTimes: 'Free times',
-    noTimes: 'No free times on this day. Please choose another day.', name: 'Your name', phone: 'Phone (optional)', email: 'E-mail (optional)', book: 'Book',
+    noTimes: 'No free times on this day. Please choose another day.', dayNotOffered: 'This day cannot be booked: the branch is closed or it is outside the booking period. Please choose one of the days offered.',
+    noDays: 'This service has no day open for appointments at the moment.', name: 'Your name', phone: 'Phone (optional)', email: 'E-mail (optional)', book: 'Book',
     booked: 'You are booked.', code: 'Booking code', when: 'When', where: 'Where', status: 'Status', calendar: 'Add to calendar (.ics)',
     cancel: 'Cancel this booking', cancelConfirm: 'Yes, cancel my appointment', move: 'Move to another time', moveTo: 'Move', checkIn: 'Check in now',
     checkInHint: 'You can check in here from {from} to {to}.', keep: 'Keep this page: it is your booking. The QR code opens it on another phone.',
@@ -64,7 +66,7 @@ const STRINGS = {
       ORIGIN_FORBIDDEN: 'This form must be sent from this page. Please reload it and try again.',
       VALIDATION_FAILED: 'Please check the form: a name is required, and the phone or e-mail must be valid.',
       APPOINTMENT_NOT_BOOKED: 'This booking can no longer be changed.',
-      CHECK_IN_TOO_EARLY: 'It is too early to check in. Please come back closer to your time.',
+      CHECK_IN_TOO_EARLY: 'It is too early to check in. You can check in from {when}.',
       CHECK_IN_TOO_LATE: 'The check-in time has passed. Please take a normal ticket at the kiosk.',
       QUEUE_UNIT_EDGE_MANAGED: 'Check-in is not possible from here right now. Please ask at the desk.',
       QUEUE_UNIT_INACTIVE: 'This branch is not taking appointments right now.',
@@ -75,7 +77,8 @@ const STRINGS = {
   },
   ar: {
     title: 'حجز موعد', booking: 'موعدك', service: 'الخدمة', day: 'اليوم', showTimes: 'عرض الأوقات المتاحة', freeTimes: 'الأوقات المتاحة',
-    noTimes: 'لا توجد أوقات متاحة في هذا اليوم. يرجى اختيار يوم آخر.', name: 'اسمك', phone: 'الهاتف (اختياري)', email: 'البريد الإلكتروني (اختياري)', book: 'احجز',
+    noTimes: 'لا توجد أوقات متاحة في هذا اليوم. يرجى اختيار يوم آخر.', dayNotOffered: 'لا يمكن الحجز في هذا اليوم: الفرع مغلق أو أنه خارج فترة الحجز. يرجى اختيار أحد الأيام المعروضة.',
+    noDays: 'لا يوجد حاليًا يوم مفتوح للمواعيد في هذه الخدمة.', name: 'اسمك', phone: 'الهاتف (اختياري)', email: 'البريد الإلكتروني (اختياري)', book: 'احجز',
     booked: 'تم حجز موعدك.', code: 'رمز الحجز', when: 'الموعد', where: 'المكان', status: 'الحالة', calendar: 'أضف إلى التقويم (.ics)',
     cancel: 'إلغاء هذا الحجز', cancelConfirm: 'نعم، ألغِ موعدي', move: 'تغيير الموعد إلى وقت آخر', moveTo: 'نقل', checkIn: 'سجّل حضورك الآن',
     checkInHint: 'يمكنك تسجيل الحضور هنا من {from} إلى {to}.', keep: 'احتفظ بهذه الصفحة: إنها حجزك. رمز QR يفتحها على هاتف آخر.',
@@ -90,7 +93,7 @@ const STRINGS = {
       ORIGIN_FORBIDDEN: 'يجب إرسال هذا النموذج من هذه الصفحة. يرجى إعادة تحميلها والمحاولة مجددًا.',
       VALIDATION_FAILED: 'يرجى مراجعة النموذج: الاسم مطلوب، ويجب أن يكون الهاتف أو البريد صحيحًا.',
       APPOINTMENT_NOT_BOOKED: 'لم يعد بالإمكان تغيير هذا الحجز.',
-      CHECK_IN_TOO_EARLY: 'الوقت مبكر لتسجيل الحضور. يرجى العودة قرب موعدك.',
+      CHECK_IN_TOO_EARLY: 'الوقت مبكر لتسجيل الحضور. يمكنك تسجيل الحضور ابتداءً من {when}.',
       CHECK_IN_TOO_LATE: 'انتهى وقت تسجيل الحضور. يرجى أخذ تذكرة عادية من الكشك.',
       QUEUE_UNIT_EDGE_MANAGED: 'تسجيل الحضور غير ممكن من هنا الآن. يرجى السؤال في المكتب.',
       QUEUE_UNIT_INACTIVE: 'هذا الفرع لا يستقبل المواعيد الآن.',
@@ -215,7 +218,7 @@ const formOf = (raw: Uint8Array) => new URLSearchParams(new TextDecoder().decode
 export function bookingPages(deps: AppDeps, service: AppointmentService) {
   const formatters = new Map<string, Intl.DateTimeFormat>()
   /** An instant in the location's zone `tz`, in `locale` (formatLocaleOf). */
-  function when(ms: number, tz: string, locale: string, style: 'full' | 'time' | 'day' = 'full'): string {
+  function when(ms: number, tz: string, locale: string, style: 'full' | 'time' | 'day' | 'dayTime' = 'full'): string {
     const key = `${locale}|${tz}|${style}`
     let f = formatters.get(key)
     if (f === undefined) {
@@ -223,32 +226,37 @@ export function bookingPages(deps: AppDeps, service: AppointmentService) {
         ? { timeZone: tz, hour: '2-digit', minute: '2-digit' }
         : style === 'day'
           ? { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }
-          : { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }
-      f = new Intl.DateTimeFormat(locale, options)
+          : style === 'dayTime'
+            ? { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }
+            : { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }
+      f = new Intl.DateTimeFormat(withPageDigits(locale), options)
       // Bounded: the locale comes from a request header.
       if (formatters.size < 200) formatters.set(key, f)
     }
     return f.format(ms)
   }
 
-  /** The slots of a day as radio buttons (free ones only). */
-  function slotChoices(target: BookingTarget, date: string, lang: Lang, locale: string, now: number): string {
+  /** Contract §28: an instant a customer may do something from, in the location's clock: the time today ("09:45"), else the day and time. */
+  function fromWhen(ms: number, tz: string, locale: string, now: number): string {
+    return when(ms, tz, locale, localDate(ms, tz) === localDate(now, tz) ? 'time' : 'dayTime')
+  }
+
+  /** The slots of a day as radio buttons (free ones only); a day not offered (closed, contract §28) says so. */
+  function slotChoices(target: BookingTarget, date: string, days: readonly string[], lang: Lang, locale: string, now: number): string {
     const t = STRINGS[lang]
+    if (!days.includes(date)) return `<p role="status">${escapeHtml(days.length === 0 ? t.noDays : t.dayNotOffered)}</p>`
     const free = service.slots(target, date, now).filter((s) => s.free > 0)
     if (free.length === 0) return `<p role="status">${escapeHtml(t.noTimes)}</p>`
     return `<fieldset><legend>${escapeHtml(t.freeTimes)}</legend><div class="slots">${free.map((s, i) => `<label class="slot"><input type="radio" name="startAt" value="${s.startAt}" required${i === 0 ? ' autofocus' : ''}><span>${escapeHtml(when(Date.parse(s.startAt), target.location.timezone, locale, 'time'))}<small>${escapeHtml(fill(t.free, { n: s.free }))}</small></span></label>`).join('')}</div></fieldset>`
   }
 
-  /** The bookable days (today in the location's zone and the next bookAheadDays − 1). */
-  function dayOptions(first: string, days: number, selected: string, locale: string): string {
-    const options: string[] = []
-    for (let k = 0; k < days; k += 1) {
-      const date = addDays(first, k)
+  /** Contract §28: the days offered (`AppointmentService.bookableDays`: no closed day), as the day select's options. */
+  function dayOptions(days: readonly string[], selected: string, locale: string): string {
+    return days.map((date) => {
       // A calendar date's name does not depend on a zone: noon UTC of it, named in UTC.
       const label = when(Date.parse(`${date}T12:00:00Z`), 'UTC', locale, 'day')
-      options.push(`<option value="${date}"${date === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`)
-    }
-    return options.join('')
+      return `<option value="${date}"${date === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`
+    }).join('')
   }
 
   function bookPage(locationId: string, url: URL, locale: string, now: number, notice: { text: string; status: number; headers: Record<string, string> } | null = null, form: URLSearchParams | null = null): Response {
@@ -263,20 +271,22 @@ export function bookingPages(deps: AppDeps, service: AppointmentService) {
       const chosenId = form?.get('serviceId') ?? url.searchParams.get('service') ?? (offered.length === 1 ? offered[0]!.service.id : null)
       const chosen = offered.find((s) => s.service.id === chosenId) ?? null
       const target: BookingTarget | null = chosen === null ? null : { unit: unit!, location: location!, service: chosen.service, settings: chosen.settings }
-      const today = localDate(now, location!.timezone)
-      const date = form?.get('date') ?? url.searchParams.get('date') ?? today
+      const shown = chosen ?? offered[0]!
+      const days = service.bookableDays({ unit: unit!, location: location!, service: shown.service, settings: shown.settings }, now)
+      // No day asked: the first day offered (today, unless it is closed or its slots are past).
+      const date = form?.get('date') ?? url.searchParams.get('date') ?? days[0] ?? localDate(now, location!.timezone)
       const place = `${nameIn(lang, unit!, unit!.defaultLanguage)} · ${nameIn(lang, location!, unit!.defaultLanguage)}`
       let body = `<h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(place)}</p>`
       if (notice !== null) body += `<p class="alert" role="alert">${escapeHtml(notice.text)}</p>`
       // The services are radio choices, not a select: a closed select cuts a long name on a phone; a label wraps.
       body += `<form class="card" method="get" action="/book/${escapeHtml(locationId)}">${lang === 'ar' ? '<input type="hidden" name="lang" value="ar">' : ''}
 <fieldset><legend>${escapeHtml(t.service)}</legend>${offered.map((s, i) => `<label class="choice"><input type="radio" name="service" value="${escapeHtml(s.service.id)}"${s.service.id === chosen?.service.id || (chosen === null && i === 0) ? ' checked' : ''}><span>${escapeHtml(nameIn(lang, s.service, unit!.defaultLanguage))}</span></label>`).join('')}</fieldset>
-<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(today, (chosen ?? offered[0]!).settings.bookAheadDays, date, locale)}</select>
+${days.length === 0 ? `<p role="status">${escapeHtml(t.noDays)}</p>` : `<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(days, date, locale)}</select>`}
 <button type="submit" class="secondary">${escapeHtml(t.showTimes)}</button></form>`
       if (target !== null && (url.searchParams.has('date') || form !== null || offered.length === 1)) {
         body += `<form class="card" method="post" action="${escapeHtml(withLang(`/book/${locationId}`, lang))}">
 <input type="hidden" name="serviceId" value="${escapeHtml(target.service.id)}"><input type="hidden" name="date" value="${escapeHtml(date)}">
-${slotChoices(target, date, lang, locale, now)}
+${slotChoices(target, date, days, lang, locale, now)}
 <label for="name">${escapeHtml(t.name)}</label><input id="name" name="name" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form?.get('name') ?? '')}">
 <label for="phone">${escapeHtml(t.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" dir="ltr" maxlength="30" value="${escapeHtml(form?.get('phone') ?? '')}">
 <label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" autocomplete="email" dir="ltr" maxlength="254" value="${escapeHtml(form?.get('email') ?? '')}">
@@ -323,16 +333,17 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       if (now >= opensAt && now <= closesAt) {
         body += `<form class="card" method="post" action="${action('check-in')}"><button type="submit">${escapeHtml(t.checkIn)}</button></form>`
       } else if (now < opensAt) {
-        body += `<p>${escapeHtml(fill(t.checkInHint, { from: when(opensAt, tz, locale, 'time'), to: when(closesAt, tz, locale, 'time') }))}</p>`
+        body += `<p>${escapeHtml(fill(t.checkInHint, { from: fromWhen(opensAt, tz, locale, now), to: when(closesAt, tz, locale, 'time') }))}</p>`
       }
       if (now < row.startAt && svc !== undefined) {
         const target: BookingTarget = { unit, location, service: svc.service, settings: svc.settings }
         const date = url.searchParams.get('date') ?? row.localDate
+        const days = service.bookableDays(target, now)
         body += `<form class="card" method="get" action="${escapeHtml(path)}">${lang === 'ar' ? '<input type="hidden" name="lang" value="ar">' : ''}<h2>${escapeHtml(t.move)}</h2>
-<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(service.bookingDays(target, now).first, svc.settings.bookAheadDays, date, locale)}</select>
+<label for="date">${escapeHtml(t.day)}</label><select id="date" name="date">${dayOptions(days, date, locale)}</select>
 <button type="submit" class="secondary">${escapeHtml(t.showTimes)}</button></form>`
         if (url.searchParams.has('date')) {
-          body += `<form class="card" method="post" action="${action('move')}">${slotChoices(target, date, lang, locale, now)}<button type="submit">${escapeHtml(t.moveTo)}</button></form>`
+          body += `<form class="card" method="post" action="${action('move')}">${slotChoices(target, date, days, lang, locale, now)}<button type="submit">${escapeHtml(t.moveTo)}</button></form>`
         }
       }
       body += `<form class="card" method="post" action="${action('cancel')}"><h2>${escapeHtml(t.cancel)}</h2><button type="submit" class="danger">${escapeHtml(t.cancelConfirm)}</button></form>`
@@ -409,8 +420,13 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
       // Post/redirect/get: a reload of the result never sends the form again.
       return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang), 'cache-control': 'no-store' } })
     } catch (error) {
+      const row = codeRow(code) ?? found
       const { text, status } = refusal(lang, error)
-      const response = bookingView(codeRow(code) ?? found, request, url, now, { text, kind: 'alert', status })
+      // Contract §28: "too early" says from when check-in opens, in the location's clock.
+      const words = error instanceof ApiError && error.code === AppointmentCodes.CHECK_IN_TOO_EARLY
+        ? fill(text, { when: fromWhen(service.checkInWindow(row).opensAt, service.location(row.locationId)!.timezone, formatLocaleOf(request, url, lang), now) })
+        : text
+      const response = bookingView(row, request, url, now, { text: words, kind: 'alert', status })
       copyRefusalHeaders(error, response)
       return response
     }

@@ -232,6 +232,25 @@ export class AppointmentService {
   }
 
   /**
+   * Contract §28: the days of the booking window a booking page offers, in order: those with a
+   * slot still ahead (full or not). A day the service or its location is closed (no hours that
+   * weekday, a closed date) has none and is not offered, nor is today once its last slot began.
+   */
+  bookableDays(target: BookingTarget, now: number): string[] {
+    const { first } = this.bookingDays(target, now)
+    const location = locationHoursOf(target.location)
+    const serviceHours = serviceHoursOf(target.service)
+    const step = target.settings.slotMinutes * 60_000
+    const days: string[] = []
+    for (let k = 0; k < target.settings.bookAheadDays; k += 1) {
+      const date = addDays(first, k)
+      const windows = openWindowsOn(location, serviceHours, date, target.location.timezone)
+      if (windows.some(([open, close]) => lastSlotStart(open, close, step) > now)) days.push(date)
+    }
+    return days
+  }
+
+  /**
    * The slots of a local date with their free seats: slotMinutes steps from the start of each of
    * the service's open windows that day, each slot wholly inside its window (instants, so a
    * daylight-saving day has the slots its wall clock has). Past slots (started at `now` or
@@ -555,4 +574,9 @@ export function missedAppointmentsTask(deps: Pick<AppDeps, 'writes' | 'clock' | 
     startSettled: run,
     beforeStop: () => clearInterval(timer),
   }
+}
+
+/** The start of the last slot of `step` ms wholly inside [open, close), or -Infinity when none fits. */
+function lastSlotStart(open: number, close: number, step: number): number {
+  return close - open < step ? Number.NEGATIVE_INFINITY : open + Math.floor((close - open) / step - 1) * step
 }

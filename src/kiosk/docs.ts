@@ -44,6 +44,7 @@ const TICKET_EXAMPLE = {
     noCounterOpen: false,
     counterFree: false,
     printPath: '/kiosk/tickets/tkt_01JD6ZB2P1F0S9E8D7C6B5A4Z3/print',
+    appointmentAt: null,
   },
 }
 

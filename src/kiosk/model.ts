@@ -70,6 +70,9 @@ export const KioskTicket = Type.Object(
     noCounterOpen: Type.Boolean({ description: 'contract §19: no open counter serves the service now (the estimate assumed one); the pages say "No counter is open right now"' }),
     counterFree: Type.Boolean({ description: 'contract §28: an open counter of the service holds nothing now; with nobody ahead and 0 seconds the pages say "You\'re next" (src/screens/shared/wait-verdict.ts)' }),
     printPath: Type.String({ description: 'the print page of this ticket', examples: ['/kiosk/tickets/tkt_…/print'] }),
+    appointmentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'contract §28: a ticket taken at an appointment\'s check-in (source APPOINTMENT): its slot\'s start, which the kiosk screen and the printed ticket show ("Appointment 09:00"); null for any other ticket',
+    }),
   },
   closed,
 )

@@ -4,6 +4,7 @@ import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
 import type { KioskTicket } from './model'
 import { waitVerdict } from '../screens/shared/wait-verdict'
+import { withPageDigits } from '../screens/shared/digits'
 
 /** Contract §9: 80 mm thermal roll paper, 58 mm as a kiosk setting (`?paper=58`). */
 export const PAPER_WIDTHS_MM = [80, 58] as const
@@ -33,6 +34,7 @@ body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", Arial, sans-
 .label { font-size: ${narrow ? 8 : 9}pt; margin: 2mm 0 0; }
 .number { font-size: ${narrow ? 34 : 46}pt; font-weight: 800; line-height: 1; margin: 1mm 0 2mm; letter-spacing: .02em; }
 .service { font-size: ${narrow ? 12 : 14}pt; font-weight: 700; margin: 0 0 2mm; }
+.appointment { display: inline-block; font-weight: 800; border: .4mm solid #000; border-radius: 1mm; padding: .5mm 2mm; margin: 0 0 2mm; }
 .facts { display: grid; grid-template-columns: 1fr 1fr; gap: 1mm 2mm; margin: 2mm 0; border-block: .4mm solid #000; padding: 2mm 0; }
 .facts dt { font-size: ${narrow ? 7.5 : 8.5}pt; margin: 0; }
 .facts dd { font-size: ${narrow ? 11 : 13}pt; font-weight: 700; margin: 0; }
@@ -63,7 +65,8 @@ const WORDS = {
     print: 'Print',
     youreNext: "You're next",
     noCounterOpen: 'No counter is open right now',
-    minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
+    appointment: 'Appointment {time}',
+    minutes: (n: number, lang: string) => new Intl.NumberFormat(withPageDigits(lang), { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
   ar: {
     title: 'التذكرة {number}',
@@ -74,7 +77,8 @@ const WORDS = {
     print: 'طباعة',
     youreNext: 'أنت التالي',
     noCounterOpen: 'لا يوجد شباك مفتوح الآن',
-    minutes: (n: number, lang: string) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
+    appointment: 'موعد {time}',
+    minutes: (n: number, lang: string) => new Intl.NumberFormat(withPageDigits(lang), { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(n),
   },
 }
 
@@ -99,15 +103,27 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
   const lang = canonicalLang(view.language) ?? 'en'
   const words = lang.toLowerCase().startsWith('ar') ? WORDS.ar : WORDS.en
   const dir = directionOf(lang)
+  // Contract §28: every formatter takes the page's digits (withPageDigits), whatever the printing browser's locale prefers.
   const writtenIn = acceptedLocale(acceptLanguage, lang) ?? lang
   let when: string
   try {
-    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(withPageDigits(writtenIn), { dateStyle: 'medium', timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.ticket.createdAt))
   } catch {
-    when = new Intl.DateTimeFormat(writtenIn, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
+    when = new Intl.DateTimeFormat(withPageDigits(writtenIn), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.ticket.createdAt))
+  }
+  // Contract §28: an appointment's ticket says so, with its slot's time (the location's clock).
+  let appointment = ''
+  if (view.appointmentAt !== null) {
+    let time: string
+    try {
+      time = new Intl.DateTimeFormat(withPageDigits(writtenIn), { timeStyle: 'short', timeZone: view.timezone }).format(new Date(view.appointmentAt))
+    } catch {
+      time = new Intl.DateTimeFormat(withPageDigits(writtenIn), { timeStyle: 'short' }).format(new Date(view.appointmentAt))
+    }
+    appointment = `<p class="appointment">${escapeHtml(words.appointment.replace('{time}', time))}</p>\n`
   }
   const number = escapeHtml(view.ticket.ticketNumber)
-  const count = new Intl.NumberFormat(writtenIn).format(view.peopleAhead)
+  const count = new Intl.NumberFormat(withPageDigits(writtenIn)).format(view.peopleAhead)
   // Contract §28: "You're next" alone, only with nobody ahead and a counter free for it; else the people ahead and the minutes.
   const verdict = waitVerdict(view)
   return `<!doctype html>
@@ -126,7 +142,7 @@ export function printPage(view: KioskTicket, phoneUrl: string, assets: PrintAsse
 <p class="label">${escapeHtml(words.yourNumber)}</p>
 <h1 class="number" dir="ltr">${number}</h1>
 <p class="service" dir="auto">${escapeHtml(view.serviceName)}</p>
-${verdict.kind === 'next' ? `<p class="next">${escapeHtml(words.youreNext)}</p>` : `<dl class="facts">
+${appointment}${verdict.kind === 'next' ? `<p class="next">${escapeHtml(words.youreNext)}</p>` : `<dl class="facts">
 <div><dt>${escapeHtml(words.ahead)}</dt><dd class="ahead">${escapeHtml(count)}</dd></div>
 <div><dt>${escapeHtml(words.wait)}</dt><dd class="wait">${verdict.kind === 'closed' ? '' : `≈ ${escapeHtml(words.minutes(verdict.minutes, lang))}`}</dd></div>
 </dl>`}

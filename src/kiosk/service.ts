@@ -248,6 +248,7 @@ export class KioskService {
       noCounterOpen: inLine?.noCounterOpen ?? false,
       counterFree: inLine?.counterFree ?? false,
       printPath: `/kiosk/tickets/${encodeURIComponent(row.id)}/print`,
+      appointmentAt: row.appointmentStartAt === null ? null : isoTime(row.appointmentStartAt),
     }
   }
 }

@@ -4,10 +4,11 @@ import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
 import { acceptedLanguage, resolveName } from '../platform/names'
-import { publicTicketJson, type QueueLine } from '../tickets'
+import { publicTicketJson, waitWhenClosed, type QueueLine } from '../tickets'
+import { openStateAt, type LocationHours, type OpenState, type WeeklyHours } from './opening-hours'
 import { QueueCodes } from './errors'
 import { mayUseLocation, mayUseService } from './access'
-import { queueUnitInactive, type QueueService } from './service'
+import { locationHoursOf, queueUnitInactive, serviceHoursOf, type QueueService } from './service'
 import { keptBody, type KeptBody } from '../platform/compression'
 
 /** At most this many tickets are remembered for the ticket read; past it the map starts again empty. */
@@ -21,14 +22,38 @@ interface UnitView {
   languages: string[]
   /** Active services at active locations (`Tickets.lines(unit, true)`). */
   lines: QueueLine[]
-  /** Per credential ID and language: the services list's whole body, UTF-8, with its compressed forms once asked for. */
-  servicesBody: Map<string, KeptBody>
+  /** Per credential ID and language: the services list's lines and its last body (see `ServicesBody`). */
+  servicesBody: Map<string, ServicesBody>
+  /** Per line (`lines`' index): its hours, and its open state kept for the span it holds (contract §18). */
+  opening: LineOpening[]
   /**
    * Per credential ID and language: the state body's `services` array as JSON, and the last
    * body made from it (UTF-8, with its compressed forms once asked for) with the millisecond
    * its `generatedAt` names.
    */
   stateBodies: Map<string, { services: string; at: number; body: KeptBody }>
+}
+
+/**
+ * The services list of one credential and language: the lines it shows, and the last body made
+ * from them with the estimates of its closed lines (contract §19, §28: the time until the
+ * service opens plus the estimate, counted at the read) as `closedWaits`. A body is reused while
+ * those numbers are the same: always, while every line is open.
+ */
+interface ServicesBody {
+  lines: { line: QueueLine; index: number }[]
+  closedWaits: string
+  body: KeptBody
+}
+
+/** A line's hours, and its open state at the last look, valid from `from` until `until` (its next opening or closing). */
+interface LineOpening {
+  location: LocationHours
+  service: WeeklyHours | null
+  timezone: string
+  state: OpenState | null
+  from: number
+  until: number
 }
 
 /** A ticket as the ticket read needs it: what the access check compares and the body. */
@@ -76,25 +101,41 @@ export class QueueReadModel {
     return acceptedLanguage(acceptLanguage, unit.languages)
   }
 
-  /** Endpoint 1's body: `{"data":{"services":[…]}}` in UTF-8, names in `language` (null: the default). 403 QUEUE_UNIT_INACTIVE when the caller's unit is off. */
-  servicesBody(caller: Credential, language: string | null = null): KeptBody {
+  /**
+   * Endpoint 1's body: `{"data":{"services":[…]}}` in UTF-8, names in `language` (null: the
+   * default), each estimate as at `now`: a closed service's is the time until it opens plus the
+   * estimate (contract §19, §28), so it is worked out at every read and the bytes are reused
+   * only while those numbers stand. 403 QUEUE_UNIT_INACTIVE when the caller's unit is off.
+   */
+  servicesBody(caller: Credential, now: number, language: string | null = null): KeptBody {
     const unit = this.activeUnit(caller)
     // At most 1 + languages (≤ 20) bodies per credential: `language` is one of the unit's.
     const cacheKey = language === null ? caller.id : `${caller.id}\u0000${language}`
-    let body = unit.servicesBody.get(cacheKey)
-    if (body === undefined) {
-      const services = allowed(unit.lines, caller).map((line) => ({
-        id: line.id,
-        name: line.names === null ? line.name : resolveName(line.names, language, unit.defaultLanguage),
-        prefix: line.prefix,
-        locationId: line.locationId,
-        waiting: line.waiting,
-        estimatedWaitSeconds: line.estimatedWaitSeconds,
-      }))
-      body = keptBody(utf8.encode(JSON.stringify({ data: { services } })))
-      unit.servicesBody.set(cacheKey, body)
+    let kept = unit.servicesBody.get(cacheKey)
+    if (kept === undefined) {
+      const lines = unit.lines.map((line, index) => ({ line, index })).filter(({ line }) => mayUseLocation(caller, line.locationId) && mayUseService(caller, line.id))
+      kept = { lines, closedWaits: '', body: keptBody(new Uint8Array()) }
+      unit.servicesBody.set(cacheKey, kept)
+      kept.body = this.servicesBytes(unit, kept, language, now)
+      return kept.body
     }
-    return body
+    // Every line open (the usual case): nothing to count, the bytes stand.
+    const closedWaits = closedWaitsOf(unit, kept.lines, now)
+    if (closedWaits !== kept.closedWaits) kept.body = this.servicesBytes(unit, kept, language, now)
+    return kept.body
+  }
+
+  private servicesBytes(unit: UnitView, kept: ServicesBody, language: string | null, now: number): KeptBody {
+    kept.closedWaits = closedWaitsOf(unit, kept.lines, now)
+    const services = kept.lines.map(({ line, index }) => ({
+      id: line.id,
+      name: line.names === null ? line.name : resolveName(line.names, language, unit.defaultLanguage),
+      prefix: line.prefix,
+      locationId: line.locationId,
+      waiting: line.waiting,
+      estimatedWaitSeconds: waitWhenClosed(line.estimatedWaitSeconds, openingAt(unit.opening[index]!, now), now),
+    }))
+    return keptBody(utf8.encode(JSON.stringify({ data: { services } })))
   }
 
   /**
@@ -147,6 +188,20 @@ export class QueueReadModel {
     return ticket.body
   }
 
+  /** A line's hours (its location's, narrowed by its service's), read with the unit's snapshot. */
+  private openingOf(queueUnitId: string, line: QueueLine): LineOpening {
+    const location = this.queue.locationOf(queueUnitId, line.locationId)
+    const service = this.queue.serviceOf(queueUnitId, line.id)
+    return {
+      location: location === null ? { weekly: null, closedDates: [], lastTicketMinutesBeforeClose: 0 } : locationHoursOf(location),
+      service: service === null ? null : serviceHoursOf(service),
+      timezone: location?.timezone ?? 'UTC',
+      state: null,
+      from: 0,
+      until: 0,
+    }
+  }
+
   /** The caller's unit as it stands now; 403 QUEUE_UNIT_INACTIVE when it is switched off or gone. */
   private activeUnit(caller: Credential): UnitView {
     const generation = this.deps.changes.current()
@@ -161,12 +216,14 @@ export class QueueReadModel {
       unit = inReadTransaction(this.deps.db, () => {
         const row = this.queue.queueUnit(caller.ownerId)
         if (row === null) return null
+        const lines = row.active ? this.deps.tickets.lines(row.id, true) : []
         return {
           active: row.active,
           defaultLanguage: row.defaultLanguage,
           languages: row.languages,
-          lines: row.active ? this.deps.tickets.lines(row.id, true) : [],
-          servicesBody: new Map<string, KeptBody>(),
+          lines,
+          opening: lines.map((line) => this.openingOf(row.id, line)),
+          servicesBody: new Map<string, ServicesBody>(),
           stateBodies: new Map<string, { services: string; at: number; body: KeptBody }>(),
         }
       })
@@ -175,6 +232,32 @@ export class QueueReadModel {
     if (unit === null || !unit.active) throw queueUnitInactive()
     return unit
   }
+}
+
+/**
+ * A closed line's estimate as at `now` (the time until it opens plus the estimate), one entry
+ * per closed line of `lines`: the empty string while all are open. Two reads with the same
+ * string show the same numbers.
+ */
+function closedWaitsOf(unit: UnitView, lines: ServicesBody['lines'], now: number): string {
+  let out = ''
+  for (const { line, index } of lines) {
+    const state = openingAt(unit.opening[index]!, now)
+    if (!state.open) out += `${index}:${waitWhenClosed(line.estimatedWaitSeconds, state, now)},`
+  }
+  return out
+}
+
+/** A line's open state at `now`, worked out again only when `now` leaves the span the last one holds for. */
+function openingAt(opening: LineOpening, now: number): OpenState {
+  // The clock may go back (tests inject one): a state holds only inside the span it was worked out for.
+  if (opening.state !== null && now >= opening.from && now < opening.until) return opening.state
+  const state = openStateAt(opening.location, opening.service, now, opening.timezone)
+  opening.state = state
+  opening.from = now
+  // Closed with no opening ahead: looked at again within the hour (the search horizon moves).
+  opening.until = state.open ? (state.closesAt ?? Number.POSITIVE_INFINITY) : (state.opensAt ?? now + 60 * 60_000)
+  return state
 }
 
 /** Active services at active locations, once per (service, location), within the key's lists. */

@@ -50,9 +50,10 @@ export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueServi
     .get(
       `${BASE}/services`,
       ({ request }) => {
-        const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', deps.clock.now())
+        const now = deps.clock.now()
+        const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', now)
         const language = reads.language(caller, request.headers.get('accept-language'))
-        const body = reads.servicesBody(caller, language)
+        const body = reads.servicesBody(caller, now, language)
         const encoding = encodingFor(request)
         const bytes = keptBytes(body, encoding)
         return new Response(bytes, { headers: jsonHeaders(request, languageHeaders(language), bytes === body.plain ? null : encoding) })

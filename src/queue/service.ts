@@ -133,6 +133,12 @@ export class QueueService {
     return { unit, location: location!, service: service! }
   }
 
+  /** A location of the caller's unit (its time zone and hours), or null. */
+  locationOf(queueUnitId: string, locationId: string) {
+    const location = this.parts.locationStmt.get({ id: locationId })
+    return location === undefined || location.queueUnitId !== queueUnitId ? null : location
+  }
+
   /** A service of the caller's unit, or null. */
   serviceOf(queueUnitId: string, serviceId: string) {
     const service = this.parts.serviceStmt.get({ id: serviceId })

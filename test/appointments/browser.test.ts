@@ -20,13 +20,24 @@ const PHONE = { width: 360, height: 740 }
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED appointment browser tests: no Chromium at ${CHROMIUM}`)
 
 /** The demo branch with its hall where it is now midday (test/support/midday.ts). */
-function demoAtMidday(): string {
+function demoAtMidday(zone: string): string {
   const demo = readFileSync(join(import.meta.dir, '../../src/provisioning/demo.yaml'), 'utf8')
   const hall = 'id: loc_hall, name: { en: Main hall, ar: القاعة الرئيسية }, timezone: Europe/Berlin'
-  if (!demo.includes(hall)) throw new Error('demo.yaml no longer names loc_hall as this test expects')
+  // A key that books through the operator API (contract §21), beside the phone's 3 bookings an hour.
+  const keys = '        apiKeys:\n'
+  if (!demo.includes(hall) || !demo.includes(keys)) throw new Error('demo.yaml no longer names loc_hall and qu_main\'s keys as this test expects')
   const file = join(tempDir('lobby-midday-'), 'demo.yaml')
-  writeFileSync(file, demo.replace(hall, hall.replace('Europe/Berlin', zoneAtMidday())))
+  writeFileSync(file, demo.replace(hall, hall.replace('Europe/Berlin', zone)).replace(keys, `${keys}          - { name: booker, scopes: [appointments:write] }\n`))
   return file
+}
+
+/** A pattern of an instant's time in `zone` as an English device page writes it: `23:30` or `11:30 PM` (its Intl's 'en'). */
+function timeIn(instant: number, zone: string): string {
+  const parts = (locale: string) => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: zone }).formatToParts(instant)
+  const h23 = parts('en-GB').map((p) => p.value).join('')
+  const h12 = parts('en-US').filter((p) => p.type === 'hour' || p.type === 'minute').map((p) => p.value).join(':')
+  const period = parts('en-US').find((p) => p.type === 'dayPeriod')?.value ?? ''
+  return `(?:${h23}|${h12}\\s${period})`
 }
 
 function cli(lobby: Lobby, ...args: string[]): any {
@@ -37,6 +48,7 @@ function cli(lobby: Lobby, ...args: string[]): any {
 
 describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', () => {
   const lobby = new Lobby()
+  const zone = zoneAtMidday()
   let phones: BrowserContext
   let kiosks: BrowserContext
   let phone: Page
@@ -45,7 +57,7 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    await lobby.start(demoAtMidday())
+    await lobby.start(demoAtMidday(zone))
     phones = await launchBrowser()
     kiosks = await launchBrowser()
     await guardNetwork(phones)
@@ -73,6 +85,21 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await phone.getByRole('button', { name: bookLabel, exact: true }).click()
     await phone.waitForURL(/\/b\/[2-9A-Z]{8}/)
     return new URL(phone.url()).pathname.slice(3)
+  }
+
+  /** Books tonight's last free slot of Loans through the operator API (the `booker` key). */
+  async function bookLastSlotByKey(name: string): Promise<{ code: string; startAt: string }> {
+    const headers = { authorization: `Bearer ${lobby.secret('queue', 'qu_main', 'booker')}`, 'content-type': 'application/json' }
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now())
+    const slots = await (await fetch(`${lobby.url}/api/operator/v1/appointments/slots?date=${today}&locationId=loc_hall&serviceId=svc_loans`, { headers })).json() as { data: { slots: { startAt: string; free: number }[] } }
+    const last = slots.data.slots.filter((s) => s.free > 0).at(-1)!
+    const response = await fetch(`${lobby.url}/api/operator/v1/appointments`, {
+      method: 'POST', headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_loans', startAt: last.startAt, name }),
+    })
+    expect(response.status).toBe(201)
+    const { data } = await response.json() as { data: { code: string; startAt: string } }
+    return data
   }
 
   test('book on a phone, get the .ics, cancel, book again in Arabic, check in at the kiosk, be called before a later walk-in', async () => {
@@ -112,6 +139,16 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await kiosk.getByRole('button', { name: 'Pair', exact: true }).click()
     await kiosk.waitForURL(/\/kiosk/)
     await kiosk.locator('.kiosk-service:not([disabled])').first().waitFor()
+    // Contract §28: a booking for tonight's last slot is too early, and the kiosk says from when.
+    const late = await bookLastSlotByKey('Late Customer')
+    const opensAt = timeIn(Date.parse(late.startAt) - 15 * 60_000, zone)
+    await kiosk.getByRole('button', { name: 'I have an appointment' }).click()
+    await kiosk.getByLabel('Your booking code').fill(late.code)
+    await kiosk.getByRole('button', { name: 'Check in', exact: true }).click()
+    await kiosk.getByText('It is too early to check in').waitFor()
+    await kiosk.getByText(new RegExp(`^You can check in from ${opensAt}\\.$`)).waitFor()
+    await kiosk.getByRole('button', { name: 'OK', exact: true }).click()
+    await kiosk.locator('.kiosk-service:not([disabled])').first().waitFor()
     await kiosk.getByRole('button', { name: 'I have an appointment' }).click()
     await kiosk.getByLabel('Your booking code').fill(code.toLowerCase())
     await shoot(kiosk, 'kiosk-appointment-en.png')
@@ -120,6 +157,8 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
     await number.waitFor()
     const appointmentNumber = (await number.textContent())!
     expect(appointmentNumber).toMatch(/^L\d{3}$/)
+    // Contract §28: the ticket is marked as an appointment, with its slot's time.
+    expect(await kiosk.locator('.kiosk-ticket-appointment').textContent()).toMatch(/^Appointment \d{2}:\d{2}(\s[AP]M)?$/)
 
     // 6. A walk-in who comes later is called after the appointment.
     const walkIn = await lobby.issueTicket('loc_hall', 'svc_loans')
@@ -144,8 +183,19 @@ describe.skipIf(!HAVE_CHROMIUM)('appointments in Chromium against dist/lobby', (
       await phone.goto(`${lobby.url}/book/loc_hall`)
       await bookFirstSlot('Jonas Weber', 'Book')
       await deskPage.getByRole('button', { name: 'Check in: Jonas Weber' }).click()
-      await deskPage.getByText(/^Checked in: ticket L\d{3}$/).waitFor()
+      const checkedIn = deskPage.getByText(/^Checked in: ticket L\d{3}$/)
+      await checkedIn.waitFor()
+      const jonas = (await checkedIn.textContent())!.slice(-4)
+      // The outcome is written before the desk reads its view again: wait for the list.
+      await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').nth(1).waitFor()
       expect(await panel.locator('.desk-appointment[data-status="CHECKED_IN"]').count()).toBe(2)
+      // Contract §28: the appointment's ticket is marked in the desk's line, and its Call button says so.
+      const row = deskPage.locator('.desk-tickets li', { has: deskPage.locator('.desk-ticket-number', { hasText: jonas }) })
+      await row.locator('.desk-appointment-badge', { hasText: 'Appointment' }).waitFor()
+      expect(await row.getByRole('button', { name: 'Call' }).getAttribute('aria-describedby')).toContain('desk-appointment-ticket-')
+      // Too early at the desk: from when, in the location's clock.
+      await deskPage.getByRole('button', { name: 'Check in: Late Customer' }).click()
+      await deskPage.getByText(new RegExp(`^Too early to check in: check-in opens ${opensAt}\\.$`)).waitFor()
       await shoot(deskPage, 'desk-appointments-en.png', { fullPage: true })
     } finally {
       await desks.close()

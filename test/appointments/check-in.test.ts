@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { APPOINTMENTS, appointmentContext, asKey, booked, jsonOf } from './helpers'
+import { APPOINTMENTS, appointmentContext, asKey, booked, jsonOf, request } from './helpers'
 import { act, callNext, ok, op } from '../counters/helpers'
 import { pairedCookie, asDevice } from '../devices/helpers'
 import { AppointmentService } from '../../src/appointments'
@@ -79,7 +79,19 @@ describe('check-in (contract §21)', () => {
     expect(unknown.status).toBe(404)
     const response = await asDevice(ctx, kiosk, 'POST', '/api/devices/v1/kiosk/appointments/check-in', { code: appointment.code.toLowerCase() })
     expect(response.status).toBe(201)
-    expect((await jsonOf(response)).data.ticket).toMatchObject({ source: 'APPOINTMENT' })
+    const checkedIn = (await jsonOf(response)).data
+    expect(checkedIn.ticket).toMatchObject({ source: 'APPOINTMENT' })
+    // Contract §28: the ticket is marked as an appointment, with its slot, on the kiosk and the printed ticket.
+    expect(checkedIn.appointmentAt).toBe(SLOT)
+    const printed = await (await request(ctx.app, 'GET', checkedIn.printPath, { headers: { cookie: kiosk, 'accept-language': 'en-GB' } })).text()
+    expect(printed).toContain('<p class="appointment">Appointment 09:00</p>')
+    ctx.clock.set('2026-11-26T08:01:00.000Z') // open: a walk-in's ticket
+    const walkIn = await asDevice(ctx, kiosk, 'POST', '/api/devices/v1/kiosk/tickets', { serviceId: 'svc_accounts' }, { 'idempotency-key': 'walk-in-1' })
+    const walkInBody = await jsonOf(walkIn)
+    expect({ status: walkIn.status, walkInBody }).toMatchObject({ status: 201 })
+    const walkInTicket = walkInBody.data
+    expect(walkInTicket.appointmentAt).toBeNull()
+    expect(await (await request(ctx.app, 'GET', walkInTicket.printPath, { headers: { cookie: kiosk } })).text()).not.toContain('class="appointment"')
     const other = await booked(ctx, { startAt: '2026-11-26T08:15:00.000Z', name: 'Late Comer' })
     ctx.clock.set('2026-11-26T08:26:00.000Z')
     const late = await asDevice(ctx, kiosk, 'POST', '/api/devices/v1/kiosk/appointments/check-in', { code: other.code })

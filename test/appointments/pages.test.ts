@@ -198,3 +198,46 @@ describe('bounds of the customer pages (contract §23)', () => {
     expect(await last!.text()).toContain('Too many requests from this connection')
   })
 })
+
+describe('closed days and "too early" on the booking pages (contract §28)', () => {
+  const days = (html: string) => [...html.matchAll(/<option value="(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1])
+
+  test('no closed day is offered: weekends (no hours) and a closed date are left out; the move form offers the same days', async () => {
+    const ctx = appointmentContext((doc) => { (doc.workspaces[0]!.queueUnits![0]!.locations![0]! as any).closedDates = ['2026-12-01'] })
+    const offered = days(await (await request(ctx.app, 'GET', '/book/loc_hall')).text())
+    // Wednesday 25 November (10:30 in Berlin) to Tuesday 8 December: 14 days less 2 weekends and 1 December.
+    expect(offered).toEqual(['2026-11-25', '2026-11-26', '2026-11-27', '2026-11-30', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-07', '2026-12-08'])
+    // A closed day asked for in the URL is said to be closed, never given slots.
+    const saturday = await (await request(ctx.app, 'GET', '/book/loc_hall?service=svc_accounts&date=2026-11-28')).text()
+    expect(saturday).toContain('This day cannot be booked: the branch is closed')
+    expect(saturday).not.toContain('name="startAt"')
+    const ar = await (await request(ctx.app, 'GET', '/book/loc_hall?lang=ar&service=svc_accounts&date=2026-11-28')).text()
+    expect(ar).toContain('الفرع مغلق')
+    const { code } = await booked(ctx, { startAt: SLOT })
+    expect(days(await (await request(ctx.app, 'GET', `/b/${code}`)).text())).toEqual(offered)
+  })
+
+  test('today is not offered once its last slot began: the page opens on the next open day', async () => {
+    const ctx = appointmentContext()
+    ctx.clock.set('2026-11-27T14:46:00.000Z') // Friday 15:46 in Berlin: the last slot (15:45) began
+    const html = await (await request(ctx.app, 'GET', '/book/loc_hall')).text()
+    expect(days(html)[0]).toBe('2026-11-30')
+    expect(html).toContain('<option value="2026-11-30" selected>')
+    expect(html).toContain('value="2026-11-30T08:00:00.000Z"')
+  })
+
+  test('a check-in too early says from when, in the location\'s clock, in English and Arabic', async () => {
+    const ctx = appointmentContext()
+    const { code } = await booked(ctx, { startAt: SLOT }) // Thursday 26 November 09:00 in Berlin: check-in from 08:45
+    const page = await (await request(ctx.app, 'GET', `/b/${code}`)).text()
+    expect(page).toContain('You can check in here from Thursday 26 November at 08:45 to 09:10.')
+    const early = await post(ctx, `/b/${code}/check-in`, {})
+    expect(early.status).toBe(409)
+    expect(await early.text()).toContain('It is too early to check in. You can check in from Thursday 26 November at 08:45.')
+    const ar = await post(ctx, `/b/${code}/check-in?lang=ar`, {})
+    expect(await ar.text()).toMatch(/يمكنك تسجيل الحضور ابتداءً من [^<]*08:45/)
+    // The same day: the time alone.
+    ctx.clock.set('2026-11-26T07:00:00.000Z')
+    expect(await (await post(ctx, `/b/${code}/check-in`, {})).text()).toContain('You can check in from 08:45.')
+  })
+})

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { jsonOf } from '../support/app'
-import { issue, mainUnit, HALL_ACCOUNTS } from './helpers'
+import { issue, mainUnit, HALL_ACCOUNTS, SERVICES } from './helpers'
 import { counterContext, op } from '../counters/helpers'
 import { kioskContext, tapService, ticketCount } from '../kiosk/helpers'
 import type { ProvisioningFile } from '../../src/provisioning/model'
@@ -71,5 +71,40 @@ describe('SERVICE_CLOSED outside opening hours (contract §18)', () => {
     const ctx = counterContext((doc) => { (mainUnit(doc).locations![0]! as any).openingHours = {} })
     const closed = await jsonOf(await issue(ctx, ctx.key('all'), HALL_ACCOUNTS))
     expect(closed.error).toMatchObject({ code: 'SERVICE_CLOSED', details: [{ path: '/serviceId', message: 'no next opening' }] })
+  })
+})
+
+describe('the services list of a closed service (contract §19, §28)', () => {
+  const entry = async (ctx: ReturnType<typeof counterContext>, serviceId: string, locationId: string, headers: Record<string, string> = {}) => {
+    const res = await ctx.app.handle(new Request(`http://localhost${SERVICES}`, { headers: { authorization: `Bearer ${ctx.key('all')}`, ...headers } }))
+    expect(res.status).toBe(200)
+    return (await jsonOf(res)).data.services.find((s: { id: string; locationId: string }) => s.id === serviceId && s.locationId === locationId)
+  }
+
+  test('estimatedWaitSeconds is the time until it opens plus the estimate, counted down at every read with no write between', async () => {
+    const ctx = counterContext(withHours)
+    ctx.clock.set('2026-11-27T18:00:00Z') // Friday 19:00 in Berlin; opens Monday 08:30 (07:30Z)
+    const untilOpening = (Date.parse('2026-11-30T07:30:00Z') - ctx.clock.now()) / 1000
+    // No counter open: the estimate assumes one, busy for one service time (300 s).
+    expect(await entry(ctx, 'svc_accounts', 'loc_hall')).toMatchObject({ waiting: 0, estimatedWaitSeconds: untilOpening + 300 })
+    // The annex has no hours: open, the estimate alone.
+    expect(await entry(ctx, 'svc_accounts', 'loc_annex')).toMatchObject({ estimatedWaitSeconds: 300 })
+    ctx.clock.advance(10 * 60_000 + 500)
+    expect(await entry(ctx, 'svc_accounts', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: untilOpening - 600 + 300 })
+    // The body asked in another language counts down too.
+    expect(await entry(ctx, 'svc_accounts', 'loc_hall', { 'accept-language': 'en' })).toMatchObject({ estimatedWaitSeconds: untilOpening - 600 + 300 })
+    ctx.clock.set('2026-11-30T07:29:59Z')
+    expect(await entry(ctx, 'svc_accounts', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: 1 + 300 })
+    // Open: the estimate alone.
+    ctx.clock.set('2026-11-30T07:30:00Z')
+    expect(await entry(ctx, 'svc_accounts', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: 300 })
+  })
+
+  test('a service that closes while nothing is written: the next read adds the time until it opens again', async () => {
+    const ctx = counterContext(withHours)
+    ctx.clock.set('2026-11-30T15:14:00Z') // Monday 16:14 in Berlin: the last ticket is at 16:15
+    expect(await entry(ctx, 'svc_loans', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: 300 })
+    ctx.clock.set('2026-11-30T15:15:00Z')
+    expect(await entry(ctx, 'svc_loans', 'loc_hall')).toMatchObject({ estimatedWaitSeconds: (Date.parse('2026-12-01T07:30:00Z') - ctx.clock.now()) / 1000 + 300 })
   })
 })

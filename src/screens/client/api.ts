@@ -37,3 +37,17 @@ export async function api<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' 
   const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error
   return { status: response.status, body: parsed as T, code: error?.code ?? null, message: error?.message ?? '', headers: response.headers }
 }
+
+/**
+ * The rest of the first `details` message of an error answer that starts with `prefix`, or
+ * null: `detailAfter(answer, 'check-in opens at ')` is the ISO instant CHECK_IN_TOO_EARLY names
+ * (src/appointments/service.ts), so a page can say from when in its own words and clock.
+ */
+export function detailAfter(answer: ApiAnswer<unknown> | null, prefix: string): string | null {
+  const details = (answer?.body as { error?: { details?: { message?: unknown }[] } } | null | undefined)?.error?.details
+  if (!Array.isArray(details)) return null
+  for (const detail of details) {
+    if (typeof detail?.message === 'string' && detail.message.startsWith(prefix)) return detail.message.slice(prefix.length)
+  }
+  return null
+}

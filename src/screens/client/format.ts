@@ -4,6 +4,7 @@
  */
 
 import { minutesAsSaid } from '../shared/wait-verdict'
+import { withPageDigits } from '../shared/digits'
 
 const cache = new Map<string, Intl.DateTimeFormat>()
 
@@ -12,10 +13,10 @@ function formatter(lang: string, timeZone: string | undefined, options: Intl.Dat
   let f = cache.get(key)
   if (f === undefined) {
     try {
-      f = new Intl.DateTimeFormat(lang, { ...options, ...(timeZone ? { timeZone } : {}) })
+      f = new Intl.DateTimeFormat(withPageDigits(lang), { ...options, ...(timeZone ? { timeZone } : {}) })
     } catch {
       // An unknown zone in the data must not blank the screen: fall back to the device's.
-      f = new Intl.DateTimeFormat(lang, options)
+      f = new Intl.DateTimeFormat(withPageDigits(lang), options)
     }
     cache.set(key, f)
   }
@@ -112,7 +113,7 @@ function numberFormat(lang: string, options: Intl.NumberFormatOptions): Intl.Num
   const key = `${lang}|${JSON.stringify(options)}`
   let f = numberCache.get(key)
   if (f === undefined) {
-    f = new Intl.NumberFormat(lang, options)
+    f = new Intl.NumberFormat(withPageDigits(lang), options)
     numberCache.set(key, f)
   }
   return f

@@ -1,3 +1,4 @@
+import { withPageDigits } from '../../shared/digits'
 import type { AdminAuditEntry, AdminAuditPage } from '../../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
@@ -71,7 +72,7 @@ export const auditSection: AdminSection = {
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, t.at), h('th', { scope: 'col' }, t.actor), h('th', { scope: 'col' }, t.change), h('th', { scope: 'col' }, t.entity), h('th', { scope: 'col' }, t.fields))),
       body)
     const older = h('button', { type: 'button', hidden: true }, t.older)
-    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' })
+    const when = new Intl.DateTimeFormat(withPageDigits(locale), { dateStyle: 'medium', timeStyle: 'medium' })
 
     const row = (e: AdminAuditEntry) => h('tr', null,
       h('td', null, h('time', { datetime: e.at }, when.format(new Date(e.at)))),

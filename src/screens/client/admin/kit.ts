@@ -1,3 +1,4 @@
+import { withPageDigits } from '../../shared/digits'
 import type { ApiAnswer } from '../api'
 import { h } from '../dom'
 import type { ErrorDetail, FormErrors } from './forms'
@@ -37,7 +38,7 @@ export function problem(answer: ApiAnswer | null, t: Strings): string {
 
 export function when(ctx: AdminContext, iso: string | null): string {
   if (iso === null) return ctx.t.never
-  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+  return new Intl.DateTimeFormat(withPageDigits(ctx.locale), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
 }
 
 export function timeCell(ctx: AdminContext, iso: string | null): HTMLElement {

@@ -1,3 +1,4 @@
+import { withPageDigits } from '../../shared/digits'
 import { h } from '../dom'
 import { button, dateInput, FormErrors, textInput, uid, type Field } from './forms'
 import { fill, type Strings } from './strings'
@@ -46,7 +47,7 @@ function zoneDataList(extra: string): HTMLDataListElement {
     const lang = document.documentElement.lang || 'en'
     const offset = (zone: string) => {
       try {
-        return new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName: 'shortOffset' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? ''
+        return new Intl.DateTimeFormat(withPageDigits(lang), { timeZone: zone, timeZoneName: 'shortOffset' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? ''
       } catch {
         return ''
       }

@@ -1,9 +1,10 @@
 import { h } from '../dom'
-import { formatCountdown, formatNumber, formatSaidMinutes, formatTime } from '../format'
+import { formatCountdown, formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
+import { detailAfter } from '../api'
 import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
 import { languageOfName, nameIn } from '../names'
 import { directionOf } from '../../shared/options'
@@ -295,7 +296,8 @@ export class DeskPage {
     } else {
       const since = ticket.status === 'SERVING' && ticket.servingAt ? ticket.servingAt : ticket.calledAt
       this.el.current.replaceChildren(
-        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber), ticket.priority ? priorityBadge(labels.priorityBadge) : null),
+        h('p', { class: 'desk-number' }, h('bdi', { dir: 'ltr' }, ticket.ticketNumber), ticket.priority ? priorityBadge(labels.priorityBadge) : null,
+          ticket.source === 'APPOINTMENT' ? appointmentBadge(labels.appointmentBadge) : null),
         h('p', { class: 'desk-ticket-service' }, this.serviceName(ticket.serviceId)),
         h('p', { class: 'desk-ticket-status', 'data-status': ticket.status }, ticket.status === 'SERVING' ? labels.statusSERVING : labels.statusCALLED),
         h('p', { class: 'desk-ticket-time' },
@@ -338,13 +340,17 @@ export class DeskPage {
           : h('ol', { class: 'desk-tickets' }, service.tickets.map((t) => {
             const numberId = `desk-ticket-${t.id}`
             const badgeId = `desk-priority-${t.id}`
-            // The Call button is described by the number and, for a priority ticket, its mark.
-            const call = h('button', { type: 'button', class: 'desk-call', 'data-ticket-id': t.id, 'aria-describedby': t.priority ? `${numberId} ${badgeId}` : numberId }, labels.call)
+            const appointmentId = `desk-appointment-ticket-${t.id}`
+            const appointment = t.source === 'APPOINTMENT'
+            // The Call button is described by the number and its marks (priority; an appointment, contract §28).
+            const described = [numberId, ...(t.priority ? [badgeId] : []), ...(appointment ? [appointmentId] : [])].join(' ')
+            const call = h('button', { type: 'button', class: 'desk-call', 'data-ticket-id': t.id, 'aria-describedby': described }, labels.call)
             call.addEventListener('click', () => void this.callTicket(t))
             return h('li', null,
               h('span', { class: 'desk-ticket-number', id: numberId, dir: 'ltr' }, t.ticketNumber),
               h('span', { class: 'desk-ticket-since' },
                 t.priority ? priorityBadge(labels.priorityBadge, badgeId) : null,
+                appointment ? appointmentBadge(labels.appointmentBadge, appointmentId) : null,
                 this.page.t('waitingSince', { time: formatTime(lang, zone, t.createdAt) })),
               call)
           })),
@@ -654,8 +660,15 @@ export class DeskPage {
     const button = h('button', { type: 'button', class: 'desk-appointment-check-in', 'aria-label': `${labels.appointmentCheckIn}: ${name ?? ''}`.trim() }, labels.appointmentCheckIn)
     button.addEventListener('click', () => void this.send(`${OPERATOR}/appointments/${encodeURIComponent(id)}/check-in`, {},
       (a) => this.page.t('didCheckIn', { number: (a.body as unknown as { data: { ticket: { ticketNumber: string } } }).data.ticket.ticketNumber }),
-      (a) => a.code === 'CHECK_IN_TOO_EARLY' ? labels.checkInTooEarly : a.code === 'CHECK_IN_TOO_LATE' ? labels.checkInTooLate : null))
+      (a) => a.code === 'CHECK_IN_TOO_EARLY' ? this.checkInFrom(a) : a.code === 'CHECK_IN_TOO_LATE' ? labels.checkInTooLate : null))
     return button
+  }
+
+  /** Contract §28: "too early" says from when check-in opens, in the location's clock. */
+  private checkInFrom(answer: ApiAnswer): string {
+    const opensAt = detailAfter(answer, 'check-in opens at ')
+    if (opensAt === null || Number.isNaN(Date.parse(opensAt)) || this.view === null) return this.page.labels.checkInTooEarly
+    return this.page.t('checkInTooEarlyFrom', { when: formatOpening(this.page.lang, this.view.counter.timezone, opensAt, serverNow()) })
   }
 
   private numberOf(answer: ApiAnswer<{ data: Ticket }>): string {
@@ -795,6 +808,11 @@ export class DeskPage {
     await this.topic?.refresh()
     if (!this.view?.clerk) this.el.username.focus()
   }
+}
+
+/** Contract §28: the mark of a ticket taken at an appointment's check-in (source APPOINTMENT), beside its number. */
+function appointmentBadge(label: string, id?: string): HTMLElement {
+  return h('span', { class: 'desk-appointment-badge', ...(id ? { id } : {}) }, label)
 }
 
 /** The mark of a priority ticket, beside its number. */

@@ -1,12 +1,13 @@
 import { h } from '../dom'
 import { serverNow } from '../clock'
 import { fill } from '../i18n'
-import { formatNumber, formatOpening, formatSaidMinutes } from '../format'
+import { formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { languageOfName, matchLanguage, nameIn } from '../names'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
+import { detailAfter } from '../api'
 import type { KioskTicket, KioskView } from '../../../contract/wire'
 import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
 
@@ -333,10 +334,16 @@ export class KioskPage {
     }
     const words: [string, string] | null = answer === null ? null
       : answer.code === 'APPOINTMENT_NOT_FOUND' || answer.code === 'VALIDATION_FAILED' ? [w.appointmentNotFound, w.appointmentNotFoundHint]
-        : answer.code === 'CHECK_IN_TOO_EARLY' ? [w.tooEarly, w.tooEarlyHint]
+        : answer.code === 'CHECK_IN_TOO_EARLY' ? [w.tooEarly, this.checkInFrom(answer)]
           : answer.code === 'APPOINTMENT_NOT_BOOKED' ? [w.notBooked, w.notBookedHint]
             : null
     this.showError(answer, words ?? undefined)
+  }
+
+  /** Contract §28: "too early" says from when check-in opens ("You can check in from 09:45", another day "from Monday 09:45"), in the location's clock. */
+  private checkInFrom(answer: ApiAnswer): string {
+    const opensAt = detailAfter(answer, 'check-in opens at ')
+    return opensAt === null || Number.isNaN(Date.parse(opensAt)) ? this.words.tooEarlyHint : this.t('tooEarlyFrom', { when: this.opening(opensAt) })
   }
 
   private notice(heading: string, hint: string, extraClass = ''): HTMLElement {
@@ -395,6 +402,8 @@ export class KioskPage {
         h('p', { class: 'kiosk-ticket-number', id: 'kiosk-ticket-number', dir: 'ltr' }, data.ticket.ticketNumber),
         h('p', { class: 'kiosk-ticket-service', dir: 'auto', lang: data.language }, data.serviceName),
         data.ticket.priority === true ? h('p', { class: 'kiosk-ticket-priority' }, this.words.priorityTicket) : null,
+        // Contract §28: an appointment's ticket is marked, with its slot's time.
+        data.appointmentAt === null ? null : h('p', { class: 'kiosk-ticket-appointment' }, this.t('appointmentAt', { time: formatTime(lang, data.timezone, data.appointmentAt) })),
         // Contract §28: "You're next" alone (no count, no minutes), else the people ahead and the minutes.
         verdict.kind === 'next'
           ? h('p', { class: 'kiosk-ticket-next' }, this.words.youreNext)

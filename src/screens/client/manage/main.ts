@@ -1,3 +1,4 @@
+import { withPageDigits } from '../../shared/digits'
 import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
@@ -49,7 +50,7 @@ function start(root: HTMLElement): void {
     errorEl.textContent = message
   }
   const secondsSince = (iso: string) => Math.max(0, Math.floor((serverNow() - Date.parse(iso)) / 1000))
-  const unit = (u: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'narrow' })
+  const unit = (u: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(withPageDigits(locale), { style: 'unit', unit: u, unitDisplay: 'narrow' })
   const units = { hour: unit('hour'), minute: unit('minute'), second: unit('second') }
   /** An elapsed time in words a screen reader reads as a duration ("7m 6s"), never a clock time ("7:06"). */
   const elapsed = (seconds: number): string => {
@@ -266,7 +267,7 @@ function start(root: HTMLElement): void {
       h('td', { class: 'estimate' }, estimateWords(s, loc)),
       h('td', { class: 'share' }, share === null
         ? h('span', { class: 'muted' }, t('noCalls'))
-        : t('share', { pct: new Intl.NumberFormat(locale, { style: 'percent' }).format(share), n: formatNumber(locale, s.today.called) })))
+        : t('share', { pct: new Intl.NumberFormat(withPageDigits(locale), { style: 'percent' }).format(share), n: formatNumber(locale, s.today.called) })))
   }
 
   function counterRow(c: FloorCounter, loc: FloorLocation, unit: FloorSnapshot, language: string): HTMLElement {

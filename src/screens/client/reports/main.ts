@@ -1,3 +1,4 @@
+import { withPageDigits } from '../../shared/digits'
 import uPlot from 'uplot'
 import { byId, h } from '../dom'
 import { fill } from '../i18n'
@@ -94,24 +95,24 @@ class ReportsPage {
     const hh = Math.floor(total / 3600)
     const mm = Math.floor((total % 3600) / 60)
     const ss = total % 60
-    const two = (n: number) => new Intl.NumberFormat(this.lang, { minimumIntegerDigits: 2, useGrouping: false }).format(n)
-    const plain = (n: number) => new Intl.NumberFormat(this.lang, { useGrouping: false }).format(n)
+    const two = (n: number) => new Intl.NumberFormat(withPageDigits(this.lang), { minimumIntegerDigits: 2, useGrouping: false }).format(n)
+    const plain = (n: number) => new Intl.NumberFormat(withPageDigits(this.lang), { useGrouping: false }).format(n)
     return hh > 0 ? `${plain(hh)}:${two(mm)}:${two(ss)}` : `${plain(mm)}:${two(ss)}`
   }
 
   /** A calendar date (given as noon UTC) in the page's language: `19 Nov`. */
   shortDate(ms: number): string {
-    return new Intl.DateTimeFormat(this.lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(ms)
+    return new Intl.DateTimeFormat(withPageDigits(this.lang), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(ms)
   }
 
   /** A business day `YYYY-MM-DD` in the page's language, isolated so it reads right in Arabic. */
   day(date: string): string {
-    return '\u2068' + new Intl.DateTimeFormat(this.lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${date}T12:00:00Z`)) + '\u2069'
+    return '\u2068' + new Intl.DateTimeFormat(withPageDigits(this.lang), { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${date}T12:00:00Z`)) + '\u2069'
   }
 
   percent(share: number | null): string {
     if (share === null) return this.labels.none
-    return new Intl.NumberFormat(this.lang, { style: 'percent', maximumFractionDigits: 1 }).format(share)
+    return new Intl.NumberFormat(withPageDigits(this.lang), { style: 'percent', maximumFractionDigits: 1 }).format(share)
   }
 
   start(): void {
