@@ -12,6 +12,9 @@ import { AdminCodes as C } from './errors'
 import { AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
 import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
 
+/** The QR code's title (an SVG `<title>`) per role, in words: "Pair this reports screen", never "Pair this reports". */
+const PAIR_TITLES: Record<PairingRequest['role'], string> = { desk: 'Pair this desk', kiosk: 'Pair this kiosk', reports: 'Pair this reports screen', display: 'Pair this display' }
+
 /** A pairing request is a handful of IDs: 8 KB is plenty (a kiosk's service list included). */
 const MAX_BODY = 8192
 const checkPair = compile(PairDeviceRequest)
@@ -48,7 +51,7 @@ export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices:
         }
         deps.log({ level: 'info', msg: 'pairing code made', by: user.username, role: pairing.role, expiresAt: code.expiresAt })
         const pairUrl = absoluteUrl(deps, request, code.pairPath)
-        return ok(201, { data: { code: code.code, pairPath: code.pairPath, pairUrl, qrSvg: qrOf(pairUrl, `Pair this ${code.role}`), role: code.role, expiresAt: code.expiresAt } })
+        return ok(201, { data: { code: code.code, pairPath: code.pairPath, pairUrl, qrSvg: qrOf(pairUrl, PAIR_TITLES[code.role]), role: code.role, expiresAt: code.expiresAt } })
       },
       { parse: 'none', detail: pairDeviceDocs },
     )

@@ -84,7 +84,25 @@ const issueDetail = routeDetail({
 
 /** The body as the page sends it (a form) and as JSON: routeDetail writes the JSON one. */
 const issueBody = (issueDetail as { requestBody: { required: boolean; description?: string; content: Record<string, unknown> } }).requestBody
+
+/**
+ * A refusal of the form is a page in words (issue 48: the document listed only the JSON
+ * envelope): every error status the route answers with an `ApiError` also has `text/html`.
+ * A 500 is never a page (an unexpected error is answered as JSON, whatever was sent).
+ */
+const PROBLEM_PAGE = {
+  schema: {
+    type: 'string',
+    description: 'the join page\'s refusal in the page\'s language: a heading, a hint, a link back (or to the browser\'s ticket); `data-code` on its alert names the error code',
+  },
+  example: '<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><title>Joining is not possible right now</title></head><body><main id="join"><h1>Main hall</h1><section class="notice problem" role="alert" data-code="QUEUE_FULL"><h2>Full for now</h2><p>Please take a ticket at the kiosk.</p><a href="/join/loc_hall?lang=en">Back</a></section></main></body></html>',
+}
+type Responses = Record<string, { description: string; content?: Record<string, unknown> }>
+const responses = Object.fromEntries(Object.entries((issueDetail as unknown as { responses: Responses }).responses).map(([status, response]) =>
+  [status, Number(status) >= 400 && status !== '500' ? { ...response, content: { ...response.content, 'text/html': PROBLEM_PAGE } } : response]))
+
 export const issueJoinTicketDocs: typeof issueDetail = {
   ...issueDetail,
   requestBody: { ...issueBody, content: { 'application/x-www-form-urlencoded': { schema: JoinRequest }, ...issueBody.content } },
+  responses,
 } as typeof issueDetail

@@ -9,6 +9,7 @@ import { act, callNext, ok, eventsOf, deliveriesOf } from '../counters/helpers'
 import { cookieOf, JOIN, joinContext, joinGet, joinPost, ORIGIN, pageCode, ticketRows } from './helpers'
 import { anonymousBodyBudget } from '../../src/platform/anonymous-forms'
 import { bodyBudget } from '../../src/platform/body'
+import { capture, ResponseChecker } from '../support/capture'
 
 describe('GET /join/{locationId}', () => {
   test('lists the location\'s services with waiting and the kiosk\'s wait words, a button each, in the asked language', async () => {
@@ -379,5 +380,47 @@ describe('OpenAPI', () => {
     }
     expect(post.description).toContain('/join/{locationId}/poster')
     expect(post.tags).toEqual(['Join'])
+  })
+
+  test('every answer of the form and of JSON, success and each refusal, is one the document lists: status, media type and body (issue 48)', async () => {
+    const ctx = joinContext((doc) => {
+      const unit = mainUnit(doc)
+      unit.locations![0]!.remoteJoin = { enabled: true, maxWaiting: 1, allowedNetworks: ['192.0.2.0/24'] }
+    })
+    const { app, exchanges } = capture(ctx.app)
+    const recorded = { ...ctx, app } as typeof ctx
+    const form = (fields: Record<string, string>, options: Parameters<typeof joinPost>[2] = {}) => joinPost(recorded, fields, options)
+    const statuses: string[] = []
+    const seen = async (answer: Promise<Response>) => {
+      const response = await answer
+      statuses.push(`${response.status} ${response.headers.get('content-type')?.split(';')[0]}`)
+      return response
+    }
+    const taken = await seen(form({ serviceId: 'svc_accounts' }, { peer: '192.0.2.1' }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.2', cookie: cookieOf(taken) }))
+    await seen(form({ serviceId: 'svc_accounts' }, { peer: '192.0.2.3' }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.4', origin: 'https://evil.example' }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '198.51.100.7' }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.5', headers: { 'content-type': 'text/plain' } }))
+    await seen(form({ serviceId: 'svc_nowhere' }, { peer: '192.0.2.6' }))
+    await seen(form({ serviceId: 'svc_loans', language: 'fr' }, { peer: '192.0.2.7' }))
+    await seen(form({ serviceId: 'svc_loans', key: 'x'.repeat(2000) }, { peer: '192.0.2.8' }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.9', path: '/join/loc_nowhere' }))
+    for (let i = 0; i < JOIN_TICKETS_PER_ADDRESS + 1; i++) await seen(form({ serviceId: `svc_nowhere_${i}` }, { peer: '192.0.2.10' }))
+    // The same refusals asked in JSON, and a body that is not JSON.
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.11', json: true }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.16', json: true, cookie: cookieOf(taken) }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.12', json: true, origin: 'https://evil.example' }))
+    await seen(form({ serviceId: 'svc_nowhere' }, { peer: '192.0.2.13', json: true }))
+    await seen(form({ serviceId: 'svc_loans' }, { peer: '192.0.2.14', json: true, path: '/join/loc_nowhere' }))
+    await seen(recorded.app.handle(new Request(`${ORIGIN}${JOIN}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-peer': '192.0.2.15' }, body: '{"serviceId":' })))
+    // Every kind of answer was met: the redirect, pages in words and the JSON envelope for each status.
+    expect([...new Set(statuses)].sort()).toEqual([
+      '201 application/json', '303 undefined', '400 application/json', '400 text/html', '403 application/json', '403 text/html', '404 application/json', '404 text/html',
+      '409 application/json', '409 text/html', '413 text/html', '422 application/json', '422 text/html', '429 text/html',
+    ])
+    const doc: any = await (await ctx.app.handle(new Request(`${ORIGIN}/swagger/json`))).json()
+    const checker = new ResponseChecker(doc)
+    expect(exchanges.flatMap((e) => checker.problems(e))).toEqual([])
   })
 })

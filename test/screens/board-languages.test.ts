@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync, writeFileSync } from 'node:fs'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CLOSED, LONG, LONG_AR, longNamesProvisioning } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
@@ -14,6 +15,7 @@ import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
 
 declare const window: any
 declare const document: any
+declare function getComputedStyle(element: unknown): any
 
 /** Runs in the page before its own script. */
 function installSpeechStub(): void {
@@ -63,7 +65,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the queue board in its language, opening hours,
 
   beforeAll(async () => {
     const now = Date.now()
-    await lobby.start(longNamesProvisioning(lobby.dir, now))
+    // qu_two's sixth service keeps its own hours, on a weekday two days on: closed now, among open ones.
+    const file = longNamesProvisioning(lobby.dir, now)
+    const doc = JSON.parse(readFileSync(file, 'utf8'))
+    const two = doc.workspaces[0].queueUnits.find((u: { id: string }) => u.id === 'qu_two')
+    const later = new Intl.DateTimeFormat('en-US', { timeZone: BERLIN, weekday: 'short' }).format(now + 2 * 86_400_000).toLowerCase()
+    two.services.find((s: { id: string }) => s.id === 'svc_two_6').openingHours = { [later]: [['08:30', '16:30']] }
+    writeFileSync(file, JSON.stringify(doc, null, 2))
+    await lobby.start(file)
     const state = await fetch(`${lobby.url}/api/display/v1/queue-units/qu_closed/state?token=${lobby.secrets.display}`).then((r) => r.json() as Promise<any>)
     opensAt = Date.parse(state.locations[0].opensAt)
     browser = await launchBrowser()
@@ -155,6 +164,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the queue board in its language, opening hours,
     await en.close()
     await ar.close()
   }, 30_000)
+
+  test('a closed service\'s card is drawn at its neighbours\' scale; every stat\'s label and value are two words (issue 48)', async () => {
+    const kiosk = lobby.secret('queue', 'qu_two', 'kiosk')
+    const operator = lobby.secret('queue', 'qu_two', 'operator')
+    // Five open services each serving someone, their counters' 30-character names making the cards shrink.
+    for (let i = 1; i <= 5; i++) {
+      await lobby.issueTicket(i <= 3 ? 'loc_left' : 'loc_right', `svc_two_${i}`, kiosk)
+      await lobby.callNext(`cnt_two_${i}`, operator)
+    }
+    for (const lang of ['en', 'ar'] as const) {
+      const page = await open('/screens/queue/qu_two', { lang }, '.svc .svc-counter')
+      await page.waitForSelector('[data-service="svc_two_6"][data-open="false"] .svc-closed')
+      const sizes: { service: string; name: number; stats: number }[] = await page.evaluate(() => [...document.querySelectorAll('.svc')].map((card: any) => ({
+        service: card.dataset.service,
+        name: parseFloat(getComputedStyle(card.querySelector('.svc-name')).fontSize),
+        stats: parseFloat(getComputedStyle(card.querySelector('.svc-stats')).fontSize),
+      })))
+      expect(sizes.length).toBe(6)
+      const first = sizes.find((s: { service: string }) => s.service === 'svc_two_1')!
+      for (const card of sizes) expect({ service: card.service, name: card.name, stats: card.stats }).toEqual({ service: card.service, name: first.name, stats: first.stats })
+      // What a screen reader reads and a copy gives: "Approx. wait 5 min", never "Approx. wait5 min".
+      const label = lang === 'ar' ? 'الانتظار التقريبي' : 'Approx. wait'
+      const stat = await page.locator('[data-service="svc_two_1"] .stat', { hasText: label }).evaluate((el: any) => el.textContent as string)
+      expect(stat.startsWith(`${label} `)).toBe(true)
+      const waiting = await page.locator('[data-service="svc_two_1"] .stat').first().evaluate((el: any) => el.textContent as string)
+      expect(waiting).toMatch(/^\S.* \S+$/)
+      await page.close()
+    }
+  }, 60_000)
 
   test('the spoken call says the counter\'s name in the board\'s language', async () => {
     for (const lang of ['ar', 'en'] as const) {

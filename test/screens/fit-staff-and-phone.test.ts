@@ -7,6 +7,7 @@ import { ensureBinary } from '../support/binary'
 import { scratchShots, SHOTS } from '../support/shots'
 import { addUser, PASSWORD, setPassword, signIn } from '../admin/browser-support'
 import { findCuts } from './fit-check'
+import { findCanvasOverlaps, recordCanvasText } from './canvas-text'
 import { LONG, LONG_AR, longNamesProvisioning } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
 
@@ -28,6 +29,7 @@ import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
 
 // The page's globals, for the functions that run in the page.
 declare const document: any
+declare function getComputedStyle(element: unknown): any
 
 const LANGS = ['en-US', 'en-GB', 'ar'] as const
 type Lang = (typeof LANGS)[number]
@@ -78,7 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     return JSON.parse(run.stdout.toString())
   }
 
-  /** The long-names branch, its main hall taking phone joins and its first service bookings. */
+  /** The long-names branch, its main hall taking phone joins and its first service bookings, opening hours at the annex. */
   function provisioning(): string {
     const file = longNamesProvisioning(lobby.dir)
     const doc = JSON.parse(readFileSync(file, 'utf8'))
@@ -88,6 +90,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     // Today keeps free slots to book whenever the suite runs (test/support/midday.ts).
     hall.timezone = zoneAtMidday()
     unit.services.find((s: { id: string }) => s.id === BOOKABLE).appointments = { enabled: true, slotMinutes: 15, capacityPerSlot: 2, bookAheadDays: 14 }
+    // The console's hours editor with two intervals a day, the second until midnight ("16:00-24:(" was cut, issue 48).
+    unit.locations.find((l: { id: string }) => l.id === 'loc_annex').openingHours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['08:00', '12:00'], ['16:00', '24:00']]]))
     // A key with a 30-character name, for the console's Keys section.
     unit.apiKeys.push({ name: 'reception-tablet-ground-floor1', scopes: ['state:read'] })
     writeFileSync(file, JSON.stringify(doc, null, 2))
@@ -128,6 +132,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     tickets.waiting = (await walkIn('svc_3')).trackingUrl
     for (let i = 0; i < 3; i++) await walkIn('svc_1')
     browser = await launchBrowser()
+    await browser.addInitScript(recordCanvasText)
     page = await browser.newPage()
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`))
   }, 120_000)
@@ -247,18 +252,77 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     expect(failures).toEqual([])
   }, 90_000)
 
-  test('the console (/admin): Branch, Devices, Staff and Keys at 1280×800 and 1920×1080', async () => {
+  test('the console (/admin): every section (Branch, Devices, Staff, Keys, Voice, Audit) with every fold open, at 1280×800 and 1920×1080', async () => {
     await signIn(page, lobby, PEOPLE.admin.username)
     const failures: string[] = []
-    for (const section of ['branch', 'devices', 'staff', 'keys']) {
+    for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'audit']) {
       failures.push(...(await checkAll(`admin-${section}`, CONSOLE, async (lang) => {
         await page.goto(`${withLang('/admin', lang)}#${section}`)
         await page.locator(`#admin-nav a[href="#${section}"][aria-current="page"]`).waitFor()
         await page.locator('#admin-main .section-body').waitFor()
+        // Every editor, row editor and "before and after" open: what is folded is checked too.
+        await page.evaluate(() => { for (const fold of document.querySelectorAll('details')) fold.open = true })
       }, ['tablet'])))
     }
     expect(failures).toEqual([])
   }, 120_000)
+
+  test('the reports (/reports) at 1280×800 and 1920×1080: no table scrolls sideways, no chart label runs into another, a comment reads in its own direction; the floor\'s share has no stray marks', async () => {
+    // Two more counters serve two customers each, who rate their visit; one comment is Arabic
+    // that starts with Latin letters (read first-strong, it would be laid out left to right).
+    const comments = ['<b>ممتاز</b> شكرا جزيلا على الخدمة', 'Quick and friendly, thank you', 'Kept waiting, but the clerk was kind', 'خدمة سريعة']
+    for (const [i, counter] of (['cnt_5', 'cnt_6'] as const).entries()) {
+      await operator('POST', `counters/${counter}/open`)
+      for (let k = 0; k < 2; k++) {
+        const ticket = await walkIn(i === 0 ? 'svc_5' : 'svc_6')
+        const called = await lobby.callNext(counter)
+        await lobby.finish(called!.id)
+        const rated = await fetch(`${lobby.url}/api/phone/v1/tickets/${ticket.trackingUrl.slice(3)}/feedback`, {
+          method: 'POST', headers: { origin: lobby.url, 'content-type': 'application/json' }, body: JSON.stringify({ rating: 4, comment: comments[i * 2 + k] }),
+        })
+        if (rated.status !== 200) throw new Error(`feedback: ${rated.status} ${await rated.text()}`)
+      }
+    }
+    await signIn(page, lobby, PEOPLE.admin.username)
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+    const seen: string[] = []
+    const failures = await checkAll('reports', CONSOLE, async (lang) => {
+      await page.goto(withLang(`/reports?from=${day(-1)}&to=${day(1)}`, lang))
+      await page.locator('#table-feedback-comments td').first().waitFor()
+      await page.waitForFunction(() => document.querySelectorAll('.chart canvas').length === 4)
+      const at = `reports ${lang} ${page.viewportSize()!.width}×${page.viewportSize()!.height}`
+      // At 1280 px and wider every table fits its box: none scrolls sideways.
+      const wide = await page.evaluate(() => [...document.querySelectorAll('.table-wrap')]
+        .filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1)
+        .map((wrap: any) => `${wrap.querySelector('table').id}: ${wrap.scrollWidth}px wide in ${wrap.clientWidth}px`))
+      for (const w of wide) seen.push(`${at}: ${w}`)
+      for (const o of await page.evaluate(findCanvasOverlaps, '.chart canvas')) seen.push(`${at}: ${o}`)
+      // The Arabic comment reads right to left: its first word ("ممتاز") is its rightmost.
+      const order = await page.evaluate(() => {
+        const cell = [...document.querySelectorAll('#table-feedback-comments td')].find((td: any) => td.textContent.includes('ممتاز'))
+        const node = cell.firstChild
+        const place = (word: string) => {
+          const range = document.createRange()
+          const start = node.textContent.indexOf(word)
+          range.setStart(node, start)
+          range.setEnd(node, start + word.length)
+          return range.getBoundingClientRect().right
+        }
+        return { first: place('ممتاز'), later: place('شكرا'), dir: getComputedStyle(cell).direction }
+      })
+      if (!(order.first > order.later) || order.dir !== 'rtl') seen.push(`${at}: the Arabic comment is laid out left to right (${JSON.stringify(order)})`)
+    }, ['tablet'])
+    failures.push(...seen)
+    // The floor's share of calls within target: digits, a percent sign and "of", no invisible direction marks.
+    await page.setViewportSize(FLOOR.tablet)
+    for (const lang of ['en-GB', 'ar'] as const) {
+      await page.goto(withLang('/manage?unit=qu_main', lang))
+      await page.locator('#manage-connection.is-live').waitFor()
+      const share = await page.locator('tr.service[data-service="svc_5"] td.share').innerText()
+      expect(share).toMatch(lang === 'ar' ? /^[0-9٠-٩]+[%٪] من [0-9٠-٩]+$/ : /^[0-9]+% of [0-9]+$/)
+    }
+    expect(failures).toEqual([])
+  }, 180_000)
 
   test('no page had a script error', () => {
     expect(pageErrors).toEqual([])

@@ -125,3 +125,17 @@ export function byId(id: string): HTMLElement {
   if (el === null) throw new Error(`#${id} missing from the page`)
   return el
 }
+
+const RIGHT_TO_LEFT_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu
+const LETTER = /\p{L}/gu
+
+/**
+ * The direction of prose in no known language (a customer's comment): the direction of most of
+ * its letters, `rtl` or `ltr`; null when it has no letters (digits and signs follow the page).
+ */
+export function directionOfProse(text: string): 'rtl' | 'ltr' | null {
+  const letters = text.match(LETTER)?.length ?? 0
+  if (letters === 0) return null
+  const rtl = text.match(RIGHT_TO_LEFT_LETTER)?.length ?? 0
+  return rtl * 2 > letters ? 'rtl' : 'ltr'
+}

@@ -124,6 +124,16 @@ export function formatNumber(lang: string, n: number): string {
 }
 
 /**
+ * A share (0–1) as a percentage (`87%`) in every language, without the invisible direction marks
+ * Intl puts around Arabic's percent sign ("0‎%‎ من 4", issue 48): a number and its sign
+ * keep their order by themselves in right-to-left text, and the marks came out in copies and
+ * screen readers.
+ */
+export function formatPercent(lang: string, share: number): string {
+  return numberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(share).replace(/[\u200e\u200f\u061c]/g, '')
+}
+
+/**
  * Minutes as people say them (contract §19): whole minutes rounded up (at least 1) up to 10,
  * then to the nearest 5 (`15 min`, not `13 min`; `minutesAsSaid`), and half hours from 2 hours.
  * The page's label says it is approximate ("Approximate wait", "about {time}").

@@ -128,6 +128,11 @@ export class QueueBoard extends Board<QueueState> {
     // only once the rows are scaled (fitted before, a card fitted a taller box than it got).
     fitBoxes(rows, 0.6)
     fitBoxes(cards, 0.25)
+    // The service cards are one set: each drawn at the smallest card's scale, so a card with less
+    // in it (a closed service, whose opening wraps) is never drawn larger than its neighbours.
+    const services = cards.filter((card) => card.classList.contains('svc'))
+    const scale = Math.min(...services.map((card) => Number(card.style.getPropertyValue('--fit') || 1)))
+    for (const card of services) card.style.setProperty('--fit', scale.toFixed(3))
     // The list shows as many calls as fit whole.
     const list = content.querySelector<HTMLElement>('.recent-list')
     if (list !== null) hidePartialRows(list, rows)
@@ -161,9 +166,9 @@ export class QueueBoard extends Board<QueueState> {
         'footer',
         { class: 'svc-stats' },
         // The people waiting are the people a ticket taken now has ahead (the line's call order, the number every page says).
-        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.peopleAhead))),
+        h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.waiting), ' ', h('b', { class: 'stat-value svc-waiting' }, formatNumber(lang, service.peopleAhead))),
         // Contract §19, §28: "You're next" only with nobody ahead and a counter free for it; no counter open is said in words.
-        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), h('b', { class: 'stat-value svc-wait' },
+        closedStat ?? h('span', { class: 'stat' }, h('span', { class: 'stat-label' }, labels.estWait), ' ', h('b', { class: 'stat-value svc-wait' },
           verdict.kind === 'noCounter' ? labels.noCounterOpen : verdict.kind === 'next' ? labels.youreNext : verdict.kind === 'closed' ? labels.closed : formatSaidMinutes(lang, verdict.minutes))),
       ),
     )

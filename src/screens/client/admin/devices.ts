@@ -135,12 +135,11 @@ export const devicesSection: AdminSection = {
 /** The code, its expiry, the QR code and the steps: on screen, and alone on the printed A4 sheet. */
 function pairingSheet(ctx: AdminContext, pairing: PairingAnswer): HTMLElement {
   const { t } = ctx
-  const roleName = t.roles[pairing.role]?.replace(/ \(.*\)$/, '') ?? pairing.role
   const pairPage = new URL(pairing.pairUrl)
   const print = h('button', { type: 'button', class: 'primary no-print' }, t.print)
   print.addEventListener('click', () => window.print())
   return h('div', { class: 'pairing-sheet', tabindex: '-1', role: 'group', 'aria-labelledby': 'pairing-title' },
-    h('h4', { id: 'pairing-title' }, fill(t.pairSheetTitle, { role: roleName })),
+    h('h4', { id: 'pairing-title' }, t.pairSheetTitles[pairing.role] ?? pairing.role),
     h('div', { class: 'pairing-grid' },
       h('div', null,
         h('p', { class: 'pairing-label' }, t.pairingCode),

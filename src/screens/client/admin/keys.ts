@@ -178,7 +178,7 @@ function endpointRow(ctx: AdminContext, e: Endpoint, refresh: () => Promise<void
     h('td', { dir: 'ltr', class: 'wrap' }, e.events.join(', ')),
     h('td', null, e.active ? t.states.active! : t.states.disabled!),
     h('td', { class: 'row-actions' },
-      h('details', { class: 'row-editor' }, h('summary', { 'aria-label': fill(t.changeNamed, { name: e.id }) }, t.change), form),
+      h('details', { class: 'row-editor' }, h('summary', { 'aria-label': fill(t.changeNamed, { name: e.id }) }, t.changeButton), form),
       e.active
         ? actionButton(t.sendTest, fill(t.sendTestNamed, { name: e.id }), async () => {
           const answer = await api('POST', `${ADMIN_API}/webhooks/${encodeURIComponent(e.id)}/test`)

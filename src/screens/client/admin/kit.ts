@@ -89,6 +89,8 @@ export function qrFigure(svg: string, label: string): HTMLElement {
   const holder = h('div', { class: 'qr', role: 'img', 'aria-label': label })
   holder.innerHTML = svg
   holder.querySelector('svg')?.setAttribute('aria-hidden', 'true')
+  // The server's English <title> would show as the picture's tooltip on a page in any language.
+  holder.querySelector('svg title')?.remove()
   return holder
 }
 

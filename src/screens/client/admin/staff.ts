@@ -101,7 +101,7 @@ function userRow(ctx: AdminContext, u: UserRow, showLink: (link: SetupLink) => v
     ctx.announce(t.saved)
     await refresh()
   })
-  const change = h('details', { class: 'row-editor' }, h('summary', { 'aria-label': fill(t.changeNamed, { name: label }) }, t.change), form)
+  const change = h('details', { class: 'row-editor' }, h('summary', { 'aria-label': fill(t.changeNamed, { name: label }) }, t.changeButton), form)
   const active = u.state === 'active'
   return h('tr', null,
     h('td', null, h('span', null, label), h('br'), h('span', { class: 'entity-id', dir: 'ltr' }, u.username)),

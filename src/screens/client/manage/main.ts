@@ -2,7 +2,7 @@ import { withPageDigits } from '../../shared/digits'
 import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
-import { formatLocale, formatMinutes, formatNumber, formatOpening, formatSaidMinutes, formatWallTime } from '../format'
+import { formatLocale, formatMinutes, formatNumber, formatPercent, formatOpening, formatSaidMinutes, formatWallTime } from '../format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { keepClockInSync, serverNow } from '../clock'
 import { nameIn } from '../names'
@@ -267,7 +267,7 @@ function start(root: HTMLElement): void {
       h('td', { class: 'estimate' }, estimateWords(s, loc)),
       h('td', { class: 'share' }, share === null
         ? h('span', { class: 'muted' }, t('noCalls'))
-        : t('share', { pct: new Intl.NumberFormat(withPageDigits(locale), { style: 'percent' }).format(share), n: formatNumber(locale, s.today.called) })))
+        : t('share', { pct: formatPercent(locale, share), n: formatNumber(locale, s.today.called) })))
   }
 
   function counterRow(c: FloorCounter, loc: FloorLocation, unit: FloorSnapshot, language: string): HTMLElement {

@@ -1,8 +1,8 @@
 import { withPageDigits } from '../../shared/digits'
 import uPlot from 'uplot'
-import { byId, h } from '../dom'
+import { byId, h, directionOfProse } from '../dom'
 import { fill } from '../i18n'
-import { formatNumber } from '../format'
+import { formatNumber, formatPercent } from '../format'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
@@ -25,7 +25,8 @@ interface DailyRow {
 }
 interface CounterRow { date: string; counterId: string; locationId: string; served: number; noShow: number; serviceSeconds: Seconds3; busySeconds: number }
 /** A table cell: text, or a name with the language it is in when that is not the page's (its `lang`). */
-type Cell = string | { text: string; lang: string }
+/** A cell's text, with its language when it is not the page's, or its own direction (a customer's prose). */
+type Cell = string | { text: string; lang?: string; dir?: 'ltr' | 'rtl' }
 interface Line { locationId: string; serviceId: string; issued: number; served: number; called: number; withinTarget: number; issuedByHour: number[]; servedByHour: number[]; waitBins: number[] }
 /** Contract §18: a name per BCP 47 tag, beside `name` (the unit's default language's). */
 type Names = Readonly<Record<string, string>>
@@ -50,6 +51,7 @@ class ReportsPage {
   readonly labels: ReportLabels
   readonly content = byId('page-content')
   private readonly charts: uPlot[] = []
+  private readonly slants = new WeakMap<uPlot, Slant>()
   private daily: DailyRow[] = []
   private counterRows: CounterRow[] = []
   /** Null when the staff report could not be read (the rest of the page still shows). */
@@ -112,7 +114,7 @@ class ReportsPage {
 
   percent(share: number | null): string {
     if (share === null) return this.labels.none
-    return new Intl.NumberFormat(withPageDigits(this.lang), { style: 'percent', maximumFractionDigits: 1 }).format(share)
+    return formatPercent(this.lang, share)
   }
 
   start(): void {
@@ -418,15 +420,24 @@ class ReportsPage {
   }
 
   private chart(el: HTMLElement, options: Omit<uPlot.Options, 'width' | 'height'>, data: (number | null)[][]): void {
-    const chart = new uPlot({ ...options, width: chartWidth(el), height: 260, legend: { show: true, live: false } } as uPlot.Options, data as uPlot.AlignedData, el)
+    const [x, ...others] = options.axes ?? [{}]
+    const slant = slantedWhenCrowded()
+    const axes = [{ ...x, ...slant.axis }, ...others]
+    const chart = new uPlot({ ...options, axes, width: chartWidth(el), height: CHART_HEIGHT, legend: { show: true, live: false } } as uPlot.Options, data as uPlot.AlignedData, el)
+    this.slants.set(chart, slant)
     this.charts.push(chart)
   }
 
   private resizeCharts(print: boolean): void {
     for (const chart of this.charts) {
       const el = chart.root.parentElement as HTMLElement
-      chart.setSize({ width: print ? 680 : chartWidth(el), height: 260 })
+      this.sizeChart(chart, print ? 680 : chartWidth(el))
     }
+  }
+
+  /** `width` wide, and as much taller than the plot's 260 px as slanted x labels need: the plot keeps its height. */
+  private sizeChart(chart: uPlot, width: number): void {
+    chart.setSize({ width, height: CHART_HEIGHT + (this.slants.get(chart)?.extra() ?? 0) })
   }
 
   private dailyTable(): HTMLElement {
@@ -504,7 +515,7 @@ class ReportsPage {
       const cells = [...groups].map(([key, g]) => [name(key), this.num(g.count), formatNumber(this.lang, Math.round((g.sum / g.count) * 100) / 100)])
       return this.table(id, caption, [keyHead, L.ratings, L.averageRating], cells, 1, L.feedbackNote, empty)
     }
-    const comments = (this.feedback?.comments ?? []).map((c) => [c.date, this.nameCell('services', c.serviceId), this.num(c.rating), isolated(c.comment)])
+    const comments = (this.feedback?.comments ?? []).map((c) => [c.date, this.nameCell('services', c.serviceId), this.num(c.rating), prose(c.comment)])
     return [
       by('table-feedback-services', L.feedbackByService, L.service, (r) => r.serviceId, (id) => this.nameCell('services', id)),
       by('table-feedback-counters', L.feedbackByCounter, L.counter, (r) => r.counterId ?? '', (id) => (id === '' ? L.none : this.nameCell('counters', id))),
@@ -524,8 +535,9 @@ class ReportsPage {
     const body = empty !== null
       ? [h('tr', null, h('td', { colspan: head.length, class: 'table-empty' }, empty))]
       : rows.map((cells) => h('tr', null, cells.map((c, i) => {
-        const [text, lang] = typeof c === 'string' ? [c, null] : [c.text, c.lang]
-        return i < keys ? h('th', { scope: 'row', ...(lang ? { lang } : {}) }, text) : h('td', lang ? { lang } : null, text)
+        const { text, lang = null, dir = null } = typeof c === 'string' ? { text: c } : c
+        const attributes = { ...(lang ? { lang } : {}), ...(dir ? { dir } : {}) }
+        return i < keys ? h('th', { scope: 'row', ...attributes }, text) : h('td', attributes, text)
       })))
     return h('section', { class: 'table-wrap', tabindex: 0, 'aria-labelledby': `${id}-caption` },
       h('table', { id },
@@ -552,6 +564,16 @@ class ReportsPage {
  * A name of the branch's own (a clerk, a break reason) isolated from the text around it, so
  * `Lina K.` keeps its full stop on the right in an Arabic table (FSI … PDI).
  */
+/**
+ * A customer's comment, in the direction of most of its letters: an Arabic comment that starts
+ * with Latin letters (`<b>ممتاز</b> شكرا`) reads right to left, where the first-strong-letter
+ * rule (an isolate, `dir="auto"`) would lay it out left to right, its words in reverse order.
+ */
+function prose(text: string): Cell {
+  const dir = directionOfProse(text)
+  return dir === null ? isolated(text) : { text, dir }
+}
+
 function isolated(text: string): string {
   return '\u2068' + text + '\u2069'
 }
@@ -568,6 +590,66 @@ function sumHours(lists: number[][]): number[] {
   const out = new Array<number>(24).fill(0)
   for (const list of lists) list.forEach((n, h) => (out[h]! += n))
   return out
+}
+
+/** A chart's height with upright x labels; slanted ones add their room below (the plot keeps its height). */
+const CHART_HEIGHT = 260
+/** uPlot's own size of an x axis with upright labels. */
+const X_AXIS_SIZE = 50
+/** Room between two labels of the x axis, in CSS pixels. */
+const LABEL_GAP = 8
+const SLANT_DEGREES = 45
+let measuring: CanvasRenderingContext2D | null = null
+
+/** The widest of `labels` in the axis font (uPlot's `font[0]` is scaled by the device's pixel ratio). */
+function widest(labels: (string | number | null)[], font: string): number {
+  measuring ??= document.createElement('canvas').getContext('2d')!
+  measuring.font = font
+  const ratio = window.devicePixelRatio || 1
+  return Math.max(0, ...labels.map((label) => (label === null || label === '' ? 0 : measuring!.measureText(String(label)).width / ratio)))
+}
+
+/**
+ * The x axis's labels never run into each other (issue 48: "10–15 min15–20 min"): when the
+ * widest is wider than the room between two ticks they are slanted, and the axis is made tall
+ * enough for the longest (a 30-character counter name) to be read whole.
+ */
+function slantedWhenCrowded(): Slant {
+  let slanted = false
+  /** The room below the plot the chart's height now includes. */
+  let extra = 0
+  return {
+    axis: {
+      rotate: (u, values, axisIdx, space) => {
+        const font = (u.axes[axisIdx]!.font as unknown as [string, number])[0]
+        slanted = widest(values, font) + LABEL_GAP > space
+        return slanted ? SLANT_DEGREES : 0
+      },
+      size: (u, values, axisIdx) => {
+        let size = X_AXIS_SIZE
+        if (slanted && values !== null) {
+          const [font, px] = u.axes[axisIdx]!.font as unknown as [string, number]
+          const lineHeight = px / (window.devicePixelRatio || 1)
+          const sin = Math.sin((SLANT_DEGREES * Math.PI) / 180)
+          size = Math.ceil(15 + widest(values, font) * sin + lineHeight * sin + 6)
+        }
+        // The chart grows by what the axis took beyond its usual size (after this layout, which
+        // uPlot is in the middle of), so the plot above it keeps its height.
+        if (size - X_AXIS_SIZE !== extra) {
+          extra = size - X_AXIS_SIZE
+          queueMicrotask(() => u.setSize({ width: u.width, height: CHART_HEIGHT + extra }))
+        }
+        return size
+      },
+    },
+    extra: () => extra,
+  }
+}
+
+/** An x axis that slants its labels when crowded, and how much taller than uPlot's 50 px it made itself. */
+interface Slant {
+  axis: Pick<uPlot.Axis, 'rotate' | 'size'>
+  extra: () => number
 }
 
 function chartWidth(el: HTMLElement): number {
