@@ -9,7 +9,7 @@ import { requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
 import { readAuditDocs } from './docs'
 import { ADMIN_API } from './branch-routes'
-import { AUDIT_ADMIN_ONLY_TYPES } from '../screens/client/admin/access'
+import { AUDIT_ADMIN_ONLY_TYPES } from '../screens'
 
 export const AUDIT_PAGE_DEFAULT = 50
 export const AUDIT_PAGE_MAX = 200

@@ -8,7 +8,7 @@ import type { PeopleService } from '../people'
 import { branchRoutes } from './branch-routes'
 import { auditRoutes } from './audit-routes'
 import type { BranchService } from './branch-service'
-import type { DeviceService } from '../devices/service'
+import type { DeviceService } from '../devices'
 import { adminPageRoutes } from './page'
 import { adminDeviceRoutes } from './devices-routes'
 import { adminStaffRoutes } from './staff-routes'
@@ -38,3 +38,4 @@ export function adminRoutes(deps: AppDeps, services: { people: PeopleService; br
     .use(adminWebhookRoutes(deps, { people }))
     .use(adminVoiceRoutes(deps, { people }))
 }
+export { devicePairEntry, deviceRevokeEntry } from './devices-service'

@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../root/deps'
-import { ASSETS } from '../screens/assets'
-import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
+import { ASSETS } from '../screens'
+import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens'
 import { localeWithin } from '../platform/names'
 import { sessionIdOf, USER_HOME, type PeopleService, type User } from '../people'
-import { deviceSecretOf } from '../devices/access'
-import { ROLE_HOME, type DeviceService } from '../devices/service'
+import { deviceSecretOf } from '../devices'
+import { ROLE_HOME, type DeviceService } from '../devices'
 
 /*
  * The /admin page (contract §17) and the start page `/`. Both are server-rendered frames on the

@@ -6,7 +6,7 @@ import { closingConnection, isJsonContentType, parseJsonBytes, readBodyLimited }
 import { json } from '../platform/http'
 import { qrSvg } from '../platform/qr'
 import { assertSchema, type SchemaCheck } from '../platform/validation'
-import { serverOrigin } from '../devices/access'
+import { serverOrigin } from '../devices'
 import type { User } from '../people'
 import { AdminCodes } from './errors'
 

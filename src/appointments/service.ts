@@ -6,10 +6,10 @@ import { decodeActor, type Actor } from '../platform/actor'
 import { sha256Hex } from '../platform/idempotency'
 import { addDays, localDate, localDateTime, parseOffsetDateTime } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
-import { WebhookOutbox } from '../webhooks/outbox'
-import { assertNotEdgeManaged } from '../queue/edge'
-import { QueueCodes } from '../queue/errors'
-import { locationHoursOf, openWindowsOn, serviceHoursOf } from '../queue/opening-hours'
+import type { WebhookOutbox } from '../webhooks'
+import { assertNotEdgeManaged } from '../queue'
+import { QueueCodes } from '../queue'
+import { locationHoursOf, openWindowsOn, serviceHoursOf } from '../structure'
 import type { TicketRow } from '../tickets'
 import type { AppointmentStatus } from './tables'
 import { AppointmentCodes } from './errors'
@@ -166,16 +166,14 @@ export interface CheckInResult {
  */
 export class AppointmentService {
   private prepared: ReturnType<typeof prepare> | undefined
-  private outboxOf: WebhookOutbox | undefined
-
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'writes' | 'tickets' | 'clock'>, private readonly codes: () => string = newBookingCode) {}
+  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'writes' | 'tickets' | 'clock' | 'outbox'>, private readonly codes: () => string = newBookingCode) {}
 
   private get q() {
     return (this.prepared ??= prepare(this.deps.db.$client))
   }
 
   private get outbox(): WebhookOutbox {
-    return (this.outboxOf ??= new WebhookOutbox(this.deps.db, this.deps.ids))
+    return this.deps.outbox
   }
 
   // ---- structure -----------------------------------------------------------------------

@@ -2,9 +2,9 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../root/deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
-import { queueUnits, locations } from '../queue/tables'
-import { activeEdgeLease } from '../queue/edge'
-import { counters } from './tables'
+import { queueUnits, locations } from '../structure'
+import { activeEdgeLease } from '../queue'
+import { counters } from '../structure'
 
 /** How often the server looks for locations whose business day has ended. */
 export const DAILY_CLOSE_EVERY_MS = 30_000

@@ -3,11 +3,10 @@ import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { cookieValue } from '../platform/http'
 import type { Credential } from '../platform/credentials'
-import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
-import { QueueCodes } from '../queue/errors'
-import type { Scope } from '../queue/model'
-import { CounterCodes } from '../counters/errors'
-import { DeviceCodes } from './errors'
+import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue'
+import { QueueCodes } from '../queue'
+import type { Scope } from '../queue'
+import { DeskCodes, DeviceCodes } from './errors'
 import type { Device, DeviceRole, DeviceService } from './service'
 
 /** Where the device API lives (pairing, the device, the desk's and the kiosk's routes). */
@@ -130,7 +129,7 @@ export function admitOperatorCaller(deps: AppDeps, service: DeviceService, reque
   admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, `${caller.ownerId}/${caller.name}`, limit, now,
     (retry) => `over ${limit} requests per minute for this desk; retry after ${retry} s`)
   if (required && clerk === null && !SAFE_METHODS.has(request.method)) {
-    throw new ApiError(403, CounterCodes.CLERK_SIGN_IN_REQUIRED, 'this queue unit requires a clerk signed in at the desk: sign in first')
+    throw new ApiError(403, DeskCodes.CLERK_SIGN_IN_REQUIRED, 'this queue unit requires a clerk signed in at the desk: sign in first')
   }
   return caller
 }

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
-import type { DeviceService } from '../devices/service'
-import { deviceSecretOf } from '../devices/access'
+import type { DeviceService } from '../devices'
+import { deviceSecretOf } from '../devices'
 import { DisplayCodes } from './errors'
 
 /** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../root/deps'
 import { isoTime } from '../platform/clock'
-import { getWidgetSnapshot } from '../widgets/service'
-import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
+import { getWidgetSnapshot } from '../widgets'
+import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer'
 import { queueDisplayState } from '../tickets'
 import type { TopicState } from './hub'
 

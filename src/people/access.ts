@@ -1,7 +1,7 @@
 import type { AppDeps } from '../root/deps'
 import { ApiError } from '../platform/errors'
 import { cookieValue } from '../platform/http'
-import { assertSameOrigin, SAFE_METHODS } from '../devices/access'
+import { assertSameOrigin, SAFE_METHODS } from '../devices'
 import { PeopleCodes } from './errors'
 import { SESSION_PATTERN, type PeopleService, type User } from './service'
 

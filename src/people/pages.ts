@@ -1,5 +1,5 @@
-import { ASSETS } from '../screens/assets'
-import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
+import { ASSETS } from '../screens'
+import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens'
 import type { UserRole } from './service'
 
 /**

@@ -6,7 +6,7 @@ import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platf
 import { json } from '../platform/http'
 import { isoTime } from '../platform/clock'
 import { assertSchema, compile } from '../platform/validation'
-import { isSecureRequest } from '../devices/access'
+import { isSecureRequest } from '../devices'
 import { PeopleCodes, PeopleErrorExamples } from './errors'
 import type { PasswordProblem } from './passwords'
 import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'

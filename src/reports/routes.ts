@@ -6,11 +6,11 @@ import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportRead
 import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
 import type { ReportQuery, ReportScope, ReportService, ReportSummaryReader } from './service'
-import type { DeviceService } from '../devices/service'
+import type { DeviceService } from '../devices'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
 import { reportsPage, type ReportsVisitor } from './page'
-import { deviceSecretOf } from '../devices/access'
+import { deviceSecretOf } from '../devices'
 import { sessionIdOf } from '../people'
 import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 

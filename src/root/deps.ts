@@ -1,7 +1,8 @@
 import { createPlatformDeps, type PlatformDeps, type PlatformInput } from '../platform/deps'
-import { MetricsSink } from '../ops/metric-hooks'
+import { MetricsSink } from '../ops'
 import { Tickets } from '../tickets'
-import { WidgetStore } from '../widgets/store'
+import { WidgetStore } from '../widgets'
+import { WebhookOutbox } from '../webhooks'
 import { StaffIntervals, type PasswordCost } from '../people'
 
 /**
@@ -28,23 +29,27 @@ export interface AppDeps extends PlatformDeps {
    * may import the people feature (which uses devices).
    */
   staff: StaffIntervals
+  /** The one webhook outbox (src/webhooks): ticket changes, appointments and the wait watch write their events through it. */
+  outbox: WebhookOutbox
 }
 
-type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff'
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff' | 'outbox'
 
 export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
 
 /** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
 export function createDeps(input: DepsInput): AppDeps {
-  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, ...platformInput } = input
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, outbox: givenOutbox, ...platformInput } = input
   const platform = createPlatformDeps(platformInput)
   const metrics = givenMetrics ?? new MetricsSink(input.db)
+  const outbox = givenOutbox ?? new WebhookOutbox(input.db, platform.ids)
   const base = {
     ...platform,
     metrics,
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(trackingCodes !== undefined ? { trackingCodes } : {}),
     ...(passwordCost !== undefined ? { passwordCost } : {}),
+    outbox,
   }
   return {
     ...base,

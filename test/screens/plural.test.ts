@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { plural } from '../../src/screens/client/plural'
+import { plural } from '../../src/screens/shared/plural'
 import { labelsFor } from '../../src/screens/client/i18n'
 
 describe('counts in words by the language\'s plural rules (src/screens/client/plural.ts)', () => {

@@ -1,4 +1,5 @@
-import type { PluralPhrase } from './plural'
+import type { PluralPhrase } from '../shared/plural'
+export { fill } from '../shared/format'
 
 /**
  * The screens' own words in a few languages; everything else (dates, times, numbers, units)
@@ -450,9 +451,4 @@ const TABLES: Record<string, Labels> = { en, ar, de, fr, tr }
 export function labelsFor(lang: string): Labels {
   const language = lang.toLowerCase().split('-')[0] ?? 'en'
   return TABLES[language] ?? en
-}
-
-/** Fills `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
 }

@@ -1,5 +1,5 @@
 import { serverNow, syncClock } from './clock'
-import { WireCloseCodes } from '../../contract/close-codes'
+import { WireCloseCodes } from '../shared/close-codes'
 import type { LiveMessage, TopicKind } from './types'
 import { reconnectDelayMs } from './reconnect'
 

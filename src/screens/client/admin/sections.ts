@@ -1,5 +1,5 @@
 import type { Lang, Strings } from './strings'
-import type { ConsoleRole } from './access'
+import type { ConsoleRole } from '../../shared/console-access'
 import { branchSection } from './branch'
 import { auditSection } from './audit'
 import { devicesSection } from './devices'

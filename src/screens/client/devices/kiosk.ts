@@ -1,14 +1,14 @@
 import { h } from '../dom'
 import { serverNow } from '../clock'
 import { fill } from '../i18n'
-import { formatNumber, formatOpening, formatSaidMinutes } from '../format'
+import { formatNumber, formatOpening, formatSaidMinutes } from '../../shared/format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { languageOfName, matchLanguage, nameIn } from '../names'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import type { KioskTicket, KioskView } from '../../../contract/wire'
-import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
+import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from '../../shared/kiosk-strings'
 
 /** The words that are plain text (`{placeholders}` allowed); counts go through `count`. */
 type KioskTextKey = { [K in KioskWordKey]: KioskWords[K] extends string ? K : never }[KioskWordKey]

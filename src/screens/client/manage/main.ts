@@ -1,12 +1,12 @@
 import type { FloorAppointment, FloorCounter, FloorCounterChanged, FloorLocation, FloorService, FloorSnapshot, ManagedUnits } from '../../../contract/wire'
 import { api } from '../api'
 import { byId, h } from '../dom'
-import { formatLocale, formatMinutes, formatNumber, formatOpening, formatSaidMinutes, formatWallTime } from '../format'
+import { formatLocale, formatMinutes, formatNumber, formatOpening, formatSaidMinutes, formatWallTime } from '../../shared/format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { keepClockInSync, serverNow } from '../clock'
 import { nameIn } from '../names'
 import { reconnectDelayMs } from '../reconnect'
-import { WireCloseCodes } from '../../../contract/close-codes'
+import { WireCloseCodes } from '../../shared/close-codes'
 import { MANAGE_STRINGS, REASONS_AR, type ManageLang, type ManageStringKey } from './strings'
 
 /**

@@ -1,7 +1,7 @@
 import uPlot from 'uplot'
 import { byId, h } from '../dom'
 import { fill } from '../i18n'
-import { formatNumber } from '../format'
+import { formatNumber } from '../../shared/format'
 import { canonicalLang, directionOf } from '../../shared/options'
 import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../../reports/csv'
