@@ -2,7 +2,7 @@
  * The prayer feature's door: what another folder of src/ may use of it. Nothing else of
  * src/prayer/ is imported from outside (test/platform/imports.test.ts).
  */
-export { onPrayerMonth } from './events'
+export { type PrayerMonthEvent } from './events'
 export { Day, LocationSchema, Month } from './model'
 export { prayerRoutes } from './routes'
 export { findSource, prayerToday, readMonth, storedChangeCount } from './service'

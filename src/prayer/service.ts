@@ -13,7 +13,6 @@ import { Month, PRAYERS, type Day, type PrayerName } from './model'
 import { monthRuleErrors } from './rules'
 import { canonicalJson, monthChecksum } from './checksum'
 import { addDays, localDateTime, periodOf, zonedInstant } from './calendar'
-import { emitPrayerMonth } from './events'
 import { PrayerCodes } from './errors'
 
 /** Contract §5: the source ID in the path. */
@@ -218,7 +217,7 @@ export async function pushPrayerMonth(deps: AppDeps, request: PushRequest): Prom
  * `storePush` in a write of its own, at once). See `storePush` for the outcomes.
  */
 export function pushMonth(
-  deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>,
+  deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes' | 'events'>,
   source: PrayerSource,
   idempotencyKey: string,
   raw: Uint8Array,
@@ -252,11 +251,11 @@ export function preparePush(
  * - same key, same bytes (stored since `preparePush`): the earlier response again (replay);
  * - same key, other bytes: 409 IDEMPOTENCY_KEY_REUSED;
  * - new key, checksum equal to the current revision's: replay of the current revision;
- * - otherwise a new revision (current + 1, or 1), told to `onPrayerMonth` listeners once it
+ * - otherwise a new revision (current + 1, or 1), told to the `deps.events.prayerMonths` listeners once it
  *   committed.
  * The idempotency record keeps the replay form (status 200, `replay: true`).
  */
-export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>, prepared: PreparedPush, now: number): PushOutcome {
+export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes' | 'events'>, prepared: PreparedPush, now: number): PushOutcome {
   const { source, month, canonical, checksum } = prepared
   const { scope, key, requestHash } = prepared.idempotency
   const dayCount = month.days.length
@@ -283,7 +282,7 @@ export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'wr
     deps.idempotency.save(scope, key, { requestHash, status: 200, body: JSON.stringify(replayBody), headers: {} }, now)
     if (created) {
       const event = { sourceId: source.id, workspaceId: source.workspaceId, period: month.period, revision, checksum, storedAt: now, dayCount, month }
-      deps.writes.afterCommit(() => emitPrayerMonth(deps.db, event, deps.log))
+      deps.writes.afterCommit(() => deps.events.prayerMonths.emit(event, deps.log))
     }
     return { created, body: created ? { ...replayBody, replay: false } : replayBody }
   })

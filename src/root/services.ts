@@ -17,9 +17,6 @@ import type { PhoneWaits } from '../phone'
 import type { PhoneStatus, UnitView } from '../phone'
 import type { LiveHub } from '../display'
 import { createLiveHub, liveHubTask } from '../display'
-import { onWidgetSnapshot } from '../widgets'
-import { onPrayerMonth } from '../prayer'
-import { onQueueChange } from '../tickets'
 import { PeopleService, StaffReads } from '../people'
 import { ManageService } from '../manage'
 import { liveHubTask as floorHubTask } from '../display'
@@ -73,9 +70,9 @@ export function composeServices(deps: AppDeps): AppServices {
 
   // The display feeds: the hub hears of every committed change after its COMMIT.
   const liveHub = createLiveHub(deps)
-  onWidgetSnapshot(deps.db, (snapshot) => liveHub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
-  onPrayerMonth(deps.db, (event) => liveHub.publish('prayer', event.sourceId, event.workspaceId))
-  onQueueChange(deps.db, (change) => liveHub.publish('queue', change.queueUnitId, change.workspaceId))
+  deps.events.widgetSnapshots.on((snapshot) => liveHub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
+  deps.events.prayerMonths.on((event) => liveHub.publish('prayer', event.sourceId, event.workspaceId))
+  deps.events.queueChanges.on((change) => liveHub.publish('queue', change.queueUnitId, change.workspaceId))
   deps.lifecycle.register(liveHubTask(liveHub, deps.limits.socketRecheckMs))
 
   // One Queue service for the public, operator, desk and kiosk routes (its statements are prepared once).
@@ -84,7 +81,7 @@ export function composeServices(deps: AppDeps): AppServices {
   // The phone's waiting polls: told of every committed queue change, all answered when stopping.
   const phone = new PhoneService(deps)
   const phoneWaits = createPhoneWaits(deps, phone)
-  onQueueChange(deps.db, (change) => phoneWaits.changed(change.queueUnitId))
+  deps.events.queueChanges.on((change) => phoneWaits.changed(change.queueUnitId))
   deps.lifecycle.register(phoneWaitsTask(phoneWaits))
   const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
   // The live floor: its views hear of every committed change of their unit (coalesced, FLOOR_PUBLISH_MS);
@@ -93,7 +90,7 @@ export function composeServices(deps: AppDeps): AppServices {
   const appointments = new AppointmentService(deps)
   deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
   const manage = new ManageService(deps, counters, appointments)
-  onQueueChange(deps.db, (change) => manage.changed(change.queueUnitId))
+  deps.events.queueChanges.on((change) => manage.changed(change.queueUnitId))
   deps.lifecycle.register(manage.task())
   deps.lifecycle.register(floorHubTask(manage.hub, deps.limits.socketRecheckMs))
   deps.metrics.longestWaits = () => manage.watch.longestWaits()

@@ -39,7 +39,7 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   deps.lifecycle.register(new OpeningWatch(deps).task())
   const replicator = Replicator === null || options.replicateTo === undefined
     ? null
-    : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo })
+    : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo, queueChanges: deps.events.queueChanges })
   if (replicator !== null) {
     deps.metrics.replication = () => replicator.status()
     deps.lifecycle.register(replicator)

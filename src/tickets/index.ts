@@ -28,7 +28,7 @@ export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, calls
 
 // Live reads and their change notices.
 export { QueueLines, type QueueLine, type LineNowServing } from './lines'
-export { onQueueChange, type QueueChange, type QueueChangeListener } from './changes'
+export { type QueueChange, type QueueChangeListener } from './changes'
 export {
   RECENT_CALLS, queueDisplayState, waitWhenClosed,
   type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall, type QueueDisplayNowServing, type OpenSignature,

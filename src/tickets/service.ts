@@ -14,6 +14,7 @@ import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
+import type { CommitListeners } from '../platform/listeners'
 import { QueueDisplayReader, type OpenSignature, type QueueDisplayState } from './display-state'
 import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TicketEventType, type TicketOutbox, type TransitionInput, type TransitionRule } from './transitions'
 import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
@@ -82,6 +83,8 @@ export interface TicketsDeps {
   onEvent?: (type: TicketEventType) => void
   /** Where each change's webhook event is written, inside its transaction (the root's one `WebhookOutbox`, src/webhooks). */
   outbox: TicketOutbox
+  /** The app's registry of queue-change listeners (`deps.events.queueChanges`), told after each COMMIT. */
+  queueChanges: CommitListeners<QueueChange>
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
   trackingCodes?: (now: number) => string
 }
@@ -551,7 +554,7 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     lines,
     writer: new TicketWriter(db, store, changed),
     rollups: new ReportRollups(db.$client, deps.writes),
-    revisions: new QueueRevisions(db, deps.writes, deps.log),
+    revisions: new QueueRevisions(db, deps.writes, deps.log, deps.queueChanges),
     outbox,
     approaching: new ApproachingWatch(db.$client, store, outbox, policyOf),
     display: new QueueDisplayReader(db, lines),

@@ -4,6 +4,6 @@
  */
 export { PAYLOADS, WIDGET_TYPES } from './model'
 export { widgetRoutes } from './routes'
-export { getWidgetSnapshot, onWidgetSnapshot } from './service'
+export { getWidgetSnapshot, type WidgetSnapshot } from './service'
 export { WidgetStore } from './store'
 export { DEFAULT_WIDGET_PUSH_RATE_LIMIT, widgets } from './tables'

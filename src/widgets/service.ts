@@ -11,7 +11,6 @@ import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
   type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
 } from './model'
-import { CommitListeners } from '../platform/listeners'
 import { validatePush, withItemDefaults } from './validate'
 
 /** One push as the route hands it over: no HTTP types, only what was sent. */
@@ -47,6 +46,11 @@ export interface WidgetSnapshot {
   dataJson: string | null
 }
 
+/**
+ * Told after every accepted snapshot of a widget, once committed and in order of acceptance, in
+ * this process (idempotent replays are not new snapshots): subscribed on the app's one registry,
+ * `deps.events.widgetSnapshots` (src/root/deps.ts).
+ */
 export type WidgetSnapshotListener = (snapshot: WidgetSnapshot) => void
 
 /** The configuration of the widget a push targets. */
@@ -237,7 +241,7 @@ export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): {
       itemCount,
       dataJson,
     }
-    deps.writes.afterCommit(() => snapshotListeners.emit(deps.db, snapshot, deps.log))
+    deps.writes.afterCommit(() => deps.events.widgetSnapshots.emit(snapshot, deps.log))
     return { outcome, snapshot }
   })
 }
@@ -262,13 +266,3 @@ export function getWidgetSnapshot(deps: Pick<AppDeps, 'widgets'>, widgetId: stri
   }
 }
 
-const snapshotListeners = new CommitListeners<WidgetSnapshot>('widget snapshot')
-
-/**
- * Calls `listener` after every accepted snapshot of a widget in `db`, once committed and in
- * order of acceptance, in this process (idempotent replays are not new snapshots). Returns the
- * function that unsubscribes.
- */
-export function onWidgetSnapshot(db: Db, listener: WidgetSnapshotListener): () => void {
-  return snapshotListeners.on(db, listener)
-}

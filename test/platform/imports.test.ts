@@ -7,10 +7,23 @@ import { dirname, join, relative, resolve } from 'node:path'
  * composition root, nor `src/db/` beyond the connection, `db/open.ts`); no feature imports `src/cli/` or another feature's `routes.ts`; a
  * feature reaches the composition root (`src/root/`) for types only (`AppDeps`), and never
  * imports the app or the server (`src/app.ts`, `src/server.ts`, `src/main.ts`).
- * A feature is any folder of `src/` other than platform, cli, db and root.
+ * A feature is any folder of `src/` other than platform, cli, db, root and contract.
+ *
+ * Doors: a module of a feature is imported from outside that feature only through its door,
+ * `src/<feature>/index.ts`, types included. Three readers are exempt, each for its own reason:
+ * `src/db/schema.ts` (the drizzle-kit barrel gathers every `tables.ts`); the browser program
+ * `src/screens/client/` (a door brings server code into a bundle; test/screens/contract.test.ts
+ * keeps it to the contract, `screens/shared/` and `reports/csv.ts`); and the wire,
+ * `src/contract/`, which reads the features' schema modules with `import type` only (this test
+ * fails on a value import there). A data file (`.yaml`, `.css`, a bundle) is not a module.
+ *
+ * Circles: drawn from every import (types included) between feature folders, the contract and
+ * the browser program (`screens/client`, its own node: it is built and type-checked apart),
+ * the house has no circle.
  */
 const SRC = resolve(import.meta.dir, '../../src')
-const NOT_FEATURES = new Set(['platform', 'cli', 'db', 'root'])
+const NOT_FEATURES = new Set(['platform', 'cli', 'db', 'root', 'contract'])
+const BROWSER = 'screens/client'
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -68,6 +81,90 @@ export function importViolations(files: Map<string, string>): string[] {
   return problems
 }
 
+/** The node of the house a `src/`-relative path belongs to: a feature folder, the contract, the browser program, or null (platform, db, root, cli, the app's top files). */
+function unitOf(path: string[]): string | null {
+  // A one-segment path is a top file (app.ts, server.ts, …) or a folder: a feature's door.
+  if (path.length < 2 && (path[0]!.includes('.') || /^(app|server|main|version)$/.test(path[0]!))) return null
+  if (path[0] === 'screens' && path[1] === 'client') return BROWSER
+  if (path[0] === 'contract') return 'contract'
+  return NOT_FEATURES.has(path[0]!) ? null : path[0]!
+}
+
+/** A module (not a data file: `.yaml`, `.css`, `.txt`, a generated bundle). */
+const isModule = (path: string[]) => !/\.(ya?ml|css|txt|js|json)$/.test(path[path.length - 1]!)
+
+/** Every import of a feature's module other than its door from outside the feature, one line each. */
+export function deepImports(files: Map<string, string>): string[] {
+  const problems: string[] = []
+  for (const [path, text] of files) {
+    const from = path.split('/')
+    const fromUnit = unitOf(from)
+    if (path === 'db/schema.ts' || fromUnit === BROWSER) continue
+    for (const { specifier, typeOnly } of importsOf(text)) {
+      const to = target(join(SRC, path), specifier)
+      if (to === null || to[0] === '..' || to.length < 2 || !isModule(to)) continue
+      const feature = NOT_FEATURES.has(to[0]!) ? null : to[0]!
+      if (feature === null || feature === from[0]) continue
+      if (fromUnit === 'contract') {
+        if (!typeOnly) problems.push(`${path}: the contract imports ${specifier} by value (the wire reads schemas with import type only)`)
+        continue
+      }
+      const door = to.length === 2 && /^index(\.ts)?$/.test(to[1]!)
+      if (!door) problems.push(`${path}: imports ${specifier}, inside ${feature}/; import it from its door, ${feature}/index.ts`)
+    }
+  }
+  return problems
+}
+
+/** The circles between feature folders, the contract and the browser program (types included), each as its sorted nodes with the imports that close it. */
+export function circles(files: Map<string, string>): string[] {
+  const edges = new Map<string, Map<string, string>>()
+  for (const [path, text] of files) {
+    const a = unitOf(path.split('/'))
+    if (a === null) continue
+    for (const { specifier } of importsOf(text)) {
+      const to = target(join(SRC, path), specifier)
+      if (to === null || to[0] === '..' || !isModule(to)) continue
+      const b = unitOf(to)
+      if (b === null || b === a) continue
+      if (!edges.has(a)) edges.set(a, new Map())
+      if (!edges.get(a)!.has(b)) edges.get(a)!.set(b, `${path} → ${specifier}`)
+    }
+  }
+  // Tarjan's strongly connected components: a component of more than one node is a circle.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[] = []
+  const visit = (v: string) => {
+    index.set(v, index.size)
+    low.set(v, index.get(v)!)
+    stack.push(v)
+    onStack.add(v)
+    for (const w of edges.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) !== index.get(v)) return
+    const component: string[] = []
+    let w: string
+    do {
+      w = stack.pop()!
+      onStack.delete(w)
+      component.push(w)
+    } while (w !== v)
+    if (component.length < 2) return
+    component.sort()
+    const closing = component.flatMap((x) => component.flatMap((y) => edges.get(x)?.get(y) ?? []))
+    found.push(`a circle between ${component.join(', ')}: ${closing.join('; ')}`)
+  }
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v)
+  return found
+}
+
 function readSrc(): Map<string, string> {
   return new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')]))
 }
@@ -77,6 +174,59 @@ describe('the direction of imports', () => {
     const files = readSrc()
     expect(files.size).toBeGreaterThan(100)
     expect(importViolations(files)).toEqual([])
+  })
+
+  test("no feature imports another feature's module other than its door (types included)", () => {
+    expect(deepImports(readSrc())).toEqual([])
+  })
+
+  test('there is no circle between feature folders, the contract and the browser program', () => {
+    expect(circles(readSrc())).toEqual([])
+  })
+
+  test('the door check sees a deep import (it can fail)', () => {
+    const files = new Map([
+      ['queue/service.ts', "import { DeviceService } from '../devices/service'\nimport type { Scope } from '../devices/model.ts'\nimport { x } from './model'\nimport { QueueReadModel } from '../queue/read-model'"],
+      ['kiosk/routes.ts', "import { DeviceService, type Device } from '../devices'\nimport { y } from '../devices/index'\nimport words from '../provisioning/demo.yaml'"],
+      ['root/services.ts', "import { KioskService } from '../kiosk/service'\nimport { z } from '../platform/clock'"],
+      ['cli/demo.ts', "const m = await import('../replication/replicator')"],
+      ['db/schema.ts', "export * from '../queue/tables'"],
+      ['db/migrate.ts', "export * from '../queue/tables'"],
+      ['screens/client/reports/main.ts', "import { toCsv } from '../../../reports/csv'\nimport { formatNumber } from '../../shared/format'"],
+      ['screens/page.ts', "import { formatNumber } from './client/format'"],
+      ['desk/page.ts', "import { formatNumber } from '../screens/client/format'"],
+      ['contract/wire.ts', "import type { DeskView } from '../desk/model'\nimport { DeskCodes } from '../desk/errors'"],
+    ])
+    expect(deepImports(files)).toEqual([
+      'queue/service.ts: imports ../devices/service, inside devices/; import it from its door, devices/index.ts',
+      'queue/service.ts: imports ../devices/model.ts, inside devices/; import it from its door, devices/index.ts',
+      'root/services.ts: imports ../kiosk/service, inside kiosk/; import it from its door, kiosk/index.ts',
+      'cli/demo.ts: imports ../replication/replicator, inside replication/; import it from its door, replication/index.ts',
+      'db/migrate.ts: imports ../queue/tables, inside queue/; import it from its door, queue/index.ts',
+      'desk/page.ts: imports ../screens/client/format, inside screens/; import it from its door, screens/index.ts',
+      'contract/wire.ts: the contract imports ../desk/errors by value (the wire reads schemas with import type only)',
+    ])
+  })
+
+  test('the circle check sees a circle, through doors, types or the contract (it can fail)', () => {
+    const files = new Map([
+      ['queue/service.ts', "import { Tickets } from '../tickets'"],
+      ['tickets/wait.ts', "import type { QueueService } from '../queue'"],
+      ['devices/access.ts', "import { admitQueueCaller } from '../queue'\nimport { x } from '../platform/http'"],
+      ['desk/errors.ts', "import { DeviceCodes } from '../devices'"],
+      ['screens/page.ts', "import { x } from './shared/options'"],
+      ['screens/client/desk.ts', "import type { DeskView } from '../../contract/wire'\nimport { y } from '../shared/options'"],
+      ['contract/wire.ts', "import type { DeskView } from '../desk/model'"],
+      ['widgets/store.ts', "import { z } from '../root/deps'\nimport css from '../screens/client/screens.css'"],
+    ])
+    expect(circles(files)).toEqual([
+      'a circle between queue, tickets: queue/service.ts → ../tickets; tickets/wait.ts → ../queue',
+    ])
+    files.set('desk/page.ts', "import { x } from '../screens/client/format'")
+    expect(circles(files)).toEqual([
+      'a circle between queue, tickets: queue/service.ts → ../tickets; tickets/wait.ts → ../queue',
+      'a circle between contract, desk, screens/client: contract/wire.ts → ../desk/model; desk/page.ts → ../screens/client/format; screens/client/desk.ts → ../../contract/wire',
+    ])
   })
 
   test('the check sees each kind of violation', () => {
