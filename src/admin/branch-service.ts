@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { appendAudit } from '../platform/audit'
@@ -100,7 +100,7 @@ const validationFailed = (details: ErrorDetail[]) => new ApiError(422, AdminCode
 export class BranchService {
   private readonly sql
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'writes' | 'tickets' | 'clock' | 'ids'>) {
+  constructor(private readonly deps: Pick<AdminDeps, 'db' | 'writes' | 'tickets' | 'clock' | 'ids'>) {
     this.sql = deps.db.$client
   }
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ASSETS } from '../screens'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens'
 import { localeWithin } from '../platform/names'
@@ -95,7 +95,7 @@ function frame(lang: Lang, title: string, body: string): string {
   })
 }
 
-export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: PeopleService; devices?: DeviceService }) {
+export function adminPageRoutes(deps: AdminDeps, { people, devices }: { people: PeopleService; devices?: DeviceService }) {
   const signedIn = async (request: Request): Promise<User | null> => {
     const found = await people.authenticate(sessionIdOf(request), deps.clock.now())
     return found?.user ?? null

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import { admitRate, clientAddressOf } from '../platform/admission'
 import type { PeerSource } from '../platform/client-address'
 import type { RateBucket } from '../platform/admission'
@@ -212,7 +212,7 @@ function nameIn(lang: Lang, row: { name: string; names: string | null }, default
 
 const formOf = (raw: Uint8Array) => new URLSearchParams(new TextDecoder().decode(raw))
 
-export function bookingPages(deps: AppDeps, service: AppointmentService) {
+export function bookingPages(deps: AppointmentDeps, service: AppointmentService) {
   const formatters = new Map<string, Intl.DateTimeFormat>()
   /** An instant in the location's zone `tz`, in `locale` (formatLocaleOf). */
   function when(ms: number, tz: string, locale: string, style: 'full' | 'time' | 'day' = 'full'): string {

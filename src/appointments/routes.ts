@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
@@ -83,7 +83,7 @@ export function checkInJson(result: CheckInResult) {
  * by code, the report, and the customer's pages (`/book/{locationId}`, `/b/{code}`, pages.ts).
  */
 export function appointmentRoutes(
-  deps: AppDeps,
+  deps: AppointmentDeps,
   { appointments: service, devices, people, kiosk }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService; kiosk: KioskService },
 ) {
   /** Credential (before the body) → body (4 KB) → headers. */

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
 import { queueUnits, locations } from '../structure'
@@ -43,7 +43,7 @@ export class DailyClose {
   private readonly dueCountersStmt
   private readonly unitStmt
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly deps: CounterDeps) {
     const db = deps.db
     this.locationsStmt = db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
@@ -77,7 +77,7 @@ export type SimpleAction = 'recall' | 'start' | 'complete' | 'no-show' | 'cancel
  * `counter:operate` scope. Building the routes starts nothing: the daily close is background
  * work that `serve` starts (src/server.ts).
  */
-export function counterRoutes(deps: AppDeps, { counters: service, devices }: { counters: CounterService; devices: DeviceService }) {
+export function counterRoutes(deps: CounterDeps, { counters: service, devices }: { counters: CounterService; devices: DeviceService }) {
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { actorOf, encodeActor } from '../platform/actor'
@@ -43,7 +43,7 @@ export interface CounterRecord {
   usableServiceIds: string[]
 }
 
-function prepareCounterStatements(db: AppDeps['db']) {
+function prepareCounterStatements(db: CounterDeps['db']) {
   return {
     graceStmt: db.select({ grace: queueUnits.noShowGraceMinutes }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
     breakReasonsStmt: db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
@@ -104,7 +104,7 @@ function prepareCounterStatements(db: AppDeps['db']) {
 export class CounterService {
   private prepared: ReturnType<typeof prepareCounterStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, readonly queue: QueueService) {}
+  constructor(private readonly deps: CounterDeps, readonly queue: QueueService) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof prepareCounterStatements> {

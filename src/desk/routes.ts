@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { DeskDeps } from './deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
 import { admitOperatorCaller, DEVICES_API } from '../devices'
@@ -61,7 +61,7 @@ const DESK_EXAMPLE = {
  * the ticket it holds, today's served count). The desk's actions are the operator API's own
  * routes, called with the device cookie.
  */
-export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
+export function deskRoutes(deps: DeskDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.desk' })
     .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
     .get(

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { DeskDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
@@ -26,7 +26,7 @@ export const WAITING_SHOWN = 10
  */
 export class DeskService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: DeskDeps,
     readonly counters: CounterService,
     private readonly people: PeopleService,
     /** Contract §21: today's appointments of the desk's services. */

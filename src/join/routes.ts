@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { JoinDeps } from './deps'
 import { RateBuckets } from '../platform/admission'
 import { admitAnonymousForm } from '../platform/anonymous-forms'
 import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../structure'
@@ -66,7 +66,7 @@ const posterHeaders = {
  * ticket issue `POST /join/{locationId}` (a form, or JSON) and the printable poster
  * `/join/{locationId}/poster`. No pairing: each rule is checked per request (docs/journey.md).
  */
-export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
+export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
   /** The page's language: `?lang=` (the switch), else Accept-Language, else the unit's default. */
   function pageLanguage(place: JoinPlace, request: Request, asked: string | undefined): string {
     return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage

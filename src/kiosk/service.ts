@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { KioskDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
@@ -63,7 +63,7 @@ interface PlaceRow {
   lastTicketMinutesBeforeClose: number
 }
 
-function prepareKioskStatements(deps: AppDeps) {
+function prepareKioskStatements(deps: KioskDeps) {
   return {
     placeStmt: deps.db.$client.query<PlaceRow, [string, string]>(
       `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
@@ -87,7 +87,7 @@ function prepareKioskStatements(deps: AppDeps) {
 export class KioskService {
   private prepared: ReturnType<typeof prepareKioskStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {}
+  constructor(private readonly deps: KioskDeps, private readonly queue: QueueService) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof prepareKioskStatements> {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { appendAudit } from '../platform/audit'
@@ -44,7 +44,7 @@ export class ManageService {
   private readonly due = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
+  constructor(private readonly deps: ManageDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
     this.floor = new FloorModel(deps, appointments, (unit) => this.changed(unit))
     this.hub = new LiveHub({
       log: deps.log,

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import type { Actor } from '../platform/actor'
 import type { BackgroundTask } from '../platform/lifecycle'
 import type { WaitTargetExceeded } from '../webhooks'
@@ -39,7 +39,7 @@ export class WaitTargetWatch {
   private readonly unitsStmt
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'writes' | 'clock' | 'log' | 'outbox'>,
+    private readonly deps: Pick<ManageDeps, 'db' | 'ids' | 'writes' | 'clock' | 'log' | 'outbox'>,
     private readonly floor: FloorModel,
     private readonly crossed: (queueUnitId: string) => void = () => {},
   ) {

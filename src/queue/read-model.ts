@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { QueueDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
@@ -64,7 +64,7 @@ export class QueueReadModel {
   private units = new Map<string, UnitView | null>()
   private tickets = new Map<string, TicketView>()
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
+  constructor(private readonly deps: Pick<QueueDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
 
   /**
    * Contract §18: the language `Accept-Language` asks for among the caller's unit's languages,

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { ReportDeps } from './deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
 import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportReader, admitStaffReportReader } from './access'
@@ -30,7 +30,7 @@ function param(url: URL, name: string): string | undefined {
  * query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
  */
 export function reportRoutes(
-  deps: AppDeps,
+  deps: ReportDeps,
   { reports: service, summaries: summary, staff, feedback, people, devices, reportCache: cache }: {
     reports: () => ReportService
     feedback: () => FeedbackReport

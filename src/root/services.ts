@@ -6,7 +6,7 @@ import { CounterService } from '../counters'
 import { DeskService } from '../desk'
 import { DeviceService } from '../devices'
 import { KioskService } from '../kiosk'
-import { PhoneService } from '../phone'
+import { PhoneActions, PhoneService } from '../phone'
 import { JoinService } from '../join'
 import { ReportService, ReportSummaryReader } from '../reports'
 import { ReportCache } from '../reports'
@@ -20,7 +20,7 @@ import { createLiveHub, liveHubTask } from '../display'
 import { PeopleService, StaffReads } from '../people'
 import { ManageService } from '../manage'
 import { liveHubTask as floorHubTask } from '../display'
-import { BranchService } from '../admin'
+import { AdminDevices, AdminKeys, AdminStaff, AdminVoice, AdminWebhooks, BranchService, type AdminServices } from '../admin'
 import { AppointmentService, missedAppointmentsTask } from '../appointments'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
@@ -33,6 +33,8 @@ export interface AppServices {
   devices: DeviceService
   kiosk: KioskService
   phone: PhoneService
+  /** The phone page's changes to a ticket (more time, leave the line, contract §20). */
+  phoneActions: PhoneActions
   /** Joining the queue from a phone (contract §20). */
   join: JoinService
   /** The phone's long polls waiting for a change (src/phone/live.ts). */
@@ -54,6 +56,8 @@ export interface AppServices {
   manage: ManageService
   /** The console's Branch section (contract §17): configuration edits through the provisioning code. */
   branch: BranchService
+  /** The console's other sections (contract §17): devices, staff, keys, webhooks, voice clips. */
+  admin: AdminServices
   /** Bookings, slots and check-in (contract §21). */
   appointments: AppointmentService
 }
@@ -98,16 +102,18 @@ export function composeServices(deps: AppDeps): AppServices {
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
   let feedbackReport: FeedbackReport | undefined
+  const devices = new DeviceService(deps.db, deps.ids)
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
     queueReads: new QueueReadModel(deps, queue),
     counters,
     desk: new DeskService(deps, counters, people, appointments),
-    devices: new DeviceService(deps.db, deps.ids),
+    devices,
     kiosk: new KioskService(deps, queue),
     join: new JoinService(deps, queue),
     phone,
+    phoneActions: new PhoneActions(deps, phone),
     phoneWaits,
     liveHub,
     reports: reportService,
@@ -118,6 +124,13 @@ export function composeServices(deps: AppDeps): AppServices {
     people,
     manage,
     branch: new BranchService(deps),
+    admin: {
+      devices: new AdminDevices(deps.db, devices),
+      keys: new AdminKeys(deps.db, deps.ids),
+      staff: new AdminStaff(people),
+      voice: new AdminVoice(deps.db),
+      webhooks: new AdminWebhooks(deps.db, deps.ids),
+    },
     appointments,
   }
 }

@@ -4,9 +4,10 @@ import { dirname, join, relative, resolve } from 'node:path'
 
 /**
  * The direction of imports (docs/architecture.md): `src/platform/` imports no feature (nor the
- * composition root, nor `src/db/` beyond the connection, `db/open.ts`); no feature imports `src/cli/` or another feature's `routes.ts`; a
- * feature reaches the composition root (`src/root/`) for types only (`AppDeps`), and never
- * imports the app or the server (`src/app.ts`, `src/server.ts`, `src/main.ts`).
+ * composition root, nor `src/db/` beyond the connection, `db/open.ts`); no feature imports `src/cli/` or another feature's `routes.ts`; no
+ * feature imports the composition root (`src/root/`), not even for a type: each declares the
+ * dependencies it is handed as its own type (`src/<feature>/deps.ts`), and none imports the app or
+ * the server (`src/app.ts`, `src/server.ts`, `src/main.ts`).
  * A feature is any folder of `src/` other than platform, cli, db, root and contract.
  *
  * Doors: a module of a feature is imported from outside that feature only through its door,
@@ -60,7 +61,7 @@ export function importViolations(files: Map<string, string>): string[] {
     const from = path.split('/')
     const folder = from.length > 1 ? from[0]! : null
     const fromFeature = folder !== null && !NOT_FEATURES.has(folder)
-    for (const { specifier, typeOnly } of importsOf(text)) {
+    for (const { specifier } of importsOf(text)) {
       const to = target(join(SRC, path), specifier)
       if (to === null || to[0] === '..') continue
       const toFolder = to.length > 1 ? to[0]! : null
@@ -74,7 +75,7 @@ export function importViolations(files: Map<string, string>): string[] {
       if (fromFeature && toFeature && toFolder !== folder && /^routes(\.ts)?$/.test(to[to.length - 1]!)) {
         problems.push(`${path}: imports another feature's routes (${specifier}); move what it needs to that feature's service or model`)
       }
-      if (fromFeature && toFolder === 'root' && !typeOnly) problems.push(`${path}: a feature imports the composition root for more than types (${specifier})`)
+      if (fromFeature && toFolder === 'root') problems.push(`${path}: a feature imports the composition root (${specifier}); declare what it is handed as its own type (deps.ts)`)
       if (fromFeature && toFolder === null && /^(app|server|main)(\.ts)?$/.test(to[0]!)) problems.push(`${path}: a feature imports the app or the server (${specifier})`)
     }
   }
@@ -248,7 +249,8 @@ describe('the direction of imports', () => {
       "kiosk/routes.ts: imports another feature's routes (../devices/routes); move what it needs to that feature's service or model",
       "queue/routes.ts: imports another feature's routes (../screens/routes.ts); move what it needs to that feature's service or model",
       "voice/service.ts: imports another feature's routes (../display/routes); move what it needs to that feature's service or model",
-      'desk/service.ts: a feature imports the composition root for more than types (../root/deps)',
+      'desk/service.ts: a feature imports the composition root (../root/deps); declare what it is handed as its own type (deps.ts)',
+      'desk/service.ts: a feature imports the composition root (../root/deps); declare what it is handed as its own type (deps.ts)',
       'desk/service.ts: a feature imports the app or the server (../app)',
     ])
   })
