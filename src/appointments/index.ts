@@ -5,4 +5,3 @@
 export { AppointmentService, missedAppointmentsTask, eraseAppointmentContacts, appointmentJson, settingsOf, newBookingCode, bookingPath, type AppointmentRow, type AppointmentScope } from './service'
 export { AppointmentCodes, type AppointmentCode } from './errors'
 export { BOOKING_CODE_ALPHABET, BOOKING_CODE_LENGTH, Appointment } from './model'
-export { appointmentRoutes } from './routes'

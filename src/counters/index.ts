@@ -5,5 +5,4 @@
 export { DailyClose } from './daily-close'
 export { CounterCodes, CounterErrorExamples } from './errors'
 export { Names } from './model'
-export { counterRoutes } from './routes'
 export { CounterService } from './service'

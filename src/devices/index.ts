@@ -4,6 +4,4 @@
  */
 export { DEVICES_API, SAFE_METHODS, admitOperatorCaller, assertSameOrigin, deviceSecretOf, isSecureRequest, requireDevice, serverOrigin } from './access'
 export { DeskCodes, DeviceCodes, DeviceErrorExamples } from './errors'
-export { devicePage } from './pages'
-export { deviceRoutes } from './routes'
 export { DEVICE_ROLES, DeviceNotFoundError, DeviceService, DeviceSetupError, MAX_PAIRING_TTL_SECONDS, ROLE_HOME, type Device, type DeviceListing, type PairingCode, type PairingRequest } from './service'

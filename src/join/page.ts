@@ -1,4 +1,4 @@
-import { escapeHtml } from '../screens'
+import { escapeHtml } from '../screens/page'
 import { directionOf } from '../screens'
 import { formatNumber, formatOpening, formatSaidMinutes } from '../screens'
 import { waitVerdict } from '../screens'

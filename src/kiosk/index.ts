@@ -3,5 +3,4 @@
  * src/kiosk/ is imported from outside (test/platform/imports.test.ts).
  */
 export { KioskTicketResponse } from './model'
-export { kioskRoutes } from './routes'
 export { KioskService } from './service'

@@ -1,6 +1,6 @@
 import { acceptedLocale } from '../platform/names'
 import { canonicalLang, directionOf } from '../screens'
-import { escapeHtml } from '../screens'
+import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
 import type { KioskTicket } from './model'
 import { waitVerdict } from '../screens'

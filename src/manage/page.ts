@@ -1,5 +1,5 @@
-import { ASSETS } from '../screens'
-import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens'
+import { ASSETS } from '../screens/page'
+import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 
 /*
  * The /manage page's frame (contract §22): server-rendered in English or Arabic (`?lang=ar`,

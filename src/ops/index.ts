@@ -5,6 +5,5 @@
 export { metricsTokenOption, retainDaysOption } from './config'
 export { MetricsSink, metricsLoadTask } from './metric-hooks'
 export { DEFAULT_RETAIN_DAYS, retentionTask } from './retention'
-export { httpMetricsObserver, opsRoutes } from './routes'
 export { SERVICE_UNIT_DEFAULTS, serviceUnit } from './service-unit'
 export { collectStatus, recordBackup } from './status'

@@ -13,4 +13,3 @@ export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProble
 export { PeopleCodes, type PeopleCode } from './errors'
 export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'
 export { StaffReads, type StaffTimeRow } from './staff-reads'
-export { peopleRoutes } from './routes'

@@ -1,5 +1,5 @@
-import { ASSETS } from '../screens'
-import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens'
+import { ASSETS } from '../screens/page'
+import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 import type { UserRole } from './service'
 
 /**

@@ -3,7 +3,6 @@
  * src/phone/ is imported from outside (test/platform/imports.test.ts).
  */
 export { createPhoneWaits, phoneWaitsTask } from './live'
-export { phoneRoutes } from './routes'
 export { PhoneService, type PhoneStatus, type UnitView } from './service'
 export { type PhoneWaits } from './waits'
 export { PhoneActions } from './actions'

@@ -4,6 +4,5 @@
  */
 export { type PrayerMonthEvent } from './events'
 export { Day, LocationSchema, Month } from './model'
-export { prayerRoutes } from './routes'
 export { findSource, prayerToday, readMonth, storedChangeCount } from './service'
 export { DEFAULT_PRAYER_PUSH_RATE_LIMIT, prayerSources } from './tables'

@@ -2,9 +2,6 @@
  * The screens feature's door: what another folder of src/ may use of it. Nothing else of
  * src/screens/ is imported from outside (test/platform/imports.test.ts).
  */
-export { ASSETS } from './assets'
-export { SCREEN_CSP, escapeHtml, pageHeaders, pageShell } from './page'
-export { screenRoutes } from './routes'
 export { WireCloseCodes } from './shared/close-codes'
 export { AUDIT_ADMIN_ONLY_TYPES } from './shared/console-access'
 export { formatNumber, formatOpening, formatSaidMinutes } from './shared/format'

@@ -3,7 +3,6 @@
  * src/widgets/ is imported from outside (test/platform/imports.test.ts).
  */
 export { PAYLOADS, WIDGET_TYPES } from './model'
-export { widgetRoutes } from './routes'
 export { getWidgetSnapshot, type WidgetSnapshot } from './service'
 export { WidgetStore } from './store'
 export { DEFAULT_WIDGET_PUSH_RATE_LIMIT, widgets } from './tables'
