@@ -1,7 +1,7 @@
 import { DEFAULT_SERVICE_SECONDS } from '../structure'
 
 /**
- * The services' column defaults (src/queue/tables.ts, a schema-only link like tickets/tables.ts's
+ * The services' column defaults (src/structure/tables.ts, a schema-only link like tickets/tables.ts's
  * foreign keys): `DEFAULT_SERVICE_SECONDS` is also used when neither completions nor the service
  * say otherwise (contract §3).
  */
