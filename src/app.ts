@@ -22,8 +22,8 @@ import { joinRoutes } from './join/routes'
 import { reportRoutes } from './reports/routes'
 import { peopleRoutes } from './people/routes'
 import { manageRoutes } from './manage/routes'
-import { webhooksDoc } from './webhooks/model'
-import { adminRoutes } from './admin'
+import { webhooksDoc } from './webhooks'
+import { adminRoutes } from './admin/routes'
 import { appointmentRoutes } from './appointments/routes'
 
 export type App = ReturnType<typeof createApp>
@@ -56,12 +56,12 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(deskRoutes(deps, { desk: services.desk, devices }))
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
-    .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
+    .use(phoneRoutes(deps, { phone: services.phone, phoneActions: services.phoneActions, phoneWaits: services.phoneWaits }))
     .use(joinRoutes(deps, { join: services.join }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
-    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
+    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
     // `serve` asks it for a first administrator's setup link (contract §24) once it listens.

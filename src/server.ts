@@ -9,7 +9,7 @@ import { jsonLogger, writeStdoutText, type Logger } from './platform/log'
 import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
 import type { Limits } from './platform/limits'
-import type { ReplicationTarget } from './replication/target'
+import type { ReplicationTarget } from './replication'
 import { ClientAddresses, type Cidr } from './platform/client-address'
 import type { PeopleService } from './people'
 

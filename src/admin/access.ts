@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import type { Actor } from '../platform/actor'
 import { requireSession, type PeopleService, type User } from '../people'
@@ -23,14 +23,14 @@ export interface ConsoleCaller {
 }
 
 /** The signed-in admin or manager of the request (401 / 403 otherwise). */
-export async function requireConsoleCaller(deps: AppDeps, people: PeopleService, request: Request): Promise<ConsoleCaller> {
+export async function requireConsoleCaller(deps: AdminDeps, people: PeopleService, request: Request): Promise<ConsoleCaller> {
   const { user } = await requireSession(deps, people, request)
   if (user.role === 'clerk') throw new ApiError(403, AdminCodes.ROLE_FORBIDDEN, 'a clerk may not use the administration console')
   return { user, actor: { type: 'user', id: user.username }, units: user.role === 'admin' ? null : user.queueUnits }
 }
 
 /** The signed-in admin of the request: what a manager may not do (users, keys, webhooks). */
-export async function requireAdministrator(deps: AppDeps, people: PeopleService, request: Request): Promise<ConsoleCaller> {
+export async function requireAdministrator(deps: AdminDeps, people: PeopleService, request: Request): Promise<ConsoleCaller> {
   const caller = await requireConsoleCaller(deps, people, request)
   if (caller.user.role !== 'admin') throw new ApiError(403, AdminCodes.ROLE_FORBIDDEN, 'only an administrator may do this')
   return caller

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { readAudit } from '../platform/audit'
@@ -9,7 +9,7 @@ import { requireConsoleCaller } from './access'
 import { AdminCodes } from './errors'
 import { readAuditDocs } from './docs'
 import { ADMIN_API } from './branch-routes'
-import { AUDIT_ADMIN_ONLY_TYPES } from '../screens/client/admin/access'
+import { AUDIT_ADMIN_ONLY_TYPES } from '../screens'
 
 export const AUDIT_PAGE_DEFAULT = 50
 export const AUDIT_PAGE_MAX = 200
@@ -50,7 +50,7 @@ export function auditQuery(query: Record<string, string | undefined>) {
  * webhook and key entries (`AUDIT_ADMIN_ONLY_TYPES`, contract §27; docs/admin.md). URLs come
  * without user-info for both (`readAudit`).
  */
-export function auditRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+export function auditRoutes(deps: AdminDeps, { people }: { people: PeopleService }) {
   return new Elysia({ name: 'lobby.admin.audit' })
     .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
       const caller = await requireConsoleCaller(deps, people, request)

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
@@ -30,7 +30,7 @@ async function jsonBody(request: Request): Promise<unknown> {
  * `/api/admin/v1/queue-units[/{unitId}[/locations|services|counters[/{id}]]]`.
  * Every route admits the session first (src/admin/access.ts), then the unit, then reads a body.
  */
-export function branchRoutes(deps: AppDeps, { people, branch }: { people: PeopleService; branch: BranchService }) {
+export function branchRoutes(deps: AdminDeps, { people, branch }: { people: PeopleService; branch: BranchService }) {
   const admit = async (request: Request, unitId?: string) => {
     const caller = await requireConsoleCaller(deps, people, request)
     if (unitId !== undefined) assertUnitAccess(caller, unitId)

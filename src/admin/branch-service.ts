@@ -1,13 +1,13 @@
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { appendAudit } from '../platform/audit'
 import type { Actor } from '../platform/actor'
 import { namesObject, resolveName, type LocalizedName } from '../platform/names'
-import { exportProvisioning } from '../provisioning/export'
-import { applyProvisioningWithin, ProvisioningError } from '../provisioning/service'
-import { ProvisionedEntities, type ProvisioningFile, type ProvisionedQueueUnit } from '../provisioning/model'
+import { exportProvisioning } from '../provisioning'
+import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
+import { ProvisionedEntities, type ProvisioningFile, type ProvisionedQueueUnit } from '../provisioning'
 import { AdminCodes } from './errors'
 import { applyMergePatch } from '../platform/merge-patch'
 
@@ -100,7 +100,7 @@ const validationFailed = (details: ErrorDetail[]) => new ApiError(422, AdminCode
 export class BranchService {
   private readonly sql
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'writes' | 'tickets' | 'clock' | 'ids'>) {
+  constructor(private readonly deps: Pick<AdminDeps, 'db' | 'writes' | 'tickets' | 'clock' | 'ids'>) {
     this.sql = deps.db.$client
   }
 

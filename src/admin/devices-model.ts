@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
-import { DEVICE_ROLES, MAX_PAIRING_TTL_SECONDS } from '../devices/service'
+import { DEVICE_ROLES, MAX_PAIRING_TTL_SECONDS } from '../devices'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's devices section (contract §17, §7): schemas and OpenAPI details. */

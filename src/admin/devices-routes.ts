@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
-import type { DeviceService, PairingRequest } from '../devices/service'
+import type { PairingRequest } from '../devices'
 import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { assertUnitAccess, mayTouchUnit, requireConsoleCaller } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
 import { AdminCodes as C } from './errors'
-import { AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
+import { type AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
 import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
 
 /** The QR code's title (an SVG `<title>`) per role, in words: "Pair this reports screen", never "Pair this reports". */
@@ -24,8 +24,7 @@ const checkPair = compile(PairDeviceRequest)
  * revoke. Administrators act on every device; a manager on those of its queue units. The
  * pairing code is in the answer only: the log line and the audit entry say what was paired.
  */
-export function adminDeviceRoutes(deps: AppDeps, { devices, people }: { devices: DeviceService; people: PeopleService }) {
-  const service = new AdminDevices(deps.db, devices)
+export function adminDeviceRoutes(deps: AdminDeps, { people, adminDevices: service }: { people: PeopleService; adminDevices: AdminDevices }) {
   const guard = (request: Request) => requireConsoleCaller(deps, people, request)
 
   return new Elysia({ name: 'lobby.admin.devices' })

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
 import type { AuditEntry } from '../platform/audit'
 import type { DetailParams, DetailRule } from '../platform/detail-rules'
-import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingCode, type PairingRequest } from '../devices/service'
+import { DeviceNotFoundError, DeviceSetupError, type DeviceListing, type DeviceService, type PairingCode, type PairingRequest } from '../devices'
 
 /*
  * The console's view of devices (contract §17): which queue unit a pairing or a device belongs

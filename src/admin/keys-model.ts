@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
-import { CREDENTIAL_KINDS } from '../provisioning/keys'
-import { QUEUE_SCOPES } from '../provisioning/model'
+import { CREDENTIAL_KINDS } from '../structure'
+import { QUEUE_SCOPES } from '../provisioning'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's keys section (contract §17): schemas and OpenAPI details. Administrators only. */

@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { assertSchema, compile } from '../platform/validation'
-import { NamedKey, QueueKey } from '../provisioning/model'
+import { NamedKey, QueueKey } from '../provisioning'
 import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { auditedWrite, jsonAfterGuard, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
-import { AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
+import { type AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
 import { CreateKeyHead, createKeyDocs, listKeysDocs, RevokeKeyRequest, revokeKeyDocs, RotateKeyRequest, rotateKeyDocs } from './keys-model'
 
 const MAX_BODY = 16_384
@@ -32,8 +32,7 @@ function notFound(error: unknown): never {
  * rotate with grace, revoke. A secret is in the answer that made it, nowhere else: not in the
  * list, the log or the audit entry.
  */
-export function adminKeyRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
-  const keys = new AdminKeys(deps.db, deps.ids)
+export function adminKeyRoutes(deps: AdminDeps, { people, adminKeys: keys }: { people: PeopleService; adminKeys: AdminKeys }) {
   const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
 
   return new Elysia({ name: 'lobby.admin.keys' })

@@ -2,13 +2,13 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import type { ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
-import { insertCredential, listKeys, NO_PROPERTIES, revokeKey, rotateKey, KeyNotFoundError, type KeyProperties } from '../provisioning/keys'
-import { DEFAULT_QUEUE_SCOPES } from '../provisioning/model'
-import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
+import { insertCredential, listKeys, NO_PROPERTIES, revokeKey, rotateKey, KeyNotFoundError, type KeyProperties } from '../structure'
+import { DEFAULT_QUEUE_SCOPES } from '../provisioning'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue'
 import type { CREATABLE_KINDS } from './keys-model'
 
 /*
- * The console's keys section over src/provisioning/keys.ts (what `lobby keys` and provisioning
+ * The console's keys section over src/structure/keys.ts (what `lobby keys` and provisioning
  * files use): list, rotate and revoke are theirs; create stores a credential as a provisioning
  * file does, with the same defaults, after the references a file's are checked against. Free of HTTP.
  */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
-import { ProvisionedEntities } from '../provisioning/model'
+import { ProvisionedEntities } from '../provisioning'
 
 /*
  * The admin API's bodies (contract §17). A write's body is the entity exactly as a provisioning

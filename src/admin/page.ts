@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
-import { ASSETS } from '../screens/assets'
+import type { AdminDeps } from './deps'
+import { ASSETS } from '../screens/page'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 import { localeWithin } from '../platform/names'
 import { sessionIdOf, USER_HOME, type PeopleService, type User } from '../people'
-import { deviceSecretOf } from '../devices/access'
-import { ROLE_HOME, type DeviceService } from '../devices/service'
+import { deviceSecretOf } from '../devices'
+import { ROLE_HOME, type DeviceService } from '../devices'
 
 /*
  * The /admin page (contract §17) and the start page `/`. Both are server-rendered frames on the
@@ -95,7 +95,7 @@ function frame(lang: Lang, title: string, body: string): string {
   })
 }
 
-export function adminPageRoutes(deps: AppDeps, { people, devices }: { people: PeopleService; devices?: DeviceService }) {
+export function adminPageRoutes(deps: AdminDeps, { people, devices }: { people: PeopleService; devices?: DeviceService }) {
   const signedIn = async (request: Request): Promise<User | null> => {
     const found = await people.authenticate(sessionIdOf(request), deps.clock.now())
     return found?.user ?? null

@@ -1,12 +1,12 @@
 import type { TSchema, Static } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { appendAudit, type AuditEntry } from '../platform/audit'
 import { closingConnection, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
 import { qrSvg } from '../platform/qr'
 import { assertSchema, type SchemaCheck } from '../platform/validation'
-import { serverOrigin } from '../devices/access'
+import { serverOrigin } from '../devices'
 import type { User } from '../people'
 import { AdminCodes } from './errors'
 
@@ -68,7 +68,7 @@ export function actorOf(user: User) {
  * fail together. `work` runs synchronously and may call a service that opens its own
  * transaction: inside the batch's that becomes a savepoint.
  */
-export function auditedWrite<R>(deps: AppDeps, user: User, work: () => { result: R; audit: Omit<AuditEntry, 'actor'> }): Promise<R> {
+export function auditedWrite<R>(deps: AdminDeps, user: User, work: () => { result: R; audit: Omit<AuditEntry, 'actor'> }): Promise<R> {
   return deps.writes.run(() => {
     const { result, audit } = work()
     appendAudit(deps.db.$client, { ...audit, actor: actorOf(user) }, deps.clock.now())
@@ -77,7 +77,7 @@ export function auditedWrite<R>(deps: AppDeps, user: User, work: () => { result:
 }
 
 /** `path` as an absolute URL of this server (what a phone's camera needs from a QR code). */
-export function absoluteUrl(deps: AppDeps, request: Request, path: string): string {
+export function absoluteUrl(deps: AdminDeps, request: Request, path: string): string {
   return serverOrigin(request, deps.publicOrigin) + path
 }
 

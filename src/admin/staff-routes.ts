@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
@@ -8,7 +8,7 @@ import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
 import { AdminCodes as C } from './errors'
-import { AdminStaff, StaffRefused } from './staff-service'
+import { type AdminStaff, StaffRefused } from './staff-service'
 import { AddUserRequest, addUserDocs, ChangeUserRequest, changeUserDocs, disableUserDocs, listUsersDocs, resetUserDocs } from './staff-model'
 
 const MAX_BODY = 16_384
@@ -31,8 +31,7 @@ function answer(error: unknown): never {
  * link and its QR code, in the answer only), change a role, units or name, disable, reset.
  * The same rules as `lobby users` (the same service). A setup link is never logged or audited.
  */
-export function adminStaffRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
-  const staff = new AdminStaff(people)
+export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }: { people: PeopleService; adminStaff: AdminStaff }) {
   const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
 
   const linkAnswer = (request: Request, link: SetupLink) => {

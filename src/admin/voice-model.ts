@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
-import { CLIP_TYPES } from '../voice/service'
+import { CLIP_TYPES } from '../voice'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's voice-clips section (contract §17, §11): schemas and OpenAPI details. Administrators and managers. */

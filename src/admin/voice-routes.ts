@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import type { PeopleService } from '../people'
@@ -7,7 +7,7 @@ import { ADMIN_API } from './branch-routes'
 import { requireConsoleCaller } from './access'
 import { auditedWrite, bodyAfterGuard, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
-import { AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
+import { type AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
 import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoiceClipDocs } from './voice-model'
 
 
@@ -23,8 +23,7 @@ function languageOf(value: string, path: string): string {
  * belong to the whole branch, as `lobby voice` stores them): what each language has and lacks,
  * one clip uploaded per request (its audio the body, bounded), played, removed.
  */
-export function adminVoiceRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
-  const voice = new AdminVoice(deps.db)
+export function adminVoiceRoutes(deps: AdminDeps, { people, adminVoice: voice }: { people: PeopleService; adminVoice: AdminVoice }) {
   const guard = async (request: Request) => (await requireConsoleCaller(deps, people, request)).user
   const named = (lang: string, name: string) => {
     const clip = clipName(name)

@@ -1,8 +1,8 @@
 import type { Db } from '../db/open'
-import { canonicalLang } from '../screens/shared/options'
+import { canonicalLang } from '../screens'
 import {
   isClipName, listClips, looksLike, MAX_CLIP_BYTES, readClip, removeClips, REQUIRED_CLIPS, storeClips, type ClipType,
-} from '../voice/service'
+} from '../voice'
 import { MAX_ANY_BODY } from '../platform/http'
 
 /*

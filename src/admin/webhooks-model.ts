@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
-import { WEBHOOK_EVENTS } from '../provisioning/model'
+import { WEBHOOK_EVENTS } from '../provisioning'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /* The console's webhooks section (contract §17, §3 Webhooks): schemas and OpenAPI details. Administrators only. */

@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { assertSchema, compile } from '../platform/validation'
-import { Webhook } from '../provisioning/model'
+import { Webhook } from '../provisioning'
 import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { actorOf, auditedWrite, jsonAfterGuard, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
-import { AdminWebhooks, WebhookRefused, type Endpoint } from './webhooks-service'
+import { type AdminWebhooks, WebhookRefused, type Endpoint } from './webhooks-service'
 import {
   ChangeWebhookRequest, changeWebhookDocs, CreateWebhookHead, createWebhookDocs, disableWebhookDocs, listDeliveriesDocs, listWebhooksDocs, readDeliveryDocs, redeliverDocs, testWebhookDocs,
 } from './webhooks-model'
@@ -28,8 +28,7 @@ const auditView = (e: Endpoint) => ({ queueUnitId: e.queueUnitId, url: e.url, ev
  * The console's webhooks section (contract §17), administrators only: endpoints (list, add,
  * change, disable), a test delivery through the outbox, the failed deliveries and "Redeliver".
  */
-export function adminWebhookRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
-  const hooks = new AdminWebhooks(deps.db, deps.ids)
+export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hooks }: { people: PeopleService; adminWebhooks: AdminWebhooks }) {
   const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
   const endpoint = (id: string) => {
     const found = id.length <= 160 ? hooks.get(id) : null

@@ -3,8 +3,8 @@ import type { IdGenerator } from '../platform/ids'
 import type { Actor } from '../platform/actor'
 import type { DetailParams, DetailRule } from '../platform/detail-rules'
 import { isoTime } from '../platform/clock'
-import { insertCredential, NO_PROPERTIES } from '../provisioning/keys'
-import { listDeliveries, readDelivery, redeliver, type DeliveryListing } from '../webhooks/deliveries'
+import { insertCredential, NO_PROPERTIES } from '../structure'
+import { listDeliveries, readDelivery, redeliver, type DeliveryListing } from '../webhooks'
 import { TEST_EVENT } from './webhooks-model'
 
 /*

@@ -1,14 +1,14 @@
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { actorOf, encodeActor } from '../platform/actor'
-import { admitOperatorCaller, deviceSecretOf } from '../devices/access'
-import type { DeviceService } from '../devices/service'
-import { credentialScope, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
-import { Scopes } from '../queue/model'
+import { admitOperatorCaller, deviceSecretOf } from '../devices'
+import type { DeviceService } from '../devices'
+import { credentialScope, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue'
+import { Scopes } from '../queue'
 import { requireSession, sessionIdOf, type PeopleService } from '../people'
 import { AppointmentCodes } from './errors'
-import { admitReportReader } from '../reports/access'
+import { admitReportReader } from '../reports'
 import type { AppointmentActor, AppointmentScope } from './service'
 
 /** Who called the operator appointment routes: what they reach, who they are, and where their Idempotency-Keys live. */
@@ -29,7 +29,7 @@ export interface AppointmentCaller {
  * carry this server's Origin (403 ORIGIN_FORBIDDEN). Nothing of the body is read before this.
  */
 export async function admitAppointmentCaller(
-  deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, bucket: RateBucket, now: number,
+  deps: AppointmentDeps, devices: DeviceService, people: PeopleService, request: Request, bucket: RateBucket, now: number,
 ): Promise<() => AppointmentCaller> {
   const bySession = !request.headers.has('authorization') && deviceSecretOf(request) === null && sessionIdOf(request) !== null
   if (!bySession) {
@@ -67,7 +67,7 @@ export async function admitAppointmentCaller(
  * the roll-ups' range reads (30 a minute): it reads only the range's appointments, and the
  * reports page loads it beside its four range reads.
  */
-export async function admitAppointmentReportReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<AppointmentScope> {
+export async function admitAppointmentReportReader(deps: AppointmentDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<AppointmentScope> {
   const { queueUnitIds, locations, services } = await admitReportReader(deps, devices, people, request, now)
   return { queueUnitIds: queueUnitIds === null ? null : [...queueUnitIds], locations, services }
 }

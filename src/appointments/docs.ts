@@ -1,7 +1,7 @@
 import { routeDetail } from '../platform/openapi'
-import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import { IDEMPOTENCY_KEY_MAX } from '../queue'
 import { TrackedQueueTicket } from '../tickets'
-import { KioskTicketResponse } from '../kiosk/model'
+import { KioskTicketResponse } from '../kiosk'
 import { AppointmentCodes as C, AppointmentErrorExamples } from './errors'
 import { Appointment, AppointmentListResponse, AppointmentReportResponse, AppointmentReportRow, AppointmentResponse, BookAppointmentRequest, CheckInResponse, Slot, SlotsResponse } from './model'
 

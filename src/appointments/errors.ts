@@ -1,5 +1,5 @@
 import { CommonCodes } from '../platform/errors'
-import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue'
 import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the appointment routes answer with (contract §21, docs/appointments.md). Tests import these. */

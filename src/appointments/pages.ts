@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import { admitRate, clientAddressOf } from '../platform/admission'
 import type { PeerSource } from '../platform/client-address'
 import type { RateBucket } from '../platform/admission'
@@ -10,9 +10,9 @@ import { acceptedLocale, localeWithin, resolveName, storedName } from '../platfo
 import { localDate } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import { sha256Hex } from '../platform/idempotency'
-import { assertSameOrigin, serverOrigin } from '../devices/access'
+import { assertSameOrigin, serverOrigin } from '../devices'
 import { escapeHtml } from '../screens/page'
-import { withPageDigits } from '../screens/shared/digits'
+import { withPageDigits } from '../screens'
 import { trackingPath } from '../tickets'
 import { AppointmentCodes } from './errors'
 import { BOOKING_CODE_PATTERN, EMAIL_PATTERN, NAME_MAX, PHONE_PATTERN } from './model'
@@ -215,7 +215,7 @@ function nameIn(lang: Lang, row: { name: string; names: string | null }, default
 
 const formOf = (raw: Uint8Array) => new URLSearchParams(new TextDecoder().decode(raw))
 
-export function bookingPages(deps: AppDeps, service: AppointmentService) {
+export function bookingPages(deps: AppointmentDeps, service: AppointmentService) {
   const formatters = new Map<string, Intl.DateTimeFormat>()
   /** An instant in the location's zone `tz`, in `locale` (formatLocaleOf). */
   function when(ms: number, tz: string, locale: string, style: 'full' | 'time' | 'day' | 'dayTime' = 'full'): string {

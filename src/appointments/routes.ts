@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
@@ -9,13 +9,13 @@ import { readIdempotencyKeyHeader, sha256Hex, type IdempotencyKeyPolicy } from '
 import { assertSchema, compile } from '../platform/validation'
 import { isRealDate } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
-import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import { IDEMPOTENCY_KEY_MAX } from '../queue'
 import { trackedTicketJson } from '../tickets'
-import { requireDevice } from '../devices/access'
-import type { DeviceService } from '../devices/service'
+import { requireDevice } from '../devices'
+import type { DeviceService } from '../devices'
 import type { PeopleService } from '../people'
-import type { KioskService } from '../kiosk/service'
-import { toCsv } from '../reports/csv'
+import type { KioskService } from '../kiosk'
+import { toCsv } from '../reports'
 import { admitAppointmentCaller, admitAppointmentReportReader, type AppointmentCaller } from './access'
 import { AppointmentCodes } from './errors'
 import { BookAppointmentRequest, BOOKING_CODE_PATTERN, NoBody } from './model'
@@ -83,7 +83,7 @@ export function checkInJson(result: CheckInResult) {
  * by code, the report, and the customer's pages (`/book/{locationId}`, `/b/{code}`, pages.ts).
  */
 export function appointmentRoutes(
-  deps: AppDeps,
+  deps: AppointmentDeps,
   { appointments: service, devices, people, kiosk }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService; kiosk: KioskService },
 ) {
   /** Credential (before the body) → body (4 KB) → headers. */

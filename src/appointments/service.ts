@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { AppointmentDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime, isoOrNull } from '../platform/clock'
@@ -6,10 +6,10 @@ import { decodeActor, type Actor } from '../platform/actor'
 import { sha256Hex } from '../platform/idempotency'
 import { addDays, localDate, localDateTime, parseOffsetDateTime } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
-import { WebhookOutbox } from '../webhooks/outbox'
-import { assertNotEdgeManaged } from '../queue/edge'
-import { QueueCodes } from '../queue/errors'
-import { locationHoursOf, openWindowsOn, serviceHoursOf } from '../queue/opening-hours'
+import type { WebhookOutbox } from '../webhooks'
+import { assertNotEdgeManaged } from '../queue'
+import { QueueCodes } from '../queue'
+import { locationHoursOf, openWindowsOn, serviceHoursOf } from '../structure'
 import type { TicketRow } from '../tickets'
 import type { AppointmentStatus } from './tables'
 import { AppointmentCodes } from './errors'
@@ -166,16 +166,14 @@ export interface CheckInResult {
  */
 export class AppointmentService {
   private prepared: ReturnType<typeof prepare> | undefined
-  private outboxOf: WebhookOutbox | undefined
-
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'writes' | 'tickets' | 'clock'>, private readonly codes: () => string = newBookingCode) {}
+  constructor(private readonly deps: Pick<AppointmentDeps, 'db' | 'ids' | 'writes' | 'tickets' | 'clock' | 'outbox'>, private readonly codes: () => string = newBookingCode) {}
 
   private get q() {
     return (this.prepared ??= prepare(this.deps.db.$client))
   }
 
   private get outbox(): WebhookOutbox {
-    return (this.outboxOf ??= new WebhookOutbox(this.deps.db, this.deps.ids))
+    return this.deps.outbox
   }
 
   // ---- structure -----------------------------------------------------------------------
@@ -509,7 +507,7 @@ function assertBooked(row: AppointmentRow): void {
  * than their service's `retainDays` ago are erased (`erased_at` set, the fields and the dedupe
  * key nulled), at most `limit` rows per call. The retention job calls it in batches.
  */
-export function eraseAppointmentContacts(db: AppDeps['db'], now: number, limit = 2_000): number {
+export function eraseAppointmentContacts(db: AppointmentDeps['db'], now: number, limit = 2_000): number {
   return db.$client.query(`
     UPDATE appointments SET name = NULL, phone = NULL, email = NULL, dedupe_key = NULL, erased_at = ?1, updated_at = ?1
     WHERE id IN (
@@ -519,7 +517,7 @@ export function eraseAppointmentContacts(db: AppDeps['db'], now: number, limit =
       LIMIT ?2)`).run(now, limit).changes
 }
 
-function prepare(client: AppDeps['db']['$client']) {
+function prepare(client: AppointmentDeps['db']['$client']) {
   return {
     unit: client.query<UnitRow, [string]>(`SELECT id, name, names, active, default_language AS defaultLanguage, languages, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1`),
     location: client.query<LocationRow, [string]>(`SELECT id, queue_unit_id AS queueUnitId, name, names, timezone, active, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose FROM locations WHERE id = ?1`),
@@ -556,7 +554,7 @@ export const MISSED_EVERY_MS = 60_000
  * The lifecycle task of contract §21's missed marking: once at start, then every minute, in
  * its own immediate write (`writes.now`, not a request's group commit).
  */
-export function missedAppointmentsTask(deps: Pick<AppDeps, 'writes' | 'clock' | 'log'>, service: AppointmentService): BackgroundTask {
+export function missedAppointmentsTask(deps: Pick<AppointmentDeps, 'writes' | 'clock' | 'log'>, service: AppointmentService): BackgroundTask {
   let timer: ReturnType<typeof setInterval> | undefined
   const run = () => {
     try {

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { queueUnits, locations, services } from '../queue/tables'
+import { queueUnits, locations, services } from '../structure'
 
 /*
  * Contract §21: appointments, owned by the appointments feature. A booking holds one seat of

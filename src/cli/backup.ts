@@ -2,7 +2,7 @@ import { closeSync, existsSync, fchmodSync, openSync, rmSync, statSync } from 'n
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { parseFlags, required, dbPath, printJson, UsageError, openExistingDatabase } from './args'
-import { recordBackup } from '../ops/status'
+import { recordBackup } from '../ops'
 import { storedTicketCount } from '../tickets'
 
 export const backupHelp = `lobby backup --db PATH --out FILE

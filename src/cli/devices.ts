@@ -1,11 +1,11 @@
 import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openWritableDatabase } from './args'
 import type { Db } from '../db/open'
-import { devicePairEntry, deviceRevokeEntry } from '../admin/devices-service'
+import { devicePairEntry, deviceRevokeEntry } from '../admin'
 import { auditedCliChange } from './actor'
 import { randomIds } from '../platform/ids'
 import {
   DEVICE_ROLES, DeviceNotFoundError, DeviceService, DeviceSetupError, MAX_PAIRING_TTL_SECONDS, type PairingRequest,
-} from '../devices/service'
+} from '../devices'
 
 export const devicesHelp = `lobby devices pair --db PATH --role desk --counter ID [--name NAME] [--ttl SECONDS]
 lobby devices pair --db PATH --role kiosk --queue-unit ID --location ID [--services A,B] [--name NAME] [--ttl SECONDS]

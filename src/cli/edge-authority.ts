@@ -6,7 +6,7 @@ import {
   EdgeAuthorityError,
   MAX_EDGE_TTL_SECONDS,
   type EdgeAuthorityState,
-} from '../queue/edge'
+} from '../queue'
 
 export const edgeAuthorityHelp = `lobby edge-authority --db PATH --queue-unit ID (--holder NAME [--ttl SECONDS] | --release)
 

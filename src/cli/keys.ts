@@ -1,6 +1,6 @@
 import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openWritableDatabase, openExistingDatabase } from './args'
 import { migrateDatabase } from '../db/migrate'
-import { listKeys, rotateKey, revokeKey, KeyNotFoundError, CREDENTIAL_KINDS } from '../provisioning/keys'
+import { listKeys, rotateKey, revokeKey, KeyNotFoundError, CREDENTIAL_KINDS } from '../structure'
 import { randomIds } from '../platform/ids'
 import { auditedCliChange } from './actor'
 

@@ -3,8 +3,8 @@ import { provisionActor } from './actor'
 import { parseFlags, required, dbPath, printJson, UsageError } from './args'
 import { openDatabase } from '../db/open'
 import { migrateDatabase } from '../db/migrate'
-import { applyProvisioning, parseProvisioningText, ProvisioningError } from '../provisioning/service'
-import { exportProvisioning } from '../provisioning/export'
+import { applyProvisioning, parseProvisioningText, ProvisioningError } from '../provisioning'
+import { exportProvisioning } from '../provisioning'
 import provisionExample from '../ops/provision-example.yaml' with { type: 'text' }
 
 export const provisionHelp = `lobby provision --db PATH --file FILE

@@ -1,7 +1,7 @@
 import { SQL } from 'bun'
 import { parseFlags, printJson, UsageError } from './args'
-import { parseReplicationTarget } from '../replication/target'
-import { HEAD_OFFICE_SCHEMA_VERSION, migrateHeadOffice } from '../replication/postgres-schema'
+import { parseReplicationTarget } from '../replication'
+import { HEAD_OFFICE_SCHEMA_VERSION, migrateHeadOffice } from '../replication'
 
 export const replicateMigrateHelp = `lobby replicate-migrate --replicate-to postgres://OWNER:PASSWORD@HOST:5432/DB[?sslmode=verify-full]
 

@@ -1,8 +1,8 @@
 import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer, ServeError } from '../server'
-import { retainDaysOption, metricsTokenOption } from '../ops/config'
+import { retainDaysOption, metricsTokenOption } from '../ops'
 import { limitFlags, limitsFrom, limitsHelp } from './limits'
-import { parseReplicationTarget } from '../replication/target'
+import { parseReplicationTarget } from '../replication'
 import { parseOrigin } from '../platform/cors'
 import { parseTrustedProxies, type Cidr } from '../platform/client-address'
 

@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path'
 import { parseFlags, integerFlag, UsageError } from './args'
-import { serviceUnit, SERVICE_UNIT_DEFAULTS } from '../ops/service-unit'
+import { serviceUnit, SERVICE_UNIT_DEFAULTS } from '../ops'
 
 export const serviceUnitHelp = `lobby service-unit [--binary PATH] [--user NAME] [--port N] [--host H]
 

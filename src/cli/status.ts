@@ -1,5 +1,5 @@
 import { parseFlags, dbPath, printJson, openExistingDatabase } from './args'
-import { collectStatus } from '../ops/status'
+import { collectStatus } from '../ops'
 
 export const statusHelp = `lobby status --db PATH
 

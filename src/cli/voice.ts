@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { canonicalLang } from '../screens/shared/options'
+import { canonicalLang } from '../screens'
 import {
   clipTypeOf, isClipName, listClips, looksLike, MAX_CLIP_BYTES, removeClips, REQUIRED_CLIPS, storeClips, type ClipFile,
-} from '../voice/service'
+} from '../voice'
 import { dbPath, openExistingDatabase, openWritableDatabase, parseFlags, printJson, required, UsageError } from './args'
 import { auditedCliChange } from './actor'
 

@@ -1,5 +1,5 @@
 import { parseFlags, required, dbPath, printJson, UsageError, openWritableDatabase } from './args'
-import { listDeliveries, readDelivery, redeliver, redeliverFailed } from '../webhooks/deliveries'
+import { listDeliveries, readDelivery, redeliver, redeliverFailed } from '../webhooks'
 import { auditedCliChange } from './actor'
 
 export const webhooksHelp = `lobby webhooks deliveries --db PATH [--failed]

@@ -5,7 +5,7 @@
  * Browser code (src/screens/client/**) imports this module with `import type` only: every
  * import here is `import type` too, so the bundler erases all of it and no server code
  * reaches a bundle (test/screens/contract.test.ts checks the bundles and the imports). The
- * values the browser needs at run time (close codes) are in ./close-codes.ts, which imports
+ * values the browser needs at run time (close codes) are in ../screens/shared/close-codes.ts, which imports
  * nothing.
  *
  * The browser's tsconfig (src/screens/client/tsconfig.json) typechecks the server files these
@@ -50,7 +50,7 @@ import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
 import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
 
-export type { WireCloseCode } from './close-codes'
+export type { WireCloseCode } from '../screens/shared/close-codes'
 
 type ValueOf<T> = T[keyof T]
 type ElementOf<T> = T extends readonly (infer E)[] ? E : never

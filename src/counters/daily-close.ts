@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { localDate } from '../platform/time'
-import { queueUnits, locations } from '../queue/tables'
-import { activeEdgeLease } from '../queue/edge'
-import { counters } from './tables'
+import { queueUnits, locations } from '../structure'
+import { activeEdgeLease } from '../queue'
+import { counters } from '../structure'
 
 /** How often the server looks for locations whose business day has ended. */
 export const DAILY_CLOSE_EVERY_MS = 30_000
@@ -43,7 +43,7 @@ export class DailyClose {
   private readonly dueCountersStmt
   private readonly unitStmt
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly deps: CounterDeps) {
     const db = deps.db
     this.locationsStmt = db
       .select({ id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone })

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { routeDetail } from '../platform/openapi'
-import { QueueTicket, TICKET_EXAMPLE } from '../queue/model'
+import { QueueTicket, TICKET_EXAMPLE } from '../queue'
 import { CounterCodes, CounterErrorExamples } from './errors'
 import { CallTicketRequest, CloseCounterRequest, Counter, CounterResponse, NoBody, OverviewLine, QueueOverviewResponse, RequeueRequest, ReinstateRequest, TicketEvent, TicketEventsResponse, TrackedTicketResponse, TransferRequest, WalkInRequest } from './model'
 

@@ -1,6 +1,7 @@
-import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue'
 import type { ErrorExample } from '../platform/openapi'
 import { TicketCodes } from '../tickets'
+import { DeskCodes } from '../devices'
 
 /**
  * Every error code the operator API answers with (contract §3 "Operator API"): the Queue codes
@@ -29,7 +30,7 @@ export const CounterCodes = {
   VALIDATION_FAILED: QueueCodes.VALIDATION_FAILED,
   RATE_LIMITED: QueueCodes.RATE_LIMITED,
   /** Contract §16: a desk of a unit with `deskSignIn: required` acts only while a clerk is signed in there. */
-  CLERK_SIGN_IN_REQUIRED: 'CLERK_SIGN_IN_REQUIRED',
+  CLERK_SIGN_IN_REQUIRED: DeskCodes.CLERK_SIGN_IN_REQUIRED,
   /** Contract §20: a no-show can be brought back only within the unit's `noShowGraceMinutes`. */
   NO_SHOW_GRACE_EXPIRED: 'NO_SHOW_GRACE_EXPIRED',
 } as const

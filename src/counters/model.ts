@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { IssueTicketRequest, QueueTicket } from '../queue/model'
+import { IssueTicketRequest, QueueTicket } from '../queue'
 import { ActorJson, TrackedQueueTicket } from '../tickets'
 
 const closed = { additionalProperties: false } as const

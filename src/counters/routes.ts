@@ -1,17 +1,17 @@
 import { Elysia } from 'elysia'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { assertSchema, compile, type SchemaCheck } from '../platform/validation'
-import type { RateBucket } from '../queue/access'
-import { admitOperatorCaller } from '../devices/access'
-import type { DeviceService } from '../devices/service'
-import { Scopes } from '../queue/model'
-import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import type { RateBucket } from '../queue'
+import { admitOperatorCaller } from '../devices'
+import type { DeviceService } from '../devices'
+import { Scopes } from '../queue'
+import { IDEMPOTENCY_KEY_MAX } from '../queue'
 import { trackedTicketJson } from '../tickets'
 import { CounterCodes } from './errors'
 import { CallTicketRequest, CloseCounterRequest, NoBody, ReinstateRequest, RequeueRequest, TransferRequest, WalkInRequest } from './model'
@@ -76,7 +76,7 @@ const ticketParams = Type.Object({ ticketId: Type.String({ description: 'the tic
  * `counter:operate` scope. Building the routes starts nothing: the daily close is background
  * work that `serve` starts (src/server.ts).
  */
-export function counterRoutes(deps: AppDeps, { counters: service, devices }: { counters: CounterService; devices: DeviceService }) {
+export function counterRoutes(deps: CounterDeps, { counters: service, devices }: { counters: CounterService; devices: DeviceService }) {
 
   /** Body size → credential → scope → rate limit, in the public issue's order. */
   async function admit(request: Request, bucket: RateBucket): Promise<{ raw: Uint8Array; caller: Credential; now: number }> {

@@ -1,18 +1,18 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { actorOf, encodeActor } from '../platform/actor'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
 import { namesObject, storedName } from '../platform/names'
-import { locations } from '../queue/tables'
-import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue/service'
-import { assertNotEdgeManaged } from '../queue/edge'
-import { mayUseLocation, mayUseService } from '../queue/access'
+import { locations } from '../structure'
+import { QueueService, queueUnitInactive, type IssueOutcome } from '../queue'
+import { assertNotEdgeManaged } from '../queue'
+import { mayUseLocation, mayUseService } from '../queue'
 import { ticketJson, type TicketRow, ticketEventJson, assertTransition, type TicketAction, callOrder } from '../tickets'
-import { DEFAULT_NO_SHOW_GRACE_MINUTES, queueUnits } from '../queue/tables'
-import { counters, counterServices } from './tables'
+import { DEFAULT_NO_SHOW_GRACE_MINUTES, queueUnits } from '../structure'
+import { counters, counterServices } from '../structure'
 import { CounterCodes } from './errors'
 import type { Counter, Position, QueueOverview, TicketEvent, WalkInRequest } from './model'
 
@@ -43,7 +43,7 @@ export interface CounterRecord {
   usableServiceIds: string[]
 }
 
-function prepareCounterStatements(db: AppDeps['db']) {
+function prepareCounterStatements(db: CounterDeps['db']) {
   return {
     graceStmt: db.select({ grace: queueUnits.noShowGraceMinutes }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
     breakReasonsStmt: db.select({ breakReasons: queueUnits.breakReasons }).from(queueUnits).where(eq(queueUnits.id, sql.placeholder('id'))).prepare(),
@@ -104,7 +104,7 @@ function prepareCounterStatements(db: AppDeps['db']) {
 export class CounterService {
   private prepared: ReturnType<typeof prepareCounterStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, readonly queue: QueueService) {}
+  constructor(private readonly deps: CounterDeps, readonly queue: QueueService) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof prepareCounterStatements> {

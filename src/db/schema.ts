@@ -1,9 +1,9 @@
 // The whole Drizzle schema, gathered from the features that own the tables.
-export * from '../provisioning/tables'
+export * from '../structure/credentials'
 export * from '../widgets/tables'
 export * from '../prayer/tables'
-export * from '../queue/tables'
-export * from '../counters/tables'
+export * from '../structure/tables'
+export * from '../structure/counters'
 export * from '../tickets/tables'
 export * from '../webhooks/tables'
 export * from '../platform/tables'

@@ -1,7 +1,7 @@
-import { DeviceCodes, DeviceErrorExamples } from '../devices/errors'
+import { DeviceCodes, DeviceErrorExamples } from '../devices'
 // The people feature's codes file itself, not its door: the pages' typecheck follows this file's
 // imports (through src/contract/wire.ts), and the door would bring in the server's code.
-import { PeopleCodes } from '../people/errors'
+import { PeopleCodes } from '../people'
 import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the desk's clerk routes answer with (contract §16). Tests import these. */

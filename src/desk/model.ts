@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { QueueTicket } from '../queue/model'
-import { Names } from '../counters/model'
+import { QueueTicket } from '../queue'
+import { Names } from '../counters'
 
 const closed = { additionalProperties: false } as const
 const DateTime = Type.String({ format: 'date-time' })

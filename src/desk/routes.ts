@@ -1,17 +1,17 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { DeskDeps } from './deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { admitOperatorCaller, DEVICES_API } from '../devices/access'
-import type { DeviceService } from '../devices/service'
+import { admitOperatorCaller, DEVICES_API } from '../devices'
+import type { DeviceService } from '../devices'
 import { devicePage } from '../devices/pages'
-import { CounterCodes, CounterErrorExamples } from '../counters/errors'
-import { Scopes } from '../queue/model'
+import { CounterCodes, CounterErrorExamples } from '../counters'
+import { Scopes } from '../queue'
 import { ApiError } from '../platform/errors'
 import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { assertSchema, compile } from '../platform/validation'
-import { requireDevice } from '../devices/access'
+import { requireDevice } from '../devices'
 import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SignInFailed, SignInLocked } from '../people'
 import type { DeskService } from './service'
 import { DeskSignInRequest, DeskViewResponse } from './model'
@@ -61,7 +61,7 @@ const DESK_EXAMPLE = {
  * the ticket it holds, today's served count). The desk's actions are the operator API's own
  * routes, called with the device cookie.
  */
-export function deskRoutes(deps: AppDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
+export function deskRoutes(deps: DeskDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.desk' })
     .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
     .get(

@@ -1,16 +1,16 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { DeskDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { localDate } from '../platform/time'
 import { namesObject, storedName } from '../platform/names'
-import { DEFAULT_BREAK_REASONS, locations, queueUnits } from '../queue/tables'
-import type { CounterService } from '../counters/service'
+import { DEFAULT_BREAK_REASONS, locations, queueUnits } from '../structure'
+import type { CounterService } from '../counters'
 import { ticketJson } from '../tickets'
-import { CounterCodes } from '../counters/errors'
-import { counters as counterTable } from '../counters/tables'
-import type { Device } from '../devices/service'
+import { CounterCodes } from '../counters'
+import { counters as counterTable } from '../structure'
+import type { Device } from '../devices'
 import { SignInFailed, type DeskClerk, type PeopleService } from '../people'
 import type { DeskView } from './model'
 import type { AppointmentService } from '../appointments'
@@ -26,7 +26,7 @@ export const WAITING_SHOWN = 10
  */
 export class DeskService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: DeskDeps,
     readonly counters: CounterService,
     private readonly people: PeopleService,
     /** Contract §21: today's appointments of the desk's services. */

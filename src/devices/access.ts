@@ -1,13 +1,12 @@
-import type { AppDeps } from '../root/deps'
+import type { DeviceDeps } from './deps'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { cookieValue } from '../platform/http'
 import type { Credential } from '../platform/credentials'
-import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue/access'
-import { QueueCodes } from '../queue/errors'
-import type { Scope } from '../queue/model'
-import { CounterCodes } from '../counters/errors'
-import { DeviceCodes } from './errors'
+import { admitQueueCaller, DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, type RateBucket } from '../queue'
+import { QueueCodes } from '../queue'
+import type { Scope } from '../queue'
+import { DeskCodes, DeviceCodes } from './errors'
 import type { Device, DeviceRole, DeviceService } from './service'
 
 /** Where the device API lives (pairing, the device, the desk's and the kiosk's routes). */
@@ -78,7 +77,7 @@ export function deviceNotPaired(): ApiError {
  * The device of the request's cookie, of one of `roles`; 401 otherwise. A state-changing
  * request must also come from this server's origin (403 ORIGIN_FORBIDDEN).
  */
-export function requireDevice(deps: AppDeps, service: DeviceService, request: Request, roles: readonly DeviceRole[]): Device {
+export function requireDevice(deps: DeviceDeps, service: DeviceService, request: Request, roles: readonly DeviceRole[]): Device {
   const device = service.authenticate(deps.credentials, deviceSecretOf(request), deps.clock.now())
   if (device === null || !roles.includes(device.role)) throw deviceNotPaired()
   if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request, deps.publicOrigin)
@@ -115,7 +114,7 @@ export function deskCredential(device: Device, serviceIds: string[], clerk: Cred
  * `deskSignIn: required` and nobody signed in, its state-changing calls end there with 403
  * CLERK_SIGN_IN_REQUIRED (after the rate limit, so refused calls are bounded too).
  */
-export function admitOperatorCaller(deps: AppDeps, service: DeviceService, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
+export function admitOperatorCaller(deps: DeviceDeps, service: DeviceService, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
   const secret = request.headers.has('authorization') ? null : deviceSecretOf(request)
   if (secret === null) return admitQueueCaller(deps, request, scope, bucket, now)
   const device = service.authenticate(deps.credentials, secret, now)
@@ -130,7 +129,7 @@ export function admitOperatorCaller(deps: AppDeps, service: DeviceService, reque
   admitRate(deps.limiter, bucket === 'issue' ? RateBuckets.queueIssue : RateBuckets.queueRead, `${caller.ownerId}/${caller.name}`, limit, now,
     (retry) => `over ${limit} requests per minute for this desk; retry after ${retry} s`)
   if (required && clerk === null && !SAFE_METHODS.has(request.method)) {
-    throw new ApiError(403, CounterCodes.CLERK_SIGN_IN_REQUIRED, 'this queue unit requires a clerk signed in at the desk: sign in first')
+    throw new ApiError(403, DeskCodes.CLERK_SIGN_IN_REQUIRED, 'this queue unit requires a clerk signed in at the desk: sign in first')
   }
   return caller
 }

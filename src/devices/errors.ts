@@ -1,6 +1,13 @@
 import { CommonCodes } from '../platform/errors'
 import type { ErrorExample } from '../platform/openapi'
 
+/**
+ * Contract §16: a desk of a unit with `deskSignIn: required` acts only while a clerk is signed in
+ * there. The desk's admission (access.ts) refuses with it; the operator API's codes
+ * (src/counters/errors.ts) and the appointments' list it, as the counters use this feature.
+ */
+export const DeskCodes = { CLERK_SIGN_IN_REQUIRED: 'CLERK_SIGN_IN_REQUIRED' } as const
+
 /** Every error code the device routes answer with (contract §7). Tests import these. */
 export const DeviceCodes = {
   INVALID_JSON: CommonCodes.INVALID_JSON,

@@ -1,7 +1,7 @@
-import { canonicalLang, directionOf } from '../screens/shared/options'
+import { canonicalLang, directionOf } from '../screens'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { ASSETS } from '../screens/assets'
+import { ASSETS } from '../screens/page'
 
 /** The pages a paired browser opens: pairing, the counter desk, the display's list of boards. */
 export type DevicePageKind = 'pair' | 'desk' | 'boards' | 'kiosk'

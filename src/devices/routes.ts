@@ -1,14 +1,14 @@
 import { Elysia } from 'elysia'
 import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { eq } from 'drizzle-orm'
-import type { AppDeps } from '../root/deps'
+import type { DeviceDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { assertSchema, compile } from '../platform/validation'
-import { queueUnits, locations } from '../queue/tables'
-import { widgets } from '../widgets/tables'
-import { prayerSources } from '../prayer/tables'
+import { queueUnits, locations } from '../structure'
+import { widgets } from '../widgets'
+import { prayerSources } from '../prayer'
 import { DeviceCodes } from './errors'
 import { DEVICES_API, deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
@@ -44,7 +44,7 @@ function bindingOf(device: Device) {
  * `lobby_device` cookie), `GET /api/devices/v1/device` (who am I: the pages use it to notice a
  * revocation), and for a paired display the `/screens` list of its workspace's boards.
  */
-export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: DeviceService }) {
+export function deviceRoutes(deps: DeviceDeps, { devices: service }: { devices: DeviceService }) {
 
   /** 10 a minute per address, then 30 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {
@@ -110,7 +110,7 @@ export function deviceRoutes(deps: AppDeps, { devices: service }: { devices: Dev
 }
 
 /** The screens of a workspace a paired display lists: names and paths, nothing else. */
-function workspaceBoards(deps: AppDeps, workspaceId: string) {
+function workspaceBoards(deps: DeviceDeps, workspaceId: string) {
   const db = deps.db
   const units = db.select({ id: queueUnits.id, name: queueUnits.name, active: queueUnits.active }).from(queueUnits).where(eq(queueUnits.workspaceId, workspaceId)).all()
   const boards: { kind: 'queue' | 'widget' | 'prayer'; id: string; name: string; path: string }[] = []

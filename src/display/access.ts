@@ -1,8 +1,8 @@
-import type { AppDeps } from '../root/deps'
+import type { DisplayDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
-import type { DeviceService } from '../devices/service'
-import { deviceSecretOf } from '../devices/access'
+import type { DeviceService } from '../devices'
+import { deviceSecretOf } from '../devices'
 import { DisplayCodes } from './errors'
 
 /** The display token of the request: `Authorization: Bearer lbd_…` or `?token=lbd_…`. */
@@ -10,7 +10,7 @@ export function tokenOf(request: Request, query: Record<string, string | undefin
   return presentedSecret(request, { allowApiKeyHeader: false }) ?? query.token ?? null
 }
 
-export function authenticateDisplay(deps: AppDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
+export function authenticateDisplay(deps: DisplayDeps, token: string | null, devices?: DeviceService, request?: Request): Credential {
   const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
   if (credential === null) {
     const viewer = token === null && devices && request ? deviceViewer(deps, devices, request) : null
@@ -27,7 +27,7 @@ const NO_LISTS = { scopes: null, locations: null, services: null, issuePerMinute
  * display token may (its workspace); a desk only its own queue unit's live state, which is how
  * the desk page hears of changes. Null for anything else. No token is ever read from a cookie.
  */
-export function deviceViewer(deps: AppDeps, devices: DeviceService, request: Request): { credentialId: string; name: string; workspaceId: string; queueUnitId: string | null; secret: string } | null {
+export function deviceViewer(deps: DisplayDeps, devices: DeviceService, request: Request): { credentialId: string; name: string; workspaceId: string; queueUnitId: string | null; secret: string } | null {
   const secret = deviceSecretOf(request)
   const device = devices.authenticate(deps.credentials, secret, deps.clock.now())
   if (device === null || secret === null) return null

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { routeDetail, websocketDetail, type RouteDoc } from '../platform/openapi'
-import { Day, LocationSchema } from '../prayer/model'
+import { Day, LocationSchema } from '../prayer'
 import { DisplayNowServing, DisplayPrayerMonth, DisplayPrayerToday, DisplayQueueState, DisplayWidget, NextPrayer } from './model'
 import { CloseCodes, DisplayCodes, DisplayErrorExamples } from './errors'
 

@@ -1,4 +1,4 @@
-import { WireCloseCodes } from '../contract/close-codes'
+import { WireCloseCodes } from '../screens'
 import { CommonCodes, CommonErrorExamples } from '../platform/errors'
 import type { ErrorExample } from '../platform/openapi'
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { DisplayDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { LiveHub } from './hub'
 import { widgetView, prayerTodayView, queueStateView } from './service'
@@ -10,7 +10,7 @@ const HEARTBEAT_MS = 25_000
  * topic through the display views. Who publishes to it (the after-commit listeners) and when
  * its timers run (`liveHubTask`) is the root's to register.
  */
-export function createLiveHub(deps: AppDeps): LiveHub {
+export function createLiveHub(deps: DisplayDeps): LiveHub {
   const hub = new LiveHub({
     log: deps.log,
     maxSocketsPerCredential: deps.limits.socketsPerCredential,

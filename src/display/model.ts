@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import { PAYLOADS, WIDGET_TYPES } from '../widgets/model'
+import { PAYLOADS, WIDGET_TYPES } from '../widgets'
 import { TICKET_STATUSES } from '../tickets'
-import { Day, LocationSchema, Month } from '../prayer/model'
+import { Day, LocationSchema, Month } from '../prayer'
 
 /*
  * The bodies of the display reads (docs/display.md), for the OpenAPI document: the routes

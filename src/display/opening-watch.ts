@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { DisplayDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 
 /**
@@ -25,7 +25,7 @@ export class OpeningWatch {
   private readonly seen = new Map<string, string>()
   private looked = false
 
-  constructor(private readonly deps: Pick<AppDeps, 'tickets' | 'writes' | 'clock' | 'log'>) {}
+  constructor(private readonly deps: Pick<DisplayDeps, 'tickets' | 'writes' | 'clock' | 'log'>) {}
 
   /** One look; returns the units whose revision it bumped. */
   check(): string[] {

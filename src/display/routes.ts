@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { DisplayDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { json, type PathHeaders } from '../platform/http'
 import type { LiveHub, LiveSocket } from './hub'
-import { onQueueChange } from '../tickets'
 import { CloseCodes, DisplayCodes } from './errors'
-import type { DeviceService } from '../devices/service'
-import { assertSameOrigin } from '../devices/access'
+import type { DeviceService } from '../devices'
+import { assertSameOrigin } from '../devices'
 import { authenticateDisplay, deviceViewer, tokenOf } from './access'
 import { liveDocs, readDisplayPrayerMonthDocs, readDisplayPrayerTodayDocs, readDisplayQueueStateDocs, readDisplayWidgetDocs } from './docs'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
@@ -38,7 +37,7 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
  * Contract §6: read-only display feeds for screens. Display tokens are accepted here and only
  * here (the other routes authenticate other kinds), and every response answers CORS (`DISPLAY_CORS`, set by the platform).
  */
-export function displayRoutes(deps: AppDeps, { hub, devices }: { hub: LiveHub; devices: DeviceService }) {
+export function displayRoutes(deps: DisplayDeps, { hub, devices }: { hub: LiveHub; devices: DeviceService }) {
   return new Elysia({ name: 'lobby.display' })
     .decorate('liveHub', hub)
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../root/deps'
+import type { DisplayDeps } from './deps'
 import { isoTime } from '../platform/clock'
-import { getWidgetSnapshot } from '../widgets/service'
-import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer/service'
+import { getWidgetSnapshot } from '../widgets'
+import { findSource, prayerToday, readMonth, storedChangeCount } from '../prayer'
 import { queueDisplayState } from '../tickets'
 import type { TopicState } from './hub'
 
@@ -12,7 +12,7 @@ export interface DisplayView extends TopicState {
 }
 
 /** `{widgetId, widgetType, name, dataRevision, acceptedAt, data}` of the workspace's widget, or null. */
-export function widgetView(deps: Pick<AppDeps, 'widgets'>, widgetId: string, workspaceId: string): DisplayView | null {
+export function widgetView(deps: Pick<DisplayDeps, 'widgets'>, widgetId: string, workspaceId: string): DisplayView | null {
   const snapshot = getWidgetSnapshot(deps, widgetId)
   if (snapshot === null || snapshot.workspaceId !== workspaceId) return null
   const head = JSON.stringify({
@@ -30,7 +30,7 @@ export function widgetView(deps: Pick<AppDeps, 'widgets'>, widgetId: string, wor
  * Today at the workspace's prayer source (times, iqamah, next prayer), or `data: null` when
  * today's month is not stored. The revision counts every stored month change of the source.
  */
-export function prayerTodayView(deps: Pick<AppDeps, 'db' | 'clock'>, sourceId: string, workspaceId: string): DisplayView | null {
+export function prayerTodayView(deps: Pick<DisplayDeps, 'db' | 'clock'>, sourceId: string, workspaceId: string): DisplayView | null {
   const source = findSource(deps.db, sourceId)
   if (source === null || source.workspaceId !== workspaceId) return null
   const today = prayerToday(deps.db, sourceId, deps.clock.now())
@@ -38,7 +38,7 @@ export function prayerTodayView(deps: Pick<AppDeps, 'db' | 'clock'>, sourceId: s
 }
 
 /** One stored month of the workspace's source, or null. */
-export function prayerMonthView(deps: Pick<AppDeps, 'db'>, sourceId: string, period: string, workspaceId: string): DisplayView | null {
+export function prayerMonthView(deps: Pick<DisplayDeps, 'db'>, sourceId: string, period: string, workspaceId: string): DisplayView | null {
   const source = findSource(deps.db, sourceId)
   if (source === null || source.workspaceId !== workspaceId) return null
   const stored = readMonth(deps.db, sourceId, period)
@@ -53,7 +53,7 @@ export function prayerMonthView(deps: Pick<AppDeps, 'db'>, sourceId: string, per
 }
 
 /** The live state of the workspace's queue unit (every active service and location, or one location), or null. */
-export function queueStateView(deps: Pick<AppDeps, 'tickets' | 'clock'>, queueUnitId: string, workspaceId: string, locationId?: string): DisplayView | null {
+export function queueStateView(deps: Pick<DisplayDeps, 'tickets' | 'clock'>, queueUnitId: string, workspaceId: string, locationId?: string): DisplayView | null {
   const state = queueDisplayState(deps, queueUnitId, workspaceId, locationId)
   if (state === null) return null
   if (locationId !== undefined && state.locations.length === 0) return null

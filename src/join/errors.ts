@@ -1,5 +1,5 @@
 import { CommonCodes } from '../platform/errors'
-import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue'
 import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the join routes answer with (contract §20, docs/journey.md). Tests import these. */

@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { JoinDeps } from './deps'
 import { RateBuckets } from '../platform/admission'
 import { admitAnonymousForm } from '../platform/anonymous-forms'
-import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../queue/tables'
+import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../structure'
 import { ApiError, CommonCodes, pointer } from '../platform/errors'
 import { closingConnection, isJsonContentType, parseJsonBytes } from '../platform/body'
 import { cookieValue, json } from '../platform/http'
 import { acceptedLanguage, acceptedLocale, localeWithin, resolveName } from '../platform/names'
 import { assertSchema, compile } from '../platform/validation'
-import { assertSameOrigin, isSecureRequest, serverOrigin } from '../devices/access'
+import { assertSameOrigin, isSecureRequest, serverOrigin } from '../devices'
 import { trackingPath, TRACKING_CODE_PATTERN } from '../tickets'
-import { formatOpening } from '../screens/client/format'
+import { formatOpening } from '../screens'
 import { JoinCodes } from './errors'
 import { JoinRequest } from './model'
 import type { JoinPlace, JoinService } from './service'
@@ -66,7 +66,7 @@ const posterHeaders = {
  * ticket issue `POST /join/{locationId}` (a form, or JSON) and the printable poster
  * `/join/{locationId}/poster`. No pairing: each rule is checked per request (docs/journey.md).
  */
-export function joinRoutes(deps: AppDeps, { join }: { join: JoinService }) {
+export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
   /** The page's language: `?lang=` (the switch), else Accept-Language, else the unit's default. */
   function pageLanguage(place: JoinPlace, request: Request, asked: string | undefined): string {
     return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage

@@ -1,15 +1,15 @@
-import type { AppDeps } from '../root/deps'
+import type { JoinDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { inCidr, parseCidr, parseIp, type Cidr } from '../platform/client-address'
 import { canonicalLanguageTag, matchLanguage, resolveName, storedName, type LocalizedName } from '../platform/names'
-import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
-import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue/service'
-import { openStateAt } from '../queue/opening-hours'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue'
+import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue'
+import { openStateAt } from '../structure'
 import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
-import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../queue/tables'
+import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../structure'
 import { JoinCodes } from './errors'
 
 /** Contract §20: `remoteJoin.maxWaiting` when provisioning left it out (provisioning fills it in too). */
@@ -73,7 +73,7 @@ interface PlaceRow {
 /** What a ticket's status must be for the browser's cookie to hold it back from taking another. */
 const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['WAITING', 'CALLED', 'SERVING'])
 
-function prepareJoinStatements(deps: AppDeps) {
+function prepareJoinStatements(deps: JoinDeps) {
   return {
     placeStmt: deps.db.$client.query<PlaceRow, [string]>(
       `SELECT u.id AS queueUnitId, u.name AS unitName, u.names AS unitNames, u.active AS unitActive,
@@ -98,7 +98,7 @@ function prepareJoinStatements(deps: AppDeps) {
 export class JoinService {
   private prepared: ReturnType<typeof prepareJoinStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {}
+  constructor(private readonly deps: JoinDeps, private readonly queue: QueueService) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof prepareJoinStatements> {

@@ -1,7 +1,7 @@
 /**
  * The join page's and the poster's own words (contract §20), English and Arabic. The wait
  * phrases ("12 waiting", "about 15 min", "You're next", "No counter is open right now",
- * "Closed now", "Opens Monday 08:30") are the kiosk's (src/screens/client/devices/kiosk-strings.ts),
+ * "Closed now", "Opens Monday 08:30") are the kiosk's (src/screens/shared/kiosk-strings.ts),
  * so the two pages say a wait the same way. A unit language with no table here gets the
  * English words around its own names.
  */

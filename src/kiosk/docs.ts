@@ -1,5 +1,5 @@
 import { routeDetail } from '../platform/openapi'
-import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
+import { IDEMPOTENCY_KEY_MAX } from '../queue'
 import { TrackedQueueTicket } from '../tickets'
 import { KioskCodes, KioskErrorExamples } from './errors'
 import { KioskIssueRequest, KioskService as KioskServiceSchema, KioskTicket, KioskTicketResponse, KioskView, KioskViewResponse } from './model'

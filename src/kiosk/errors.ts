@@ -1,5 +1,5 @@
 import { CommonCodes } from '../platform/errors'
-import { QueueCodes, QueueErrorExamples } from '../queue/errors'
+import { QueueCodes, QueueErrorExamples } from '../queue'
 import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the kiosk routes answer with (contract §9, docs/kiosk.md). Tests import these. */

@@ -1,10 +1,9 @@
 import { acceptedLocale } from '../platform/names'
-import { canonicalLang, directionOf } from '../screens/shared/options'
+import { canonicalLang, directionOf } from '../screens'
 import { escapeHtml } from '../screens/page'
 import { qrSvg } from '../platform/qr'
 import type { KioskTicket } from './model'
-import { waitVerdict } from '../screens/shared/wait-verdict'
-import { withPageDigits } from '../screens/shared/digits'
+import { waitVerdict, withPageDigits } from '../screens'
 
 /** Contract §9: 80 mm thermal roll paper, 58 mm as a kiosk setting (`?paper=58`). */
 export const PAPER_WIDTHS_MM = [80, 58] as const

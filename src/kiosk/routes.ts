@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
-import type { AppDeps } from '../root/deps'
+import type { KioskDeps } from './deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, keptResponse } from '../platform/http'
 import { keptBody } from '../platform/compression'
 import { assertSchema, compile } from '../platform/validation'
-import { IDEMPOTENCY_KEY_MAX } from '../queue/replay'
-import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices/access'
-import type { DeviceService, Device } from '../devices/service'
+import { IDEMPOTENCY_KEY_MAX } from '../queue'
+import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices'
+import type { DeviceService, Device } from '../devices'
 import { devicePage } from '../devices/pages'
 import { SCREEN_CSP } from '../screens/page'
 import { escapeHtml } from '../screens/page'
@@ -67,7 +67,7 @@ const KIOSK_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
   missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
   invalid: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
 }
-export function kioskRoutes(deps: AppDeps, { kiosk, devices }: { kiosk: KioskService; devices: DeviceService }) {
+export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskService; devices: DeviceService }) {
 
   /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
   function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {

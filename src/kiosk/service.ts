@@ -1,12 +1,12 @@
-import type { AppDeps } from '../root/deps'
+import type { KioskDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
-import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, mayUseService } from '../queue/access'
-import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue/service'
-import { openStateAt } from '../queue/opening-hours'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, mayUseService } from '../queue'
+import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue'
+import { openStateAt } from '../structure'
 import { canonicalLanguageTag, matchLanguage, namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
-import type { Device } from '../devices/service'
+import type { Device } from '../devices'
 import { type TicketRow, trackedTicketJson, waitWhenClosed } from '../tickets'
 import { KioskCodes } from './errors'
 import type { KioskIssueRequest, KioskTicket, KioskView } from './model'
@@ -63,7 +63,7 @@ interface PlaceRow {
   lastTicketMinutesBeforeClose: number
 }
 
-function prepareKioskStatements(deps: AppDeps) {
+function prepareKioskStatements(deps: KioskDeps) {
   return {
     placeStmt: deps.db.$client.query<PlaceRow, [string, string]>(
       `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
@@ -87,7 +87,7 @@ function prepareKioskStatements(deps: AppDeps) {
 export class KioskService {
   private prepared: ReturnType<typeof prepareKioskStatements> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly queue: QueueService) {}
+  constructor(private readonly deps: KioskDeps, private readonly queue: QueueService) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof prepareKioskStatements> {

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
 import { addDays, localDate, localDateTime, zonedInstant } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
-import { locationHoursOf, openStateAt, serviceHoursOf } from '../queue/opening-hours'
+import { locationHoursOf, openStateAt, serviceHoursOf } from '../structure'
 import type { TicketRow } from '../tickets'
 import type { AppointmentService } from '../appointments'
 import type { FloorAppointment, FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
@@ -36,7 +36,7 @@ interface LocationRow { id: string; name: string; names: string | null; timezone
 interface CounterRow { id: string; name: string; names: string | null; locationId: string; open: number; updatedAt: number; serviceIds: string }
 interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: string | null; startedAt: number; username: string; displayName: string | null; userActive: number | null }
 
-function prepareFloorStatements(deps: Pick<AppDeps, 'db'>) {
+function prepareFloorStatements(deps: Pick<ManageDeps, 'db'>) {
   const sql = deps.db.$client
   return {
     unitStmt: sql.query<UnitRow, [string]>(
@@ -95,7 +95,7 @@ export class FloorModel {
   private prepared: ReturnType<typeof prepareFloorStatements> | undefined
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'clock'>,
+    private readonly deps: Pick<ManageDeps, 'db' | 'tickets' | 'clock'>,
     private readonly appointments: Pick<AppointmentService, 'list'>,
     /** Told when a kept floor turned to a new day (its views must hear of it: nothing else moved its revision). */
     private readonly dayTurned: (queueUnitId: string) => void = () => {},

@@ -1,4 +1,4 @@
-import { ASSETS } from '../screens/assets'
+import { ASSETS } from '../screens/page'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 
 /*

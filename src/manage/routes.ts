@@ -1,15 +1,15 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { localeWithin } from '../platform/names'
 import { hashSecret } from '../platform/credentials'
 import { assertSchema, compile } from '../platform/validation'
-import { CloseCodes } from '../display/errors'
-import type { LiveSocket } from '../display/hub'
-import { assertSameOrigin } from '../devices/access'
+import { CloseCodes } from '../display'
+import type { LiveSocket } from '../display'
+import { assertSameOrigin } from '../devices'
 import { PeopleService, USER_HOME, requireSession, sessionIdOf, type User } from '../people'
 import { ManageCodes } from './errors'
 import { CloseCounterRequest, NoBody } from './model'
@@ -34,7 +34,7 @@ const counterParams = Type.Object({ queueUnitId: Type.String({ description: 'the
  * sends the browser to /login, the API answers 401; signed in without the role (a clerk): a
  * page that says so (403), 403 ROLE_FORBIDDEN from the API, and the websocket refused.
  */
-export function manageRoutes(deps: AppDeps, { manage, people }: { manage: ManageService; people: PeopleService }) {
+export function manageRoutes(deps: ManageDeps, { manage, people }: { manage: ManageService; people: PeopleService }) {
   /** The session's person with the role; a write also carries this server's Origin (checked by requireSession). */
   async function manager(request: Request): Promise<User> {
     let user: User

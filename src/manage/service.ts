@@ -1,12 +1,12 @@
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { appendAudit } from '../platform/audit'
 import type { BackgroundTask } from '../platform/lifecycle'
 import type { User } from '../people'
-import type { CounterService } from '../counters/service'
+import type { CounterService } from '../counters'
 import type { AppointmentService } from '../appointments'
-import { LiveHub } from '../display/hub'
+import { LiveHub } from '../display'
 import { FloorModel, type FloorState } from './floor'
 import { WaitTargetWatch } from './watch'
 import { ManageCodes } from './errors'
@@ -44,7 +44,7 @@ export class ManageService {
   private readonly due = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(private readonly deps: AppDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
+  constructor(private readonly deps: ManageDeps, private readonly counters: CounterService, appointments: Pick<AppointmentService, 'list'>) {
     this.floor = new FloorModel(deps, appointments, (unit) => this.changed(unit))
     this.hub = new LiveHub({
       log: deps.log,

@@ -1,8 +1,7 @@
-import type { AppDeps } from '../root/deps'
+import type { ManageDeps } from './deps'
 import type { Actor } from '../platform/actor'
 import type { BackgroundTask } from '../platform/lifecycle'
-import { WebhookOutbox } from '../webhooks/outbox'
-import type { WaitTargetExceeded } from '../webhooks/model'
+import type { WaitTargetExceeded } from '../webhooks'
 import type { FloorModel, LineHead } from './floor'
 
 /** Who writes `queue.wait_target_exceeded`: no person, the watch below. */
@@ -38,10 +37,9 @@ const lineKeyOf = (line: LineHead) => `${line.queueUnitId}\u0000${line.locationI
 export class WaitTargetWatch {
   private readonly over = new Set<string>()
   private readonly unitsStmt
-  private outbox: WebhookOutbox | undefined
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'db' | 'ids' | 'writes' | 'clock' | 'log'>,
+    private readonly deps: Pick<ManageDeps, 'db' | 'ids' | 'writes' | 'clock' | 'log' | 'outbox'>,
     private readonly floor: FloorModel,
     private readonly crossed: (queueUnitId: string) => void = () => {},
   ) {
@@ -74,8 +72,7 @@ export class WaitTargetWatch {
           ticketId: line.head.ticketId,
           waitTargetSeconds: line.waitTargetSeconds,
         }
-        this.outbox ??= new WebhookOutbox(this.deps.db, this.deps.ids)
-        const outbox = this.outbox
+        const outbox = this.deps.outbox
         this.deps.writes.now(() => outbox.enqueueEvent(line.queueUnitId, 'queue.wait_target_exceeded', WAIT_WATCH_ACTOR, event.ticketId, event, now))
         this.deps.log({ level: 'info', msg: 'wait target exceeded', queueUnitId: event.queueUnitId, locationId: event.locationId, serviceId: event.serviceId, longestWaitSeconds: event.longestWaitSeconds })
         written.push(event)

@@ -2,7 +2,7 @@ import type { Db } from '../db/open'
 import type { Clock } from '../platform/clock'
 import type { Logger } from '../platform/log'
 import type { BackgroundTask } from '../platform/lifecycle'
-import { deleteDeliveriesCreatedBefore } from '../webhooks/deliveries'
+import { deleteDeliveriesCreatedBefore } from '../webhooks'
 import { deleteTicketsCreatedBefore } from '../tickets'
 import { eraseAppointmentContacts } from '../appointments'
 

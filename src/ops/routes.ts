@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Server } from 'bun'
-import type { AppDeps } from '../root/deps'
+import type { OpsDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ClientAddresses, isLoopback, type Client, type PeerSource } from '../platform/client-address'
 import type { AnsweredObserver } from '../platform/http'
@@ -48,12 +48,12 @@ export function authorizeMetrics(request: Request, client: Client | string | nul
  * the `route` label is the template Elysia matched (`/api/public/v1/queue/tickets/:ticketId`),
  * never the requested path, so a scan of random URLs adds no series.
  */
-export function httpMetricsObserver(sink: AppDeps['metrics']): AnsweredObserver {
+export function httpMetricsObserver(sink: OpsDeps['metrics']): AnsweredObserver {
   return (route, method, status, seconds) => sink.http(route || UNMATCHED_ROUTE, method, String(status), seconds)
 }
 
 /** `/metrics` (contract §13): loopback or the metrics token. */
-export function opsRoutes(deps: AppDeps) {
+export function opsRoutes(deps: OpsDeps) {
   const sink = deps.metrics
   return new Elysia({ name: 'lobby.ops' })
     .get(

@@ -5,8 +5,8 @@ import { SCHEMA_VERSION } from '../db/migrate'
 import { buildInfo } from '../version'
 import { isoOrNull } from '../platform/clock'
 import { businessDayAt, QueueLines, issuedCounter } from '../tickets'
-import { deliveryBacklog } from '../webhooks/deliveries'
-import { replicationStatus, type ReplicationStatus } from '../replication/state'
+import { deliveryBacklog } from '../webhooks'
+import { replicationStatus, type ReplicationStatus } from '../replication'
 
 export interface DeviceStatus {
   name: string

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../root/deps'
+import type { PeopleFeatureDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { cookieValue } from '../platform/http'
-import { assertSameOrigin, SAFE_METHODS } from '../devices/access'
+import { assertSameOrigin, SAFE_METHODS } from '../devices'
 import { PeopleCodes } from './errors'
 import { SESSION_PATTERN, type PeopleService, type User } from './service'
 
@@ -42,7 +42,7 @@ export function notSignedIn(): ApiError {
  * The signed-in user of the request's session cookie, 401 otherwise; a state-changing request
  * must also carry this server's Origin (403 ORIGIN_FORBIDDEN), checked right after the session.
  */
-export async function requireSession(deps: AppDeps, people: PeopleService, request: Request): Promise<{ user: User; sessionId: string; startedAt: number }> {
+export async function requireSession(deps: PeopleFeatureDeps, people: PeopleService, request: Request): Promise<{ user: User; sessionId: string; startedAt: number }> {
   const sessionId = sessionIdOf(request)
   const found = await people.authenticate(sessionId, deps.clock.now())
   if (found === null || sessionId === null) throw notSignedIn()

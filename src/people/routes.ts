@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { PeopleFeatureDeps } from './deps'
 import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { isoTime } from '../platform/clock'
 import { assertSchema, compile } from '../platform/validation'
-import { isSecureRequest } from '../devices/access'
+import { isSecureRequest } from '../devices'
 import { PeopleCodes, PeopleErrorExamples } from './errors'
 import type { PasswordProblem } from './passwords'
 import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'
@@ -51,7 +51,7 @@ const PASSWORD_ERRORS = {
  * `/api/auth/v1/sessions` (the `lobby_session` cookie) and `POST /api/auth/v1/setup`. Nothing
  * here logs a password, a session ID or a setup code; the access log shows `/login/setup`.
  */
-export function peopleRoutes(deps: AppDeps, { people }: { people: PeopleService }) {
+export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: PeopleService }) {
   const noStore = { 'cache-control': 'no-store' }
 
   return new Elysia({ name: 'lobby.people' })

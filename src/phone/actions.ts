@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { PhoneDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { encodeActor } from '../platform/actor'
 import type { TicketRow } from '../tickets'
@@ -22,7 +22,7 @@ export interface FeedbackInput {
  * The actor is the customer, `customer:<ticket ID>` (contract §16 Attribution).
  */
 export class PhoneActions {
-  constructor(private readonly deps: AppDeps, private readonly phone: PhoneService) {}
+  constructor(private readonly deps: PhoneDeps, private readonly phone: PhoneService) {}
 
   private ticket(code: string): TicketRow {
     const row = this.phone.ticketOf(code)

@@ -1,6 +1,6 @@
 import { CommonCodes } from '../platform/errors'
-import { QueueCodes } from '../queue/errors'
-import { DeviceCodes } from '../devices/errors'
+import { QueueCodes } from '../queue'
+import { DeviceCodes } from '../devices'
 import { TicketCodes } from '../tickets'
 import type { ErrorExample } from '../platform/openapi'
 

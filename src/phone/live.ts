@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { PhoneDeps } from './deps'
 import type { BackgroundTask } from '../platform/lifecycle'
 import { ApiError } from '../platform/errors'
 import type { TicketRow } from '../tickets'
@@ -25,7 +25,7 @@ export function versionOf(status: PhoneStatus): string {
 export const ticketNotFound = () => new ApiError(404, PhoneCodes.TICKET_NOT_FOUND, 'no ticket has this code')
 
 /** The code's answer now (with its unit's shared view when one was built for this change); 404 when no ticket has it. */
-export function phoneAnswer(deps: Pick<AppDeps, 'clock'>, phone: PhoneService, code: string, unit?: UnitView): PhoneAnswer {
+export function phoneAnswer(deps: Pick<PhoneDeps, 'clock'>, phone: PhoneService, code: string, unit?: UnitView): PhoneAnswer {
   const row = phone.ticketOf(code)
   if (row === null) throw ticketNotFound()
   const status = phone.status(row, deps.clock.now(), unit?.queueUnitId === row.queueUnitId ? unit : undefined)
@@ -38,7 +38,7 @@ export function phoneAnswer(deps: Pick<AppDeps, 'clock'>, phone: PhoneService, c
  * and at most 4 polls wait per code. Who tells it of changes, and when it answers everything
  * (stopping), is the root's to register.
  */
-export function createPhoneWaits(deps: Pick<AppDeps, 'clock'>, phone: PhoneService): PhoneWaits<PhoneStatus, UnitView> {
+export function createPhoneWaits(deps: Pick<PhoneDeps, 'clock'>, phone: PhoneService): PhoneWaits<PhoneStatus, UnitView> {
   return new PhoneWaits<PhoneStatus, UnitView>(
     { unit: (queueUnitId) => phone.unitView(queueUnitId), answer: (code, unit) => phoneAnswer(deps, phone, code, unit) },
     { timeoutMs: LONG_POLL_MS, maxPerCode: POLLS_PER_CODE },

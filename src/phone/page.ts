@@ -1,7 +1,7 @@
-import { canonicalLang, directionOf } from '../screens/shared/options'
+import { canonicalLang, directionOf } from '../screens'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { ASSETS } from '../screens/assets'
+import { ASSETS } from '../screens/page'
 
 // The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.
 const headers = { ...pageHeaders(SCREEN_CSP, 'none'), 'x-robots-tag': 'noindex' }

@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
 import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { PhoneDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { json, uncompressed } from '../platform/http'
 import { qrSvg } from '../platform/qr'
-import { assertSameOrigin, serverOrigin } from '../devices/access'
+import { assertSameOrigin, serverOrigin } from '../devices'
 import { parseJsonBytes, KiB } from '../platform/body'
 import { admitAnonymousForm } from '../platform/anonymous-forms'
 import type { PeerSource } from '../platform/client-address'
 import { assertSchema, compile } from '../platform/validation'
-import { PhoneActions } from './actions'
+import type { PhoneActions } from './actions'
 import { PhoneFeedbackBody } from './model'
 import { PhoneCodes } from './errors'
 import { trackingPath } from '../tickets'
@@ -38,7 +38,7 @@ const checkFeedback = compile(PhoneFeedbackBody)
  * status read `GET /api/phone/v1/tickets/{code}` (a long poll with `?since=`), and the QR code of
  * the page as SVG for the kiosk's ticket screen.
  */
-export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone: PhoneService; phoneWaits: PhoneWaits<PhoneStatus, UnitView> }) {
+export function phoneRoutes(deps: PhoneDeps, { phone, phoneActions: actions, phoneWaits: waits }: { phone: PhoneService; phoneActions: PhoneActions; phoneWaits: PhoneWaits<PhoneStatus, UnitView> }) {
 
   function admit(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): void {
     admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), PHONE_READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
@@ -63,7 +63,6 @@ export function phoneRoutes(deps: AppDeps, { phone, phoneWaits: waits }: { phone
     })
     return raw
   }
-  const actions = new PhoneActions(deps, phone)
   /** The code's status after a change, as the status read answers it. */
   const after = (code: string) => {
     const { status, version } = answer(code)

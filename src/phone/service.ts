@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { PhoneDeps } from './deps'
 import { businessDayAt, MORE_TIME_LIMIT, TRACKING_CODE_PATTERN, type PlaceInLine, type TicketRow } from '../tickets'
 import { namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
 
@@ -80,7 +80,7 @@ export interface UnitView {
   counterName(counterId: string): LocalizedName | null
 }
 
-function preparePhoneStatements(deps: AppDeps) {
+function preparePhoneStatements(deps: PhoneDeps) {
   return {
     placeStmt: deps.db.$client.query<{ unitName: string; unitNames: string | null; locationName: string; locationNames: string | null; timezone: string }, [string, string]>(
       `SELECT u.name AS unitName, u.names AS unitNames, l.name AS locationName, l.names AS locationNames, l.timezone AS timezone
@@ -103,7 +103,7 @@ export class PhoneService {
 
   private prepared: ReturnType<typeof preparePhoneStatements> | undefined
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: PhoneDeps) {}
 
   /** Prepared on first use (not while the server starts). */
   private get parts(): ReturnType<typeof preparePhoneStatements> {

@@ -12,7 +12,7 @@ export const DETAIL_RULES = [
   'required', 'unknownField', 'unicode', 'invalid',
   // Names in every language, src/platform/names.ts and the unit's languages.
   'nameEmpty', 'nameForm', 'nameNoLanguage', 'nameLanguages', 'languageTag', 'languageTwice', 'languageMissing',
-  // Opening hours and closed dates, src/queue/opening-hours.ts.
+  // Opening hours and closed dates, src/structure/opening-hours.ts.
   'hoursForm', 'weekday', 'hoursList', 'interval', 'time', 'emptyInterval', 'overlap', 'datesForm', 'date', 'dateTwice',
   // The provisioning file's references, src/provisioning/service.ts.
   'duplicateId', 'belongsElsewhere', 'timeZone', 'cidr', 'requiredWith', 'onlyWith', 'duplicateValue', 'unknownReference', 'typeFixed', 'notOfferedThere',

@@ -1,36 +1,33 @@
-import type { Db } from '../db/open'
 import type { Logger } from './log'
 
 /**
- * In-process "something committed" notifications, one registry per kind of event, with the
- * listeners kept per database so two apps in one process (tests) never hear each other (a
- * registry of subscribers, not a cache: it holds no statements and no data).
+ * In-process "something committed" notifications, one registry per kind of event, built once per
+ * app by the composition root (`deps.events`, src/root/deps.ts) and handed to the feature that
+ * emits and to those that listen: two apps in one process (tests) never hear each other, and no
+ * module keeps listeners of its own (a registry of subscribers, not a cache: it holds no
+ * statements and no data).
  * A listener that throws is logged and affects neither the writer nor the other listeners.
  */
 export class CommitListeners<E> {
-  private readonly byDb = new WeakMap<Db, Set<(event: E) => void>>()
+  private readonly listeners = new Set<(event: E) => void>()
 
   constructor(private readonly what: string) {}
 
-  /** Calls `listener` after every committed event of `db`, in commit order. Returns the unsubscribe function. */
-  on(db: Db, listener: (event: E) => void): () => void {
-    let set = this.byDb.get(db)
-    if (set === undefined) this.byDb.set(db, (set = new Set()))
+  /** Calls `listener` after every committed event of this app, in commit order. Returns the unsubscribe function. */
+  on(listener: (event: E) => void): () => void {
     const subscription = (event: E) => listener(event)
-    set.add(subscription)
+    this.listeners.add(subscription)
     return () => {
-      set.delete(subscription)
+      this.listeners.delete(subscription)
     }
   }
 
   /**
-   * Tells the listeners of `db`. Writers call it only from `WriteBatcher.afterCommit` (see
+   * Tells the listeners. Writers call it only from `WriteBatcher.afterCommit` (see
    * src/platform/write-batch.ts), so a listener never hears of a change before its COMMIT.
    */
-  emit(db: Db, event: E, log: Logger): void {
-    const set = this.byDb.get(db)
-    if (set === undefined) return
-    for (const listener of [...set]) {
+  emit(event: E, log: Logger): void {
+    for (const listener of [...this.listeners]) {
       try {
         listener(event)
       } catch (error) {

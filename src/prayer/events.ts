@@ -1,7 +1,4 @@
-import type { Db } from '../db/open'
-import type { Logger } from '../platform/log'
 import type { Month } from './model'
-import { CommitListeners } from '../platform/listeners'
 
 /** A new revision of a month was stored (never sent for a replay). */
 export interface PrayerMonthEvent {
@@ -16,20 +13,9 @@ export interface PrayerMonthEvent {
   month: Month
 }
 
-export type PrayerMonthListener = (event: PrayerMonthEvent) => void
-
-const prayerMonthListeners = new CommitListeners<PrayerMonthEvent>('prayer month')
-
 /**
- * Calls `listener` after every committed new revision of any month stored in `db`, in commit
- * order, in this process. Returns the function that unsubscribes it. Display feeds use it to
- * push updates.
+ * Told after every committed new revision of any month, in commit order, in this process:
+ * subscribed on the app's one registry, `deps.events.prayerMonths` (src/root/deps.ts). Display
+ * feeds use it to push updates.
  */
-export function onPrayerMonth(db: Db, listener: PrayerMonthListener): () => void {
-  return prayerMonthListeners.on(db, listener)
-}
-
-/** Tells the listeners of `db` about a committed revision. */
-export function emitPrayerMonth(db: Db, event: PrayerMonthEvent, log: Logger): void {
-  prayerMonthListeners.emit(db, event, log)
-}
+export type PrayerMonthListener = (event: PrayerMonthEvent) => void

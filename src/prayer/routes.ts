@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { PrayerDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { KiB, isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
@@ -44,7 +44,7 @@ const pathParams = {
 }
 
 /** The prayer-schedule month push and read (public API endpoint 5, contract §5). */
-export function prayerRoutes(deps: AppDeps) {
+export function prayerRoutes(deps: PrayerDeps) {
   return new Elysia({ name: 'lobby.prayer' })
     .post(
       `${BASE}/:sourceId/months`,

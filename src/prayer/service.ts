@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { admitRate, RateBuckets } from '../platform/admission'
 import type { Db } from '../db/open'
-import type { AppDeps } from '../root/deps'
+import type { PrayerDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { parseJsonBytes } from '../platform/body'
 import { sha256Hex, type StoredResponse } from '../platform/idempotency'
@@ -13,7 +13,6 @@ import { Month, PRAYERS, type Day, type PrayerName } from './model'
 import { monthRuleErrors } from './rules'
 import { canonicalJson, monthChecksum } from './checksum'
 import { addDays, localDateTime, periodOf, zonedInstant } from './calendar'
-import { emitPrayerMonth } from './events'
 import { PrayerCodes } from './errors'
 
 /** Contract §5: the source ID in the path. */
@@ -108,7 +107,7 @@ export function findSource(db: Db, sourceId: string): PrayerSource | null {
  * or a source of another workspace (one answer for all three, so a caller learns nothing about
  * other workspaces' sources).
  */
-export function authorizePush(deps: Pick<AppDeps, 'db' | 'credentials'>, secret: string | null, sourceId: string, now: number): PrayerSource {
+export function authorizePush(deps: Pick<PrayerDeps, 'db' | 'credentials'>, secret: string | null, sourceId: string, now: number): PrayerSource {
   if (secret === null) {
     throw new ApiError(401, PrayerCodes.AUTHENTICATION_REQUIRED, 'a Workspace API Key is required (Authorization: Bearer or x-service-api-key)')
   }
@@ -124,7 +123,7 @@ export function authorizePush(deps: Pick<AppDeps, 'db' | 'credentials'>, secret:
  * Contract §5: 30 pushes per source per rolling minute unless the source sets its own rate.
  * Every authenticated push to the source counts, whatever its outcome; a 429 does not.
  */
-export function assertPushRate(deps: Pick<AppDeps, 'limiter'>, source: PrayerSource, now: number): void {
+export function assertPushRate(deps: Pick<PrayerDeps, 'limiter'>, source: PrayerSource, now: number): void {
   admitRate(deps.limiter, RateBuckets.prayerPush, source.id, source.pushRateLimitPerMinute, now,
     () => `over ${source.pushRateLimitPerMinute} pushes per minute for this source; back off and retry with the same Idempotency-Key`)
 }
@@ -203,7 +202,7 @@ interface PreparedPush {
  * by the same names, as the widget push (src/widgets/service.ts). Answers once the write
  * committed.
  */
-export async function pushPrayerMonth(deps: AppDeps, request: PushRequest): Promise<PushOutcome> {
+export async function pushPrayerMonth(deps: PrayerDeps, request: PushRequest): Promise<PushOutcome> {
   const now = deps.clock.now()
   const source = authorizePush(deps, request.secret, request.sourceId, now)
   assertPushRate(deps, source, now)
@@ -218,7 +217,7 @@ export async function pushPrayerMonth(deps: AppDeps, request: PushRequest): Prom
  * `storePush` in a write of its own, at once). See `storePush` for the outcomes.
  */
 export function pushMonth(
-  deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>,
+  deps: Pick<PrayerDeps, 'db' | 'idempotency' | 'log' | 'writes' | 'events'>,
   source: PrayerSource,
   idempotencyKey: string,
   raw: Uint8Array,
@@ -231,7 +230,7 @@ export function pushMonth(
 
 /** The idempotency lookup on the raw bytes, then JSON, schema and rules, and the checksum. */
 export function preparePush(
-  deps: Pick<AppDeps, 'idempotency'>,
+  deps: Pick<PrayerDeps, 'idempotency'>,
   source: PrayerSource,
   idempotencyKey: string,
   raw: Uint8Array,
@@ -252,11 +251,11 @@ export function preparePush(
  * - same key, same bytes (stored since `preparePush`): the earlier response again (replay);
  * - same key, other bytes: 409 IDEMPOTENCY_KEY_REUSED;
  * - new key, checksum equal to the current revision's: replay of the current revision;
- * - otherwise a new revision (current + 1, or 1), told to `onPrayerMonth` listeners once it
+ * - otherwise a new revision (current + 1, or 1), told to the `deps.events.prayerMonths` listeners once it
  *   committed.
  * The idempotency record keeps the replay form (status 200, `replay: true`).
  */
-export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'writes'>, prepared: PreparedPush, now: number): PushOutcome {
+export function storePush(deps: Pick<PrayerDeps, 'db' | 'idempotency' | 'log' | 'writes' | 'events'>, prepared: PreparedPush, now: number): PushOutcome {
   const { source, month, canonical, checksum } = prepared
   const { scope, key, requestHash } = prepared.idempotency
   const dayCount = month.days.length
@@ -283,7 +282,7 @@ export function storePush(deps: Pick<AppDeps, 'db' | 'idempotency' | 'log' | 'wr
     deps.idempotency.save(scope, key, { requestHash, status: 200, body: JSON.stringify(replayBody), headers: {} }, now)
     if (created) {
       const event = { sourceId: source.id, workspaceId: source.workspaceId, period: month.period, revision, checksum, storedAt: now, dayCount, month }
-      deps.writes.afterCommit(() => emitPrayerMonth(deps.db, event, deps.log))
+      deps.writes.afterCommit(() => deps.events.prayerMonths.emit(event, deps.log))
     }
     return { created, body: created ? { ...replayBody, replay: false } : replayBody }
   })

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, primaryKey } from 'drizzle-orm/sqlite-core'
-import { workspaces } from '../provisioning/tables'
+import { workspaces } from '../structure'
 
 /** Contract §5: pushes per source per rolling minute unless the source sets its own. */
 export const DEFAULT_PRAYER_PUSH_RATE_LIMIT = 30

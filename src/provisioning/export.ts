@@ -1,6 +1,6 @@
 import type { Db } from '../db/open'
 import type { ProvisioningFile } from './model'
-import { storedRemoteJoin } from '../queue/tables'
+import { storedRemoteJoin } from '../structure'
 
 /*
  * `lobby provision --export` (contract §17): the whole configuration as a provisioning file,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { MAX_LAST_TICKET_MINUTES } from '../queue/opening-hours'
+import { MAX_LAST_TICKET_MINUTES } from '../structure'
 
 /** IDs appear in URLs: letters, digits, `_` and `-`, 1 to 160 characters. */
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,160}$' })

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../root/deps'
+import type { QueueDeps } from './deps'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
 import { presentedSecret, type Credential } from '../platform/credentials'
@@ -47,7 +47,7 @@ export function mayUseService(caller: Credential, serviceId: string): boolean {
  * against, and a 403 scope refusal cannot do anything the window protects).
  * Bearer only: Queue keys are never accepted in `x-service-api-key`.
  */
-export function admitQueueCaller(deps: AppDeps, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
+export function admitQueueCaller(deps: QueueDeps, request: Request, scope: Scope, bucket: RateBucket, now: number): Credential {
   const caller = deps.credentials.authenticate(presentedSecret(request, { allowApiKeyHeader: false }), 'queue', now)
   if (caller === null) {
     throw new ApiError(401, QueueCodes.AUTHENTICATION_FAILED, 'a valid Queue API key is required (Authorization: Bearer lbq_…)', undefined, {

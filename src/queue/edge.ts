@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import { ApiError } from '../platform/errors'
 import { isoOrNull } from '../platform/clock'
-import { queueUnits } from './tables'
+import { queueUnits } from '../structure'
 import { QueueCodes } from './errors'
 
 /** The Edge-authority columns of a queue unit row. */

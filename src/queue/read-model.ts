@@ -1,11 +1,11 @@
-import type { AppDeps } from '../root/deps'
+import type { QueueDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
 import { acceptedLanguage, resolveName } from '../platform/names'
 import { publicTicketJson, waitWhenClosed, type QueueLine } from '../tickets'
-import { openStateAt, type LocationHours, type OpenState, type WeeklyHours } from './opening-hours'
+import { openStateAt, type LocationHours, type OpenState, type WeeklyHours } from '../structure'
 import { QueueCodes } from './errors'
 import { mayUseLocation, mayUseService } from './access'
 import { locationHoursOf, queueUnitInactive, serviceHoursOf, type QueueService } from './service'
@@ -89,7 +89,7 @@ export class QueueReadModel {
   private units = new Map<string, UnitView | null>()
   private tickets = new Map<string, TicketView>()
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
+  constructor(private readonly deps: Pick<QueueDeps, 'db' | 'tickets' | 'changes'>, private readonly queue: QueueService) {}
 
   /**
    * Contract §18: the language `Accept-Language` asks for among the caller's unit's languages,

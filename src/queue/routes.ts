@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../root/deps'
+import type { QueueDeps } from './deps'
 import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, jsonHeaders } from '../platform/http'
 import { keptBytes, negotiateEncoding, type Encoding } from '../platform/compression'
@@ -43,7 +43,7 @@ function encodingFor(request: Request): Encoding | null {
  */
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
-export function queueRoutes(deps: AppDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
+export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
   // The three reads answer from memory, built again after each change (src/queue/read-model.ts): `reads`.
 
   return new Elysia({ name: 'lobby.queue' })

@@ -1,17 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
-import type { AppDeps } from '../root/deps'
+import type { QueueDeps } from './deps'
 import type { Credential } from '../platform/credentials'
 import { actorOf, encodeActor } from '../platform/actor'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { publicTicketJson, ticketJson, type TicketRow, trackedTicketJson } from '../tickets'
-import { locations, services, serviceLocations } from './tables'
+import { locations, services, serviceLocations } from '../structure'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from './access'
 import { assertNotEdgeManaged } from './edge'
 import type { IssueTicketRequest, TicketSource } from './model'
-import { locationHoursOf, openStateAt, serviceHoursOf } from './opening-hours'
+import { locationHoursOf, openStateAt, serviceHoursOf } from '../structure'
 import { localDateTime } from '../platform/time'
 
 export interface QueueUnitRow {
@@ -86,7 +86,7 @@ function issuedTicketJson(row: TicketRow, source: TicketSource) {
 export class QueueService {
   private prepared: Parts | undefined
 
-  constructor(private readonly deps: Pick<AppDeps, 'db' | 'idempotency' | 'tickets' | 'writes'>) {}
+  constructor(private readonly deps: Pick<QueueDeps, 'db' | 'idempotency' | 'tickets' | 'writes'>) {}
 
   private get parts(): Parts {
     return (this.prepared ??= prepareParts(this.deps.db))
@@ -216,7 +216,7 @@ export class QueueService {
   }
 }
 
-function prepareParts(db: AppDeps['db']) {
+function prepareParts(db: QueueDeps['db']) {
   return {
     // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
     unitStmt: db.$client.query<{ id: string; active: number; defaultLanguage: string; languages: string; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(

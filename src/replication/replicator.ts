@@ -4,7 +4,8 @@ import type { Clock } from '../platform/clock'
 import type { Logger } from '../platform/log'
 import type { BackgroundTask } from '../platform/lifecycle'
 import type { WriteBatcher } from '../platform/write-batch'
-import { onQueueChange, TicketChangeFeed, type ChangeBatch } from '../tickets'
+import { TicketChangeFeed, type ChangeBatch, type QueueChange } from '../tickets'
+import type { CommitListeners } from '../platform/listeners'
 import { migrateHeadOffice } from './postgres-schema'
 import { ReplicationState, statusOf, type ReplicationStatus } from './state'
 import type { ReplicationTarget } from './target'
@@ -15,6 +16,8 @@ export interface ReplicatorOptions {
   clock: Clock
   log: Logger
   target: ReplicationTarget
+  /** The app's queue-change events (`deps.events.queueChanges`): each committed change wakes the replicator. */
+  queueChanges: Pick<CommitListeners<QueueChange>, 'on'>
   /** Ticket events per PostgreSQL transaction. */
   batchSize?: number
   /** Wait after a failure before the next try (contract §14: at most 10 s). */
@@ -40,7 +43,7 @@ const DEFAULTS = { batchSize: 500, retryMs: 5_000, pollMs: 2_000, gatherMs: 250,
  * stored for `lobby status`, and retried every `retryMs` from the same cursor.
  */
 export class Replicator implements BackgroundTask {
-  private readonly options: Required<Omit<ReplicatorOptions, 'db' | 'writes' | 'clock' | 'log' | 'target'>>
+  private readonly options: Required<Omit<ReplicatorOptions, 'db' | 'writes' | 'clock' | 'log' | 'target' | 'queueChanges'>>
   private readonly feed: TicketChangeFeed
   private readonly state: ReplicationState
   private cursor = 0
@@ -76,7 +79,7 @@ export class Replicator implements BackgroundTask {
     this.lastSuccessAt = row.lastSuccessAt
     this.stopped = false
     // Told after the COMMIT of every ticket change: a cheap nudge, never a wait on the write path.
-    this.unsubscribe = onQueueChange(this.deps.db, () => this.announce())
+    this.unsubscribe = this.deps.queueChanges.on(() => this.announce())
     this.deps.log({ level: 'info', msg: 'replication started', target: this.deps.target.display, cursor: this.cursor })
     this.loop = this.run()
   }

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../root/deps'
+import type { ReportDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { admitQueueCaller, DEFAULT_READ_PER_MINUTE } from '../queue/access'
-import { Scopes } from '../queue/model'
-import { deviceSecretOf } from '../devices/access'
-import type { DeviceService } from '../devices/service'
+import { admitQueueCaller, DEFAULT_READ_PER_MINUTE } from '../queue'
+import { Scopes } from '../queue'
+import { deviceSecretOf } from '../devices'
+import type { DeviceService } from '../devices'
 import { ReportCodes } from './errors'
 import { admitRate, RateBuckets } from '../platform/admission'
 import type { ReportScope } from './service'
@@ -19,7 +19,7 @@ import { requireSession, sessionIdOf, type PeopleService } from '../people'
  * looked at (a bearer key is never read from a cookie). The report routes only read, so a
  * device needs no Origin check.
  */
-export function admitReportsReader(deps: AppDeps, devices: DeviceService, request: Request, now: number): { queueUnitId: string; locations: string[] | null; services: string[] | null; credentialId: string } {
+export function admitReportsReader(deps: ReportDeps, devices: DeviceService, request: Request, now: number): { queueUnitId: string; locations: string[] | null; services: string[] | null; credentialId: string } {
   const secret = request.headers.has('authorization') ? null : deviceSecretOf(request)
   if (secret === null) {
     const caller = admitQueueCaller(deps, request, Scopes.REPORTS_READ, 'read', now)
@@ -39,7 +39,7 @@ export function admitReportsReader(deps: AppDeps, devices: DeviceService, reques
 export const REPORT_RANGE_READS_PER_MINUTE = 30
 
 /** The range-read limit, after the caller's own read limit (`admitReportReader`). */
-export function admitRangeRead(deps: AppDeps, credentialId: string, now: number): void {
+export function admitRangeRead(deps: ReportDeps, credentialId: string, now: number): void {
   admitRate(deps.limiter, RateBuckets.reportRange, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
     (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} report range reads per minute for this credential; retry after ${retry} s`)
 }
@@ -59,7 +59,7 @@ export type ReportReader = ReportScope & { credentialId: string }
  * on a paired PC), else as the session: a manager signed in on a browser paired as a desk
  * still reads reports.
  */
-export async function admitReportReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<ReportReader> {
+export async function admitReportReader(deps: ReportDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<ReportReader> {
   const bySession = !request.headers.has('authorization') && sessionIdOf(request) !== null
   if (!bySession || deviceSecretOf(request) !== null) {
     try {
@@ -83,7 +83,7 @@ export async function admitReportReader(deps: AppDeps, devices: DeviceService, p
  * except that a key limited to some locations or services is 403 SCOPE_FORBIDDEN: the clerks'
  * figures are the whole unit's, they cannot be cut to a location or a service.
  */
-export async function admitStaffReportReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<StaffScope & { credentialId: string }> {
+export async function admitStaffReportReader(deps: ReportDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<StaffScope & { credentialId: string }> {
   const reader = await admitReportReader(deps, devices, people, request, now)
   if (reader.locations !== null || reader.services !== null) {
     throw new ApiError(403, ReportCodes.SCOPE_FORBIDDEN, 'the staff report covers whole queue units: this key is limited to some locations or services')
@@ -96,7 +96,7 @@ export async function admitStaffReportReader(deps: AppDeps, devices: DeviceServi
  * (contract §23 "Expensive reads"): one load of the /reports page makes five range reads, and
  * the ratings (a few rows a day from their own table) need not eat the roll-up reads' budget.
  */
-export function admitFeedbackRead(deps: AppDeps, credentialId: string, now: number): void {
+export function admitFeedbackRead(deps: ReportDeps, credentialId: string, now: number): void {
   admitRate(deps.limiter, RateBuckets.reportFeedback, credentialId, REPORT_RANGE_READS_PER_MINUTE, now,
     (retry) => `over ${REPORT_RANGE_READS_PER_MINUTE} feedback report reads per minute for this credential; retry after ${retry} s`)
 }
@@ -106,7 +106,7 @@ export function admitFeedbackRead(deps: AppDeps, credentialId: string, now: numb
  * a key limited to some locations or services reads the ratings of those only: each rating
  * belongs to one location and service, so it can be cut (the staff report's figures cannot).
  */
-export async function admitFeedbackReader(deps: AppDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<FeedbackScope & { credentialId: string }> {
+export async function admitFeedbackReader(deps: ReportDeps, devices: DeviceService, people: PeopleService, request: Request, now: number): Promise<FeedbackScope & { credentialId: string }> {
   const { queueUnitIds, locations, services, credentialId } = await admitReportReader(deps, devices, people, request, now)
   return { queueUnitIds: queueUnitIds === null ? null : [...queueUnitIds], locations, services, credentialId }
 }

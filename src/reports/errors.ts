@@ -1,4 +1,4 @@
-import { QueueCodes } from '../queue/errors'
+import { QueueCodes } from '../queue'
 import type { ErrorExample } from '../platform/openapi'
 
 /** Every error code the report routes answer with (contract §12). Tests import these. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { NO_BREAK_REASON } from './csv'
-import { Names } from '../counters/model'
+import { Names } from '../counters'
 
 const closed = { additionalProperties: false } as const
 const Seconds = Type.Union([Type.Number(), Type.Null()])

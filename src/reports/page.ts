@@ -1,7 +1,7 @@
-import { canonicalLang, directionOf } from '../screens/shared/options'
+import { canonicalLang, directionOf } from '../screens'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { ASSETS } from '../screens/assets'
+import { ASSETS } from '../screens/page'
 
 /** Who opens /reports, as the route finds out from the request's cookies (contract §12, §24). */
 export type ReportsVisitor = 'reader' | 'clerk' | 'nobody'

@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { ReportDeps } from './deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
 import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportReader, admitStaffReportReader } from './access'
 import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
 import type { ReportQuery, ReportScope, ReportService, ReportSummaryReader } from './service'
-import type { DeviceService } from '../devices/service'
+import type { DeviceService } from '../devices'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
 import { reportsPage, type ReportsVisitor } from './page'
-import { deviceSecretOf } from '../devices/access'
+import { deviceSecretOf } from '../devices'
 import { sessionIdOf } from '../people'
 import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
@@ -30,7 +30,7 @@ function param(url: URL, name: string): string | undefined {
  * query is read by hand (never Elysia's coercion), so every bad value is an envelope 422.
  */
 export function reportRoutes(
-  deps: AppDeps,
+  deps: ReportDeps,
   { reports: service, summaries: summary, staff, feedback, people, devices, reportCache: cache }: {
     reports: () => ReportService
     feedback: () => FeedbackReport

@@ -1,7 +1,10 @@
 import { createPlatformDeps, type PlatformDeps, type PlatformInput } from '../platform/deps'
-import { MetricsSink } from '../ops/metric-hooks'
-import { Tickets } from '../tickets'
-import { WidgetStore } from '../widgets/store'
+import { CommitListeners } from '../platform/listeners'
+import type { PrayerMonthEvent } from '../prayer'
+import { MetricsSink } from '../ops'
+import { Tickets, type QueueChange } from '../tickets'
+import { WidgetStore, type WidgetSnapshot } from '../widgets'
+import { WebhookOutbox } from '../webhooks'
 import { StaffIntervals, type PasswordCost } from '../people'
 
 /**
@@ -28,27 +31,49 @@ export interface AppDeps extends PlatformDeps {
    * may import the people feature (which uses devices).
    */
   staff: StaffIntervals
+  /** The one webhook outbox (src/webhooks): ticket changes, appointments and the wait watch write their events through it. */
+  outbox: WebhookOutbox
+  /** The app's in-process events, told after COMMIT; one registry each, here and nowhere else. */
+  events: AppEvents
 }
 
-type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff'
+/** What committed changes the app's listeners hear of (display feeds, phone polls, the floor, replication). */
+export interface AppEvents {
+  /** A queue unit's tickets or counters changed (src/tickets: `Tickets` emits). */
+  queueChanges: CommitListeners<QueueChange>
+  /** A widget's snapshot was accepted (src/widgets: a push emits). */
+  widgetSnapshots: CommitListeners<WidgetSnapshot>
+  /** A prayer month's new revision was stored (src/prayer: a push emits). */
+  prayerMonths: CommitListeners<PrayerMonthEvent>
+}
+
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff' | 'outbox' | 'events'
 
 export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
 
 /** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
 export function createDeps(input: DepsInput): AppDeps {
-  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, ...platformInput } = input
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, outbox: givenOutbox, events: givenEvents, ...platformInput } = input
   const platform = createPlatformDeps(platformInput)
   const metrics = givenMetrics ?? new MetricsSink(input.db)
+  const outbox = givenOutbox ?? new WebhookOutbox(input.db, platform.ids)
+  const events: AppEvents = givenEvents ?? {
+    queueChanges: new CommitListeners<QueueChange>('queue change'),
+    widgetSnapshots: new CommitListeners<WidgetSnapshot>('widget snapshot'),
+    prayerMonths: new CommitListeners<PrayerMonthEvent>('prayer month'),
+  }
   const base = {
     ...platform,
     metrics,
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(trackingCodes !== undefined ? { trackingCodes } : {}),
     ...(passwordCost !== undefined ? { passwordCost } : {}),
+    outbox,
+    events,
   }
   return {
     ...base,
-    tickets: tickets ?? new Tickets({ ...base, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
+    tickets: tickets ?? new Tickets({ ...base, queueChanges: events.queueChanges, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
     widgets: widgets ?? new WidgetStore(input.db),
     staff: staff ?? new StaffIntervals(input.db),
   }

@@ -1,29 +1,26 @@
 import type { AppDeps } from './deps'
-import { metricsLoadTask } from '../ops/metric-hooks'
-import { QueueService } from '../queue/service'
-import { QueueReadModel } from '../queue/read-model'
-import { CounterService } from '../counters/service'
-import { DeskService } from '../desk/service'
-import { DeviceService } from '../devices/service'
-import { KioskService } from '../kiosk/service'
-import { PhoneService } from '../phone/service'
-import { JoinService } from '../join/service'
-import { ReportService, ReportSummaryReader } from '../reports/service'
-import { ReportCache } from '../reports/cache'
-import { StaffReport } from '../reports/staff'
-import { FeedbackReport } from '../reports/feedback'
-import { createPhoneWaits, phoneWaitsTask } from '../phone/live'
-import type { PhoneWaits } from '../phone/waits'
-import type { PhoneStatus, UnitView } from '../phone/service'
-import type { LiveHub } from '../display/hub'
-import { createLiveHub, liveHubTask } from '../display/live'
-import { onWidgetSnapshot } from '../widgets/service'
-import { onPrayerMonth } from '../prayer/events'
-import { onQueueChange } from '../tickets'
+import { metricsLoadTask } from '../ops'
+import { QueueService } from '../queue'
+import { QueueReadModel } from '../queue'
+import { CounterService } from '../counters'
+import { DeskService } from '../desk'
+import { DeviceService } from '../devices'
+import { KioskService } from '../kiosk'
+import { PhoneActions, PhoneService } from '../phone'
+import { JoinService } from '../join'
+import { ReportService, ReportSummaryReader } from '../reports'
+import { ReportCache } from '../reports'
+import { StaffReport } from '../reports'
+import { FeedbackReport } from '../reports'
+import { createPhoneWaits, phoneWaitsTask } from '../phone'
+import type { PhoneWaits } from '../phone'
+import type { PhoneStatus, UnitView } from '../phone'
+import type { LiveHub } from '../display'
+import { createLiveHub, liveHubTask } from '../display'
 import { PeopleService, StaffReads } from '../people'
-import { ManageService } from '../manage/service'
-import { liveHubTask as floorHubTask } from '../display/live'
-import { BranchService } from '../admin'
+import { ManageService } from '../manage'
+import { liveHubTask as floorHubTask } from '../display'
+import { AdminDevices, AdminKeys, AdminStaff, AdminVoice, AdminWebhooks, BranchService, type AdminServices } from '../admin'
 import { AppointmentService, missedAppointmentsTask } from '../appointments'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
@@ -36,6 +33,8 @@ export interface AppServices {
   devices: DeviceService
   kiosk: KioskService
   phone: PhoneService
+  /** The phone page's changes to a ticket (more time, leave the line, contract §20). */
+  phoneActions: PhoneActions
   /** Joining the queue from a phone (contract §20). */
   join: JoinService
   /** The phone's long polls waiting for a change (src/phone/live.ts). */
@@ -57,6 +56,8 @@ export interface AppServices {
   manage: ManageService
   /** The console's Branch section (contract §17): configuration edits through the provisioning code. */
   branch: BranchService
+  /** The console's other sections (contract §17): devices, staff, keys, webhooks, voice clips. */
+  admin: AdminServices
   /** Bookings, slots and check-in (contract §21). */
   appointments: AppointmentService
 }
@@ -73,9 +74,9 @@ export function composeServices(deps: AppDeps): AppServices {
 
   // The display feeds: the hub hears of every committed change after its COMMIT.
   const liveHub = createLiveHub(deps)
-  onWidgetSnapshot(deps.db, (snapshot) => liveHub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
-  onPrayerMonth(deps.db, (event) => liveHub.publish('prayer', event.sourceId, event.workspaceId))
-  onQueueChange(deps.db, (change) => liveHub.publish('queue', change.queueUnitId, change.workspaceId))
+  deps.events.widgetSnapshots.on((snapshot) => liveHub.publish('widget', snapshot.widgetId, snapshot.workspaceId))
+  deps.events.prayerMonths.on((event) => liveHub.publish('prayer', event.sourceId, event.workspaceId))
+  deps.events.queueChanges.on((change) => liveHub.publish('queue', change.queueUnitId, change.workspaceId))
   deps.lifecycle.register(liveHubTask(liveHub, deps.limits.socketRecheckMs))
 
   // One Queue service for the public, operator, desk and kiosk routes (its statements are prepared once).
@@ -84,7 +85,7 @@ export function composeServices(deps: AppDeps): AppServices {
   // The phone's waiting polls: told of every committed queue change, all answered when stopping.
   const phone = new PhoneService(deps)
   const phoneWaits = createPhoneWaits(deps, phone)
-  onQueueChange(deps.db, (change) => phoneWaits.changed(change.queueUnitId))
+  deps.events.queueChanges.on((change) => phoneWaits.changed(change.queueUnitId))
   deps.lifecycle.register(phoneWaitsTask(phoneWaits))
   const people = new PeopleService(deps, deps.passwordCost === undefined ? {} : { passwordCost: deps.passwordCost })
   // The live floor: its views hear of every committed change of their unit (coalesced, FLOOR_PUBLISH_MS);
@@ -93,7 +94,7 @@ export function composeServices(deps: AppDeps): AppServices {
   const appointments = new AppointmentService(deps)
   deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
   const manage = new ManageService(deps, counters, appointments)
-  onQueueChange(deps.db, (change) => manage.changed(change.queueUnitId))
+  deps.events.queueChanges.on((change) => manage.changed(change.queueUnitId))
   deps.lifecycle.register(manage.task())
   deps.lifecycle.register(floorHubTask(manage.hub, deps.limits.socketRecheckMs))
   deps.metrics.longestWaits = () => manage.watch.longestWaits()
@@ -101,16 +102,18 @@ export function composeServices(deps: AppDeps): AppServices {
   let summaries: ReportSummaryReader | undefined
   let staffReport: StaffReport | undefined
   let feedbackReport: FeedbackReport | undefined
+  const devices = new DeviceService(deps.db, deps.ids)
   const reportService = () => (reports ??= new ReportService(deps.db.$client, deps.tickets.rollupReads))
   return {
     queue,
     queueReads: new QueueReadModel(deps, queue),
     counters,
     desk: new DeskService(deps, counters, people, appointments),
-    devices: new DeviceService(deps.db, deps.ids),
+    devices,
     kiosk: new KioskService(deps, queue),
     join: new JoinService(deps, queue),
     phone,
+    phoneActions: new PhoneActions(deps, phone),
     phoneWaits,
     liveHub,
     reports: reportService,
@@ -121,6 +124,13 @@ export function composeServices(deps: AppDeps): AppServices {
     people,
     manage,
     branch: new BranchService(deps),
+    admin: {
+      devices: new AdminDevices(deps.db, devices),
+      keys: new AdminKeys(deps.db, deps.ids),
+      staff: new AdminStaff(people),
+      voice: new AdminVoice(deps.db),
+      webhooks: new AdminWebhooks(deps.db, deps.ids),
+    },
     appointments,
   }
 }

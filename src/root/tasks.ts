@@ -1,9 +1,9 @@
 import type { AppDeps } from './deps'
-import type { ReplicationTarget } from '../replication/target'
-import { DailyClose } from '../counters/daily-close'
-import { OpeningWatch } from '../display/opening-watch'
-import { WebhookWorker } from '../webhooks/worker'
-import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops/retention'
+import { loadReplicator, type ReplicationTarget } from '../replication'
+import { DailyClose } from '../counters'
+import { OpeningWatch } from '../display'
+import { WebhookWorker } from '../webhooks'
+import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops'
 
 export interface ServerTaskOptions {
   /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
@@ -21,7 +21,7 @@ const PRUNE_EVERY_MS = 10 * 60_000
  */
 export async function registerServerTasks(deps: AppDeps, options: ServerTaskOptions): Promise<void> {
   // Loaded only when replicating (the PostgreSQL client and the feed cost ~7 ms of every start otherwise).
-  const Replicator = options.replicateTo === undefined ? null : (await import('../replication/replicator')).Replicator
+  const Replicator = options.replicateTo === undefined ? null : await loadReplicator()
   const { db, clock, log } = deps
   let pruneTimer: ReturnType<typeof setInterval> | undefined
   deps.lifecycle.register({
@@ -39,7 +39,7 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   deps.lifecycle.register(new OpeningWatch(deps).task())
   const replicator = Replicator === null || options.replicateTo === undefined
     ? null
-    : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo })
+    : new Replicator({ db, writes: deps.writes, clock, log, target: options.replicateTo, queueChanges: deps.events.queueChanges })
   if (replicator !== null) {
     deps.metrics.replication = () => replicator.status()
     deps.lifecycle.register(replicator)

@@ -41,7 +41,7 @@ export interface Asset {
   /** Under its current hashed path: cached for good; under an older name: revalidated. */
   cache: { current: string; other: string }
   /** The body compressed, made at build time; decoded from the binary on first use. */
-  readonly encoded: Record<Encoding, Uint8Array>
+  readonly encoded: Record<Encoding, Uint8Array<ArrayBuffer>>
 }
 
 const JS = 'text/javascript; charset=utf-8'
@@ -52,12 +52,12 @@ const HASHED_CACHE = { current: 'public, max-age=31536000, immutable', other: 'n
  * The fallback's compression. node:zlib is required here, not imported at the top: loading it
  * (and the streams it brings) costs ~20 ms of every start, and a built binary never needs it.
  */
-function compressNow(body: string): Record<Encoding, Uint8Array> {
+function compressNow(body: string): Record<Encoding, Uint8Array<ArrayBuffer>> {
   const zlib = require('node:zlib') as typeof import('node:zlib')
   return { br: new Uint8Array(zlib.brotliCompressSync(body)), gzip: new Uint8Array(zlib.gzipSync(body, { level: 9 })) }
 }
 
-function decode(base64: string): Uint8Array {
+function decode(base64: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(base64, 'base64'))
 }
 
@@ -72,8 +72,8 @@ function asset(prefix: string, stem: string, extension: 'js' | 'css', body: stri
   // The macro compressed the files on disk when the code was bundled; should they differ from
   // what was embedded (a transpiler cache), compress the embedded text instead. Either way on
   // the first request that asks for them, not at every start (cold start, idle memory).
-  let encoded: Record<Encoding, Uint8Array> | undefined
-  const encode = (): Record<Encoding, Uint8Array> => built.hash === bodyHash
+  let encoded: Record<Encoding, Uint8Array<ArrayBuffer>> | undefined
+  const encode = (): Record<Encoding, Uint8Array<ArrayBuffer>> => built.hash === bodyHash
     ? { br: decode(built.br), gzip: decode(built.gzip) }
     : compressNow(body)
   return {

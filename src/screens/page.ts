@@ -1,6 +1,10 @@
 import { directionOf, readOptions } from './shared/options'
 import { SCRIPT, STYLESHEET } from './assets'
 
+// The page door: other features render their pages in this frame and name their files through
+// `ASSETS`. Loading it loads the embedded assets, so the feature doors (index.ts) do not export it.
+export { ASSETS } from './assets'
+
 /**
  * What a screen page may load and where it may connect: its own origin only (the display API,
  * its websocket and voice clips, the QR codes as SVG files of this server). No image from

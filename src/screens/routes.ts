@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { ScreenDeps } from './deps'
 import { assetRoutes } from './asset-route'
 import { pageHeaders, SCREEN_CSP, screenPage, type ScreenKind } from './page'
 
@@ -16,7 +16,7 @@ const hidden = { detail: { hide: true } }
  * display API (docs/display.md) like any other client; they hold no data themselves, so a
  * page is 200 for any token and the page says when the token is not valid.
  */
-export function screenRoutes(deps: AppDeps) {
+export function screenRoutes(deps: ScreenDeps) {
   // A screen's token is in its URL: no referrer, ever (pageHeaders). A board is framed by this
   // origin only, or also by the signage players `--frame-ancestors` names (contract §27).
   const headers = pageHeaders(SCREEN_CSP, { self: true, origins: deps.boardFrameAncestors })

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { planStable } from '../platform/sql'
-import type { WebhookOutbox } from '../webhooks/outbox'
+import type { TicketOutbox } from './transitions'
 import type { TicketStore } from './store'
 import { ticketJson } from './store'
 import { callOrder, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
@@ -51,7 +51,7 @@ export class ApproachingWatch {
   private readonly laneStmt
   private readonly markStmt
 
-  constructor(client: Database, private readonly store: Pick<TicketStore, 'byId'>, private readonly outbox: WebhookOutbox, private readonly policyOf: (queueUnitId: string) => PriorityPolicy) {
+  constructor(client: Database, private readonly store: Pick<TicketStore, 'byId'>, private readonly outbox: TicketOutbox, private readonly policyOf: (queueUnitId: string) => PriorityPolicy) {
     this.aheadStmt = client.query<{ ahead: number }, [string]>('SELECT approaching_ahead AS ahead FROM queue_units WHERE id = ?1')
     this.laneStmt = client.query<HeadRow, [string, string, number]>(APPROACHING_LANES_SQL)
     this.markStmt = client.query<{ id: string }, [string, number]>(

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open'
 import type { Logger } from '../platform/log'
-import { CommitListeners } from '../platform/listeners'
+import type { CommitListeners } from '../platform/listeners'
 import type { WriteBatcher } from '../platform/write-batch'
 
 /** A committed change to a queue unit's tickets or counters (display feeds' "queue" topic). */
@@ -13,18 +13,13 @@ export interface QueueChange {
 
 export type QueueChangeListener = (change: QueueChange) => void
 
-/** The registry of listeners (per database, so two apps in one process never hear each other). */
-const queueChangeListeners = new CommitListeners<QueueChange>('queue change')
-
-/**
- * Calls `listener` after every committed change to the tickets or counters of any queue unit
- * in `db` (ticket issue, walk-in, every transition, counter open/close, the daily close), in
- * commit order, in this process. Idempotent replays and refused requests change nothing and
- * are not reported. Returns the function that unsubscribes.
+/*
+ * Who hears of a change: the app's one registry, `deps.events.queueChanges` (built by the
+ * composition root, src/root/deps.ts, and handed to `Tickets`). A listener is called after every
+ * committed change to the tickets or counters of any queue unit (ticket issue, walk-in, every
+ * transition, counter open/close, the daily close), in commit order, in this process.
+ * Idempotent replays and refused requests change nothing and are not reported.
  */
-export function onQueueChange(db: Db, listener: QueueChangeListener): () => void {
-  return queueChangeListeners.on(db, listener)
-}
 
 /**
  * The per-unit `stateRevision`. `bump` runs inside the transaction that changes the unit's
@@ -38,7 +33,7 @@ export class QueueRevisions {
   private readonly readStmt
 
   // Raw statements: `RETURNING` hands back the new revision without a second read.
-  constructor(private readonly db: Db, private readonly writes: WriteBatcher, private readonly log: Logger) {
+  constructor(private readonly db: Db, private readonly writes: WriteBatcher, private readonly log: Logger, private readonly listeners: CommitListeners<QueueChange>) {
     this.bumpStmt = db.$client.query<QueueChange, [string]>(
       'UPDATE queue_units SET state_revision = state_revision + 1 WHERE id = ?1 RETURNING id AS queueUnitId, workspace_id AS workspaceId, state_revision AS stateRevision',
     )
@@ -52,7 +47,7 @@ export class QueueRevisions {
     if (!this.db.$client.inTransaction) throw new Error('stateRevision must be bumped inside the change\'s transaction')
     const change = this.bumpStmt.get(queueUnitId)
     if (change === null) return
-    this.writes.afterCommit(() => queueChangeListeners.emit(this.db, change, this.log), `queue-change:${queueUnitId}`)
+    this.writes.afterCommit(() => this.listeners.emit(change, this.log), `queue-change:${queueUnitId}`)
   }
 
   /** The unit's current revision, or null for an unknown unit. */

@@ -3,7 +3,7 @@ import type { Clock } from '../platform/clock'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
 import { namesObject, storedName } from '../platform/names'
-import { locationHoursOf, openStateAt, serviceHoursOf, type OpenState } from '../queue/opening-hours'
+import { locationHoursOf, openStateAt, serviceHoursOf, type OpenState } from '../structure'
 import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
 

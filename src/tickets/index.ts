@@ -18,8 +18,8 @@ export { formatTicketNumber, businessDayAt } from './numbering'
 // The owner of ticket state, its transitions and their effects.
 export { Tickets, ticketEventJson, type TicketsDeps, type LinePosition, type PlaceInLine, type TicketEventRow } from './service'
 export {
-  TICKET_ACTIONS, TRANSITIONS, TRANSITION_EFFECTS, OPEN_STATUSES, assertTransition,
-  type TicketAction, type TicketEventName, type TransitionRule, type TransitionEffect, type TransitionInput, type TicketChanges, type RollupFigure,
+  TICKET_ACTIONS, TICKET_EVENT_TYPES, TRANSITIONS, TRANSITION_EFFECTS, OPEN_STATUSES, assertTransition,
+  type TicketAction, type TicketEventType, type TicketOutbox, type TicketEventName, type TransitionRule, type TransitionEffect, type TransitionInput, type TicketChanges, type RollupFigure,
 } from './transitions'
 export { SYSTEM_ACTOR, type TicketChange } from './writer'
 export { MORE_TIME_STEPS, MORE_TIME_LIMIT, planMoreTime, type MoreTimePlan } from './more-time'
@@ -28,7 +28,7 @@ export { DEFAULT_PRIORITY_POLICY, chooseNext, normalCallsAfter, callOrder, calls
 
 // Live reads and their change notices.
 export { QueueLines, type QueueLine, type LineNowServing } from './lines'
-export { onQueueChange, type QueueChange, type QueueChangeListener } from './changes'
+export { type QueueChange, type QueueChangeListener } from './changes'
 export {
   RECENT_CALLS, queueDisplayState, waitWhenClosed,
   type QueueDisplayState, type QueueDisplayLocation, type QueueDisplayService, type QueueDisplayCall, type QueueDisplayNowServing, type OpenSignature,

@@ -7,8 +7,6 @@ import { isoTime, systemClock, type Clock } from '../platform/clock'
 import { decodeActor } from '../platform/actor'
 import { planStable } from '../platform/sql'
 import { inReadTransaction } from '../platform/transactions'
-import { WebhookOutbox } from '../webhooks/outbox'
-import type { TicketEventType } from '../webhooks/outbox'
 import { tickets, ticketEvents, ticketCalls } from './tables'
 import { TicketStore, issueActor, ticketJson, type NewTicket, type TicketRow } from './store'
 import { TicketWriter, SYSTEM_ACTOR, isSystemActor, type TicketChange } from './writer'
@@ -16,8 +14,9 @@ import { ReportRollups } from './rollup-writer'
 import { localHour } from './rollup-encoding'
 import { QueueLines, type QueueLine } from './lines'
 import { QueueRevisions, type QueueChange } from './changes'
+import type { CommitListeners } from '../platform/listeners'
 import { QueueDisplayReader, type OpenSignature, type QueueDisplayState } from './display-state'
-import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TransitionInput, type TransitionRule } from './transitions'
+import { assertTransition, DAILY_CLOSE, OPEN_STATUSES, type TicketAction, type TicketEventType, type TicketOutbox, type TransitionInput, type TransitionRule } from './transitions'
 import { callOrder, callsAhead, chooseNext, DEFAULT_PRIORITY_POLICY, type LinePlace, type PriorityPolicy } from './priority'
 import { RollupReads } from './rollup-reads'
 import { MORE_TIME_LIMIT, planMoreTime } from './more-time'
@@ -82,6 +81,10 @@ export interface TicketsDeps {
   clock?: Clock
   /** Told each ticket event once its write committed (`lobby_tickets_total`). */
   onEvent?: (type: TicketEventType) => void
+  /** Where each change's webhook event is written, inside its transaction (the root's one `WebhookOutbox`, src/webhooks). */
+  outbox: TicketOutbox
+  /** The app's registry of queue-change listeners (`deps.events.queueChanges`), told after each COMMIT. */
+  queueChanges: CommitListeners<QueueChange>
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
   trackingCodes?: (now: number) => string
 }
@@ -526,7 +529,7 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
   const store = new TicketStore(db, deps.ids, deps.trackingCodes)
   const clock = deps.clock ?? systemClock
   const lines = new QueueLines(db, () => clock.now())
-  const outbox = new WebhookOutbox(db, deps.ids)
+  const outbox = deps.outbox
   const policyStmt = db.$client.query<{ mode: string; normalPerPriority: number | null }, [string]>(
     'SELECT priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
   )
@@ -539,7 +542,7 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     lines,
     writer: new TicketWriter(db, store, changed),
     rollups: new ReportRollups(db.$client, deps.writes),
-    revisions: new QueueRevisions(db, deps.writes, deps.log),
+    revisions: new QueueRevisions(db, deps.writes, deps.log, deps.queueChanges),
     outbox,
     approaching: new ApproachingWatch(db.$client, store, outbox, policyOf),
     display: new QueueDisplayReader(db, lines),

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { queueUnits, locations, services } from '../queue/tables'
+import { queueUnits, locations, services } from '../structure'
 
 /*
  * The tables of ticket state, owned by the tickets feature: nothing outside src/tickets/ reads

@@ -1,8 +1,22 @@
 import { ApiError } from '../platform/errors'
-import type { TicketEventType } from '../webhooks/outbox'
+import type { Actor } from '../platform/actor'
 import type { TicketStatus } from './model'
 import type { TicketRow } from './store'
 import { TicketCodes } from './errors'
+
+/** The webhook events of a ticket's changes (contract §3 Webhooks): each transition's row names its own. */
+export const TICKET_EVENT_TYPES = [
+  'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
+  'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
+  // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
+  'ticket.reinstated', 'ticket.approaching',
+] as const
+export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
+
+/** Where a change's webhook event is written, in its own transaction: the root's `WebhookOutbox` (src/webhooks), handed in. */
+export interface TicketOutbox {
+  enqueue(queueUnitId: string, type: TicketEventType, actor: Actor, ticket: { id: string }, now: number): number
+}
 
 /** The operator's ticket actions (contract §3), named as in their URLs. */
 export const TICKET_ACTIONS = ['call', 'recall', 'start', 'complete', 'no-show', 'cancel', 'requeue', 'transfer', 'reinstate'] as const

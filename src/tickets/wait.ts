@@ -1,11 +1,11 @@
-import { DEFAULT_SERVICE_SECONDS } from '../queue/tables'
+import { DEFAULT_SERVICE_SECONDS } from '../structure'
 
 /**
- * The services' column defaults (src/queue/tables.ts, a schema-only link like tickets/tables.ts's
+ * The services' column defaults (src/structure/tables.ts, a schema-only link like tickets/tables.ts's
  * foreign keys): `DEFAULT_SERVICE_SECONDS` is also used when neither completions nor the service
  * say otherwise (contract §3).
  */
-export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../queue/tables'
+export { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../structure'
 
 /**
  * Part one's formula (contract §3): ceil((waiting ahead + 1) / max(open counters, 1)) × average

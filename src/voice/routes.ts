@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../root/deps'
+import type { VoiceDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { authenticateDisplay, tokenOf } from '../display/access'
-import type { DeviceService } from '../devices/service'
-import { canonicalLang } from '../screens/shared/options'
+import { authenticateDisplay, tokenOf } from '../display'
+import type { DeviceService } from '../devices'
+import { canonicalLang } from '../screens'
 import { isClipName, readClip, voiceManifest } from './service'
 import { VoiceCodes } from './errors'
 import { readVoiceClipDocs, readVoiceManifestDocs } from './docs'
@@ -20,7 +20,7 @@ export function clipHref(lang: string, name: string, sha256: string): string {
  * the others of contract §6 (a display credential, CORS from the display plugin): a board asks
  * for its unit's manifest in its language, then loads the clips it names.
  */
-export function voiceRoutes(deps: AppDeps, { devices }: { devices: DeviceService }) {
+export function voiceRoutes(deps: VoiceDeps, { devices }: { devices: DeviceService }) {
   // A paired display (its cookie) hears calls like a display token's board does: `devices`.
   return new Elysia({ name: 'lobby.voice' })
     .get(

@@ -3,16 +3,12 @@ import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
 import { isoTime } from '../platform/clock'
 import type { Actor } from '../platform/actor'
-import { credentials } from '../provisioning/tables'
+import { credentials } from '../structure'
 import { webhooks, webhookDeliveries } from './tables'
+import { TICKET_EVENT_TYPES, type TicketEventType } from '../tickets'
 
-export const TICKET_EVENT_TYPES = [
-  'ticket.created', 'ticket.called', 'ticket.recalled', 'ticket.serving', 'ticket.completed',
-  'ticket.no_show', 'ticket.cancelled', 'ticket.requeued', 'ticket.transferred',
-  // Contract §20: a no-show brought back; a waiting ticket near its turn (once per ticket).
-  'ticket.reinstated', 'ticket.approaching',
-] as const
-export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number]
+// The ticket events are the tickets feature's (each transition names its own); re-exported for this feature's readers.
+export { TICKET_EVENT_TYPES, type TicketEventType }
 
 /** Contract §21: an appointment's events; their body's `data` is the appointment (src/appointments). */
 export type AppointmentEventType = 'appointment.booked' | 'appointment.cancelled' | 'appointment.checked_in' | 'appointment.missed'
@@ -34,16 +30,18 @@ type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
  * exists exactly when the change does; delivery happens later, off the request path.
  */
 export class WebhookOutbox {
-  private readonly subscribers
-  private readonly insert
+  private prepared: ReturnType<WebhookOutbox['prepare']> | undefined
 
-  constructor(private readonly db: Db, private readonly ids: IdGenerator) {
-    this.subscribers = db
+  /** Built once, by the composition root; its statements are prepared on first use (not while the app is built). */
+  constructor(private readonly db: Db, private readonly ids: IdGenerator) {}
+
+  private prepare() {
+    const subscribers = this.db
       .select({ id: webhooks.id, events: webhooks.events })
       .from(webhooks)
       .where(and(eq(webhooks.queueUnitId, sql.placeholder('unit')), eq(webhooks.active, true)))
       .prepare()
-    this.insert = db
+    const insert = this.db
       .insert(webhookDeliveries)
       .values({
         id: sql.placeholder('id'),
@@ -57,6 +55,7 @@ export class WebhookOutbox {
         createdAt: sql.placeholder('now'),
       })
       .prepare()
+    return { subscribers, insert }
   }
 
   /**
@@ -73,12 +72,13 @@ export class WebhookOutbox {
    */
   enqueueEvent(queueUnitId: string, type: WebhookEventType, actor: Actor, ticketId: string, data: unknown, now: number): number {
     let written = 0
+    const { subscribers, insert } = (this.prepared ??= this.prepare())
     let body: string | undefined
-    for (const hook of this.subscribers.all({ unit: queueUnitId })) {
+    for (const hook of subscribers.all({ unit: queueUnitId })) {
       if (!(JSON.parse(hook.events) as string[]).includes(type)) continue
       // One event, one ID and one body, whichever endpoints receive it.
       body ??= JSON.stringify({ id: this.ids.next('evt_'), type, createdAt: isoTime(now), actor: { type: actor.type, id: actor.id }, data })
-      this.insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId, eventType: type, body, now })
+      insert.run({ id: this.ids.next('dlv_'), webhookId: hook.id, ticketId, eventType: type, body, now })
       written += 1
     }
     return written

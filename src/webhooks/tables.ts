@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
-import { queueUnits } from '../queue/tables'
+import { queueUnits } from '../structure'
 
 /** A provisioned webhook endpoint; its signing secret lives in `credentials` (kind webhook). */
 export const webhooks = sqliteTable('webhooks', {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { isJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
-import type { AppDeps } from '../root/deps'
+import type { WidgetDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { json } from '../platform/http'
 import { WidgetCodes } from './errors'
@@ -12,7 +12,7 @@ import { pushWidgetDataDocs } from './docs'
 export const WIDGET_PUSH_PATH = '/api/public/v1/widgets/:widgetId/data/push'
 
 /** public-api.md endpoint 6: `POST /api/public/v1/widgets/{widgetId}/data/push`. */
-export function widgetRoutes(deps: AppDeps) {
+export function widgetRoutes(deps: WidgetDeps) {
   return new Elysia({ name: 'lobby.widgets' }).post(
     WIDGET_PUSH_PATH,
     async ({ request, params }) => {

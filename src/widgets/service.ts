@@ -3,7 +3,7 @@ import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform
 import { admitRate, RateBuckets } from '../platform/admission'
 import { parseJsonBytes } from '../platform/body'
 import { isoTime } from '../platform/clock'
-import type { AppDeps } from '../root/deps'
+import type { WidgetDeps } from './deps'
 import { ApiError, pointer } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { WidgetCodes } from './errors'
@@ -11,7 +11,6 @@ import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
   type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
 } from './model'
-import { CommitListeners } from '../platform/listeners'
 import { validatePush, withItemDefaults } from './validate'
 
 /** One push as the route hands it over: no HTTP types, only what was sent. */
@@ -47,6 +46,11 @@ export interface WidgetSnapshot {
   dataJson: string | null
 }
 
+/**
+ * Told after every accepted snapshot of a widget, once committed and in order of acceptance, in
+ * this process (idempotent replays are not new snapshots): subscribed on the app's one registry,
+ * `deps.events.widgetSnapshots` (src/root/deps.ts).
+ */
 export type WidgetSnapshotListener = (snapshot: WidgetSnapshot) => void
 
 /** The configuration of the widget a push targets. */
@@ -77,7 +81,7 @@ interface PreparedPush {
  * group commit through `deps.writes.run`). The same steps, by the same names, as the prayer
  * push (src/prayer/service.ts). Answers once the write committed.
  */
-export async function pushWidgetData(deps: AppDeps, request: PushRequest): Promise<PushOutcome> {
+export async function pushWidgetData(deps: WidgetDeps, request: PushRequest): Promise<PushOutcome> {
   const now = deps.clock.now()
   const widget = authorizePush(deps, request.secret, request.widgetId, now)
   assertPushRate(deps, widget, now)
@@ -99,7 +103,7 @@ export async function pushWidgetData(deps: AppDeps, request: PushRequest): Promi
 }
 
 /** The idempotency lookup, then JSON and the envelope: a replay, or a push ready to store. */
-export function preparePush(deps: AppDeps, widget: PushTarget, key: string | null, rawBody: Uint8Array, now: number): { replay: PushOutcome } | PreparedPush {
+export function preparePush(deps: WidgetDeps, widget: PushTarget, key: string | null, rawBody: Uint8Array, now: number): { replay: PushOutcome } | PreparedPush {
   const requestHash = sha256Hex(rawBody)
   const scope = idempotencyScope(widget.id)
   if (key !== null) {
@@ -115,7 +119,7 @@ export function preparePush(deps: AppDeps, widget: PushTarget, key: string | nul
  * the widget's workspace, and the widget must exist with an active push source; any failure
  * is the same 403 WIDGET_NOT_FOUND_OR_FORBIDDEN, so the answer reveals no widget IDs.
  */
-export function authorizePush(deps: AppDeps, secret: string | null, widgetId: string, now: number): PushTarget {
+export function authorizePush(deps: WidgetDeps, secret: string | null, widgetId: string, now: number): PushTarget {
   if (secret === null) {
     throw new ApiError(401, WidgetCodes.AUTHENTICATION_REQUIRED, 'send a workspace API key in Authorization: Bearer or x-service-api-key')
   }
@@ -131,7 +135,7 @@ export function authorizePush(deps: AppDeps, secret: string | null, widgetId: st
  * public-api.md Limits: `pushRateLimitPerMinute` (default 120) attempts per widget per rolling
  * minute. Every authorized request counts, whatever its outcome; a refused one does not.
  */
-export function assertPushRate(deps: AppDeps, widget: PushTarget, now: number): void {
+export function assertPushRate(deps: WidgetDeps, widget: PushTarget, now: number): void {
   const limit = widget.pushRateLimitPerMinute
   admitRate(deps.limiter, { ...RateBuckets.widgetPush, windowMs: RATE_WINDOW_MS }, widget.id, limit, now,
     () => `more than ${limit} pushes to this widget in a minute; back off with jitter and retry with the same Idempotency-Key`)
@@ -158,7 +162,7 @@ export function idempotencyScope(widgetId: string): string {
  * public-api.md endpoint 6 rules 1 and 2: the same key with the same raw bytes answers the
  * original status, body and revision header; any byte changed is 409 IDEMPOTENCY_KEY_REUSED.
  */
-function replayOf(deps: AppDeps, scope: string, key: string, requestHash: string, now: number): PushOutcome | null {
+function replayOf(deps: WidgetDeps, scope: string, key: string, requestHash: string, now: number): PushOutcome | null {
   const stored = deps.idempotency.find(scope, key, now)
   if (stored === null) return null
   if (stored.requestHash !== requestHash) {
@@ -189,7 +193,7 @@ export function assertSequenceAdvances(lastSequence: number | null, sequence: nu
  * or the new one, never half of it; a refused push writes nothing. Listeners hear of the new
  * snapshot once it committed.
  */
-export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): { outcome: PushOutcome; snapshot: WidgetSnapshot | null } {
+export function storePush(deps: WidgetDeps, prepared: PreparedPush, now: number): { outcome: PushOutcome; snapshot: WidgetSnapshot | null } {
   const { widget, envelope, warnings, idempotency } = prepared
   const store = deps.widgets.statements
   const sequence = envelope.source?.sequence
@@ -237,7 +241,7 @@ export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): {
       itemCount,
       dataJson,
     }
-    deps.writes.afterCommit(() => snapshotListeners.emit(deps.db, snapshot, deps.log))
+    deps.writes.afterCommit(() => deps.events.widgetSnapshots.emit(snapshot, deps.log))
     return { outcome, snapshot }
   })
 }
@@ -247,7 +251,7 @@ export function storePush(deps: AppDeps, prepared: PreparedPush, now: number): {
  * push), or null when there is no such widget. Reads one row: a snapshot and its revision are
  * always from the same accepted push.
  */
-export function getWidgetSnapshot(deps: Pick<AppDeps, 'widgets'>, widgetId: string): WidgetSnapshot | null {
+export function getWidgetSnapshot(deps: Pick<WidgetDeps, 'widgets'>, widgetId: string): WidgetSnapshot | null {
   const row = deps.widgets.statements.snapshotForRead.get({ widgetId })
   if (row === undefined) return null
   return {
@@ -262,13 +266,3 @@ export function getWidgetSnapshot(deps: Pick<AppDeps, 'widgets'>, widgetId: stri
   }
 }
 
-const snapshotListeners = new CommitListeners<WidgetSnapshot>('widget snapshot')
-
-/**
- * Calls `listener` after every accepted snapshot of a widget in `db`, once committed and in
- * order of acceptance, in this process (idempotent replays are not new snapshots). Returns the
- * function that unsubscribes.
- */
-export function onWidgetSnapshot(db: Db, listener: WidgetSnapshotListener): () => void {
-  return snapshotListeners.on(db, listener)
-}

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer } from 'drizzle-orm/sqlite-core'
-import { workspaces } from '../provisioning/tables'
+import { workspaces } from '../structure'
 
 /** public-api.md Limits: pushes per widget per rolling minute unless the widget sets its own. */
 export const DEFAULT_WIDGET_PUSH_RATE_LIMIT = 120

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { auditChange, fieldLabel, valueText } from '../../src/screens/client/admin/audit-diff'
-import { auditTypesFor, AUDIT_ADMIN_ONLY_TYPES } from '../../src/screens/client/admin/access'
+import { auditTypesFor, AUDIT_ADMIN_ONLY_TYPES } from '../../src/screens/shared/console-access'
 
 /*
  * The audit log shows each change as its fields, before → after (contract §24): the rows the

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { admin, adminContext, jsonOf, request, UNIT, type AdminTestContext } from './helpers'
 import { asDevice, pairedCookie } from '../devices/helpers'
 import { KIOSK } from '../kiosk/helpers'
-import { onQueueChange, type QueueChange } from '../../src/tickets'
+import type { QueueChange } from '../../src/tickets'
 import type { QueueTestContext } from '../queue/helpers'
 
 /*
@@ -34,7 +34,7 @@ describe('console changes reach the open pages', () => {
     ctx = await adminContext()
     token = ctx.provisioned.secret('display', 'ws_demo', 'lobby-screens')
     kiosk = await pairedCookie({ ...ctx, key: () => '' } as unknown as QueueTestContext, { role: 'kiosk', queueUnitId: 'qu_main', locationId: 'loc_hall' })
-    onQueueChange(ctx.db, (change) => heard.push(change))
+    ctx.deps.events.queueChanges.on((change) => heard.push(change))
     const first = await board()
     const before = await jsonOf(first)
     expect(JSON.stringify(before)).toContain('Loans')

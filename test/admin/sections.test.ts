@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { sectionsFor } from '../../src/screens/client/admin/access'
+import { sectionsFor } from '../../src/screens/shared/console-access'
 import { STRINGS } from '../../src/screens/client/admin/strings'
 
 /*

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { DailyClose } from '../../src/counters/daily-close'
 import { SYSTEM_ACTOR } from '../../src/tickets/writer'
-import { onQueueChange } from '../../src/tickets/changes'
 import { queueDisplayState } from '../../src/tickets/display-state'
 import { takeEdgeAuthority, releaseEdgeAuthority } from '../../src/queue/edge'
 import { get, STATE, type QueueTestContext } from '../queue/helpers'
@@ -55,7 +54,7 @@ describe('daily close at each location\'s local midnight', () => {
     const today = await issued(ctx)
     expect(today.ticketNumber).toBe('A001')
     const heard: number[] = []
-    onQueueChange(ctx.db, (change) => heard.push(change.stateRevision))
+    ctx.deps.events.queueChanges.on((change) => heard.push(change.stateRevision))
     const result = close.runDue(ctx.clock.now())
     expect(result).toEqual([{
       queueUnitId: 'qu_main', locationId: 'loc_hall', businessDay: '2026-11-26',

@@ -7,7 +7,7 @@ import { exampleDocument, provision } from '../support/fixtures'
 import { tempDir } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
-import { onQueueChange, type QueueChange } from '../../src/tickets/changes'
+import type { QueueChange } from '../../src/tickets/changes'
 import { nextServiceAverage } from '../../src/tickets/wait'
 import { randomIds } from '../../src/platform/ids'
 import { counterContext, issued, ok, act, callNext, op, stats, revision, jsonOf } from './helpers'
@@ -128,7 +128,7 @@ describe('stateRevision and onQueueChange', () => {
     const ctx = counterContext()
     const heard: QueueChange[] = []
     const revisionsSeenCommitted: number[] = []
-    const stop = onQueueChange(ctx.db, (change) => {
+    const stop = ctx.deps.events.queueChanges.on((change) => {
       heard.push(change)
       revisionsSeenCommitted.push(revision(ctx))
     })
@@ -155,7 +155,7 @@ describe('stateRevision and onQueueChange', () => {
     const one = counterContext()
     const two = counterContext()
     const heard: string[] = []
-    onQueueChange(one.db, () => heard.push('one'))
+    one.deps.events.queueChanges.on(() => heard.push('one'))
     await issued(two)
     expect(heard).toEqual([])
     await issued(one)

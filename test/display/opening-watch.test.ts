@@ -3,7 +3,6 @@ import { request } from '../support/app'
 import { counterContext, mainUnit } from '../counters/helpers'
 import { createLiveHub } from '../../src/display/live'
 import { OpeningWatch, OPENING_WATCH_MS } from '../../src/display/opening-watch'
-import { onQueueChange } from '../../src/tickets'
 import type { LiveSocket } from '../../src/display/hub'
 
 class FakeSocket implements LiveSocket {
@@ -26,7 +25,7 @@ function hallHours(doc: Parameters<Parameters<typeof counterContext>[0] & {}>[0]
 function watched(edit = hallHours) {
   const ctx = counterContext(edit)
   const hub = createLiveHub(ctx.deps)
-  onQueueChange(ctx.deps.db, (change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
+  ctx.deps.events.queueChanges.on((change) => hub.publish('queue', change.queueUnitId, change.workspaceId))
   const socket = new FakeSocket()
   hub.connect(socket, 'ws_demo', () => true)
   const watch = new OpeningWatch(ctx.deps)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { countWords, kioskWordsFor, languageName } from '../../src/screens/client/devices/kiosk-strings'
+import { countWords, kioskWordsFor, languageName } from '../../src/screens/shared/kiosk-strings'
 
 describe('the kiosk\'s words (contract §18)', () => {
   test('"n waiting" takes its plural form through Intl.PluralRules, never a number glued to one word', () => {

@@ -4,7 +4,7 @@ import canonicalize from 'canonicalize'
 import { jsonOf } from '../support/app'
 import { PrayerCodes } from '../../src/prayer/errors'
 import { MAX_MONTH_BODY } from '../../src/prayer/routes'
-import { revokeKey } from '../../src/provisioning/keys'
+import { revokeKey } from '../../src/structure/keys'
 import {
   EAST_SOURCE,
   OTHER_SOURCE,

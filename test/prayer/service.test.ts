@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { findSource, prayerToday, pushMonth, readMonth, type PrayerSource } from '../../src/prayer/service'
-import { onPrayerMonth, type PrayerMonthEvent } from '../../src/prayer/events'
+import type { PrayerMonthEvent } from '../../src/prayer/events'
 import { canonicalJson, monthChecksum } from '../../src/prayer/checksum'
 import type { Month } from '../../src/prayer/model'
 import { EAST_SOURCE, OTHER_SOURCE, SOURCE, makeMonth, newKey, prayerContext, type PrayerContext } from './support'
@@ -60,7 +60,7 @@ describe('onPrayerMonth', () => {
   test('hears each new revision once, after commit, and never a replay', () => {
     const ctx = prayerContext()
     const events: PrayerMonthEvent[] = []
-    const stop = onPrayerMonth(ctx.db, (event) => {
+    const stop = ctx.deps.events.prayerMonths.on((event) => {
       // The revision is already visible when the listener runs.
       expect(readMonth(ctx.db, event.sourceId, event.period)?.revision).toBe(event.revision)
       events.push(event)
@@ -81,10 +81,10 @@ describe('onPrayerMonth', () => {
   test('a failing listener is logged and affects neither the push nor other listeners', () => {
     const ctx = prayerContext()
     let heard = 0
-    onPrayerMonth(ctx.db, () => {
+    ctx.deps.events.prayerMonths.on(() => {
       throw new Error('screen offline')
     })
-    onPrayerMonth(ctx.db, () => {
+    ctx.deps.events.prayerMonths.on(() => {
       heard += 1
     })
     const outcome = store(ctx, makeMonth('2026-11'))
@@ -97,7 +97,7 @@ describe('onPrayerMonth', () => {
     const a = prayerContext()
     const b = prayerContext()
     let heard = 0
-    onPrayerMonth(a.db, () => {
+    a.deps.events.prayerMonths.on(() => {
       heard += 1
     })
     store(b, makeMonth('2026-11'))

@@ -3,7 +3,7 @@ import { testContext } from '../support/app'
 import { exampleDocument, provision } from '../support/fixtures'
 import { applyProvisioning, parseProvisioningText, ProvisioningError } from '../../src/provisioning/service'
 import { hashSecret } from '../../src/platform/credentials'
-import { credentials } from '../../src/provisioning/tables'
+import { credentials } from '../../src/structure/credentials'
 
 const tableCounts = (ctx: ReturnType<typeof testContext>) =>
   Object.fromEntries(

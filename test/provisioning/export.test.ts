@@ -4,7 +4,7 @@ import { testContext } from '../support/app'
 import { runCli, tempDir } from '../support/cli'
 import { applyProvisioning, parseProvisioningText } from '../../src/provisioning/service'
 import { exportProvisioning } from '../../src/provisioning/export'
-import { revokeKey, rotateKey } from '../../src/provisioning/keys'
+import { revokeKey, rotateKey } from '../../src/structure/keys'
 import { SequentialIds } from '../../src/platform/ids'
 import provisionExample from '../../src/ops/provision-example.yaml' with { type: 'text' }
 

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import { onQueueChange } from '../../src/tickets/changes'
 import { QueueCodes } from '../../src/queue/errors'
 import { queueContext, mainUnit, issue, counts, jsonOf, HALL_ACCOUNTS } from './helpers'
 
@@ -15,7 +14,7 @@ describe('ticket issue: group commit', () => {
     const ctx = context()
     const startRevision = ctx.db.$client.query<{ r: number }, []>("SELECT state_revision AS r FROM queue_units WHERE id = 'qu_main'").get()!.r
     const heard: { revision: number; inTransaction: boolean }[] = []
-    onQueueChange(ctx.db, (change) => heard.push({ revision: change.stateRevision, inTransaction: ctx.db.$client.inTransaction }))
+    ctx.deps.events.queueChanges.on((change) => heard.push({ revision: change.stateRevision, inTransaction: ctx.db.$client.inTransaction }))
     const responses = await Promise.all(Array.from({ length: 8 }, () => issue(ctx, ctx.key('all'))))
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201))
     const numbers = (await Promise.all(responses.map(jsonOf))).map((b) => b.data.ticketNumber)

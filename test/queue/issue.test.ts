@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { QueueCodes } from '../../src/queue/errors'
-import { revokeKey, rotateKey } from '../../src/provisioning/keys'
+import { revokeKey, rotateKey } from '../../src/structure/keys'
 import { takeEdgeAuthority } from '../../src/queue/edge'
 import { SequentialIds } from '../../src/platform/ids'
 import {

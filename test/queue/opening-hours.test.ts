@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   ALWAYS_OPEN, closedDatesErrors, openStateAt, weeklyHoursErrors, type LocationHours, type WeeklyHours,
-} from '../../src/queue/opening-hours'
+} from '../../src/structure/opening-hours'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())

@@ -62,7 +62,7 @@ describe.skipIf(unavailable !== null)('head office: the clerks\' roll-ups (contr
     await servedBy(ctx, 'alice', 'cnt_1', 120)
     await servedBy(ctx, 'alice', 'cnt_1', 300)
     await servedBy(ctx, 'bob', 'cnt_2', 60, 'noShow')
-    const replicator = new Replicator({ db: ctx.db, writes: ctx.deps.writes, clock: ctx.clock, log: () => {}, target: parseReplicationTarget(cluster.url()), pollMs: 50, gatherMs: 0, retryMs: 100 })
+    const replicator = new Replicator({ db: ctx.db, writes: ctx.deps.writes, clock: ctx.clock, log: () => {}, target: parseReplicationTarget(cluster.url()), queueChanges: ctx.deps.events.queueChanges, pollMs: 50, gatherMs: 0, retryMs: 100 })
     replicator.start()
     try {
       const first = branchRows(ctx)

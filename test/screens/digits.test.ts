@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { join } from 'node:path'
 import { withPageDigits, PAGE_DIGITS } from '../../src/screens/shared/digits'
-import { formatCountdown, formatNumber, formatSaidMinutes, formatTime } from '../../src/screens/client/format'
+import { formatCountdown, formatNumber, formatSaidMinutes, formatTime } from '../../src/screens/shared/format'
 import { joinContext, joinGet, JOIN } from '../join/helpers'
 import { issue } from '../queue/helpers'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { formatMinutes } from '../../src/screens/client/format'
+import { formatMinutes } from '../../src/screens/shared/format'
 
 // Contract §19: minutes as people say them, never a promise to the second.
 describe('formatMinutes', () => {

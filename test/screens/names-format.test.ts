@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { nameIn, languageOfName } from '../../src/screens/client/names'
-import { formatOpening } from '../../src/screens/client/format'
+import { formatOpening } from '../../src/screens/shared/format'
 import { resolveName } from '../../src/platform/names'
 
 describe('the pages\' name resolver and opening times (contract §18)', () => {

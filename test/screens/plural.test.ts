@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { plural } from '../../src/screens/client/plural'
+import { plural } from '../../src/screens/shared/plural'
 import { labelsFor } from '../../src/screens/client/i18n'
 
-describe('counts in words by the language\'s plural rules (src/screens/client/plural.ts)', () => {
+describe('counts in words by the language\'s plural rules (src/screens/shared/plural.ts)', () => {
   test('English: one and other', () => {
     const phrase = labelsFor('en').stillWaiting
     expect([1, 2, 0].map((n) => plural('en', phrase, n))).toEqual(['1 ticket still waiting', '2 tickets still waiting', '0 tickets still waiting'])

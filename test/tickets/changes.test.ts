@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import { onQueueChange } from '../../src/tickets/changes'
 import { queueContext, issue, HALL_ACCOUNTS } from '../queue/helpers'
 
 const revisionOf = (ctx: ReturnType<typeof queueContext>) =>
@@ -9,7 +8,7 @@ describe('ticket changes reach listeners only once committed', () => {
   test('a write that bumps the revision and then throws is undone, and no listener hears of it', async () => {
     const ctx = queueContext()
     const heard: number[] = []
-    onQueueChange(ctx.db, (change) => heard.push(change.stateRevision))
+    ctx.deps.events.queueChanges.on((change) => heard.push(change.stateRevision))
     const before = revisionOf(ctx)
     const failed = ctx.deps.writes.run(() => {
       ctx.deps.tickets.touch('qu_main')
@@ -23,7 +22,7 @@ describe('ticket changes reach listeners only once committed', () => {
   test('several changes of one unit in one write are told once, with the last revision, after COMMIT', async () => {
     const ctx = queueContext()
     const heard: { revision: number; inTransaction: boolean; stored: number }[] = []
-    onQueueChange(ctx.db, (change) => heard.push({ revision: change.stateRevision, inTransaction: ctx.db.$client.inTransaction, stored: revisionOf(ctx) }))
+    ctx.deps.events.queueChanges.on((change) => heard.push({ revision: change.stateRevision, inTransaction: ctx.db.$client.inTransaction, stored: revisionOf(ctx) }))
     const before = revisionOf(ctx)
     await ctx.deps.writes.run(() => {
       ctx.deps.tickets.touch('qu_main')

@@ -6,10 +6,10 @@ import { tempDir } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/db/migrate'
 import { MiB } from '../../src/platform/body'
-import { revokeKey } from '../../src/provisioning/keys'
+import { revokeKey } from '../../src/structure/keys'
 import { WidgetCodes, WidgetWarnings } from '../../src/widgets/errors'
 import { DEFAULT_PUSH_RATE_LIMIT, WIDGET_TYPES, PAYLOADS } from '../../src/widgets/model'
-import { getWidgetSnapshot, onWidgetSnapshot, type WidgetSnapshot } from '../../src/widgets/service'
+import { getWidgetSnapshot, type WidgetSnapshot } from '../../src/widgets/service'
 import {
   DATA_BY_TYPE, WIDGET_BY_TYPE, announcementsData, envelope, pushTo, schedulePush, scheduleData, snapshotRow, transportData,
   widgetContext, type WidgetTestContext,
@@ -132,11 +132,11 @@ describe('accepted push', () => {
   test('snapshot listeners hear each accepted push once, after commit; not replays or refusals', async () => {
     const ctx = widgetContext()
     const heard: WidgetSnapshot[] = []
-    const stop = onWidgetSnapshot(ctx.db, (snapshot) => {
+    const stop = ctx.deps.events.widgetSnapshots.on((snapshot) => {
       expect(snapshotRow(ctx, snapshot.widgetId)!.data_revision).toBe(snapshot.dataRevision)
       heard.push(snapshot)
     })
-    onWidgetSnapshot(testContext().db, () => {
+    testContext().deps.events.widgetSnapshots.on(() => {
       throw new Error('another database must not be told')
     })
     await ctx.push(SCHEDULE, schedulePush(1), { idempotencyKey: 'key-00000001' })
@@ -153,7 +153,7 @@ describe('accepted push', () => {
 
   test('a throwing listener is logged and does not fail the push', async () => {
     const ctx = widgetContext()
-    onWidgetSnapshot(ctx.db, () => {
+    ctx.deps.events.widgetSnapshots.on(() => {
       throw new Error('screen gone')
     })
     const res = await ctx.push(SCHEDULE, schedulePush(1))
@@ -577,7 +577,7 @@ describe('a refused request leaves the stored snapshot as it was', () => {
     const before = snapshotRow(ctx, SCHEDULE)
     const beforeRead = getWidgetSnapshot(ctx.deps, SCHEDULE)
     let heard = 0
-    onWidgetSnapshot(ctx.db, () => heard++)
+    ctx.deps.events.widgetSnapshots.on(() => heard++)
     ctx.clock.advance(1000)
     await expectError(await refuse(ctx), status, code)
     expect(snapshotRow(ctx, SCHEDULE)).toEqual(before)

@@ -1,4 +1,5 @@
-import type { PluralPhrase } from './plural'
+import type { PluralPhrase } from '../shared/plural'
+export { fill } from '../shared/format'
 
 /**
  * The screens' own words in a few languages; everything else (dates, times, numbers, units)
@@ -451,5 +452,3 @@ export function labelsFor(lang: string): Labels {
   const language = lang.toLowerCase().split('-')[0] ?? 'en'
   return TABLES[language] ?? en
 }
-
-export { fill } from './fill'

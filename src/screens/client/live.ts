@@ -1,5 +1,5 @@
 import { serverNow, syncClock } from './clock'
-import { WireCloseCodes } from '../../contract/close-codes'
+import { WireCloseCodes } from '../shared/close-codes'
 import type { LiveMessage, TopicKind } from './types'
 import { reconnectDelayMs } from './reconnect'
 
@@ -28,7 +28,7 @@ const CLOSE_TRY_LATER = 1013
 const PROBLEM_RETRY_MS = 60_000
 /** The server pings every 25 s; a socket silent for this long is dead even if no close arrived. */
 const SILENCE_MS = 60_000
-/** Close codes of docs/display.md (src/contract/close-codes.ts): 4401 token revoked or rotated out. */
+/** Close codes of docs/display.md (src/screens/shared/close-codes.ts): 4401 token revoked or rotated out. */
 const CLOSE_TOKEN_INVALID = WireCloseCodes.TOKEN_INVALID
 
 /** A page's heartbeat on the socket (docs/display.md); the server echoes it. */

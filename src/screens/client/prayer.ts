@@ -3,7 +3,7 @@ import { serverNow } from './clock'
 import type { ScreenContext } from './context'
 import { fitBoxes, h, timeNode } from './dom'
 import { fill } from './i18n'
-import { formatCountdown, formatHijri, formatLongDate, localDate, wallTimeParts } from './format'
+import { formatCountdown, formatHijri, formatLongDate, localDate, wallTimeParts } from '../shared/format'
 import type { Shell } from './shell'
 import type { AdhanName, PrayerName, PrayerToday } from './types'
 

@@ -2,7 +2,7 @@ import { serverNow } from './clock'
 import { byId, h } from './dom'
 import { fill } from './i18n'
 import type { ScreenContext } from './context'
-import { formatTime } from './format'
+import { formatTime } from '../shared/format'
 import type { ConnectionState } from './live'
 
 /**

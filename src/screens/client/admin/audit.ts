@@ -4,7 +4,7 @@ import { api } from '../api'
 import { h } from '../dom'
 import { select, textInput, uid } from './forms'
 import type { AdminSection } from './section'
-import { auditTypesFor, SECTION_ROLES } from './access'
+import { auditTypesFor, SECTION_ROLES } from '../../shared/console-access'
 import { auditChange } from './audit-diff'
 import { fill, type Lang, type Strings } from './strings'
 

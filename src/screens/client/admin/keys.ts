@@ -4,7 +4,7 @@ import { h } from '../dom'
 import { checkbox, commaList, field, FormErrors, numberInput, numberOf, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, secretBox, table, timeCell, when } from './kit'
 import type { AdminContext, AdminSection } from './section'
-import { SECTION_ROLES } from './access'
+import { SECTION_ROLES } from '../../shared/console-access'
 import { fill } from './strings'
 
 /*

@@ -1,6 +1,6 @@
 import { api } from '../api'
 import { h } from '../dom'
-import { formatLocale } from '../format'
+import { formatLocale } from '../../shared/format'
 import { fill, STRINGS, type Lang } from './strings'
 import { SECTIONS, type AdminContext, type AdminSection } from './sections'
 

@@ -4,7 +4,7 @@
  * imports it.
  */
 import type { Lang, Strings } from './strings'
-import type { ConsoleRole } from './access'
+import type { ConsoleRole } from '../../shared/console-access'
 
 /** What every section is handed: the signed-in person, the page's language and words, and the status line. */
 export interface AdminContext {

@@ -3,7 +3,7 @@ import { h } from '../dom'
 import { commaList, field, FormErrors, select, textInput } from './forms'
 import { actionButton, ADMIN_API, answered, panel, problem, qrFigure, secretBox, table, timeCell, when } from './kit'
 import type { AdminContext, AdminSection } from './section'
-import { SECTION_ROLES } from './access'
+import { SECTION_ROLES } from '../../shared/console-access'
 import { fill } from './strings'
 
 /*

@@ -3,7 +3,7 @@ import { h } from '../dom'
 import { field, FormErrors, textInput, type ErrorDetail } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
 import type { AdminContext, AdminSection } from './section'
-import { SECTION_ROLES } from './access'
+import { SECTION_ROLES } from '../../shared/console-access'
 import { fill } from './strings'
 
 /*

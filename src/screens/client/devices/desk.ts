@@ -1,5 +1,5 @@
 import { h } from '../dom'
-import { formatCountdown, formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../format'
+import { formatCountdown, formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../../shared/format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { serverNow } from '../clock'

@@ -1,7 +1,7 @@
 import { h } from '../dom'
 import { serverNow } from '../clock'
 import { fill } from '../i18n'
-import { formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../format'
+import { formatNumber, formatOpening, formatSaidMinutes, formatTime } from '../../shared/format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { LiveTopic, type ConnectionState, type Problem } from '../live'
 import { languageOfName, matchLanguage, nameIn } from '../names'
@@ -9,7 +9,7 @@ import { canonicalLang, directionOf } from '../../shared/options'
 import { api, whoAmI, type ApiAnswer, type DevicePage, type DeviceInfo } from './page'
 import { detailAfter } from '../api'
 import type { KioskTicket, KioskView } from '../../../contract/wire'
-import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from './kiosk-strings'
+import { countWords, kioskWordsFor, languageName, type KioskWordKey, type KioskWords, type PluralWords } from '../../shared/kiosk-strings'
 
 /** The words that are plain text (`{placeholders}` allowed); counts go through `count`. */
 type KioskTextKey = { [K in KioskWordKey]: KioskWords[K] extends string ? K : never }[KioskWordKey]

@@ -310,7 +310,7 @@ export function deviceLabelsFor(lang: string): DeviceLabels {
 }
 
 /**
- * The default break reasons (src/queue/tables.ts DEFAULT_BREAK_REASONS) in the page's language;
+ * The default break reasons (src/structure/tables.ts DEFAULT_BREAK_REASONS) in the page's language;
  * the desk still sends the provisioned text. Reasons a branch provisioned are shown as written.
  */
 const BREAK_REASON_WORDS: Record<string, Record<string, string>> = {

@@ -2,11 +2,11 @@ import { canonicalLang, directionOf } from '../../shared/options'
 import { h, byId } from '../dom'
 import { fill } from '../i18n'
 import { api } from '../api'
-import { formatNumber, formatSaidMinutes } from '../format'
+import { formatNumber, formatSaidMinutes } from '../../shared/format'
 import { waitVerdict } from '../../shared/wait-verdict'
 import { Chime } from '../chime'
 import { languageOfName, matchLanguage, nameIn } from '../names'
-import { languageName } from '../language-name'
+import { languageName } from '../../shared/language-name'
 import { PHONE_WORD_LANGUAGES, phoneWords, type PhoneWords } from './strings'
 
 type Names = Record<string, string>

@@ -1,7 +1,7 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
 import { fitBoxes, h, text } from '../dom'
-import { formatNumber } from '../format'
+import { formatNumber } from '../../shared/format'
 import type { Announcement, AnnouncementsData } from '../types'
 import { instant, optionalImage, type ViewEnv, type WidgetView } from './view'
 

@@ -1,7 +1,7 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
 import { h, hidePartialRows, text } from '../dom'
-import { dateBlock, formatTime, localDate } from '../format'
+import { dateBlock, formatTime, localDate } from '../../shared/format'
 import type { EventItem, EventsData } from '../types'
 import { instant, optionalImage, RedrawingView, type ViewEnv } from './view'
 

@@ -1,7 +1,7 @@
 import { notice } from '../board'
 import { serverNow } from '../clock'
 import { h, hidePartialRows, text, timeNode } from '../dom'
-import { formatLongDate, timeParts } from '../format'
+import { formatLongDate, timeParts } from '../../shared/format'
 import type { ScheduleData, ScheduleItem } from '../types'
 import { instant, RedrawingView, type ViewEnv } from './view'
 

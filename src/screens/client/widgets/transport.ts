@@ -2,7 +2,7 @@ import { notice } from '../board'
 import { serverNow } from '../clock'
 import { h, hidePartialRows, text, timeNode } from '../dom'
 import { fill } from '../i18n'
-import { formatNumber, formatTime, readableOn, timeParts } from '../format'
+import { formatNumber, formatTime, readableOn, timeParts } from '../../shared/format'
 import type { TransportData, TransportItem } from '../types'
 import { instant, RedrawingView, type ViewEnv } from './view'
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { Db } from '../db/open'
-import { credentials } from './tables'
+import { credentials } from './credentials'
 import { hashSecret, SECRET_PREFIX, type CredentialKind } from '../platform/credentials'
 import { randomToken, type IdGenerator } from '../platform/ids'
 import { isoOrNull } from '../platform/clock'

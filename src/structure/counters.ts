@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
-import { queueUnits, locations, services } from '../queue/tables'
+import { queueUnits, locations, services } from './tables'
 
 /** A counter (desk) at a location (provisioned); `open` is runtime state. */
 export const counters = sqliteTable('counters', {

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core'
-import { workspaces } from '../provisioning/tables'
+import { workspaces } from './credentials'
 
 /*
  * A service's defaults when provisioning names none, here with the columns they default (the

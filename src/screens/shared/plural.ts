@@ -1,5 +1,4 @@
-import { formatNumber } from './format'
-import { fill } from './fill'
+import { fill, formatNumber } from './format'
 
 /*
  * Counts in words, by the language's own plural rules (Intl.PluralRules): English has "1 ticket"

@@ -4,7 +4,7 @@
  * plural category (`Intl.PluralRules`: Arabic has six), never a number glued to one word.
  * A unit language with no table here gets the English words around its own names.
  */
-import { pluralForm, type PluralPhrase } from '../plural'
+import { pluralForm, type PluralPhrase } from './plural'
 
 /** A count's phrase per plural category; `other` is the one every language has. */
 export type PluralWords = PluralPhrase
@@ -157,4 +157,4 @@ export function countWords(words: PluralWords, n: number, lang: string, formatte
 }
 
 // The language switch names each language in itself (shared with the phone page).
-export { languageName } from '../language-name'
+export { languageName } from './language-name'

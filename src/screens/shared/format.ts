@@ -3,8 +3,8 @@
  * Formatters are cached: a board re-renders every few seconds.
  */
 
-import { minutesAsSaid } from '../shared/wait-verdict'
-import { withPageDigits } from '../shared/digits'
+import { minutesAsSaid } from './wait-verdict'
+import { withPageDigits } from './digits'
 
 const cache = new Map<string, Intl.DateTimeFormat>()
 
@@ -224,4 +224,9 @@ export function formatOpening(lang: string, timeZone: string | undefined, opensA
   if (localDate(timeZone, at) === localDate(timeZone, now)) return time
   if (at - now < 6 * 86_400_000) return `${formatter(lang, timeZone, { weekday: 'long' }).format(new Date(at))} ${time}`
   return `${formatter(lang, timeZone, { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(at))} ${time}`
+}
+
+/** Fills `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
 }

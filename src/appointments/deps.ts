@@ -1,0 +1,17 @@
+import type { PlatformDeps } from '../platform/deps'
+import type { StaffIntervals } from '../people'
+import type { Tickets } from '../tickets'
+import type { WebhookOutbox } from '../webhooks'
+
+/**
+ * What the composition root (src/root/) hands the appointments feature: the platform's objects and what it uses of the per-app stores.
+ * The root's `AppDeps` satisfies it; the feature names no more than it uses and never imports the root.
+ */
+export interface AppointmentDeps extends PlatformDeps {
+  /** The owner of ticket state (src/tickets), built once by the root. */
+  tickets: Tickets
+  /** The one webhook outbox (src/webhooks). */
+  outbox: WebhookOutbox
+  /** The clerks' time at the desk (src/people/staff.ts). */
+  staff: StaffIntervals
+}

@@ -1,0 +1,14 @@
+import type { PlatformDeps } from '../platform/deps'
+import type { Tickets } from '../tickets'
+import type { WidgetStore } from '../widgets'
+
+/**
+ * What the composition root (src/root/) hands the display feature: the platform's objects and what it uses of the per-app stores.
+ * The root's `AppDeps` satisfies it; the feature names no more than it uses and never imports the root.
+ */
+export interface DisplayDeps extends PlatformDeps {
+  /** The owner of ticket state (src/tickets), built once by the root. */
+  tickets: Tickets
+  /** The widgets' statements (src/widgets/store.ts). */
+  widgets: WidgetStore
+}

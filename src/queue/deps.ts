@@ -1,0 +1,11 @@
+import type { PlatformDeps } from '../platform/deps'
+import type { Tickets } from '../tickets'
+
+/**
+ * What the composition root (src/root/) hands the queue feature: the platform's objects and what it uses of the per-app stores.
+ * The root's `AppDeps` satisfies it; the feature names no more than it uses and never imports the root.
+ */
+export interface QueueDeps extends PlatformDeps {
+  /** The owner of ticket state (src/tickets), built once by the root. */
+  tickets: Tickets
+}
