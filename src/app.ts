@@ -25,6 +25,7 @@ import { manageRoutes } from './manage/routes'
 import { webhooksDoc } from './webhooks/model'
 import { adminRoutes } from './admin'
 import { appointmentRoutes } from './appointments/routes'
+import { notificationRoutes } from './notifications/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -58,6 +59,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneWaits: services.phoneWaits }))
     .use(joinRoutes(deps, { join: services.join }))
+    .use(notificationRoutes(deps, { notifications: services.notifications }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))

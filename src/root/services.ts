@@ -25,6 +25,8 @@ import { ManageService } from '../manage/service'
 import { liveHubTask as floorHubTask } from '../display/live'
 import { BranchService } from '../admin'
 import { AppointmentService, missedAppointmentsTask } from '../appointments'
+import { NotificationService } from '../notifications'
+import { tapOutboxEvents } from '../webhooks/outbox'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -59,6 +61,8 @@ export interface AppServices {
   branch: BranchService
   /** Bookings, slots and check-in (contract §21). */
   appointments: AppointmentService
+  /** SMS, e-mail and web push to customers who opted in (contract §25). */
+  notifications: NotificationService
 }
 
 /**
@@ -92,6 +96,10 @@ export function composeServices(deps: AppDeps): AppServices {
   // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
   const appointments = new AppointmentService(deps)
   deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
+  // Contract §25: every outbox event writes its notifications in its own transaction; reminders and deletions every minute.
+  const notifications = new NotificationService(deps)
+  tapOutboxEvents(deps.db, notifications.outbox.onEvent)
+  deps.lifecycle.register(notifications.task())
   const manage = new ManageService(deps, counters, appointments)
   onQueueChange(deps.db, (change) => manage.changed(change.queueUnitId))
   deps.lifecycle.register(manage.task())
@@ -122,5 +130,6 @@ export function composeServices(deps: AppDeps): AppServices {
     manage,
     branch: new BranchService(deps),
     appointments,
+    notifications,
   }
 }
