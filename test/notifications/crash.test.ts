@@ -79,7 +79,7 @@ describe('kill -9 between commit and send', () => {
       body: JSON.stringify({ locationId: 'loc_hall', serviceId: 'svc_accounts' }),
     })
     expect(issued.status).toBe(201)
-    const ticket = (await issued.json()).data as { id: string; trackingUrl: string; ticketNumber: string }
+    const ticket = ((await issued.json()) as { data: { id: string; trackingUrl: string } }).data
     const code = ticket.trackingUrl.slice('/t/'.length)
     for (const contact of [{ channel: 'sms', to: '07400 123459' }, { channel: 'email', to: 'crash@example.com' }]) {
       const res = await fetch(`${first.url}/api/phone/v1/tickets/${code}/notify`, { method: 'POST', headers: { origin: first.url, 'content-type': 'application/json' }, body: JSON.stringify(contact) })
