@@ -63,7 +63,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
-    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices }))
+    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, notifications: services.notifications }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
     // `serve` asks it for a first administrator's setup link (contract §24) once it listens.

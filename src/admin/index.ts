@@ -15,6 +15,8 @@ import { adminStaffRoutes } from './staff-routes'
 import { adminKeyRoutes } from './keys-routes'
 import { adminWebhookRoutes } from './webhooks-routes'
 import { adminVoiceRoutes } from './voice-routes'
+import { adminNotificationRoutes } from './notifications-routes'
+import type { NotificationService } from '../notifications'
 
 export { ADMIN_API } from './branch-routes'
 export { BranchService, revisionOf, relativeDetails, ENTITY_KINDS, type EntityKind } from './branch-service'
@@ -26,7 +28,7 @@ export { auditQuery } from './audit-routes'
  * Every admin route: the page, then the API's sections (branch, audit log, devices, staff,
  * keys and webhooks, voice clips), each its own plugin, all asking `access.ts` who the caller is.
  */
-export function adminRoutes(deps: AppDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService }) {
+export function adminRoutes(deps: AppDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService; notifications: NotificationService }) {
   const { people, devices } = services
   return new Elysia({ name: 'lobby.admin' })
     .use(adminPageRoutes(deps, services))
@@ -37,4 +39,5 @@ export function adminRoutes(deps: AppDeps, services: { people: PeopleService; br
     .use(adminKeyRoutes(deps, { people }))
     .use(adminWebhookRoutes(deps, { people }))
     .use(adminVoiceRoutes(deps, { people }))
+    .use(adminNotificationRoutes(deps, { people, notifications: services.notifications }))
 }

@@ -36,11 +36,16 @@ function escapeFor(contentType: string, value: string): string {
 /** The gateway request of one SMS: `{to}`, `{text}`, `{messageId}` replaced in the URL (encoded) and the body. */
 export function smsRequest(sms: NonNullable<NotificationSettings['sms']>, secrets: NotificationSecrets, to: string, message: OutgoingMessage): { url: string; init: RequestInit } {
   const vars: Record<string, string> = { to, text: message.text, messageId: message.messageId }
-  const headers = { ...secrets.smsHeaders }
-  const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? ''
-  const url = sms.url.replace(/\{(to|text|messageId)\}/g, (_, name: string) => encodeURIComponent(vars[name]!))
+  const headers: Record<string, string> = { ...secrets.smsHeaders }
   const method = sms.method ?? 'POST'
-  const body = method === 'GET' || sms.body === undefined ? undefined : sms.body.replace(/\{(to|text|messageId)\}/g, (_, name: string) => escapeFor(contentType, vars[name]!))
+  let contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+  if (contentType === undefined && method !== 'GET' && sms.body !== undefined) {
+    // No Content-Type given: a body that opens like JSON is JSON, any other is a form (what gateways take).
+    contentType = /^\s*[[{]/.test(sms.body) ? 'application/json' : 'application/x-www-form-urlencoded'
+    headers['content-type'] = contentType
+  }
+  const url = sms.url.replace(/\{(to|text|messageId)\}/g, (_, name: string) => encodeURIComponent(vars[name]!))
+  const body = method === 'GET' || sms.body === undefined ? undefined : sms.body.replace(/\{(to|text|messageId)\}/g, (_, name: string) => escapeFor(contentType ?? '', vars[name]!))
   return { url, init: { method, headers: { 'user-agent': 'Lobby-Notifications/1', ...headers }, ...(body === undefined ? {} : { body }), redirect: 'manual' } }
 }
 
