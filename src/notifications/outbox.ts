@@ -4,6 +4,7 @@ import type { IdGenerator } from '../platform/ids'
 import type { Logger } from '../platform/log'
 import { resolveName, storedName } from '../platform/names'
 import type { OutboxEvent } from '../webhooks/outbox'
+import type { TicketRow } from '../tickets'
 import { calendarFile } from '../appointments/ics'
 import { renderTemplate, templateFor, type TemplateKind } from './model'
 import { readChannelsOn, type WorkspaceChannels } from './settings'
@@ -79,6 +80,8 @@ export interface MessageOutboxDeps {
   /** The public origin of links in messages (`--public-origin`); none: messages carry no link. */
   publicOrigin: string | null
   observe: NotificationObserver
+  /** A ticket as its owner has it (`Tickets.byId`). */
+  ticketById: (id: string) => TicketRow | null
   /** Parses a stored phone number in the workspace's country (./contacts.ts). */
   parsePhone: (raw: string, country: string | undefined) => string | null
 }
@@ -96,12 +99,12 @@ export class MessageOutbox {
 
   constructor(private readonly deps: MessageOutboxDeps) {
     const c = deps.client
-    this.ticketStmt = c.query<TicketFacts, [string]>(`
-      SELECT t.id, u.workspace_id AS workspaceId, t.queue_unit_id AS queueUnitId, t.ticket_number AS ticketNumber, t.tracking_code AS trackingCode, t.language,
-             u.default_language AS defaultLanguage, u.approaching_ahead AS approachingAhead, u.no_show_grace_minutes AS noShowGraceMinutes, t.called_at AS calledAt,
-             s.name AS serviceName, s.names AS serviceNames, l.name AS locationName, l.names AS locationNames, c.name AS counterName, c.names AS counterNames
-      FROM tickets t JOIN queue_units u ON u.id = t.queue_unit_id JOIN services s ON s.id = t.service_id JOIN locations l ON l.id = t.location_id
-      LEFT JOIN counters c ON c.id = t.counter_id WHERE t.id = ?1`)
+    // The ticket itself comes from its owner (src/tickets); its unit, service, location and counter from here.
+    this.ticketStmt = c.query<Omit<TicketFacts, 'id' | 'ticketNumber' | 'trackingCode' | 'language' | 'calledAt' | 'queueUnitId'>, [string, string, string, string | null]>(`
+      SELECT u.workspace_id AS workspaceId, u.default_language AS defaultLanguage, u.approaching_ahead AS approachingAhead, u.no_show_grace_minutes AS noShowGraceMinutes,
+             s.name AS serviceName, s.names AS serviceNames, l.name AS locationName, l.names AS locationNames,
+             (SELECT c.name FROM counters c WHERE c.id = ?4) AS counterName, (SELECT c.names FROM counters c WHERE c.id = ?4) AS counterNames
+      FROM queue_units u, services s, locations l WHERE u.id = ?1 AND s.id = ?2 AND l.id = ?3`)
     this.appointmentStmt = c.query<AppointmentFacts, [string]>(`
       SELECT a.id, u.workspace_id AS workspaceId, a.code, a.status, a.phone, a.email, a.start_at AS startAt, a.end_at AS endAt, l.timezone,
              u.default_language AS defaultLanguage, s.name AS serviceName, s.names AS serviceNames, l.name AS locationName, l.names AS locationNames
@@ -147,8 +150,11 @@ export class MessageOutbox {
   private ticketMessage(kind: 'approaching' | 'called' | 'no_show', ticketId: string, now: number): void {
     const contacts = this.contactsStmt.all(ticketId)
     if (contacts.length === 0) return
-    const t = this.ticketStmt.get(ticketId)
-    if (t === null) return
+    const row = this.deps.ticketById(ticketId)
+    if (row === null) return
+    const place = this.ticketStmt.get(row.queueUnitId, row.serviceId, row.locationId, row.counterId)
+    if (place === null) return
+    const t: TicketFacts = { ...place, id: row.id, queueUnitId: row.queueUnitId, ticketNumber: row.ticketNumber, trackingCode: row.trackingCode, language: row.language, calledAt: row.calledAt }
     const channels = readChannelsOn(this.deps.client, t.workspaceId)
     if (channels === null) return
     // A called ticket can be called again after a requeue: each call is its own event.

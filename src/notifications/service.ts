@@ -67,6 +67,7 @@ export class NotificationService {
       publicOrigin: deps.publicOrigin ?? null,
       observe: (channel, kind, result) => deps.metrics.notification(channel, kind, result),
       parsePhone,
+      ticketById: (id) => deps.tickets.byId(id),
     })
     this.workspaceOfUnit = deps.db.$client.query<{ workspaceId: string }, [string]>('SELECT workspace_id AS workspaceId FROM queue_units WHERE id = ?1')
   }
@@ -171,13 +172,21 @@ export class NotificationService {
   reply(channels: WorkspaceChannels, from: string, text: string, now: number): 'left' | 'more_time' | 'help' | 'refused' | 'unknown' {
     const number = parsePhone(from, channels.settings.country)
     if (number === null) return 'unknown'
-    const contact = this.deps.db.$client.query<{ id: string; ticketId: string; language: string }, [string, string]>(`
-      SELECT c.id, c.ticket_id AS ticketId, c.language FROM notification_contacts c JOIN tickets t ON t.id = c.ticket_id
-      WHERE c.workspace_id = ?1 AND c.channel = 'sms' AND c.address = ?2 AND t.status IN ('WAITING', 'CALLED', 'SERVING')
-      ORDER BY t.created_at DESC LIMIT 1`).get(channels.workspaceId, number)
-    if (contact === null) return 'unknown'
-    const ticket = this.deps.tickets.byId(contact.ticketId)
-    if (ticket === null) return 'unknown'
+    // The newest contact of that number whose ticket is still open (the ticket's state from its owner).
+    const candidates = this.deps.db.$client.query<{ id: string; ticketId: string; language: string }, [string, string]>(`
+      SELECT id, ticket_id AS ticketId, language FROM notification_contacts
+      WHERE workspace_id = ?1 AND channel = 'sms' AND address = ?2 ORDER BY created_at DESC, rowid DESC LIMIT 20`).all(channels.workspaceId, number)
+    let contact: { id: string; ticketId: string; language: string } | null = null
+    let ticket: TicketRow | null = null
+    for (const candidate of candidates) {
+      const row = this.deps.tickets.byId(candidate.ticketId)
+      if (row !== null && OPEN_STATUSES.has(row.status)) {
+        contact = candidate
+        ticket = row
+        break
+      }
+    }
+    if (contact === null || ticket === null) return 'unknown'
     const words = REPLY_WORDS[contact.language.split('-')[0]!] ?? REPLY_WORDS.en!
     const said = text.normalize('NFKC').trim().toLowerCase()
     const actor = encodeActor({ type: 'customer', id: ticket.id })
@@ -241,10 +250,14 @@ export class NotificationService {
    */
   deleteExpired(now: number): number {
     const client = this.deps.db.$client
-    const contacts = client.query(`
-      DELETE FROM notification_contacts WHERE id IN (
-        SELECT c.id FROM notification_contacts c LEFT JOIN tickets t ON t.id = c.ticket_id
-        WHERE t.id IS NULL OR (t.status NOT IN ('WAITING', 'CALLED', 'SERVING') AND coalesce(t.completed_at, t.created_at) < ?1) LIMIT 2000)`).run(now - TICKET_CONTACT_RETAIN_MS).changes
+    // Each ticket with contacts, asked of the tickets' owner: gone, or ended more than 24 hours ago.
+    let contacts = 0
+    const ticketIds = client.query<{ ticketId: string }, []>('SELECT DISTINCT ticket_id AS ticketId FROM notification_contacts ORDER BY ticket_id LIMIT 2000').all()
+    for (const { ticketId } of ticketIds) {
+      const ticket = this.deps.tickets.byId(ticketId)
+      const ended = ticket === null || (!OPEN_STATUSES.has(ticket.status) && (ticket.completedAt ?? ticket.createdAt) < now - TICKET_CONTACT_RETAIN_MS)
+      if (ended) contacts += client.query('DELETE FROM notification_contacts WHERE ticket_id = ?1').run(ticketId).changes
+    }
     // Narrows contract §21's `retainDays` for the contact fields only (the name stays until then).
     const appointments = client.query(`
       UPDATE appointments SET phone = NULL, email = NULL, updated_at = ?2
