@@ -137,7 +137,8 @@ export class MessageOutbox {
     switch (event.type) {
       case 'ticket.approaching': return this.ticketMessage('approaching', event.ticketId, event.now)
       case 'ticket.called': return this.ticketMessage('called', event.ticketId, event.now)
-      case 'ticket.no_show': return this.ticketMessage('no_show', event.ticketId, event.now)
+      // The daily close's CALLED→NO_SHOW at midnight is no missed turn to come back for: nothing is sent.
+      case 'ticket.no_show': return event.actor.type === 'system' ? undefined : this.ticketMessage('no_show', event.ticketId, event.now)
       case 'appointment.booked':
       case 'appointment.cancelled': {
         const id = (event.data as { id: string }).id

@@ -96,6 +96,24 @@ describe('limits', () => {
   })
 })
 
+describe('the daily close', () => {
+  test('its CALLED→NO_SHOW at midnight sends no "missed your turn"', async () => {
+    const gateway = smsGateway()
+    stops.push(gateway.stop)
+    const ctx = context(gateway.url)
+    const t = await issued(ctx)
+    await notify(ctx, t.id, '07400 800001')
+    await callNext(ctx, 'cnt_1')
+    const { NotificationService } = await import('../../src/notifications/service')
+    const outbox = new NotificationService(ctx.deps).outbox
+    const event = { queueUnitId: 'qu_main', type: 'ticket.no_show' as const, ticketId: t.id, data: { id: t.id }, now: ctx.clock.now() }
+    ctx.deps.writes.now(() => outbox.onEvent({ ...event, actor: { type: 'system', id: 'daily-close' } }))
+    expect(messages(ctx).map((m) => m.kind)).toEqual(['called'])
+    ctx.deps.writes.now(() => outbox.onEvent({ ...event, actor: { type: 'key', id: 'cred_operator' } }))
+    expect(messages(ctx).map((m) => m.kind)).toEqual(['called', 'no_show'])
+  })
+})
+
 describe('the customer removes their contact; deletion on time', () => {
   test('DELETE removes every contact and drops what was not sent; contacts go 24 hours after the ticket ends', async () => {
     const gateway = smsGateway()
