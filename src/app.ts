@@ -25,6 +25,7 @@ import { manageRoutes } from './manage/routes'
 import { webhooksDoc } from './webhooks'
 import { adminRoutes } from './admin/routes'
 import { appointmentRoutes } from './appointments/routes'
+import { notificationRoutes } from './notifications/routes'
 
 export type App = ReturnType<typeof createApp>
 
@@ -58,10 +59,11 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneActions: services.phoneActions, phoneWaits: services.phoneWaits }))
     .use(joinRoutes(deps, { join: services.join }))
+    .use(notificationRoutes(deps, { notifications: services.notifications }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
-    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin }))
+    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin, notifications: services.notifications }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
     .decorate('deps', deps)
     // `serve` asks it for a first administrator's setup link (contract §24) once it listens.

@@ -34,6 +34,10 @@ export const AdminCodes = {
   WEBHOOK_EXISTS: 'WEBHOOK_EXISTS',
   DELIVERY_NOT_FOUND: 'DELIVERY_NOT_FOUND',
   VOICE_CLIP_NOT_FOUND: 'VOICE_CLIP_NOT_FOUND',
+  /** Contract §25: the Notifications section of a workspace that does not exist. */
+  WORKSPACE_NOT_FOUND: 'WORKSPACE_NOT_FOUND',
+  /** Contract §25: a test send on a channel the workspace has not set up. */
+  CHANNEL_NOT_CONFIGURED: 'CHANNEL_NOT_CONFIGURED',
 } as const
 
 export type AdminCode = (typeof AdminCodes)[keyof typeof AdminCodes]
@@ -61,6 +65,8 @@ export const AdminErrorExamples = {
   WEBHOOK_EXISTS: { message: 'a webhook endpoint "wh_crm" exists', details: [{ path: '/id', message: 'taken' }] },
   DELIVERY_NOT_FOUND: 'no webhook delivery "dlv_01JD5DELIVERY0000000000000"',
   VOICE_CLIP_NOT_FOUND: 'no voice clip "ticket" for ar',
+  WORKSPACE_NOT_FOUND: 'no workspace "ws_other"',
+  CHANNEL_NOT_CONFIGURED: 'set up the SMS gateway first',
 } as const satisfies Record<keyof typeof AdminCodes, ErrorExample>
 
 /** The same codes in the sections' wording where it differs (a voice clip's 1 MiB, a staff-only role, a pairing's field). */

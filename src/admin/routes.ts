@@ -11,6 +11,8 @@ import { adminStaffRoutes } from './staff-routes'
 import { adminKeyRoutes } from './keys-routes'
 import { adminWebhookRoutes } from './webhooks-routes'
 import { adminVoiceRoutes } from './voice-routes'
+import { adminNotificationRoutes } from './notifications-routes'
+import type { NotificationService } from '../notifications'
 import type { AdminDeps } from './deps'
 import type { PeopleService } from '../people'
 import type { DeviceService } from '../devices'
@@ -19,9 +21,9 @@ import type { AdminServices } from '.'
 
 /**
  * Every admin route: the page, then the API's sections (branch, audit log, devices, staff,
- * keys and webhooks, voice clips), each its own plugin, all asking `access.ts` who the caller is.
+ * keys and webhooks, voice clips, notifications), each its own plugin, all asking `access.ts` who the caller is.
  */
-export function adminRoutes(deps: AdminDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService; admin: AdminServices }) {
+export function adminRoutes(deps: AdminDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService; admin: AdminServices; notifications: NotificationService }) {
   const { people, admin } = services
   return new Elysia({ name: 'lobby.admin' })
     .use(adminPageRoutes(deps, services))
@@ -32,4 +34,5 @@ export function adminRoutes(deps: AdminDeps, services: { people: PeopleService; 
     .use(adminKeyRoutes(deps, { people, adminKeys: admin.keys }))
     .use(adminWebhookRoutes(deps, { people, adminWebhooks: admin.webhooks }))
     .use(adminVoiceRoutes(deps, { people, adminVoice: admin.voice }))
+    .use(adminNotificationRoutes(deps, { people, notifications: services.notifications }))
 }

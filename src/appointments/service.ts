@@ -414,8 +414,9 @@ export class AppointmentService {
   }
 
   private announce(type: AppointmentEvent, row: AppointmentRow, actor: string, now: number): void {
-    // The body carries the contact details: only endpoints that subscribed to appointment.* get it.
-    this.outbox.enqueue(row.queueUnitId, type, decodeActor(actor), appointmentJson(row), now)
+    // Contract §25: a customer's phone and e-mail never leave in a webhook (null there, as after erasure).
+    const body: AppointmentJson = { ...appointmentJson(row), phone: null, email: null }
+    this.outbox.enqueue(row.queueUnitId, type, decodeActor(actor), body, now)
     this.deps.tickets.touch(row.queueUnitId)
   }
 

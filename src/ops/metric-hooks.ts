@@ -8,6 +8,7 @@ interface Pending {
   tickets: string[]
   batches: number[]
   givenUp: number
+  notifications: [string, string, string][]
 }
 
 const LOAD_AFTER_START_MS = 3_000
@@ -24,7 +25,7 @@ const MAX_PENDING = 1_000
 export class MetricsSink {
   private metrics: LobbyMetrics | null = null
   private loading: Promise<LobbyMetrics> | null = null
-  private pending: Pending = { tickets: [], batches: [], givenUp: 0 }
+  private pending: Pending = { tickets: [], batches: [], givenUp: 0, notifications: [] }
   /** HTTP requests are counted here whether prom-client is loaded or not; it reads them when scraped. */
   private readonly httpTally = new HttpTally()
   private pendingCount = 0
@@ -56,16 +57,23 @@ export class MetricsSink {
     this.metrics.webhookDeliveriesFailed.inc()
   }
 
+  /** Contract §25: one notification's outcome (`sent`, `retry`, `failed`, `skipped`). */
+  notification(channel: string, kind: string, result: string): void {
+    if (this.metrics === null) return this.hold(() => this.pending.notifications.push([channel, kind, result]))
+    this.metrics.notifications.inc({ channel, kind, result })
+  }
+
   /** prom-client with everything observed so far. */
   load(): Promise<LobbyMetrics> {
     this.loading ??= import('./metrics').then(({ LobbyMetrics }) => {
       const replication = this.replication
       const m = new LobbyMetrics({ db: this.db, http: this.httpTally, websocketConnections: () => this.websocketConnections(), replication, longestWaits: () => this.longestWaits() })
-      const { tickets, batches, givenUp } = this.pending
+      const { tickets, batches, givenUp, notifications } = this.pending
       for (const event of tickets) m.tickets.inc({ event })
       for (const size of batches) m.writeBatchSize.observe(size)
       if (givenUp > 0) m.webhookDeliveriesFailed.inc(givenUp)
-      this.pending = { tickets: [], batches: [], givenUp: 0 }
+      for (const [channel, kind, result] of notifications) m.notifications.inc({ channel, kind, result })
+      this.pending = { tickets: [], batches: [], givenUp: 0, notifications: [] }
       this.metrics = m
       return m
     })

@@ -47,6 +47,7 @@ export class LobbyMetrics {
   readonly tickets: Counter<'event'>
   readonly writeBatchSize: Histogram
   readonly webhookDeliveriesFailed: Counter
+  readonly notifications: Counter<'channel' | 'kind' | 'result'>
 
   constructor(sources: ScrapeSources) {
     const { db, http } = sources
@@ -81,6 +82,12 @@ export class LobbyMetrics {
     this.webhookDeliveriesFailed = new Counter({
       name: 'lobby_webhook_deliveries_failed_total',
       help: 'Webhook deliveries given up after their 24-hour retry window, in this process',
+      registers: [this.registry],
+    })
+    this.notifications = new Counter({
+      name: 'lobby_notifications_total',
+      help: 'Customer notifications (contract §25) by channel, kind and result: sent, retry (an attempt failed, another follows), failed (given up after an hour), skipped (a limit or a removed contact), in this process',
+      labelNames: ['channel', 'kind', 'result'],
       registers: [this.registry],
     })
     const units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units ORDER BY id')

@@ -35,6 +35,8 @@ export const RateBuckets = {
   phonePerAddress: { name: 'phone:read', perAddress: true },
   /** The phone page's changes (leave, more time, rating: contract §20), per address. */
   phoneWritePerAddress: { name: 'phone:write', perAddress: true },
+  /** Contract §25: signed SMS replies from the branch's gateway, per address (an unsigned flood is refused here before its body is read). */
+  smsInboundPerAddress: { name: 'sms-inbound:address', perAddress: true },
   /** Sign-in attempts per address, any outcome (60 a minute; the 20 failures of contract §16 are counted by src/people), before the body is read. */
   signInPerAddress: { name: 'sign-in:address', perAddress: true },
   /** Setup-link uses (each costs two Argon2 hashes), per address. */

@@ -18,6 +18,8 @@ export const DETAIL_RULES = [
   'duplicateId', 'belongsElsewhere', 'timeZone', 'cidr', 'requiredWith', 'onlyWith', 'duplicateValue', 'unknownReference', 'typeFixed', 'notOfferedThere',
   // The console's sections' own checks, src/admin/.
   'taken', 'ownAccount', 'disabled', 'adminNoUnits', 'retired', 'plainText', 'clipName', 'audioType', 'dateTime',
+  // Contract §25's message templates, src/notifications/model.ts: `problem` is variable, brace or blank.
+  'template',
 ] as const
 export type DetailRule = (typeof DETAIL_RULES)[number]
 
@@ -40,10 +42,12 @@ export const PATTERN_FORMATS: Readonly<Record<string, string>> = {
   '^[A-Za-z0-9_-]{16}$': 'revision',
   '^[a-z0-9._-]{1,64}$': 'username',
   '^\\d{6}$': 'sixDigits',
+  '@': 'email',
+  '^(mailto:[^\\s]+|https://[^\\s]+)$': 'contactUrl',
 }
 
 /** The kinds of `format` a detail can name (`other`: a pattern PATTERN_FORMATS does not list). */
-export const FORMATS = ['id', 'keyName', 'prefix', 'url', 'country', 'prayerSourceId', 'notBlank', 'revision', 'username', 'sixDigits', 'other'] as const
+export const FORMATS = ['id', 'keyName', 'prefix', 'url', 'country', 'prayerSourceId', 'notBlank', 'revision', 'username', 'sixDigits', 'email', 'contactUrl', 'other'] as const
 export type DetailFormat = (typeof FORMATS)[number]
 
 /** A detail with its rule: the one way details that carry a rule are made. */

@@ -426,6 +426,7 @@ const TAGS = [
   { name: 'Auth', description: 'Staff sign-in: sessions (cookie `lobby_session`) and setting a password with a setup link (contract §16).' },
   { name: 'Live floor', description: 'The manager\'s live view of lines and counters (contract §22): a signed-in manager\'s or admin\'s session cookie; its websocket is under `x-websockets`.' },
   { name: 'Admin', description: 'The administration console\'s API (contract §17): a queue unit\'s configuration and the audit log, by a signed-in admin or manager (cookie `lobby_session` only). Bodies are entities as a provisioning file writes them, with `revision` for optimistic concurrency.' },
+  { name: 'Notifications', description: 'SMS, e-mail and web push to customers who opted in (contract §25): the SMS gateway\'s signed replies. The phone page\'s opt-in is under Phone, the settings under Admin.' },
   { name: 'Platform', description: 'Liveness and metrics.' },
   { name: 'Webhooks', description: 'What Lobby sends to a subscribed endpoint (under `webhooks`, not `paths`): ticket events, signed with the endpoint\'s `lbh_…` secret.' },
 ]

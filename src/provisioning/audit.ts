@@ -45,6 +45,8 @@ function entitiesOf(ws: Workspace, put: (type: string, id: string, value: Record
   for (const token of ws.displayTokens ?? []) put('displayToken', `${ws.id}/${token.name}`, { workspaceId: ws.id, ...token })
   for (const widget of ws.widgets ?? []) put('widget', widget.id, { workspaceId: ws.id, ...widget })
   for (const source of ws.prayerSources ?? []) put('prayerSource', source.id, { workspaceId: ws.id, ...source })
+  // Contract §25: the export holds no secret, so neither does this entry.
+  if (ws.notifications !== undefined) put('notifications', ws.id, { workspaceId: ws.id, ...ws.notifications })
   for (const unit of ws.queueUnits ?? []) {
     const { locations, services, counters, apiKeys, webhooks, ...settings } = unit
     put('queueUnit', unit.id, { workspaceId: ws.id, queueUnitId: unit.id, ...settings })

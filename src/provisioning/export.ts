@@ -1,6 +1,7 @@
 import type { Db } from '../db/open'
 import type { ProvisioningFile } from './model'
 import { storedRemoteJoin } from '../structure'
+import { exportedSettings } from '../notifications'
 
 /*
  * `lobby provision --export` (contract §17): the whole configuration as a provisioning file,
@@ -55,6 +56,7 @@ export function exportProvisioning(db: Db, workspaceId: string | null = null): P
             return { id: p.id, name: p.name, timezone: p.timezone, ...(Object.keys(location).length > 0 ? { location } : {}), pushRateLimitPerMinute: p.pushRateLimitPerMinute }
           }),
           queueUnits: units.map((u) => unitOf(all, credentialsOf, u.id)),
+          ...notificationsOf(db, ws.id),
         }
       }),
     }
@@ -132,4 +134,10 @@ function unitOf(
     })),
     webhooks: webhooks.map((h) => ({ id: h.id, url: h.url, events: JSON.parse(h.events) as NonNullable<QueueUnit['webhooks']>[number]['events'], active: h.active === 1 })),
   }
+}
+
+/** Contract §25: the workspace's notification settings without their secrets (absent when it has none). */
+function notificationsOf(db: Db, workspaceId: string): Pick<Workspace, 'notifications'> {
+  const settings = exportedSettings(db, workspaceId)
+  return settings === null ? {} : { notifications: settings }
 }

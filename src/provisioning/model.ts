@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MAX_LAST_TICKET_MINUTES } from '../structure'
+import { NotificationSettings } from '../notifications'
 
 /** IDs appear in URLs: letters, digits, `_` and `-`, 1 to 160 characters. */
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,160}$' })
@@ -206,6 +207,8 @@ const Workspace = Type.Object({
   widgets: Type.Optional(Type.Array(Widget)),
   prayerSources: Type.Optional(Type.Array(PrayerSource)),
   queueUnits: Type.Optional(Type.Array(QueueUnit)),
+  /** Contract §25: SMS, e-mail and web push for the workspace's customers; absent: left as stored. */
+  notifications: Type.Optional(NotificationSettings),
 }, closed)
 
 /** The provisioning file of contract §1 (JSON or YAML). */

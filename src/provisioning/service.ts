@@ -18,6 +18,7 @@ import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets
 import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS, DEFAULT_NO_SHOW_GRACE_MINUTES, DEFAULT_APPROACHING_AHEAD, storedRemoteJoin } from '../structure'
 import { counters, counterServices } from '../structure'
 import { webhooks } from '../webhooks'
+import { settingsProblems, writeNotificationSettings } from '../notifications'
 import { ProvisioningFile, DEFAULT_QUEUE_SCOPES, DEFAULT_APPOINTMENTS } from './model'
 import { insertCredential, NO_PROPERTIES, type KeyProperties } from '../structure'
 import { auditConfigurationChanges, configurationSnapshots, PROVISION_ACTOR } from './audit'
@@ -155,6 +156,7 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
       owned(prayerSources, prayerSources.workspaceId, ps.id, ws.id, `${pp}/id`, 'prayer source')
       if (!isIanaTimeZone(ps.timezone)) problems.push(ruled(`${pp}/timezone`, 'not an IANA time zone name', 'timeZone', { value: ps.timezone }))
     })
+    if (ws.notifications !== undefined) problems.push(...settingsProblems(ws.notifications, `${wp}/notifications`))
     ws.queueUnits?.forEach((qu, u) => {
       const up = `${wp}/queueUnits/${u}`
       problems.push(...languageErrors(qu, up))
@@ -369,6 +371,7 @@ function write(db: Db, file: ProvisioningFile, now: number, ids: IdGenerator): P
 
   for (const ws of file.workspaces) {
     upsert('workspaces', workspaces, ws.id, { name: ws.name })
+    if (ws.notifications !== undefined) count('notifications', writeNotificationSettings(db, ws.id, ws.notifications, now) ? 'updated' : 'unchanged')
     for (const key of ws.apiKeys ?? []) credential('workspace', ws.id, key.name, NO_PROPERTIES)
     for (const token of ws.displayTokens ?? []) credential('display', ws.id, token.name, NO_PROPERTIES)
     for (const wd of ws.widgets ?? []) {

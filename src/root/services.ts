@@ -22,6 +22,8 @@ import { ManageService } from '../manage'
 import { liveHubTask as floorHubTask } from '../display'
 import { AdminDevices, AdminKeys, AdminStaff, AdminVoice, AdminWebhooks, BranchService, type AdminServices } from '../admin'
 import { AppointmentService, missedAppointmentsTask } from '../appointments'
+import { NotificationService } from '../notifications'
+import { tapOutboxEvents } from '../webhooks'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -60,6 +62,8 @@ export interface AppServices {
   admin: AdminServices
   /** Bookings, slots and check-in (contract §21). */
   appointments: AppointmentService
+  /** SMS, e-mail and web push to customers who opted in (contract §25). */
+  notifications: NotificationService
 }
 
 /**
@@ -93,6 +97,10 @@ export function composeServices(deps: AppDeps): AppServices {
   // Contract §21: BOOKED appointments past their check-in window become MISSED (every minute).
   const appointments = new AppointmentService(deps)
   deps.lifecycle.register(missedAppointmentsTask(deps, appointments))
+  // Contract §25: every outbox event writes its notifications in its own transaction; reminders and deletions every minute.
+  const notifications = new NotificationService(deps)
+  tapOutboxEvents(deps.db, notifications.outbox.onEvent)
+  deps.lifecycle.register(notifications.task())
   const manage = new ManageService(deps, counters, appointments)
   deps.events.queueChanges.on((change) => manage.changed(change.queueUnitId))
   deps.lifecycle.register(manage.task())
@@ -132,5 +140,6 @@ export function composeServices(deps: AppDeps): AppServices {
       webhooks: new AdminWebhooks(deps.db, deps.ids),
     },
     appointments,
+    notifications,
   }
 }

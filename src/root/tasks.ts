@@ -4,12 +4,15 @@ import { DailyClose } from '../counters'
 import { OpeningWatch } from '../display'
 import { WebhookWorker } from '../webhooks'
 import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops'
+import { NotificationWorker } from '../notifications'
 
 export interface ServerTaskOptions {
   /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
   retainDays?: number
   /** `--replicate-to`: the head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
+  /** The HTTP client of SMS gateways and push services (tests: one that trusts their own certificate). */
+  notificationFetch?: typeof fetch
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000
@@ -33,6 +36,9 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   })
   const webhookWorker = new WebhookWorker({ db, clock, log, onGivenUp: () => deps.metrics.webhookGivenUp() })
   deps.lifecycle.register({ start: () => webhookWorker.start(), stop: () => webhookWorker.stop() })
+  // Contract §25: customer notifications leave through their own worker, never a request.
+  const notificationWorker = new NotificationWorker({ db, clock, log, observe: (channel, kind, result) => deps.metrics.notification(channel, kind, result), ...(options.notificationFetch === undefined ? {} : { fetch: options.notificationFetch }) })
+  deps.lifecycle.register({ start: () => notificationWorker.start(), stop: () => notificationWorker.stop() })
   // The daily close runs with the server (once at start, then on its timer), not when routes are built.
   deps.lifecycle.register(new DailyClose(deps).task())
   // Openings and closings move the queue state's revision, so boards hear of them (docs/display.md).

@@ -4,6 +4,6 @@
  */
 export { deleteDeliveriesCreatedBefore, deliveryBacklog, listDeliveries, readDelivery, redeliver, redeliverFailed, type DeliveryListing } from './deliveries'
 export { webhooksDoc, type WaitTargetExceeded } from './model'
-export { WebhookOutbox } from './outbox'
+export { WebhookOutbox, tapOutboxEvents, type OutboxEvent } from './outbox'
 export { webhooks } from './tables'
 export { WebhookWorker } from './worker'

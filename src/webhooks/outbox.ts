@@ -21,6 +21,34 @@ export const QUEUE_EVENT_TYPES = ['queue.wait_target_exceeded'] as const
 export type QueueEventType = (typeof QUEUE_EVENT_TYPES)[number]
 export type WebhookEventType = TicketEventType | QueueEventType | AppointmentEventType
 
+/** One event as the outbox writes it, handed to the taps inside the event's own transaction. */
+export interface OutboxEvent {
+  queueUnitId: string
+  type: WebhookEventType
+  actor: Actor
+  ticketId: string
+  data: unknown
+  now: number
+}
+
+/** The taps per database (two apps in one process never hear each other). */
+const eventTaps = new WeakMap<Db, Set<(event: OutboxEvent) => void>>()
+
+/**
+ * Calls `tap` with every event written to the outbox of `db`, whether or not an endpoint
+ * subscribed to it, inside the event's own transaction (contract §25: a notification is written
+ * with the change, like a webhook). A tap writes its own durable rows there and must not throw
+ * for a reason of its own: that would undo the change. Returns the function that removes it.
+ */
+export function tapOutboxEvents(db: Db, tap: (event: OutboxEvent) => void): () => void {
+  let set = eventTaps.get(db)
+  if (set === undefined) eventTaps.set(db, (set = new Set()))
+  set.add(tap)
+  return () => {
+    set.delete(tap)
+  }
+}
+
 /** A transaction or the database. */
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'run'>
 
@@ -71,6 +99,8 @@ export class WebhookOutbox {
    * its delivery with that ticket's other events. Returns the deliveries written.
    */
   enqueueEvent(queueUnitId: string, type: WebhookEventType, actor: Actor, ticketId: string, data: unknown, now: number): number {
+    const taps = eventTaps.get(this.db)
+    if (taps !== undefined) for (const tap of taps) tap({ queueUnitId, type, actor, ticketId, data, now })
     let written = 0
     const { subscribers, insert } = (this.prepared ??= this.prepare())
     let body: string | undefined

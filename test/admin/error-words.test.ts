@@ -84,6 +84,7 @@ const SAMPLES: Record<DetailRule, DetailParams[]> = {
   clipName: [{}],
   audioType: [{ value: 'audio.wav' }],
   dateTime: [{}],
+  template: [{ problem: 'variable', variable: 'name', allowed: ['ahead', 'counter'] }, { problem: 'brace' }, { problem: 'blank' }],
 }
 
 describe('errors in words: every rule, English and Arabic', () => {

@@ -129,13 +129,14 @@ describe('booking (contract §21)', () => {
     expect((await jsonOf(b)).data.id).not.toBe(seats[1].id)
   })
 
-  test('webhooks: appointment.* with the contact details only to the endpoint that subscribed', async () => {
+  test('webhooks: appointment.* only to the endpoint that subscribed, without the phone or e-mail (contract §25)', async () => {
     const ctx = appointmentContext()
     const data = await booked(ctx, { startAt: THU_0900, email: 'amal@example.org' })
     await asKey(ctx, 'POST', `${APPOINTMENTS}/${data.id}/cancel`)
     const rows = ctx.db.$client.query<{ webhookId: string; eventType: string; body: string }, []>('SELECT webhook_id AS webhookId, event_type AS eventType, body FROM webhook_deliveries ORDER BY rowid').all()
     expect(rows.map((r) => [r.webhookId, r.eventType])).toEqual([['whk_appointments', 'appointment.booked'], ['whk_appointments', 'appointment.cancelled']])
-    expect(JSON.parse(rows[0]!.body).data).toMatchObject({ id: data.id, email: 'amal@example.org' })
+    expect(JSON.parse(rows[0]!.body).data).toMatchObject({ id: data.id, name: 'Amal Haddad', phone: null, email: null })
+    expect(rows.map((r) => r.body).join('\n')).not.toContain('amal@example.org')
     expect(ctx.logs.map((l) => JSON.stringify(l)).join('\n')).not.toContain('amal@example.org')
     expect(ctx.logs.map((l) => JSON.stringify(l)).join('\n')).not.toContain(data.code)
   })

@@ -18,6 +18,7 @@ import { PeopleCodes } from '../../src/people/errors'
 import { AdminCodes } from '../../src/admin/errors'
 import { DeskClerkCodes } from '../../src/desk/errors'
 import { AppointmentCodes } from '../../src/appointments/errors'
+import { NotificationCodes } from '../../src/notifications/errors'
 
 /** Every operation, by path and method, with its operationId: generated clients name their functions after these. */
 const OPERATIONS: Record<string, string> = {
@@ -60,6 +61,15 @@ const OPERATIONS: Record<string, string> = {
   'post /join/{locationId}': 'issueJoinTicket',
   'post /api/phone/v1/tickets/{code}/leave': 'leaveQueueByTrackingCode',
   'post /api/phone/v1/tickets/{code}/more-time': 'askMoreTimeByTrackingCode',
+  'post /api/phone/v1/tickets/{code}/notify': 'notifyMe',
+  'get /api/phone/v1/tickets/{code}/notify': 'listNotifyContacts',
+  'delete /api/phone/v1/tickets/{code}/notify': 'removeNotifyContacts',
+  'get /api/phone/v1/push-key': 'readPushKey',
+  'get /api/admin/v1/workspaces/{workspaceId}/notifications': 'adminReadNotifications',
+  'put /api/admin/v1/workspaces/{workspaceId}/notifications': 'adminWriteNotifications',
+  'get /api/admin/v1/workspaces/{workspaceId}/notifications/messages': 'adminListNotificationMessages',
+  'post /api/admin/v1/workspaces/{workspaceId}/notifications/test': 'adminTestNotification',
+  'post /api/notifications/v1/sms/inbound': 'receiveSmsReply',
   'post /api/phone/v1/tickets/{code}/feedback': 'rateVisitByTrackingCode',
   'get /metrics': 'readMetrics',
   'get /api/display/v1/queue-units/{queueUnitId}/voice': 'readVoiceManifest',
@@ -155,6 +165,9 @@ const FEATURE_CODES: [string, readonly string[]][] = [
   ['/api/devices/v1/desk/clerk', Object.values(DeskClerkCodes)],
   ['/api/devices/v1/desk', Object.values(CounterCodes)],
   ['/api/devices/v1/kiosk', Object.values(KioskCodes)],
+  ['/api/phone/v1/tickets/{code}/notify', Object.values(NotificationCodes)],
+  ['/api/phone/v1/push-key', Object.values(NotificationCodes)],
+  ['/api/notifications/v1/', Object.values(NotificationCodes)],
   ['/api/phone/v1/', Object.values(PhoneCodes)],
   ['/api/devices/v1/', Object.values(DeviceCodes)],
   ['/metrics', Object.values(OpsCodes)],

@@ -22,6 +22,7 @@ import { driveAdminSections } from './admin-sections.drive'
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef'
 const SOURCE = 'psrc_centralmosque-0001-london'
 const OP = '/api/operator/v1'
+const INBOUND_SECRET = 'inbound-secret-0123456789'
 
 async function driveEveryOperation() {
   const ctx = counterContext((doc) => {
@@ -29,6 +30,12 @@ async function driveEveryOperation() {
     unit.apiKeys!.push({ name: 'reports', scopes: ['reports:read'] })
     unit.apiKeys!.push({ name: 'booker', scopes: ['appointments:write'] })
     unit.services!.find((s) => s.id === 'svc_accounts')!.appointments = { enabled: true, capacityPerSlot: 2 }
+    doc.workspaces[0]!.notifications = {
+      country: 'GB',
+      sms: { url: 'http://127.0.0.1:9/sms', inboundSecret: INBOUND_SECRET },
+      email: { host: '127.0.0.1', port: 9, security: 'none', from: 'lobby@branch.example' },
+      webPush: { subject: 'mailto:branch@example.com' },
+    }
   }, { metricsToken: METRICS_TOKEN })
   ctx.clock.set('2026-11-25T11:00:00.000Z')
   const { app, exchanges } = capture(ctx.app)
@@ -218,6 +225,20 @@ async function driveEveryOperation() {
   await expectStatus(phoneChange(leaving, 'feedback', { rating: 5 }), 409)
   await expectStatus(phoneChange(visited, 'feedback', { rating: 9 }), 422)
   await expectStatus(request(app, 'POST', `/api/phone/v1/tickets/${visited}/feedback`, { headers: { origin: ORIGIN, 'content-type': 'application/json' }, raw: '{' }), 400)
+  // Contract §25: "Notify me", its list and removal, the push key, the gateway's signed replies.
+  const notified = trackingOf((await data(issue(HALL_ACCOUNTS), 201)).id)
+  await expectStatus(phoneChange(notified, 'notify', { channel: 'email', to: 'amal@example.com' }), 201)
+  await expectStatus(phoneChange(notified, 'notify', { channel: 'sms', to: 'not a number' }), 422)
+  await expectStatus(phoneChange(notified, 'notify', { channel: 'email', to: 'amal@example.com' }, {}), 403)
+  await expectStatus(phoneChange(`${notified}x`, 'notify', { channel: 'email', to: 'amal@example.com' }), 404)
+  await expectStatus(phoneChange(visited, 'notify', { channel: 'email', to: 'amal@example.com' }), 409)
+  await expectStatus(get(`/api/phone/v1/tickets/${notified}/notify`), 200)
+  await expectStatus(request(app, 'DELETE', `/api/phone/v1/tickets/${notified}/notify`, { headers: { origin: ORIGIN } }), 200)
+  await expectStatus(get('/api/phone/v1/push-key'), 200)
+  const reply = JSON.stringify({ from: '+447400123456', text: 'hello' })
+  const signature = `sha256=${new Bun.CryptoHasher('sha256', INBOUND_SECRET).update(reply).digest('hex')}`
+  await expectStatus(request(app, 'POST', '/api/notifications/v1/sms/inbound', { headers: { 'content-type': 'application/json', 'x-lobby-signature': signature }, raw: reply }), 200)
+  await expectStatus(request(app, 'POST', '/api/notifications/v1/sms/inbound', { headers: { 'content-type': 'application/json' }, raw: reply }), 401)
   await expectStatus(phoneChange(visited, 'feedback', { rating: 5, comment: '<b>kind</b>' }), 200)
   await expectStatus(phoneChange(visited, 'feedback', { rating: 4 }), 409)
 

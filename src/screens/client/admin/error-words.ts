@@ -91,6 +91,8 @@ const FORMATS: Record<Lang, Record<string, string>> = {
     revision: 'the form is out of date: reload it and make your change again',
     username: 'small letters, digits, . _ - only, at most 64',
     sixDigits: 'six digits',
+    email: 'an e-mail address, such as branch@example.com',
+    contactUrl: 'mailto: and an e-mail address, or a web address beginning with https:',
     other: 'is not written in the allowed form',
   },
   ar: {
@@ -104,6 +106,8 @@ const FORMATS: Record<Lang, Record<string, string>> = {
     revision: 'النموذج قديم: أعد تحميله ثم أجرِ تغييرك مرة أخرى',
     username: 'حروف لاتينية صغيرة وأرقام و . _ - فقط، 64 على الأكثر',
     sixDigits: 'ستة أرقام',
+    email: 'عنوان بريد إلكتروني، مثل branch@example.com',
+    contactUrl: 'mailto: ثم عنوان بريد إلكتروني، أو عنوان ويب يبدأ بـ https:',
     other: 'ليس بالصيغة المسموح بها',
   },
 }
@@ -163,6 +167,9 @@ const WORDS: Record<Lang, Record<DetailRule, Say>> = {
     retired: (p) => `this ${p.kind('kind')} is retired`,
     plainText: (p) => `1 to ${p.text('max')} characters, without control characters`,
     clipName: () => 'not a clip name: ticket, please-go-to, a digit, a letter A–Z, or counter- and a counter’s ID',
+    template: (p) => (p.text('problem') === 'variable'
+      ? `${p.quoted('variable')} is not a word this message can fill in; it fills in ${p.text('allowed')}`
+      : p.text('problem') === 'brace' ? 'a curly bracket that does not enclose a word this message fills in' : 'must not be blank'),
     audioType: (p) => `the file is not ${p.ltr('value')} audio`,
     dateTime: () => 'give a date such as 2026-11-25',
   },
@@ -219,6 +226,9 @@ const WORDS: Record<Lang, Record<DetailRule, Say>> = {
     retired: (p) => `${p.kind('kind')} متقاعد`,
     plainText: (p) => `من 1 إلى ${p.text('max')} حرفًا، دون أحرف تحكم`,
     clipName: () => 'ليس اسم مقطع: ticket أو please-go-to أو رقم أو حرف A–Z أو counter- ثم معرّف الشباك',
+    template: (p) => (p.text('problem') === 'variable'
+      ? `${p.quoted('variable')} ليست كلمة تملؤها هذه الرسالة؛ تملأ ${p.ltr('allowed')}`
+      : p.text('problem') === 'brace' ? 'قوس معقوف لا يحيط بكلمة تملؤها هذه الرسالة' : 'يجب ألا يكون فارغًا'),
     audioType: (p) => `الملف ليس صوتًا من نوع ${p.ltr('value')}`,
     dateTime: () => 'اكتب تاريخًا مثل 2026-11-25',
   },

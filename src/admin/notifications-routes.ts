@@ -1,0 +1,151 @@
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import type { AdminDeps } from './deps'
+import { ApiError } from '../platform/errors'
+import { routeDetail } from '../platform/openapi'
+import { compile } from '../platform/validation'
+import type { PeopleService } from '../people'
+import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
+import { NotificationCodes, NotificationSettings, readChannels, type NotificationService } from '../notifications'
+import { ADMIN_API } from './branch-routes'
+import { requireAdministrator } from './access'
+import { actorOf, jsonAfterGuard, ok } from './section-kit'
+import { relativeDetails } from './branch-service'
+import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
+
+/*
+ * The console's Notifications section (contract §25), administrators only: a workspace's
+ * channels, limits and templates (applied as a provisioning document, so a file and the console
+ * are checked by one schema and audited alike, secrets never shown again), the recent
+ * deliveries and failures, the month's SMS count against its cap, and a test send.
+ */
+
+const MAX_BODY = 65_536
+const closed = { additionalProperties: false } as const
+const checkSettings = compile(NotificationSettings)
+const TestSend = Type.Object({ channel: Type.Union([Type.Literal('sms'), Type.Literal('email')]), to: Type.String({ minLength: 1, maxLength: 254 }) }, closed)
+const checkTest = compile(TestSend)
+
+const SectionView = Type.Object({
+  data: Type.Object({
+    workspaceId: Type.String(),
+    settings: Type.Union([NotificationSettings, Type.Null()], { description: 'as a provisioning file writes them, without secrets; null: not set up' }),
+    secretsSet: Type.Object({
+      smsHeaders: Type.Array(Type.String(), { description: 'the names of the gateway\'s headers (their values are never shown again)' }),
+      inboundSecret: Type.Boolean(),
+      smtpPassword: Type.Boolean(),
+    }, closed),
+    usage: Type.Union([Type.Object({ smsThisMonth: Type.Integer(), smsPerMonth: Type.Integer(), capReached: Type.Boolean({ description: 'the monthly cap stopped SMS this month' }) }, closed), Type.Null()]),
+    pushKey: Type.Union([Type.String(), Type.Null()], { description: 'the VAPID public key' }),
+  }, closed),
+}, closed)
+const MessageView = Type.Object({
+  id: Type.String({ description: 'the messageId' }),
+  kind: Type.String(), channel: Type.String(), status: Type.String(), attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]), createdAt: Type.Integer(), sentAt: Type.Union([Type.Integer(), Type.Null()]),
+  ticketId: Type.Union([Type.String(), Type.Null()]), appointmentId: Type.Union([Type.String(), Type.Null()]),
+}, closed)
+const MessagesView = Type.Object({ data: Type.Array(MessageView) }, closed)
+const TestResult = Type.Object({ data: Type.Object({ sent: Type.Boolean(), error: Type.Union([Type.String(), Type.Null()]) }, closed) }, closed)
+
+const tags = ['Admin']
+const readForbidden = { 401: [C.AUTHENTICATION_FAILED], 403: [C.ROLE_FORBIDDEN], 404: [C.WORKSPACE_NOT_FOUND] } as const
+const writeErrors = { 400: [C.INVALID_REQUEST, C.INVALID_JSON], 401: [C.AUTHENTICATION_FAILED], 403: [C.ORIGIN_FORBIDDEN, C.ROLE_FORBIDDEN], 404: [C.WORKSPACE_NOT_FOUND], 413: [C.PAYLOAD_TOO_LARGE], 422: [C.VALIDATION_FAILED] } as const
+const params = { workspaceId: { description: 'the workspace', example: 'ws_demo' } }
+const EXAMPLE = {
+  data: {
+    workspaceId: 'ws_demo',
+    settings: { country: 'GB', sms: { url: 'https://api.twilio.com/2010-04-01/Accounts/AC123/Messages.json', body: 'To={to}&From=%2B441234567890&Body={text}' }, email: { host: 'smtp.branch.example', port: 587, security: 'starttls', username: 'lobby', from: 'lobby@branch.example' } },
+    secretsSet: { smsHeaders: ['Authorization', 'Content-Type'], inboundSecret: true, smtpPassword: true },
+    usage: { smsThisMonth: 212, smsPerMonth: 1000, capReached: false },
+    pushKey: null,
+  },
+}
+
+const readDocs = routeDetail({
+  operationId: 'adminReadNotifications', summary: 'A workspace\'s notification settings', tags, security: 'sessionCookie', params,
+  description: 'Contract §25: channels, limits and templates as a provisioning file writes them, without any secret (only which are set), the month\'s SMS count against its cap, and the VAPID public key.',
+  responses: { 200: { description: 'the section', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  errors: readForbidden, errorExamples: AdminSectionErrorExamples,
+})
+const writeDocs = routeDetail({
+  operationId: 'adminWriteNotifications', summary: 'Set a workspace\'s notification settings', tags, security: 'sessionCookie', params,
+  description: 'The workspace\'s `notifications` as a provisioning file writes it, applied as one (same schema, same checks of templates, same audit entry without secrets). A secret left out keeps the stored one.',
+  body: { name: 'AdminNotificationsRequest', schema: NotificationSettings, examples: { email: { summary: 'e-mail only', value: { email: { host: 'smtp.branch.example', port: 587, security: 'starttls', username: 'lobby', password: '…', from: 'lobby@branch.example' } } } } },
+  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  errors: writeErrors, errorExamples: AdminSectionErrorExamples,
+})
+const messagesDocs = routeDetail({
+  operationId: 'adminListNotificationMessages', summary: 'Recent notifications and failures', tags, security: 'sessionCookie', params,
+  query: { failed: { description: '`true`: only FAILED and SKIPPED', example: 'true', required: false } },
+  description: 'The 50 newest messages of the workspace: kind, channel, status, attempts, the last error. Never the recipient (the rows hold none).',
+  responses: { 200: { description: 'the messages', name: 'AdminNotificationMessagesResponse', schema: MessagesView, example: { data: [{ id: 'ntf_01JD5', kind: 'called', channel: 'sms', status: 'SENT', attempts: 1, lastError: null, createdAt: 1795599672000, sentAt: 1795599673000, ticketId: 'tkt_01JD5', appointmentId: null }] } } },
+  errors: readForbidden, errorExamples: AdminSectionErrorExamples,
+})
+const testDocs = routeDetail({
+  operationId: 'adminTestNotification', summary: 'Send a test message', tags, security: 'sessionCookie', params,
+  description: 'One SMS or e-mail now, through the workspace\'s gateway or SMTP server; the answer says whether it went (and why not). Recorded as kind `test` without its recipient.',
+  body: { name: 'AdminTestNotificationRequest', schema: TestSend, examples: { sms: { summary: 'an SMS to the branch\'s phone', value: { channel: 'sms', to: '07400 123456' } } } },
+  responses: { 200: { description: 'sent or not', name: 'AdminTestNotificationResponse', schema: TestResult, example: { data: { sent: false, error: 'gateway answered HTTP 401' } } } },
+  errors: { ...writeErrors, 422: [C.VALIDATION_FAILED, C.CHANNEL_NOT_CONFIGURED] }, errorExamples: AdminSectionErrorExamples,
+})
+
+export function adminNotificationRoutes(deps: AdminDeps, { people, notifications }: { people: PeopleService; notifications: NotificationService }) {
+  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
+  const workspace = (id: string) => {
+    const row = id.length <= 160 ? deps.db.$client.query<{ id: string; name: string }, [string]>('SELECT id, name FROM workspaces WHERE id = ?1').get(id) : null
+    if (row === null) throw new ApiError(404, C.WORKSPACE_NOT_FOUND, `no workspace "${id.slice(0, 160)}"`)
+    return row
+  }
+  const view = (workspaceId: string) => {
+    const channels = readChannels(deps.db, workspaceId)
+    return {
+      data: {
+        workspaceId,
+        settings: channels?.settings ?? null,
+        secretsSet: { smsHeaders: Object.keys(channels?.secrets.smsHeaders ?? {}), inboundSecret: channels?.secrets.inboundSecret !== undefined, smtpPassword: channels?.secrets.smtpPassword !== undefined },
+        usage: notifications.usage(workspaceId, deps.clock.now()),
+        pushKey: channels?.settings.webPush !== undefined ? channels.vapid?.publicKey ?? null : null,
+      },
+    }
+  }
+
+  return new Elysia({ name: 'lobby.admin.notifications' })
+    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
+      await guard(request)
+      return ok(200, view(workspace(params.workspaceId).id))
+    }, { detail: readDocs })
+    .put(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkSettings, () => guard(request))
+      const ws = workspace(params.workspaceId)
+      const now = deps.clock.now()
+      await deps.writes.run(() => {
+        try {
+          applyProvisioningWithin(deps.db, { workspaces: [{ id: ws.id, name: ws.name, notifications: body }] }, now, deps.ids, actorOf(user))
+        } catch (error) {
+          if (error instanceof ProvisioningError) throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', relativeDetails(error.details, '/workspaces/0/notifications'))
+          throw error
+        }
+      })
+      deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
+      return ok(200, view(ws.id))
+    }, { parse: 'none', detail: writeDocs })
+    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications/messages`, async ({ request, params, query }) => {
+      await guard(request)
+      const ws = workspace(params.workspaceId)
+      return ok(200, { data: notifications.recent(ws.id, query.failed === 'true') })
+    }, { query: Type.Object({ failed: Type.Optional(Type.String({ maxLength: 5 })) }), detail: messagesDocs })
+    .post(`${ADMIN_API}/workspaces/:workspaceId/notifications/test`, async ({ request, params }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, 4_096, checkTest, () => guard(request))
+      const ws = workspace(params.workspaceId)
+      let error: string | null
+      try {
+        error = await notifications.testSend(ws.id, body.channel, body.to, deps.clock.now())
+      } catch (e) {
+        if (e instanceof ApiError && e.code === NotificationCodes.CHANNEL_NOT_CONFIGURED) throw new ApiError(422, C.CHANNEL_NOT_CONFIGURED, e.message)
+        throw e
+      }
+      deps.log({ level: 'info', msg: 'notification test sent', by: user.username, workspace: ws.id, channel: body.channel, sent: error === null })
+      return ok(200, { data: { sent: error === null, error } })
+    }, { parse: 'none', detail: testDocs })
+}
