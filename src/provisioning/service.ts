@@ -15,6 +15,7 @@ import { widgets, DEFAULT_WIDGET_PUSH_RATE_LIMIT } from '../widgets/tables'
 import { prayerSources, DEFAULT_PRAYER_PUSH_RATE_LIMIT } from '../prayer/tables'
 import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue/access'
 import { DEFAULT_SERVICE_SECONDS, DEFAULT_WAIT_TARGET_SECONDS } from '../tickets'
+import { breakReasonId } from '../queue/break-reasons'
 import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASONS, DEFAULT_NO_SHOW_GRACE_MINUTES, DEFAULT_APPROACHING_AHEAD, storedRemoteJoin } from '../queue/tables'
 import { counters, counterServices } from '../counters/tables'
 import { webhooks } from '../webhooks/tables'
@@ -182,10 +183,12 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
         problems.push(ruled(`${up}/priority/normalPerPriority`, 'only with mode INTERLEAVE', 'onlyWith', { mode: 'INTERLEAVE' }))
       }
       const reasons = new Map<string, number>()
-      qu.breakReasons?.forEach((reason, i) => {
-        const first = reasons.get(reason)
-        if (first !== undefined) problems.push(ruled(`${up}/breakReasons/${i}`, `duplicate break reason (also at ${up}/breakReasons/${first})`, 'duplicateValue', { value: reason }))
-        else reasons.set(reason, i)
+      qu.breakReasons?.forEach((item, i) => {
+        // Contract §28: an item's id (a string item is its own id) names it in `close {"reason"}`.
+        const id = breakReasonId(item)
+        const first = reasons.get(id)
+        if (first !== undefined) problems.push(ruled(`${up}/breakReasons/${i}`, `duplicate break reason (also at ${up}/breakReasons/${first})`, 'duplicateValue', { value: id }))
+        else reasons.set(id, i)
       })
       const unitLocations = new Set([
         ...(qu.locations ?? []).map((l) => l.id),
