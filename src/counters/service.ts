@@ -1,3 +1,4 @@
+import { breakReasonsOf } from '../structure'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
@@ -227,7 +228,8 @@ export class CounterService {
       this.assertCounterFree(caller, counter)
       if (reason !== null) {
         const row = this.parts.breakReasonsStmt.get({ id: counter.queueUnitId })
-        const reasons = row === undefined ? [] : (JSON.parse(row.breakReasons) as string[])
+        // Contract §28: the reason names an item's id (a plain string item is its own id).
+        const reasons = row === undefined ? [] : breakReasonsOf(row.breakReasons, 'en').map((r) => r.id)
         if (!reasons.includes(reason)) {
           throw new ApiError(422, CounterCodes.VALIDATION_FAILED, `"${reason.slice(0, 60)}" is not a break reason of this queue unit (${reasons.join(', ')})`, [
             { path: pointer('reason'), message: `must be one of the unit's breakReasons: ${reasons.join(', ')}` },

@@ -89,7 +89,8 @@ export const DeskView = Type.Object(
     deskSignIn: Type.Union([Type.Literal('optional'), Type.Literal('required')], {
       description: '`required`: the desk\'s operator calls answer 403 CLERK_SIGN_IN_REQUIRED until a clerk signs in',
     }),
-    breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers as the reason (the unit\'s breakReasons)' }),
+    breakReasons: Type.Array(Type.String(), { description: 'what "Close counter" offers as the reason (the unit\'s breakReasons): each reason\'s id, which `close {"reason"}` names' }),
+    breakReasonNames: Type.Record(Type.String(), Names, { description: 'contract §28: reason id → its names per language (§18); the desk shows the name in its language' }),
     noShows: Type.Array(
       Type.Object(
         {

@@ -46,6 +46,7 @@ const DESK_EXAMPLE = {
     clerk: { username: 'samir.k', displayName: 'Samir Khoury' },
     deskSignIn: 'optional',
     breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
+    breakReasonNames: { Break: { en: 'Break', ar: 'استراحة' }, Lunch: { en: 'Lunch', ar: 'غداء' }, 'Admin work': { en: 'Admin work', ar: 'عمل إداري' }, Other: { en: 'Other', ar: 'أخرى' } },
     noShows: [{
       ticket: { ...DESK_TICKET, id: 'tkt_01JD6Z9N3M5Q8R2T4V6X8Z0B2D', ticketId: 'tkt_01JD6Z9N3M5Q8R2T4V6X8Z0B2D', ticketNumber: 'A005', status: 'NO_SHOW', completedAt: '2026-11-25T09:38:00.000Z', transfer: null },
       until: '2026-11-25T10:08:00.000Z',

@@ -1,3 +1,4 @@
+import { breakReasonsOf } from '../structure'
 import { and, eq } from 'drizzle-orm'
 import type { DeskDeps } from './deps'
 import type { Credential } from '../platform/credentials'
@@ -84,6 +85,8 @@ export class DeskService {
     const today = localDate(now, counter.timezone)
     // Contract §18: every name also as an object of its languages (a plain name under the default language).
     const defaultLanguage = unit?.defaultLanguage ?? 'en'
+    // Contract §28: the unit's break reasons, ids and names per language.
+    const reasons = breakReasonsOf(unit === undefined ? DEFAULT_BREAK_REASONS : unit.breakReasons, defaultLanguage)
     const names = (name: string, given: Readonly<Record<string, string>> | string | null) =>
       namesObject(typeof given === 'string' ? storedName(name, given) : given ?? name, defaultLanguage)
     const unitName = unit?.name ?? counter.queueUnitId
@@ -124,7 +127,8 @@ export class DeskService {
       serviceNamesByLanguage: Object.fromEntries(atLocation.map((line) => [line.id, names(line.name, line.names)])),
       clerk: caller.clerk ? { username: caller.clerk.username, displayName: caller.clerk.displayName } : null,
       deskSignIn: unit?.deskSignIn ?? 'optional',
-      breakReasons: unit === undefined ? [...DEFAULT_BREAK_REASONS] : (JSON.parse(unit.breakReasons) as string[]),
+      breakReasons: reasons.map((r) => r.id),
+      breakReasonNames: Object.fromEntries(reasons.map((r) => [r.id, r.names])),
       noShows: this.counters.recentNoShows(counter, now).map((row) => ({ ticket: ticketJson(row), until: isoTime(this.counters.graceEndsAt(counter.queueUnitId, row)) })),
       counterNamesByLanguage: Object.fromEntries(
         this.deps.db.select({ id: counterTable.id, name: counterTable.name, names: counterTable.names }).from(counterTable)

@@ -15,6 +15,7 @@ const FLOOR_EXAMPLE = {
   revision: 418,
   generatedAt: '2026-11-25T09:42:00.000Z',
   breakReasons: ['Break', 'Lunch', 'Admin work', 'Other'],
+  breakReasonNames: { Break: { en: 'Break', ar: 'استراحة' }, Lunch: { en: 'Lunch', ar: 'غداء' }, 'Admin work': { en: 'Admin work', ar: 'عمل إداري' }, Other: { en: 'Other', ar: 'أخرى' } },
   locations: [{
     id: 'loc_hall', name: 'Main hall', names: { en: 'Main hall', ar: 'القاعة الرئيسية' }, businessDay: '2026-11-25', timezone: 'Europe/Berlin',
     services: [{

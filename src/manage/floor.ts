@@ -1,4 +1,5 @@
 import type { ManageDeps } from './deps'
+import { breakReasonsOf } from '../structure'
 import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
 import { addDays, localDate, localDateTime, zonedInstant } from '../platform/time'
@@ -296,13 +297,16 @@ export class FloorModel {
         return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, timezone: location.timezone, services, counters, appointments, appointmentsToCome }
       })
 
+      const reasons = breakReasonsOf(unit.breakReasons, unit.defaultLanguage)
       const snapshot: FloorSnapshot = {
         queueUnitId,
         name: unit.name,
         names: names(unit.name, unit.names),
         revision,
         generatedAt: isoTime(now),
-        breakReasons: JSON.parse(unit.breakReasons) as string[],
+        // Contract §28: the ids "Close counter" sends, and each one's names per language.
+        breakReasons: reasons.map((r) => r.id),
+        breakReasonNames: Object.fromEntries(reasons.map((r) => [r.id, r.names])),
         locations,
       }
       return { queueUnitId, workspaceId: unit.workspaceId, stateRevision: unit.stateRevision, revision, snapshot, json: JSON.stringify(snapshot), heads: lineHeads, dayEndsAt }

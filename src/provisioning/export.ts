@@ -1,3 +1,4 @@
+import type { BreakReasonItem } from '../structure'
 import type { Db } from '../db/open'
 import type { ProvisioningFile } from './model'
 import { storedRemoteJoin } from '../structure'
@@ -94,7 +95,8 @@ function unitOf(
     priority: u.priorityMode === 'INTERLEAVE' ? { mode: 'INTERLEAVE', normalPerPriority: u.normalPerPriority ?? 1 } : { mode: 'FIRST' },
     kioskPriority: u.kioskPriority === 1,
     deskSignIn: u.deskSignIn,
-    breakReasons: JSON.parse(u.breakReasons) as string[],
+    // As provisioned: plain strings and `{id, name}` items alike (contract §28), so the file round-trips.
+    breakReasons: JSON.parse(u.breakReasons) as BreakReasonItem[],
     noShowGraceMinutes: u.noShowGraceMinutes,
     approachingAhead: u.approachingAhead,
     locations: locations.map((l) => ({

@@ -168,10 +168,23 @@ const PriorityPolicy = Type.Object({
 export const MAX_NO_SHOW_GRACE_MINUTES = 1440
 export const MAX_APPROACHING_AHEAD = 50
 
-/** Contract §16's break reasons: 1–20 of them, each 1–60 characters, not blank, no two alike. */
+/**
+ * Contract §16's break reasons: 1–20 of them, no two with one id. Contract §28: an item is a
+ * string (1–60 characters, not blank: its own id and its name in the unit's default language)
+ * or `{"id", "name"}` with `name` per language as §18 (`{"id": "prayer", "name": {"en":
+ * "Prayer", "ar": "صلاة"}}`); `close {"reason"}` names the id (src/queue/break-reasons.ts).
+ */
 export const MAX_BREAK_REASONS = 20
 export const MAX_BREAK_REASON_LENGTH = 60
-const BreakReason = Type.String({ minLength: 1, maxLength: MAX_BREAK_REASON_LENGTH, pattern: '\\S' })
+const BreakReasonText = Type.String({ minLength: 1, maxLength: MAX_BREAK_REASON_LENGTH, pattern: '\\S' })
+const BreakReasonName = Type.String({ minLength: 1, maxLength: MAX_BREAK_REASON_LENGTH, pattern: '\\S' })
+const BreakReason = Type.Union([
+  BreakReasonText,
+  Type.Object({
+    id: BreakReasonText,
+    name: Type.Union([BreakReasonName, Type.Record(Type.String({ minLength: 1, maxLength: 35 }), BreakReasonName, { minProperties: 1, maxProperties: 20 })]),
+  }, closed),
+])
 
 const QueueUnit = Type.Object({
   id: Id,

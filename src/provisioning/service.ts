@@ -19,6 +19,7 @@ import { queueUnits, locations, services, serviceLocations, DEFAULT_BREAK_REASON
 import { counters, counterServices } from '../structure'
 import { webhooks } from '../webhooks'
 import { settingsProblems, writeNotificationSettings } from '../notifications'
+import { breakReasonId } from '../structure'
 import { ProvisioningFile, DEFAULT_QUEUE_SCOPES, DEFAULT_APPOINTMENTS } from './model'
 import { insertCredential, NO_PROPERTIES, type KeyProperties } from '../structure'
 import { auditConfigurationChanges, configurationSnapshots, PROVISION_ACTOR } from './audit'
@@ -184,10 +185,12 @@ function checkReferences(db: Db, file: ProvisioningFile): ErrorDetail[] {
         problems.push(ruled(`${up}/priority/normalPerPriority`, 'only with mode INTERLEAVE', 'onlyWith', { mode: 'INTERLEAVE' }))
       }
       const reasons = new Map<string, number>()
-      qu.breakReasons?.forEach((reason, i) => {
-        const first = reasons.get(reason)
-        if (first !== undefined) problems.push(ruled(`${up}/breakReasons/${i}`, `duplicate break reason (also at ${up}/breakReasons/${first})`, 'duplicateValue', { value: reason }))
-        else reasons.set(reason, i)
+      qu.breakReasons?.forEach((item, i) => {
+        // Contract §28: an item's id (a string item is its own id) names it in `close {"reason"}`.
+        const id = breakReasonId(item)
+        const first = reasons.get(id)
+        if (first !== undefined) problems.push(ruled(`${up}/breakReasons/${i}`, `duplicate break reason (also at ${up}/breakReasons/${first})`, 'duplicateValue', { value: id }))
+        else reasons.set(id, i)
       })
       const unitLocations = new Set([
         ...(qu.locations ?? []).map((l) => l.id),

@@ -169,6 +169,10 @@ describe('a manager opens and closes counters', () => {
     expect(closed.status).toBe(200)
     const counter = hall(await floor(ctx, ctx.manager)).counters.find((c: any) => c.id === 'cnt_2')
     expect(counter).toMatchObject({ state: 'break', breakReason: 'Lunch', clerk: null, stateSince: new Date(ctx.clock.now()).toISOString() })
+    // Contract §28: the floor names each reason per language (the standard ones in Arabic too).
+    const snapshot = await floor(ctx, ctx.manager)
+    expect(snapshot.breakReasons).toEqual(['Break', 'Lunch', 'Admin work', 'Other'])
+    expect(snapshot.breakReasonNames.Lunch).toEqual({ en: 'Lunch', ar: 'غداء' })
 
     const entries = floorAudit(ctx)
     expect(entries.map((e) => [e.action, e.actor, e.entity.id])).toEqual([

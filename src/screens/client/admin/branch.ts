@@ -330,7 +330,10 @@ function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor
   syncMode()
   const kiosk = checkbox(errors, t.kioskPriority, unit.kioskPriority === true, '/kioskPriority')
   const desk = select([{ value: 'optional', label: t.deskOptional }, { value: 'required', label: t.deskRequired }], unit.deskSignIn ?? 'optional')
-  const reasons = textListField(errors, t, { legend: t.breakReasons, pointer: '/breakReasons', hint: t.breakReasonsHint, item: t.breakReason, addText: t.addBreakReason, maxlength: 60 }, unit.breakReasons ?? [])
+  // Contract §28: an item with names per language ({id, name}) is listed by its id and kept as
+  // it is while its id stays in the list (its names are edited in the provisioning file).
+  const named = new Map((unit.breakReasons ?? []).flatMap((item) => (typeof item === 'string' ? [] : [[item.id, item] as const])))
+  const reasons = textListField(errors, t, { legend: t.breakReasons, pointer: '/breakReasons', hint: t.breakReasonsHint, item: t.breakReason, addText: t.addBreakReason, maxlength: 60 }, (unit.breakReasons ?? []).map((item) => (typeof item === 'string' ? item : item.id)))
   const grace = numberInput(unit.noShowGraceMinutes, 0, 1440)
   const ahead = numberInput(unit.approachingAhead, 1, 50)
   const active = checkbox(errors, t.active, unit.active !== false, '/active')
@@ -350,7 +353,7 @@ function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor
       const per = numberOf(perPriority)
       const g = numberOf(grace)
       const a = numberOf(ahead)
-      const breakReasons = reasons.read()
+      const breakReasons = reasons.read().map((id) => named.get(id) ?? id)
       return {
         name: names.read(), ...languages.read(),
         priority: mode.value === 'INTERLEAVE' ? { mode: 'INTERLEAVE', ...(per === undefined ? {} : { normalPerPriority: per }) } : { mode: 'FIRST' },

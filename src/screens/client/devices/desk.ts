@@ -316,7 +316,8 @@ export class DeskPage {
     this.el.clerkName.textContent = clerkNow === null ? '' : this.page.t('signedInAs', { name: clerkNow.displayName })
     this.el.clerkNotice.textContent = clerkNow !== null ? '' : view.deskSignIn === 'required' ? labels.clerkRequired : labels.noClerk
     this.el.clerkNotice.dataset.required = String(clerkNow === null && view.deskSignIn === 'required')
-    keepSelect(this.el.closeReason, view.breakReasons.map((reason) => ({ value: reason, label: breakReasonLabel(lang, reason) })))
+    // Contract §28: each reason's name in the desk's language; the id is what "Close counter" sends.
+    keepSelect(this.el.closeReason, view.breakReasons.map((reason) => ({ value: reason, label: this.reasonName(reason) })))
 
     // Targets of a transfer: the other active services at the location.
     const targets = view.transferTargets.filter((t) => t.id !== ticket?.serviceId)
@@ -664,6 +665,11 @@ export class DeskPage {
     return button
   }
 
+  /** Contract §28: a break reason's name in the desk's language (its names per language; a reason without them as the desk always said it). */
+  private reasonName(reason: string): string {
+    return nameIn(this.view?.breakReasonNames[reason], this.page.lang, this.view?.defaultLanguage ?? 'en', breakReasonLabel(this.page.lang, reason))
+  }
+
   /** Contract §28: "too early" says from when check-in opens, in the location's clock. */
   private checkInFrom(answer: ApiAnswer): string {
     const opensAt = detailAfter(answer, 'check-in opens at ')
@@ -741,7 +747,7 @@ export class DeskPage {
     const reason = this.el.closeReason.value
     const body: CloseCounterRequest = reason ? { reason } : {}
     return this.send(`${OPERATOR}/counters/${encodeURIComponent(counter)}/close`, body,
-      () => (reason ? this.page.t('didCloseFor', { reason: breakReasonLabel(this.page.lang, reason) }) : this.page.labels.didClose))
+      () => (reason ? this.page.t('didCloseFor', { reason: this.reasonName(reason) }) : this.page.labels.didClose))
   }
 
   // ---- the clerk (contract §16) -------------------------------------------------------------

@@ -44,7 +44,9 @@ function start(root: HTMLElement): void {
   let heartbeat: ReturnType<typeof setInterval> | undefined
 
   const nameOf = (item: { name: string; names: Record<string, string> }, defaultLanguage = 'en') => nameIn(item.names, lang, defaultLanguage, item.name)
-  const reasonName = (reason: string) => (lang === 'ar' ? REASONS_AR[reason] ?? reason : reason)
+  /** Contract §28: a break reason's name in the floor's language, from the unit's names per language (a reason no longer provisioned: as stored, the standard ones in Arabic too). */
+  let reasonNames: FloorSnapshot['breakReasonNames'] = {}
+  const reasonName = (reason: string) => nameIn(reasonNames[reason], lang, 'en', lang === 'ar' ? REASONS_AR[reason] ?? reason : reason)
   const toLogin = () => location.assign(lang === 'ar' ? '/login?lang=ar' : '/login')
   const say = (message: string) => {
     errorEl.textContent = message
@@ -271,6 +273,7 @@ function start(root: HTMLElement): void {
   }
 
   function counterRow(c: FloorCounter, loc: FloorLocation, unit: FloorSnapshot, language: string): HTMLElement {
+    reasonNames = unit.breakReasonNames
     const name = nameOf(c, language)
     const state = c.state === 'open' ? t('open') : c.state === 'break' ? t('onBreak', { reason: reasonName(c.breakReason ?? '') }) : t('closed')
     const since = c.ticket?.since ?? c.stateSince
