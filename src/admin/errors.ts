@@ -34,6 +34,8 @@ export const AdminCodes = {
   WEBHOOK_EXISTS: 'WEBHOOK_EXISTS',
   DELIVERY_NOT_FOUND: 'DELIVERY_NOT_FOUND',
   VOICE_CLIP_NOT_FOUND: 'VOICE_CLIP_NOT_FOUND',
+  /** Contract §26: the field is owned by the unit's head-office profile (the message names each such field in words). */
+  HQ_MANAGED: 'HQ_MANAGED',
 } as const
 
 export type AdminCode = (typeof AdminCodes)[keyof typeof AdminCodes]
@@ -61,6 +63,7 @@ export const AdminErrorExamples = {
   WEBHOOK_EXISTS: { message: 'a webhook endpoint "wh_crm" exists', details: [{ path: '/id', message: 'taken' }] },
   DELIVERY_NOT_FOUND: 'no webhook delivery "dlv_01JD5DELIVERY0000000000000"',
   VOICE_CLIP_NOT_FOUND: 'no voice clip "ticket" for ar',
+  HQ_MANAGED: { message: 'Service "Accounts": name: set by head office (profile "Retail", revision 3). Change it in the head-office console, or leave it as it is.', details: [{ path: '/services/svc_accounts/name', message: 'set by head office (profile "Retail", revision 3)' }] },
 } as const satisfies Record<keyof typeof AdminCodes, ErrorExample>
 
 /** The same codes in the sections' wording where it differs (a voice clip's 1 MiB, a staff-only role, a pairing's field). */

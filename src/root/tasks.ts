@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps'
 import type { ReplicationTarget } from '../replication/target'
+import type { FloorSnapshot } from '../manage/model'
 import { DailyClose } from '../counters/daily-close'
 import { OpeningWatch } from '../display/opening-watch'
 import { WebhookWorker } from '../webhooks/worker'
@@ -10,9 +11,26 @@ export interface ServerTaskOptions {
   retainDays?: number
   /** `--replicate-to`: the head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
+  /** `--hq`: head office's PostgreSQL for profiles and the live view (contract §26), with the floor it is told. */
+  hq?: ReplicationTarget
+  floor?: (queueUnitId: string) => FloorSnapshot | null
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000
+
+/**
+ * `LOBBY_HQ_POLL_MS` (default 5000) and `LOBBY_HQ_LIVE_MS` (default 5000): how often a branch asks
+ * head office for a newer profile revision and tells it the floor; tests and the bench shorten them.
+ */
+function hqTimings(): { pollMs?: number; liveMs?: number } {
+  const ms = (name: string) => {
+    const value = Number(process.env[name])
+    return Number.isInteger(value) && value >= 100 && value <= 60_000 ? value : undefined
+  }
+  const pollMs = ms('LOBBY_HQ_POLL_MS')
+  const liveMs = ms('LOBBY_HQ_LIVE_MS')
+  return { ...(pollMs !== undefined ? { pollMs } : {}), ...(liveMs !== undefined ? { liveMs } : {}) }
+}
 
 /**
  * The composition root's server half: the background work only a serving process runs
@@ -43,6 +61,11 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   if (replicator !== null) {
     deps.metrics.replication = () => replicator.status()
     deps.lifecycle.register(replicator)
+  }
+  if (options.hq !== undefined) {
+    const { BranchLink } = await import('../hq/branch-link')
+    const floor = options.floor ?? (() => null)
+    deps.lifecycle.register(new BranchLink(deps, { target: options.hq, floor, ...hqTimings() }))
   }
   deps.lifecycle.register(retentionTask({
     db,
