@@ -8,6 +8,7 @@ import type { PasswordCost } from '../people'
 import { VERSION } from '../version'
 import { HqService } from './service'
 import { hqRoutes } from './routes'
+import { hqPages } from './pages'
 
 export interface HqAppOptions {
   sql: SQL
@@ -38,5 +39,6 @@ export function createHqApp(options: HqAppOptions) {
     }))
     .get('/health', () => ({ status: 'ok' }), { detail: healthDetail })
     .use(hqRoutes(hq, { publicOrigin: options.publicOrigin }))
+    .use(hqPages(hq))
     .decorate('hq', hq)
 }

@@ -99,7 +99,7 @@ export function hqRoutes(hq: HqService, options: HqHttpOptions) {
         operationId: 'completeHqSetup', summary: 'Set a password with a setup link', public: true,
         body: { name: 'HqSetup', schema: M.SetupBody, examples: { setup: { summary: 'the code of `lobby hq users add`', value: { code: 'abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst', password: 'correct horse battery' } } } },
         responses: { 200: { description: 'the password is set', name: 'HqSetupDone', schema: { type: 'object', required: ['username'], additionalProperties: false, properties: { username: { type: 'string' } } }, example: { username: 'nadia' } } },
-        errors: { 400: [HqCodes.INVALID_REQUEST, HqCodes.SETUP_CODE_INVALID], 403: [HqCodes.ORIGIN_FORBIDDEN], 422: [HqCodes.VALIDATION_FAILED, HqCodes.PASSWORD_REJECTED] },
+        errors: { 400: [HqCodes.INVALID_REQUEST, HqCodes.SETUP_CODE_INVALID], 403: [HqCodes.ORIGIN_FORBIDDEN], 422: [HqCodes.VALIDATION_FAILED, HqCodes.PASSWORD_TOO_SHORT, HqCodes.PASSWORD_TOO_COMMON, HqCodes.PASSWORD_REPEATED, HqCodes.PASSWORD_SEQUENCE, HqCodes.PASSWORD_CONTAINS_USERNAME] },
       }),
     })
     .get(`${HQ_API}/profiles`, async ({ request }) => {

@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock'
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { DEFAULT_PASSWORD_COST, passwordProblem, type PasswordCost } from '../people'
-import { HqCodes } from './errors'
+import { HqCodes, HqErrorExamples } from './errors'
 import { profileContentErrors, type ProfileContent } from './profile'
 
 /*
@@ -119,6 +119,15 @@ function randomBase32(bytes: number): string {
   return out
 }
 
+/** Each password rule's code (contract §16, §27): the branch's setup answers the same. */
+const PASSWORD_CODES: Partial<Record<string, string>> = {
+  'too-short': HqCodes.PASSWORD_TOO_SHORT,
+  'too-common': HqCodes.PASSWORD_TOO_COMMON,
+  repeated: HqCodes.PASSWORD_REPEATED,
+  sequence: HqCodes.PASSWORD_SEQUENCE,
+  'contains-username': HqCodes.PASSWORD_CONTAINS_USERNAME,
+}
+
 const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
 const invalid = (details: ErrorDetail[]) => new ApiError(422, HqCodes.VALIDATION_FAILED, 'request validation failed', details)
 
@@ -167,7 +176,11 @@ export class HqService {
     if (user === undefined) throw new ApiError(400, HqCodes.SETUP_CODE_INVALID, 'this setup link is wrong, expired or already used')
     if (typeof password !== 'string') throw invalid([ruled('/password', 'required', 'required')])
     const problem = passwordProblem(password, { username: user.username, workspaceNames: [] })
-    if (problem !== null) throw new ApiError(422, HqCodes.PASSWORD_REJECTED, `the password is refused: ${problem}`, [{ path: '/password', message: problem }])
+    if (problem !== null) {
+      const code = PASSWORD_CODES[problem]
+      if (code === undefined) throw invalid([ruled('/password', `at most ${256} characters`, 'maxLength', { max: 256 })])
+      throw new ApiError(422, code, HqErrorExamples[code] !== undefined && typeof HqErrorExamples[code] === 'object' ? (HqErrorExamples[code] as { message: string }).message : problem, [{ path: '/password', message: problem }])
+    }
     const hash = await Bun.password.hash(password, { algorithm: 'argon2id', memoryCost: this.cost.memoryCost, timeCost: this.cost.timeCost })
     const done = await this.sql.begin(async (tx) => {
       const updated = await tx`UPDATE lobby_hq.users SET password_hash = ${hash}, setup_code_hash = NULL, setup_expires_at = NULL WHERE username = ${user.username} AND setup_code_hash = ${sha256(code)} RETURNING username`
