@@ -33,7 +33,7 @@ interface AppliedRow {
   reported: number
 }
 
-interface Newest {
+export interface Newest {
   queue_unit_id: string
   profile_id: string
   profile_name: string
@@ -159,13 +159,7 @@ export class BranchLink implements BackgroundTask {
   private async pollProfiles(sql: SQL, now: number): Promise<void> {
     const units = this.units()
     if (units.length === 0) return
-    const rows = (await sql`
-      SELECT b.queue_unit_id, b.profile_id, p.name AS profile_name, r.revision, r.content
-      FROM lobby.hq_branches b
-      JOIN lobby.hq_profiles p ON p.id = b.profile_id
-      JOIN LATERAL (SELECT revision, content FROM lobby.hq_profile_revisions WHERE profile_id = b.profile_id ORDER BY revision DESC LIMIT 1) r ON true
-      WHERE b.queue_unit_id IN ${sql(units)}`) as Newest[]
-    for (const row of rows) {
+    for (const row of await newestRevisions(sql, units)) {
       const applied = this.appliedRow(row.queue_unit_id)
       if (applied !== null && applied.profileId === row.profile_id && (applied.revision ?? 0) >= row.revision) continue
       if (applied !== null && applied.profileId === row.profile_id && applied.errorRevision === row.revision && now - (applied.errorAt ?? 0) < this.retryRefusedMs) continue
@@ -218,12 +212,7 @@ export class BranchLink implements BackgroundTask {
        FROM hq_applied WHERE reported = 0`,
     ).all()
     for (const r of rows) {
-      const date = (ms: number | null) => (ms === null ? null : new Date(ms))
-      await sql`
-        INSERT INTO lobby.hq_branch_applies (queue_unit_id, profile_id, revision, applied_at, error_revision, error, error_at, reported_at)
-        VALUES (${r.queueUnitId}, ${r.profileId}, ${r.revision}, ${date(r.appliedAt)}, ${r.errorRevision}, ${r.error}, ${date(r.errorAt)}, now())
-        ON CONFLICT (queue_unit_id) DO UPDATE SET profile_id = excluded.profile_id, revision = excluded.revision, applied_at = excluded.applied_at,
-          error_revision = excluded.error_revision, error = excluded.error, error_at = excluded.error_at, reported_at = now()`
+      await reportOutcome(sql, r)
       // Only if nothing changed meanwhile (a newer outcome is told on the next look).
       this.deps.writes.now(() => raw.query('UPDATE hq_applied SET reported = 1 WHERE queue_unit_id = ?1 AND updated_at = ?2').run(r.queueUnitId, r.updatedAt))
     }
@@ -234,16 +223,55 @@ export class BranchLink implements BackgroundTask {
     const rows = []
     for (const unitId of this.units()) {
       const floor = this.options.floor(unitId)
-      if (floor === null) continue
-      const row = liveRow(floor, now)
-      rows.push({ ...row, lines: sql.json(row.lines) })
+      if (floor !== null) rows.push(liveRow(floor, now))
     }
-    if (rows.length === 0) return
-    await sql`
-      INSERT INTO lobby.hq_branch_live ${sql(rows)}
-      ON CONFLICT (queue_unit_id) DO UPDATE SET name = excluded.name, waiting = excluded.waiting, longest_wait_seconds = excluded.longest_wait_seconds,
-        counters_open = excluded.counters_open, over_target = excluded.over_target, lines = excluded.lines, observed_at = excluded.observed_at, reported_at = now()`
+    await upsertLive(sql, rows)
   }
+}
+
+/*
+ * The statements a branch runs at head office, one function each: BranchLink's, and the
+ * chain bench's (bench/hq-chain.ts), which simulates 500 branches with them.
+ */
+
+/** The newest revision of the profile each of `units` follows (units without one are absent). */
+export async function newestRevisions(sql: SQL, units: string[]): Promise<Newest[]> {
+  if (units.length === 0) return []
+  return (await sql`
+    SELECT b.queue_unit_id, b.profile_id, p.name AS profile_name, r.revision, r.content
+    FROM lobby.hq_branches b
+    JOIN lobby.hq_profiles p ON p.id = b.profile_id
+    JOIN LATERAL (SELECT revision, content FROM lobby.hq_profile_revisions WHERE profile_id = b.profile_id ORDER BY revision DESC LIMIT 1) r ON true
+    WHERE b.queue_unit_id IN ${sql(units)}`) as Newest[]
+}
+
+export interface Outcome {
+  queueUnitId: string
+  profileId: string | null
+  revision: number | null
+  appliedAt: number | null
+  errorRevision: number | null
+  error: string | null
+  errorAt: number | null
+}
+
+/** A unit's outcome, told to head office (`lobby.hq_branch_applies`, the unit's own row). */
+export async function reportOutcome(sql: SQL, r: Outcome): Promise<void> {
+  const date = (ms: number | null) => (ms === null ? null : new Date(ms))
+  await sql`
+    INSERT INTO lobby.hq_branch_applies (queue_unit_id, profile_id, revision, applied_at, error_revision, error, error_at, reported_at)
+    VALUES (${r.queueUnitId}, ${r.profileId}, ${r.revision}, ${date(r.appliedAt)}, ${r.errorRevision}, ${r.error}, ${date(r.errorAt)}, now())
+    ON CONFLICT (queue_unit_id) DO UPDATE SET profile_id = excluded.profile_id, revision = excluded.revision, applied_at = excluded.applied_at,
+      error_revision = excluded.error_revision, error = excluded.error, error_at = excluded.error_at, reported_at = now()`
+}
+
+/** The units' floors, told to head office (`lobby.hq_branch_live`). */
+export async function upsertLive(sql: SQL, rows: ReturnType<typeof liveRow>[]): Promise<void> {
+  if (rows.length === 0) return
+  await sql`
+    INSERT INTO lobby.hq_branch_live ${sql(rows.map((row) => ({ ...row, lines: sql.json(row.lines) })))}
+    ON CONFLICT (queue_unit_id) DO UPDATE SET name = excluded.name, waiting = excluded.waiting, longest_wait_seconds = excluded.longest_wait_seconds,
+      counters_open = excluded.counters_open, over_target = excluded.over_target, lines = excluded.lines, observed_at = excluded.observed_at, reported_at = now()`
 }
 
 /** The row of `lobby.hq_branch_live` for a floor at `now`: longest waits counted to `now`, not to when the floor was read. */

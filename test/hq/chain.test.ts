@@ -16,6 +16,7 @@ import { tempDir } from '../support/cli'
 import { ensureBinary, startBinary, type RunningBinary } from '../support/binary'
 import { exampleDocument } from '../support/fixtures'
 import { createCluster, postgresUnavailable, type TestCluster } from '../replication/postgres'
+import { HAVE_CHROMIUM, IMAGES, guardNetwork, launchBrowser } from '../screens/support'
 
 const unavailable = postgresUnavailable()
 if (unavailable !== null) console.warn(`skipped: ${unavailable}`)
@@ -182,6 +183,9 @@ const PROFILE = {
 }
 
 /** Today at the example's locations (Europe/Berlin): the business day the roll-ups count in. */
+/** A browser wait: long enough for a loaded machine, short enough to say which step failed within the test's time. */
+const WAIT = { timeout: 12_000 }
+
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
 
 describe.skipIf(unavailable !== null)('head office runs the chain (contract §26)', () => {
@@ -415,4 +419,37 @@ describe.skipIf(unavailable !== null)('head office runs the chain (contract §26
     await check('/api/hq/v1/live/qu_main', '/api/hq/v1/live/{queueUnitId}')
     await check(`/api/hq/v1/reports/daily?from=${today()}&to=${today()}`, '/api/hq/v1/reports/daily')
   })
+
+  test.skipIf(!HAVE_CHROMIUM)('the console in a browser: sign in, the rollout in words, the chain live in Arabic with a drill-down', async () => {
+    const server = hq[0]!
+    const redirect = await fetch(`${server.url}/hq/live`, { redirect: 'manual' })
+    expect(redirect.status).toBe(303)
+    expect(redirect.headers.get('location')).toBe('/hq/login')
+    const context = await launchBrowser()
+    try {
+      const network = await guardNetwork(context)
+      const page = context.pages()[0] ?? (await context.newPage())
+      await page.goto(`${server.url}/hq/login`)
+      await page.getByLabel('Username').fill('nadia')
+      await page.getByLabel('Password').fill(HQ_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).press('Enter')
+      await page.waitForURL(`${server.url}/hq`, WAIT)
+      await page.getByText('Applied revision 3').waitFor(WAIT)
+      // The refusal is said in the branch's words, beside the branch.
+      await page.getByText(/Refused revision \d: .*"X" is already the prefix of service svc_local/).waitFor(WAIT)
+      expect(await page.getByLabel('Profile', { exact: true }).inputValue()).toBe('prof_retail')
+      await page.screenshot({ path: join(IMAGES, 'hq.png'), fullPage: true })
+
+      await page.goto(`${server.url}/hq/live?lang=ar`)
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl')
+      await page.getByRole('columnheader', { name: 'المنتظرون' }).waitFor(WAIT)
+      await page.getByRole('button', { name: 'Main branch' }).click()
+      await page.getByRole('heading', { name: 'طوابير Main branch' }).waitFor(WAIT)
+      await page.getByRole('cell', { name: 'Current accounts' }).first().waitFor(WAIT)
+      await page.screenshot({ path: join(IMAGES, 'hq-live.png'), fullPage: true })
+      expect(network.outside).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })
