@@ -256,8 +256,16 @@ CREATE TABLE lobby.hq_branch_live (
   reported_at timestamptz NOT NULL DEFAULT now()
 );
 
+-- Row-level security: a branch role READS its own assignment and every profile and revision (what
+-- it applies), and writes only its own outcome and live rows. With no policy for INSERT, UPDATE or
+-- DELETE, the read-only tables refuse a branch's writes even where a default privilege granted
+-- them (README: ALTER DEFAULT PRIVILEGES): only the owner (hq serve) publishes.
+ALTER TABLE lobby.hq_profiles ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_reads ON lobby.hq_profiles FOR SELECT USING (true);
+ALTER TABLE lobby.hq_profile_revisions ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_reads ON lobby.hq_profile_revisions FOR SELECT USING (true);
 ALTER TABLE lobby.hq_branches ENABLE ROW LEVEL SECURITY;
-CREATE POLICY branch_rows ON lobby.hq_branches USING (lobby.writes_unit(current_user, queue_unit_id));
+CREATE POLICY branch_reads ON lobby.hq_branches FOR SELECT USING (lobby.writes_unit(current_user, queue_unit_id));
 ALTER TABLE lobby.hq_branch_applies ENABLE ROW LEVEL SECURITY;
 CREATE POLICY branch_rows ON lobby.hq_branch_applies
   USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));

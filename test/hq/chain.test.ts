@@ -9,7 +9,7 @@ import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
-import type { SQL } from 'bun'
+import { SQL } from 'bun'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { tempDir } from '../support/cli'
@@ -201,7 +201,8 @@ describe.skipIf(unavailable !== null)('head office runs the chain (contract §26
       GRANT USAGE ON SCHEMA lobby TO lobby_branch;
       GRANT SELECT ON lobby.schema_version TO lobby_branch;
       GRANT SELECT, INSERT, UPDATE ON lobby.tickets, lobby.ticket_events, lobby.report_daily, lobby.report_counter_daily, lobby.report_staff_daily TO lobby_branch;
-      GRANT SELECT ON lobby.hq_branches, lobby.hq_profiles, lobby.hq_profile_revisions TO lobby_branch;
+      -- As the README's default privileges grant every new table: row-level security still keeps a branch from publishing.
+      GRANT SELECT, INSERT, UPDATE ON lobby.hq_branches, lobby.hq_profiles, lobby.hq_profile_revisions TO lobby_branch;
       GRANT SELECT, INSERT, UPDATE ON lobby.hq_branch_applies, lobby.hq_branch_live TO lobby_branch;
       CREATE ROLE branch_a LOGIN PASSWORD '${ROLE.qu_main.password}' IN ROLE lobby_branch;
       CREATE ROLE branch_b LOGIN PASSWORD '${ROLE.qu_north.password}' IN ROLE lobby_branch;
@@ -251,6 +252,15 @@ describe.skipIf(unavailable !== null)('head office runs the chain (contract §26
     const again = await hqCall(hq[0]!, 'POST', '/api/hq/v1/profiles/prof_retail/revisions')
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('NOTHING_TO_PUBLISH')
+    // A branch's role reads revisions but cannot publish one, nor follow another profile.
+    const branchRole = new SQL(cluster.url(ROLE.qu_main.name, ROLE.qu_main.password), { max: 1 })
+    try {
+      expect((await branchRole`SELECT revision FROM lobby.hq_profile_revisions WHERE profile_id = 'prof_retail'`).length).toBe(1)
+      await expect(branchRole`INSERT INTO lobby.hq_profile_revisions (profile_id, revision, content, published_at, published_by) VALUES ('prof_retail', 99, '{}', now(), 'x')`).rejects.toThrow(/row-level security/)
+      await expect(branchRole`UPDATE lobby.hq_branches SET profile_id = NULL`.then((r) => r.count)).resolves.toBe(0)
+    } finally {
+      await branchRole.close({ timeout: 0 })
+    }
     // A revision never changes, even for the database's owner.
     await expect(admin`UPDATE lobby.hq_profile_revisions SET content = '{}'::jsonb`).rejects.toThrow(/never changes/)
 

@@ -11,7 +11,7 @@ import { byId, h } from '../dom'
 
 const WORDS = {
   en: {
-    profile: 'Profile', newProfile: 'New profile', name: 'Name', content: 'What the profile sets (JSON: services, openingHours, breakReasons, priority)',
+    profile: 'Profile', profiles: 'Profiles', newProfile: 'New profile', name: 'Name', content: 'What the profile sets (JSON: services, openingHours, breakReasons, priority)',
     save: 'Save draft', publish: 'Publish', create: 'Create', saved: 'Draft saved.', published: 'Published as revision {n}. Branches apply it within 30 seconds.',
     draft: 'draft not published', revision: 'revision {n}', none: 'none', branches: 'Branches', branch: 'Branch', follows: 'Follows', assign: 'Assign',
     rollout: 'Rollout', applied: 'Applied revision {n}', pending: 'Waiting for the branch (revision {n})', refused: 'Refused revision {n}: {why}', noProfile: 'No profile',
@@ -22,7 +22,7 @@ const WORDS = {
     updated: 'Updated {time}', min: '{m} min {s} s',
   },
   ar: {
-    profile: 'الملف التعريفي', newProfile: 'ملف تعريفي جديد', name: 'الاسم', content: 'ما يحدده الملف (JSON: الخدمات وساعات العمل وأسباب الاستراحة والأولوية)',
+    profile: 'الملف التعريفي', profiles: 'الملفات التعريفية', newProfile: 'ملف تعريفي جديد', name: 'الاسم', content: 'ما يحدده الملف (JSON: الخدمات وساعات العمل وأسباب الاستراحة والأولوية)',
     save: 'حفظ المسودة', publish: 'نشر', create: 'إنشاء', saved: 'تم حفظ المسودة.', published: 'نُشر كمراجعة {n}. تطبقه الفروع خلال 30 ثانية.',
     draft: 'مسودة غير منشورة', revision: 'المراجعة {n}', none: 'لا شيء', branches: 'الفروع', branch: 'الفرع', follows: 'يتبع', assign: 'تعيين',
     rollout: 'التطبيق', applied: 'طُبقت المراجعة {n}', pending: 'بانتظار الفرع (المراجعة {n})', refused: 'رُفضت المراجعة {n}: {why}', noProfile: 'بلا ملف تعريفي',
@@ -117,7 +117,7 @@ async function profilesView(main: HTMLElement): Promise<void> {
     } else say.textContent = refusal(answer)
   })
   const editor = h('section', { 'aria-labelledby': 'profiles-title' },
-    h('h2', { id: 'profiles-title' }, w.profile),
+    h('h2', { id: 'profiles-title' }, w.profiles),
     h('label', { for: 'profile-pick' }, w.profile), pick,
     h('label', { for: 'profile-name' }, w.name), name,
     h('label', { for: 'profile-content' }, w.content), content,
