@@ -59,7 +59,10 @@ function provisionBranch(unit: Unit): Branch {
   const queueUnit = doc.workspaces[0]!.queueUnits![0]!
   queueUnit.webhooks = []
   // The north branch has a service of its own whose prefix a later revision wants: it refuses that one.
-  if (unit === 'qu_north') queueUnit.services!.push({ id: 'svc_local', name: 'Local desk', prefix: 'X', locations: ['loc_hall'] })
+  if (unit === 'qu_north') {
+    queueUnit.name = 'North branch'
+    queueUnit.services!.push({ id: 'svc_local', name: 'Local desk', prefix: 'X', locations: ['loc_hall'] })
+  }
   const file = join(dir, 'lobby.json')
   writeFileSync(file, JSON.stringify(doc).replaceAll('qu_main', unit))
   const provisioned = lobby('provision', '--db', db, '--file', file)
