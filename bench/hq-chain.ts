@@ -134,8 +134,8 @@ async function main(): Promise<void> {
     const app = createHqApp({ sql: hqSql, log: () => {}, clock: systemClock, publicOrigin: null, passwordCost: { memoryCost: 1024, timeCost: 1 } })
     const hq = app.decorator.hq
     const link = await hq.addUser({ username: 'bench', role: 'hq-admin' })
-    await hq.completeSetup(new URL(`http://x${link.setupPath}`).searchParams.get('code'), 'bench-password-long-enough')
-    const { sessionId } = await hq.signIn('bench', 'bench-password-long-enough')
+    await hq.completeSetup(new URL(`http://x${link.setupPath}`).searchParams.get('code'), 'chain-of-five-hundred-2026')
+    const { sessionId } = await hq.signIn('bench', 'chain-of-five-hundred-2026')
     const cookie = `lobby_hq_session=${sessionId}`
     const content: ProfileContent = {
       services: [{ id: 'svc_accounts', name: { en: 'Current accounts', ar: 'الحسابات الجارية' }, prefix: 'A', waitTargetSeconds: 600 }, { id: 'svc_exchange', name: 'Currency exchange', prefix: 'E' }],
@@ -150,10 +150,20 @@ async function main(): Promise<void> {
     const lags: number[] = []
     const batchMs: number[] = []
     let committed = 0
+    let generated = 0
     let failures = 0
+    // Phase 1 (the load alone) is what events/s, lag and /hq/live are measured on; phase 2 adds the rollout.
+    let phase: 1 | 2 = 1
     let stopping = false
     const started = Date.now()
     const perBranchTicketsPerMs = TICKETS_PER_HOUR / 3_600_000
+    // Steady state from the first second: each branch starts with the tickets a busy hour keeps open
+    // (arrivals × a ticket's ~60 s life), at random steps, so events flow at the full rate at once.
+    const openAtStart = Math.max(1, Math.round(TICKETS_PER_HOUR / 60))
+    for (const b of branches) {
+      for (let i = 0; i < openAtStart; i++) b.open.push({ ticket: ++b.ticketSeq, step: Math.floor(Math.random() * 3) })
+      b.issued = b.ticketSeq
+    }
     let last = Date.now()
     const generator = setInterval(() => {
       const now = Date.now()
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
           const ticket = ++b.ticketSeq
           b.issued++
           b.pending.push({ at: now, ticket, step: 0 })
+          if (phase === 1) generated++
           b.open.push({ ticket, step: 0 })
         }
         // Each open ticket moves one step on average every 3 minutes / EVENTS… scaled so a ticket's 4 events span its life.
@@ -172,6 +183,7 @@ async function main(): Promise<void> {
           if (Math.random() < dt / 20_000) {
             t.step++
             b.pending.push({ at: now, ticket: t.ticket, step: t.step })
+            if (phase === 1) generated++
             if (t.step === 3) b.open.splice(i, 1)
           }
         }
@@ -186,6 +198,7 @@ async function main(): Promise<void> {
         const t0 = performance.now()
         send(sql, batch).then(() => {
           const done = Date.now()
+          if (phase !== 1) return
           batchMs.push(performance.now() - t0)
           committed += batch.events.length
           for (const at of ats) lags.push(done - at)
@@ -233,29 +246,28 @@ async function main(): Promise<void> {
       })
     }, 100)
 
-    // /hq/live read through the app every 2 s after the first live rows are in; the rollout halfway.
+    // /hq/live read through the app every 2 s after the first live rows are in.
     const liveMs: number[] = []
     let liveRows = 0
     while (Date.now() - started < DURATION_S * 1000) {
       await Bun.sleep(2_000)
-      if (Date.now() - started > LIVE_MS + 1_000) {
+      if (Date.now() - started > LIVE_MS + 1_000 && phase === 1) {
         const t0 = performance.now()
         const res = await app.handle(new Request('http://hq.local/api/hq/v1/live', { headers: { cookie } }))
         const body = (await res.json()) as { data: unknown[] }
         liveMs.push(performance.now() - t0)
         liveRows = body.data.length
       }
-      if (rollout === null && Date.now() - started > (DURATION_S * 1000) / 2) {
-        const published = await hq.publish('prof_bench', 'bench')
-        rollout = { publishedAt: Date.parse(published.publishedAt), revision: published.revision }
-        say(`published revision ${published.revision}`)
-      }
     }
-    stopping = true
-    clearInterval(generator)
+    const loadSeconds = (Date.now() - started) / 1000
+    phase = 2
+    // Phase 2: the load goes on; a profile revision is published to all 500.
+    const published = await hq.publish('prof_bench', 'bench')
+    rollout = { publishedAt: Date.parse(published.publishedAt), revision: published.revision }
+    say(`published revision ${published.revision}`)
     // Rollout: until the last branch wrote back (bounded by two poll periods past the load).
     let lastApplied: number | null = null
-    const rolloutDeadline = Date.now() + 60_000
+    const rolloutDeadline = Date.now() + 180_000
     while (rollout !== null && Date.now() < rolloutDeadline) {
       const [row] = (await sql`SELECT count(*)::int AS n, max(reported_at) AS last FROM lobby.hq_branch_applies WHERE revision = ${rollout.revision}`) as { n: number; last: Date | null }[]
       if (row!.n === BRANCHES) {
@@ -264,10 +276,11 @@ async function main(): Promise<void> {
       }
       await Bun.sleep(500)
     }
+    stopping = true
+    clearInterval(generator)
     clearInterval(ticker)
     clearInterval(sender)
     while (branches.some((b) => b.sending)) await Bun.sleep(50)
-    const elapsed = (Date.now() - started) / 1000
     const [stored] = (await sql`SELECT count(*)::int AS n FROM lobby.ticket_events`) as { n: number }[]
     const loadEnd = loadavg()[0]!
 
@@ -288,18 +301,18 @@ PostgreSQL needs \`max_connections\` above 1,000, or a pooler such as PgBouncer 
 
 | measure | value |
 |---|---|
-| events committed | ${committed.toLocaleString('en')} in ${elapsed.toFixed(0)} s (head office holds ${stored!.n.toLocaleString('en')}) |
-| events/s sustained | ${(committed / elapsed).toFixed(0)} (offered ${eventsPerSecond.toFixed(0)}) |
+| events generated / committed in the ${loadSeconds.toFixed(0)} s of load | ${generated.toLocaleString('en')} / ${committed.toLocaleString('en')} (head office holds ${stored!.n.toLocaleString('en')} after both phases) |
+| events/s sustained | ${(committed / loadSeconds).toFixed(0)} (generated ${(generated / loadSeconds).toFixed(0)}/s: the random arrivals and steps of this run; steady rate ${eventsPerSecond.toFixed(0)}/s) |
 | ingest lag (event to COMMIT at head office) p50 / p99 / max | ${pct(lags, 50).toFixed(0)} / ${pct(lags, 99).toFixed(0)} / ${pct(lags, 100).toFixed(0)} ms (includes the ${GATHER_MS} ms gather) |
 | one batch's transaction p50 / p99 | ${pct(batchMs, 50).toFixed(1)} / ${pct(batchMs, 99).toFixed(1)} ms |
 | \`GET /api/hq/v1/live\` with ${liveRows} branches, p50 / p99 (${liveMs.length} reads under the load) | ${pct(liveMs, 50).toFixed(1)} / ${pct(liveMs, 99).toFixed(1)} ms |
-| profile rollout to all ${BRANCHES}: publish → the last branch's write-back | ${rolloutSeconds === null ? 'not all applied within 60 s' : `${rolloutSeconds.toFixed(1)} s`} |
-| one branch's apply (provisioning validator + one SQLite transaction), p50 / p99 | ${pct(applyMs, 50).toFixed(1)} / ${pct(applyMs, 99).toFixed(1)} ms |
+| profile rollout to all ${BRANCHES} (phase 2, the load going on): publish → the last branch's write-back | ${rolloutSeconds === null ? 'not all applied within 180 s' : `${rolloutSeconds.toFixed(1)} s`} |
+| one branch's apply (provisioning validator + one SQLite transaction), p50 / p99; all ${applyMs.length} one after another | ${pct(applyMs, 50).toFixed(1)} / ${pct(applyMs, 99).toFixed(1)} ms; ${(applyMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in all |
 | failed statements | ${failures} |
 
 The rollout time is bounded by the poll period (5 s) plus the applies: here the ${BRANCHES} applies ran one after another in one
 process, each branch's on its own box in a real chain. \`/hq/live\` reads one row per branch (the floor each branch tells), plus
-each branch's newest replicated event for "last heard"; it is well inside the 10 s the contract allows.
+each branch's newest replicated event for "last heard"; its p99 is ${pct(liveMs, 99) < 10_000 ? 'inside' : 'NOT inside'} the 10 s the contract allows.
 ${END}`
     writeSection({ file: RESULTS, start: START, end: END }, section)
     say(section)
