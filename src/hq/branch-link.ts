@@ -189,7 +189,7 @@ export class BranchLink implements BackgroundTask {
       this.deps.log({ level: 'info', msg: 'head-office profile applied', queueUnitId: row.queue_unit_id, profileId: row.profile_id, revision: row.revision })
     } catch (error) {
       const message = error instanceof ProvisioningError
-        ? error.details.map((d) => `${d.path.replace('/workspaces/0/queueUnits/0', '') || '/'}: ${d.message}`).join('; ')
+        ? error.details.map((d) => `${placeOf(d.path, content)}: ${d.message}`).join('; ')
         : error instanceof Error ? error.message : String(error)
       // A refused revision leaves the applied one (and its content) as it was: the branch keeps serving.
       this.deps.writes.now(() => {
@@ -227,6 +227,22 @@ export class BranchLink implements BackgroundTask {
     }
     await upsertLive(sql, rows)
   }
+}
+
+/**
+ * Where in the profile a refusal points, in words for /hq: `/workspaces/0/queueUnits/0/services/2/prefix`
+ * is `service svc_express, prefix` (the document lists the profile's services in its order).
+ */
+function placeOf(path: string, content: ProfileContent): string {
+  const inUnit = path.replace(/^\/workspaces\/0\/queueUnits\/0/, '')
+  const service = /^\/services\/(\d+)(?:\/(.*))?$/.exec(inUnit)
+  if (service !== null) {
+    const id = content.services?.[Number(service[1])]?.id ?? `#${Number(service[1]) + 1}`
+    return `service ${id}${service[2] ? `, ${service[2].replaceAll('/', ' ')}` : ''}`
+  }
+  const location = /^\/locations\/(\d+)\/(.*)$/.exec(inUnit)
+  if (location !== null) return `location #${Number(location[1]) + 1}, ${location[2]!.replaceAll('/', ' ')}`
+  return inUnit === '' ? 'the unit' : `the unit's ${inUnit.slice(1).replaceAll('/', ' ')}`
 }
 
 /*

@@ -328,7 +328,8 @@ describe.skipIf(unavailable !== null)('head office runs the chain (contract §26
     await eventually('qu_main applies revision 2', () => rollout('qu_main'), (b) => b?.appliedRevision === 2)
     const north = await eventually('qu_north refuses revision 2', () => rollout('qu_north'), (b) => b?.rollout === 'refused')
     expect(north).toMatchObject({ appliedRevision: 1, refusedRevision: 2 })
-    expect(north!.refusedBecause).toContain('"X" is already the prefix of service svc_local')
+    // Said in words: the profile's service and its field, never a pointer into the document.
+    expect(north!.refusedBecause).toBe('service svc_express, prefix: "X" is already the prefix of service svc_local in this queue unit')
     expect(branchServices(branches.qu_north).some((s) => s.id === 'svc_express')).toBe(false)
     expect(branchServices(branches.qu_main).find((s) => s.id === 'svc_express')).toMatchObject({ prefix: 'X' })
     // The branch that refused still serves.
