@@ -34,6 +34,9 @@ export const MANAGE_OUTPUT = join(ROOT, 'src/screens/generated/manage.js')
 /** The administration console's bundle (/admin; contract §17): a list of sections, each a module. */
 export const ADMIN_ENTRY = join(ROOT, 'src/screens/client/admin/main.ts')
 export const ADMIN_OUTPUT = join(ROOT, 'src/screens/generated/admin.js')
+/** The head-office console's bundle (`lobby hq serve`: /hq, /hq/live, /hq/reports; contract §26). */
+export const HQ_ENTRY = join(ROOT, 'src/screens/client/hq/main.ts')
+export const HQ_OUTPUT = join(ROOT, 'src/screens/generated/hq.js')
 /** Every bundle: entry → output. */
 export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
@@ -43,6 +46,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
   { entry: MANAGE_ENTRY, output: MANAGE_OUTPUT },
   { entry: ADMIN_ENTRY, output: ADMIN_OUTPUT },
+  { entry: HQ_ENTRY, output: HQ_OUTPUT },
 ]
 /** Every file the bundle is built from. */
 const SOURCE_GLOBS = ['src/screens/client/**/*.ts', 'src/screens/shared/**/*.ts', 'src/reports/csv.ts', 'src/contract/**/*.ts']

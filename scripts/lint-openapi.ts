@@ -3,6 +3,7 @@
  *
  *   bun run lint:openapi                      the document of the app built from source (app.handle)
  *   bun run lint:openapi --binary dist/lobby  the document the compiled binary serves (CI)
+ *   bun run lint:openapi --hq                 the head-office server's own document (`lobby hq serve`, contract §26)
  *
  * Offline: Redocly's telemetry and update check are turned off; the document has no remote $ref.
  */
@@ -19,6 +20,17 @@ async function fromSource(): Promise<string> {
   const db = openDatabase(':memory:')
   migrateDatabase(db.$client)
   const app = createApp({ db, log: () => {} })
+  const res = await app.handle(new Request('http://localhost/swagger/json'))
+  if (res.status !== 200) throw new Error(`/swagger/json answered ${res.status}`)
+  return await res.text()
+}
+
+/** `lobby hq serve`'s document: building it reads no database (the client connects on its first query, never made here). */
+async function fromHqSource(): Promise<string> {
+  const { SQL } = await import('bun')
+  const { createHqApp } = await import('../src/hq/app')
+  const sql = new SQL('postgres://nobody@127.0.0.1:1/none')
+  const app = createHqApp({ sql, log: () => {}, clock: { now: () => Date.now() }, publicOrigin: null })
   const res = await app.handle(new Request('http://localhost/swagger/json'))
   if (res.status !== 200) throw new Error(`/swagger/json answered ${res.status}`)
   return await res.text()
@@ -53,7 +65,7 @@ const args = process.argv.slice(2)
 const binaryAt = args.indexOf('--binary')
 const dir = mkdtempSync(join(tmpdir(), 'lobby-openapi-'))
 try {
-  const document = binaryAt >= 0 ? await fromBinary(resolve(args[binaryAt + 1] ?? 'dist/lobby'), dir) : await fromSource()
+  const document = binaryAt >= 0 ? await fromBinary(resolve(args[binaryAt + 1] ?? 'dist/lobby'), dir) : args.includes('--hq') ? await fromHqSource() : await fromSource()
   const file = join(dir, 'openapi.json')
   await Bun.write(file, document)
   const lint = Bun.spawn([join(ROOT, 'node_modules', '.bin', 'redocly'), 'lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format', 'codeframe'], {

@@ -68,4 +68,6 @@ export function createApp(input: DepsInput | AppDeps) {
     .decorate('deps', deps)
     // `serve` asks it for a first administrator's setup link (contract §24) once it listens.
     .decorate('people', services.people)
+    // `serve` hands head office's link the live floor (contract §26).
+    .decorate('manage', services.manage)
 }

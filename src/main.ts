@@ -25,6 +25,7 @@ const commands: Record<string, () => Promise<Command>> = {
   voice: async () => { const m = await import('./cli/voice'); return { run: m.voiceCommand, help: m.voiceHelp } },
   report: async () => { const m = await import('./cli/report'); return { run: m.reportCommand, help: m.reportHelp } },
   audit: async () => { const m = await import('./cli/audit'); return { run: m.auditCommand, help: m.auditHelp } },
+  hq: async () => { const m = await import('./cli/hq'); return { run: m.hqCommand, help: m.hqHelp } },
   'replicate-migrate': async () => { const m = await import('./cli/replicate-migrate'); return { run: m.replicateMigrateCommand, help: m.replicateMigrateHelp } },
 }
 

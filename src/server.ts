@@ -5,6 +5,7 @@ import { migrateDatabase } from './db/migrate'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './root/deps'
 import { registerServerTasks } from './root/tasks'
+import type { FloorSnapshot, ManageService } from './manage'
 import { jsonLogger, writeStdoutText, type Logger } from './platform/log'
 import { lockDatabase, type DatabaseLock } from './platform/db-lock'
 import { bodyBudget } from './platform/body'
@@ -35,6 +36,8 @@ export interface ServeOptions {
   trustedProxies?: readonly Cidr[]
   /** `--replicate-to`: copy tickets, their events and the roll-ups to this head-office PostgreSQL (contract §14). */
   replicateTo?: ReplicationTarget
+  /** `--hq` (or the replication connection): follow head office's profiles and tell it the floor (contract §26). */
+  hq?: ReplicationTarget
   log?: Logger
   /** How long `stop()` waits for in-flight requests before closing them (default STOP_GRACE_MS). */
   stopGraceMs?: number
@@ -126,6 +129,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
  * Contract §24: while no administrator can sign in, every start prints a fresh single-use
  * setup link for a first one (24 hours). The log says that it did, never the link.
  */
+/** The live floor of a unit, from the app's manage service (contract §22): what head office's live view is told. */
+function floorOf(app: AnyElysia): (queueUnitId: string) => FloorSnapshot | null {
+  const manage = (app.decorator as { manage?: ManageService }).manage
+  return (queueUnitId) => manage?.floor.state(queueUnitId)?.snapshot ?? null
+}
+
 function announceFirstAdmin(app: AnyElysia, now: number, origin: string, announce: (text: string) => void, log: Logger): void {
   const people = (app.decorator as { people?: PeopleService }).people
   if (people === undefined) return
@@ -177,6 +186,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
   await registerServerTasks(deps, {
     ...(options.retainDays !== undefined ? { retainDays: options.retainDays } : {}),
     ...(options.replicateTo !== undefined ? { replicateTo: options.replicateTo } : {}),
+    ...(options.hq !== undefined ? { hq: options.hq, floor: floorOf(app) } : {}),
   })
 
   try {
@@ -210,6 +220,7 @@ async function serveOn(db: ReturnType<typeof openDatabase>, lock: DatabaseLock, 
     db: options.dbPath,
     durability: options.durability,
     ...(options.replicateTo ? { replicateTo: options.replicateTo.display } : {}),
+    ...(options.hq ? { hq: options.hq.display } : {}),
   })
 
   announceFirstAdmin(app, deps.clock.now(), options.publicOrigin ?? url, options.announce ?? writeStdoutText, log)

@@ -10,6 +10,7 @@ import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
 import { ProvisionedEntities, type ProvisioningFile, type ProvisionedQueueUnit } from '../provisioning'
 import { AdminCodes } from './errors'
 import { applyMergePatch } from '../platform/merge-patch'
+import { assertNotManaged } from '../hq'
 
 /*
  * The Branch section of the console (contract §17): a queue unit's settings, locations,
@@ -339,7 +340,10 @@ export class BranchService {
     const now = this.deps.clock.now()
     return this.deps.writes.now(() => {
       const doc = this.document(unitId)
+      const before = structuredClone(doc.unit)
       const entityPath = edit(doc)
+      // Contract §26: what the unit's head-office profile owns is not the branch's to change (409 HQ_MANAGED).
+      assertNotManaged(this.deps.db, unitId, before, doc.unit)
       if (entityPath !== null) {
         // The file holds the unit's settings and the one entity edited: a provisioning file
         // leaves what it does not name alone, and the reference checks read the unit's other

@@ -90,7 +90,7 @@ export const updateUnitDocs = base({
   params: unitParam,
   body: { name: 'AdminUnitSettingsUpdate', schema: UnitSettingsUpdate, examples: { arabic: { summary: 'offer Arabic too', value: { ...unitBody, name: { en: 'Main branch', ar: 'الفرع الرئيسي' }, revision: REV } } } },
   responses: { 200: { description: 'the settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
-  errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+  errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.HQ_MANAGED] },
   errorProperties: { current: currentOf(AdminUnitSettings) },
 })
 
@@ -106,7 +106,7 @@ export const patchUnitDocs = base({
   params: unitParam,
   body: { name: 'AdminUnitSettingsPatch', schema: UnitSettingsPatch, examples: { grace: { summary: 'a longer no-show grace, nothing else', value: { noShowGraceMinutes: 45, revision: REV } } } },
   responses: { 200: { description: 'the settings as saved', name: 'AdminUnitSettings', schema: AdminUnitSettings, example: unitExample } },
-  errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+  errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.HQ_MANAGED] },
   errorProperties: { current: currentOf(AdminUnitSettings) },
 })
 
@@ -193,7 +193,7 @@ function entityDocs(kind: EntityKind) {
       params: unitParam,
       body: { name: `Admin${Title[kind]}Create`, schema: schemas.create, examples: { example: { summary: `a ${kind} named in English and Arabic`, value: EXAMPLES[kind] } } },
       responses: { 201: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
-      errors: writeErrors,
+      errors: { ...writeErrors, 409: [AdminCodes.HQ_MANAGED] },
     }),
     update: base({
       operationId: `updateAdmin${Title[kind]}`,
@@ -202,7 +202,7 @@ function entityDocs(kind: EntityKind) {
       params: entityParams(kind),
       body: { name: `Admin${Title[kind]}Update`, schema: schemas.update, examples: { rename: { summary: 'rename it', value: { ...updateExample, revision: REV } } } },
       responses: { 200: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
-      errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+      errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.HQ_MANAGED] },
       errorProperties: { current: currentOf(schemas.view) },
     }),
     patch: base({
@@ -212,7 +212,7 @@ function entityDocs(kind: EntityKind) {
       params: entityParams(kind),
       body: { name: `Admin${Title[kind]}Patch`, schema: schemas.patch, examples: { change: PATCH_EXAMPLES[kind] } },
       responses: { 200: { description: `the ${kind} as saved`, name: `Admin${Title[kind]}`, schema: schemas.view, example: viewExample(kind) } },
-      errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT] },
+      errors: { ...writeErrors, 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.HQ_MANAGED] },
       errorProperties: { current: currentOf(schemas.view) },
     }),
     remove: base({
@@ -222,7 +222,7 @@ function entityDocs(kind: EntityKind) {
       params: entityParams(kind),
       query: { revision: { description: 'the revision the entity was loaded at', required: true, example: REV, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16}$' } } },
       responses: { 200: { description: 'deleted or retired', name: 'AdminDeleteOutcome', schema: DeleteOutcome, example: { outcome: 'retired', entity: { ...viewExample(kind), active: false } } } },
-      errors: { 401: readErrors[401], 403: writeErrors[403], 404: readErrors[404], 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.ENTITY_IN_USE], 422: [AdminCodes.VALIDATION_FAILED] },
+      errors: { 401: readErrors[401], 403: writeErrors[403], 404: readErrors[404], 409: [AdminCodes.EDIT_CONFLICT, AdminCodes.ENTITY_IN_USE, AdminCodes.HQ_MANAGED], 422: [AdminCodes.VALIDATION_FAILED] },
       errorProperties: { current: currentOf(schemas.view) },
     }),
   }

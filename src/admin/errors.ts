@@ -38,6 +38,8 @@ export const AdminCodes = {
   WORKSPACE_NOT_FOUND: 'WORKSPACE_NOT_FOUND',
   /** Contract §25: a test send on a channel the workspace has not set up. */
   CHANNEL_NOT_CONFIGURED: 'CHANNEL_NOT_CONFIGURED',
+  /** Contract §26: the field is owned by the unit's head-office profile (the message names each such field in words). */
+  HQ_MANAGED: 'HQ_MANAGED',
 } as const
 
 export type AdminCode = (typeof AdminCodes)[keyof typeof AdminCodes]
@@ -67,6 +69,7 @@ export const AdminErrorExamples = {
   VOICE_CLIP_NOT_FOUND: 'no voice clip "ticket" for ar',
   WORKSPACE_NOT_FOUND: 'no workspace "ws_other"',
   CHANNEL_NOT_CONFIGURED: 'set up the SMS gateway first',
+  HQ_MANAGED: { message: 'Service "Accounts": name: set by head office (profile "Retail", revision 3). Change it in the head-office console, or leave it as it is.', details: [{ path: '/services/svc_accounts/name', message: 'set by head office (profile "Retail", revision 3)' }] },
 } as const satisfies Record<keyof typeof AdminCodes, ErrorExample>
 
 /** The same codes in the sections' wording where it differs (a voice clip's 1 MiB, a staff-only role, a pairing's field). */

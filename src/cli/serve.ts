@@ -2,11 +2,11 @@ import { parseFlags, integerFlag, oneOf, dbPath, UsageError } from './args'
 import { startServer, ServeError } from '../server'
 import { retainDaysOption, metricsTokenOption } from '../ops'
 import { limitFlags, limitsFrom, limitsHelp } from './limits'
-import { parseReplicationTarget } from '../replication'
+import { parseReplicationTarget, type ReplicationTarget } from '../replication'
 import { parseOrigin } from '../platform/cors'
 import { parseTrustedProxies, type Cidr } from '../platform/client-address'
 
-export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--frame-ancestors ORIGIN]... [--trusted-proxy CIDR]... [--replicate-to postgres://…]
+export const serveHelp = `lobby serve [--port N] [--host H] [--db PATH] [--durability full|normal] [--tls-cert F --tls-key F] [--retain-days N] [--metrics-token T] [--public-origin URL] [--cors-origin ORIGIN]... [--frame-ancestors ORIGIN]... [--trusted-proxy CIDR]... [--replicate-to postgres://…] [--hq postgres://…|replication]
 
 Runs the server; applies migrations first. Stops gracefully on SIGTERM or SIGINT.
 Environment: LOBBY_PORT (8080), LOBBY_HOST (0.0.0.0), LOBBY_DB (./data/lobby.db),
@@ -30,6 +30,10 @@ port in use.
 head-office PostgreSQL (schema lobby, created and migrated by Lobby), e.g.
 postgres://branch_riyadh:PASSWORD@ho.example:5432/headoffice?sslmode=verify-full
 The branch never waits for it; the password is never logged.
+--hq postgres://… | replication (LOBBY_HQ): follow head office's profiles (contract §26): the
+newest revision assigned to each queue unit is applied within 30 s (or refused, and head
+office told why), and the floor is told to head office's live view every few seconds.
+"replication" uses the --replicate-to connection.
 
 ${limitsHelp}`
 
@@ -49,6 +53,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'frame-ancestors': { type: 'string', multiple: true },
     'trusted-proxy': { type: 'string', multiple: true },
     'replicate-to': { type: 'string' },
+    hq: { type: 'string' },
   })
   if (flags.help) {
     console.log(serveHelp)
@@ -73,7 +78,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const trustedProxies = trustedProxiesFrom(flags['trusted-proxy'] as string[] | string | undefined, process.env.LOBBY_TRUSTED_PROXIES)
   const limits = limitsFrom(flags)
   const replicateTo = flags['replicate-to'] ?? process.env.LOBBY_REPLICATE_TO
-  const replication = replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}
+  const replication: { replicateTo?: ReplicationTarget; hq?: ReplicationTarget } = replicateTo !== undefined && replicateTo !== '' ? { replicateTo: parseReplicationTarget(replicateTo) } : {}
+  // Contract §26: `--hq URL`, or `--hq replication` to use the --replicate-to connection.
+  const hq = flags.hq ?? process.env.LOBBY_HQ
+  if (hq !== undefined && hq !== '') {
+    if (hq === 'replication') {
+      if (replication.replicateTo === undefined) throw new UsageError('--hq replication needs --replicate-to')
+      replication.hq = replication.replicateTo
+    } else replication.hq = parseReplicationTarget(hq)
+  }
   let server
   try {
     server = await startServer({

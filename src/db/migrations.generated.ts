@@ -18,6 +18,7 @@ import m15 from '../../drizzle/0015_audit_log.sql' with { type: 'text' }
 import m16 from '../../drizzle/0016_appointments.sql' with { type: 'text' }
 import m17 from '../../drizzle/0017_service_spread.sql' with { type: 'text' }
 import m18 from '../../drizzle/0018_notifications.sql' with { type: 'text' }
+import m19 from '../../drizzle/0019_hq_applied.sql' with { type: 'text' }
 
 export const embeddedMigrations: { idx: number; tag: string; when: number; sql: string }[] = [
   { idx: 0, tag: '0000_config_entities', when: 1795648190546, sql: m0 },
@@ -39,4 +40,5 @@ export const embeddedMigrations: { idx: number; tag: string; when: number; sql: 
   { idx: 16, tag: '0016_appointments', when: 1795716557493, sql: m16 },
   { idx: 17, tag: '0017_service_spread', when: 1795727285340, sql: m17 },
   { idx: 18, tag: '0018_notifications', when: 1796175283452, sql: m18 },
+  { idx: 19, tag: '0019_hq_applied', when: 1796180793255, sql: m19 },
 ]

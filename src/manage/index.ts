@@ -3,3 +3,4 @@
  * src/manage/ is imported from outside (test/platform/imports.test.ts).
  */
 export { ManageService } from './service'
+export type { FloorSnapshot } from './model'

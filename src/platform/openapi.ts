@@ -19,7 +19,7 @@ const ASSETS = '/swagger/assets'
 const LOBBY = 'x-lobby'
 
 /** Names of the security schemes; routes reference them in `detail.security`. */
-export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'operatorOrSession' | 'metrics', Record<string, string[]>[]> = {
+export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displayToken' | 'display' | 'deviceCookie' | 'sessionCookie' | 'operatorOrSession' | 'metrics' | 'hqSession', Record<string, string[]>[]> = {
   queueBearer: [{ queueBearer: [] }],
   /** The operator API: a Queue key, or a paired desk's cookie (contract §7). */
   operator: [{ queueBearer: [] }, { deviceCookie: [] }],
@@ -37,6 +37,8 @@ export const Security: Record<'queueBearer' | 'operator' | 'workspace' | 'displa
   operatorOrSession: [{ queueBearer: [] }, { deviceCookie: [] }, { sessionCookie: [] }],
   /** `/metrics`: loopback callers need nothing, others the metrics token. */
   metrics: [{}, { metricsToken: [] }],
+  /** Head office (contract §26): a signed-in HQ user's browser; only in the `hq serve` document. */
+  hqSession: [{ hqSessionCookie: [] }],
 }
 
 /** The request headers each scheme reads (CORS preflight lists them). */
@@ -438,6 +440,10 @@ const TAGS = [
 export interface DocumentExtras {
   webhooks?: Record<string, unknown>
   schemas?: Record<string, unknown>
+  /** Another server's document (`hq serve`, contract §26): its own title, description, tags and security schemes. */
+  info?: { title: string; description: string }
+  tags?: { name: string; description: string }[]
+  securitySchemes?: Record<string, unknown>
 }
 
 const DESCRIPTION = `Queue API, widget data push, prayer-schedule month push, operator API and display feeds of a Lobby branch server.
@@ -502,16 +508,16 @@ export function buildDocument(app: AnyElysia, version: string, extras: DocumentE
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Lobby API',
+      title: extras.info?.title ?? 'Lobby API',
       version,
-      description: DESCRIPTION,
+      description: extras.info?.description ?? DESCRIPTION,
     },
     servers: [{ url: '/', description: 'this Lobby server' }],
-    tags: TAGS,
+    tags: extras.tags ?? TAGS,
     paths: reducedPaths,
     ...(Object.keys(reducedWebhooks).length > 0 ? { webhooks: reducedWebhooks } : {}),
     components: {
-      securitySchemes: {
+      securitySchemes: extras.securitySchemes ?? {
         queueBearer: { type: 'http', scheme: 'bearer', description: 'Queue API key (lbq_…)' },
         workspaceBearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key (lbw_…)' },
         workspaceHeader: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: 'Workspace API key (lbw_…); never together with Authorization' },

@@ -170,6 +170,110 @@ CREATE POLICY branch_rows ON lobby.report_staff_daily
   USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
 `,
   },
+  {
+    version: 4,
+    name: 'head office: profiles, branches, users (contract §26)',
+    sql: `
+-- Head office's own people and sessions live in their own schema: no branch role is ever granted
+-- anything there (a default privilege on schema lobby does not reach it). Written by hq serve only.
+CREATE SCHEMA IF NOT EXISTS lobby_hq;
+CREATE TABLE lobby_hq.users (
+  username text PRIMARY KEY,
+  display_name text NOT NULL,
+  role text NOT NULL CHECK (role IN ('hq-admin', 'hq-viewer')),
+  state text NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'disabled')),
+  password_hash text,
+  setup_code_hash text UNIQUE,
+  setup_expires_at timestamptz,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE lobby_hq.sessions (
+  id_hash text PRIMARY KEY,
+  username text NOT NULL REFERENCES lobby_hq.users (username) ON DELETE CASCADE,
+  created_at timestamptz NOT NULL,
+  last_seen_at timestamptz NOT NULL
+);
+CREATE INDEX sessions_user ON lobby_hq.sessions (username);
+CREATE TABLE lobby_hq.sign_in_failures (
+  username text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX sign_in_failures_user ON lobby_hq.sign_in_failures (username, at);
+
+-- Profiles: written by hq serve. The draft changes; a revision never does.
+CREATE TABLE lobby.hq_profiles (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  draft jsonb NOT NULL,
+  draft_version integer NOT NULL DEFAULT 1,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  updated_by text NOT NULL
+);
+CREATE TABLE lobby.hq_profile_revisions (
+  profile_id text NOT NULL REFERENCES lobby.hq_profiles (id),
+  revision integer NOT NULL CHECK (revision > 0),
+  content jsonb NOT NULL,
+  published_at timestamptz NOT NULL,
+  published_by text NOT NULL,
+  PRIMARY KEY (profile_id, revision)
+);
+COMMENT ON TABLE lobby.hq_profile_revisions IS 'Published profiles: immutable (a trigger refuses UPDATE and DELETE), numbered per profile from 1';
+CREATE FUNCTION lobby.hq_revision_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'a published profile revision never changes'; END $$;
+CREATE TRIGGER hq_profile_revisions_immutable BEFORE UPDATE OR DELETE ON lobby.hq_profile_revisions
+  FOR EACH ROW EXECUTE FUNCTION lobby.hq_revision_immutable();
+
+-- Which profile each branch (queue unit) follows: written by hq serve, read by the branch (its own row).
+CREATE TABLE lobby.hq_branches (
+  queue_unit_id text PRIMARY KEY,
+  profile_id text REFERENCES lobby.hq_profiles (id),
+  assigned_at timestamptz NOT NULL,
+  assigned_by text NOT NULL
+);
+-- What each branch did with the revisions: written by the branch (its own row), read by hq serve.
+CREATE TABLE lobby.hq_branch_applies (
+  queue_unit_id text PRIMARY KEY,
+  profile_id text,
+  revision integer,
+  applied_at timestamptz,
+  error_revision integer,
+  error text,
+  error_at timestamptz,
+  reported_at timestamptz NOT NULL
+);
+COMMENT ON COLUMN lobby.hq_branch_applies.error IS 'Why the branch refused error_revision (in words, with the field); null once a later revision applied';
+-- The branch's floor now, written by the branch every few seconds: what /hq/live lists.
+CREATE TABLE lobby.hq_branch_live (
+  queue_unit_id text PRIMARY KEY,
+  name text NOT NULL,
+  waiting integer NOT NULL,
+  longest_wait_seconds integer NOT NULL,
+  counters_open integer NOT NULL,
+  over_target integer NOT NULL,
+  lines jsonb NOT NULL,
+  observed_at timestamptz NOT NULL,
+  reported_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Row-level security: a branch role READS its own assignment and every profile and revision (what
+-- it applies), and writes only its own outcome and live rows. With no policy for INSERT, UPDATE or
+-- DELETE, the read-only tables refuse a branch's writes even where a default privilege granted
+-- them (README: ALTER DEFAULT PRIVILEGES): only the owner (hq serve) publishes.
+ALTER TABLE lobby.hq_profiles ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_reads ON lobby.hq_profiles FOR SELECT USING (true);
+ALTER TABLE lobby.hq_profile_revisions ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_reads ON lobby.hq_profile_revisions FOR SELECT USING (true);
+ALTER TABLE lobby.hq_branches ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_reads ON lobby.hq_branches FOR SELECT USING (lobby.writes_unit(current_user, queue_unit_id));
+ALTER TABLE lobby.hq_branch_applies ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_rows ON lobby.hq_branch_applies
+  USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
+ALTER TABLE lobby.hq_branch_live ENABLE ROW LEVEL SECURITY;
+CREATE POLICY branch_rows ON lobby.hq_branch_live
+  USING (lobby.writes_unit(current_user, queue_unit_id)) WITH CHECK (lobby.writes_unit(current_user, queue_unit_id));
+`,
+  },
 ]
 
 export const HEAD_OFFICE_SCHEMA_VERSION = HEAD_OFFICE_MIGRATIONS.at(-1)!.version

@@ -219,8 +219,8 @@ export class Replicator implements BackgroundTask {
   }
 }
 
-/** The batch as one PostgreSQL transaction; returns the rows written. */
-async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
+/** The batch as one PostgreSQL transaction; returns the rows written (bench/hq-chain.ts sends simulated branches' batches with it too). */
+export async function send(sql: SQL, batch: ChangeBatch): Promise<number> {
   const tickets = batch.tickets.map((t) => ({
     queue_unit_id: t.queueUnitId,
     id: t.id,

@@ -5,6 +5,7 @@ import { OpeningWatch } from '../display'
 import { WebhookWorker } from '../webhooks'
 import { retentionTask, DEFAULT_RETAIN_DAYS } from '../ops'
 import { NotificationWorker } from '../notifications'
+import type { FloorSnapshot } from '../manage'
 
 export interface ServerTaskOptions {
   /** Closed tickets older than this many days are deleted by the daily retention job (default 400). */
@@ -13,9 +14,26 @@ export interface ServerTaskOptions {
   replicateTo?: ReplicationTarget
   /** The HTTP client of SMS gateways and push services (tests: one that trusts their own certificate). */
   notificationFetch?: typeof fetch
+  /** `--hq`: head office's PostgreSQL for profiles and the live view (contract §26), with the floor it is told. */
+  hq?: ReplicationTarget
+  floor?: (queueUnitId: string) => FloorSnapshot | null
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000
+
+/**
+ * `LOBBY_HQ_POLL_MS` (default 5000) and `LOBBY_HQ_LIVE_MS` (default 5000): how often a branch asks
+ * head office for a newer profile revision and tells it the floor; tests and the bench shorten them.
+ */
+function hqTimings(): { pollMs?: number; liveMs?: number } {
+  const ms = (name: string) => {
+    const value = Number(process.env[name])
+    return Number.isInteger(value) && value >= 100 && value <= 60_000 ? value : undefined
+  }
+  const pollMs = ms('LOBBY_HQ_POLL_MS')
+  const liveMs = ms('LOBBY_HQ_LIVE_MS')
+  return { ...(pollMs !== undefined ? { pollMs } : {}), ...(liveMs !== undefined ? { liveMs } : {}) }
+}
 
 /**
  * The composition root's server half: the background work only a serving process runs
@@ -49,6 +67,11 @@ export async function registerServerTasks(deps: AppDeps, options: ServerTaskOpti
   if (replicator !== null) {
     deps.metrics.replication = () => replicator.status()
     deps.lifecycle.register(replicator)
+  }
+  if (options.hq !== undefined) {
+    const { BranchLink } = await import('../hq/program')
+    const floor = options.floor ?? (() => null)
+    deps.lifecycle.register(new BranchLink(deps, { target: options.hq, floor, ...hqTimings() }))
   }
   deps.lifecycle.register(retentionTask({
     db,

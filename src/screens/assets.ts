@@ -12,6 +12,8 @@ import manageScript from './generated/manage.js' with { type: 'text' }
 import manageStylesheet from './client/manage/manage.css' with { type: 'text' }
 import adminScript from './generated/admin.js' with { type: 'text' }
 import adminStylesheet from './client/admin/admin.css' with { type: 'text' }
+import hqScript from './generated/hq.js' with { type: 'text' }
+import hqStylesheet from './client/hq/hq.css' with { type: 'text' }
 import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
 
@@ -115,6 +117,9 @@ export const ASSETS = {
   /** The administration console (/admin) and the start page (/; contract §17). */
   'admin.js': asset('/admin/assets', 'admin', 'js', adminScript, precompress('src/screens/generated/admin.js')),
   'admin.css': asset('/admin/assets', 'admin', 'css', adminStylesheet, precompress('src/screens/client/admin/admin.css')),
+  /** The head-office console (`lobby hq serve`: /hq, /hq/live, /hq/reports; contract §26). */
+  'hq.js': asset('/hq/assets', 'hq', 'js', hqScript, precompress('src/screens/generated/hq.js')),
+  'hq.css': asset('/hq/assets', 'hq', 'css', hqStylesheet, precompress('src/screens/client/hq/hq.css')),
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS

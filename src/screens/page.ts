@@ -4,6 +4,7 @@ import { SCRIPT, STYLESHEET } from './assets'
 // The page door: other features render their pages in this frame and name their files through
 // `ASSETS`. Loading it loads the embedded assets, so the feature doors (index.ts) do not export it.
 export { ASSETS } from './assets'
+export { assetRoutes } from './asset-route'
 
 /**
  * What a screen page may load and where it may connect: its own origin only (the display API,

@@ -60,3 +60,11 @@ declare module '*/admin.css' {
   const text: string
   export default text
 }
+declare module '*/generated/hq.js' {
+  const text: string
+  export default text
+}
+declare module '*/hq.css' {
+  const text: string
+  export default text
+}

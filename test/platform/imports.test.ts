@@ -118,7 +118,10 @@ export function deepImports(files: Map<string, string>): string[] {
       // another feature's pages reach them there, never through index.ts; the root mounts routes.
       const pageDoor = to.length === 2 && /^pages?(\.ts)?$/.test(to[1]!)
       const mounted = (from[0] === 'root' || path === 'app.ts') && to.length === 2 && /^routes(\.ts)?$/.test(to[1]!)
-      if (!door && !pageDoor && !mounted) problems.push(`${path}: imports ${specifier}, inside ${feature}/; import it from its door, ${feature}/index.ts`)
+      // The program door: what only a command loads on demand (`lobby hq serve`, a branch's link
+      // to head office), apart from index.ts so a feature's door stays light; the CLI and the root only.
+      const programDoor = (from[0] === 'root' || from[0] === 'cli') && to.length === 2 && /^program(\.ts)?$/.test(to[1]!)
+      if (!door && !pageDoor && !mounted && !programDoor) problems.push(`${path}: imports ${specifier}, inside ${feature}/; import it from its door, ${feature}/index.ts`)
     }
   }
   return problems

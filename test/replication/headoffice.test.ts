@@ -186,7 +186,7 @@ describe.skipIf(unavailable !== null)('head office: branches replicate into Post
     // The README's head-office setup: the owner migrates, each branch gets its own role.
     const migrated = lobby('replicate-migrate', '--replicate-to', cluster.url())
     expect(migrated.code).toBe(0)
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 3, applied: [1, 2, 3] })
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ version: 4, applied: [1, 2, 3, 4] })
     expect(migrated.stdout).not.toContain('Sup3r')
     await admin.unsafe(`
       CREATE ROLE lobby_branch NOLOGIN;

@@ -392,6 +392,8 @@ function explain(answer: ApiAnswer | null, errors: FormErrors, t: Strings, thing
     errors.say(`${t.inUse} ${(body?.error?.details ?? []).map((d) => d.path.split('/').pop()).join(', ')}`)
     return
   }
+  // Contract §26: a field the unit's head-office profile owns; the message names each one ("Service "Accounts": name: set by head office …").
+  if (code === 'HQ_MANAGED') return errors.say(fill(t.hqManaged, { message: answer.message }))
   if (code === 'AUTHENTICATION_FAILED') return errors.say(t.signedOut)
   if (code === 'ROLE_FORBIDDEN' || code === 'UNIT_FORBIDDEN') return errors.say(t.forbidden)
   errors.say(fill(t.failed, { message: answer.message }))
