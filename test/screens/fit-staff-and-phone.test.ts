@@ -158,7 +158,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
         for (const cut of cuts) failures.push(`${slug} ${lang} ${sizeName} ${size.width}×${size.height}: ${cut}`)
         if (cuts.length > 0) {
           mkdirSync(FAILED_SHOTS, { recursive: true })
-          await page.screenshot({ path: join(FAILED_SHOTS, `${slug}-${lang}-${sizeName}.png`), fullPage: true, animations: 'disabled' })
+          // Diagnostics only: a very long page (the console with every fold open) may not be pictured in time, and the list above says what is cut.
+          await page.screenshot({ path: join(FAILED_SHOTS, `${slug}-${lang}-${sizeName}.png`), fullPage: true, animations: 'disabled', timeout: 10_000 }).catch(() => {})
         }
         if (DOC_SHOTS !== null && lang !== 'en-GB' && shots.includes(sizeName)) {
           // A phone's page whole, as a customer scrolls through it; a staff screen as it opens.
