@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { SHOTS } from '../support/shots'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CLOSED, LONG, LONG_AR, longNamesProvisioning } from './long-names'
 import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
@@ -190,6 +192,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the queue board in its language, opening hours,
       expect(stat.startsWith(`${label} `)).toBe(true)
       const waiting = await page.locator('[data-service="svc_two_1"] .stat').first().evaluate((el: any) => el.textContent as string)
       expect(waiting).toMatch(/^\S.* \S+$/)
+      // With SCREENSHOTS_DIR (docs/images): the board with its closed card, for docs/screens.md.
+      if (process.env.SCREENSHOTS_DIR) await page.screenshot({ path: join(SHOTS, `board-closed-service-${lang}.png`), animations: 'disabled' })
       await page.close()
     }
   }, 60_000)

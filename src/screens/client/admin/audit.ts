@@ -26,13 +26,18 @@ const ARROW: Record<Lang, string> = { en: '→', ar: '←' }
 /** One value as text in its own direction (a name in Arabic, an address in Latin script). */
 const value = (text: string) => h('bdi', null, text)
 
+/** A field's path (`rateLimits.issuePerMinute`) may break after each dot: a long one wraps in its column instead of running out of it (issue 48). */
+function breakAfterDots(label: string): (string | HTMLElement)[] {
+  return label.split('.').flatMap((part, i, parts) => (i < parts.length - 1 ? [`${part}.`, h('wbr')] : [part]))
+}
+
 /** The fields of one entry: a list of label and value, or before → after for an update. */
 function changeList(e: AdminAuditEntry, t: Strings, lang: Lang): HTMLElement | null {
   if (e.before === null && e.after === null) return null
   const { kind, fields } = auditChange(e, lang)
   if (fields.length === 0) return h('p', { class: 'audit-none' }, t.noFieldChanged)
   return h('dl', { class: 'audit-fields' }, fields.flatMap((f) => [
-    h('dt', null, f.label),
+    h('dt', null, ...breakAfterDots(f.label)),
     kind === 'update'
       ? h('dd', null,
         h('span', { class: 'audit-was' }, h('span', { class: 'visually-hidden' }, `${t.was} `), value(f.before ?? '—')),
