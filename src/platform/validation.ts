@@ -33,7 +33,16 @@ export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): Error
       if (codePointLength(error.value as string) <= max) continue
       message = `must be at most ${max} characters`
     }
-    if (error.type === ValueErrorType.Union) message = 'does not match any allowed form'
+    if (error.type === ValueErrorType.Union) {
+      // A string refused by a union whose one string branch takes it (a break reason: a string or
+      // an object) says what that branch refuses ("must not be blank"), not "no allowed form".
+      const branch = branchOfSameType(error)
+      if (branch !== null) {
+        for (const inner of branch) push(inner.path, inner.message, ruleOf(inner))
+        continue
+      }
+      message = 'does not match any allowed form'
+    }
     push(path, message, ruleOf(error))
     if (details.length >= MAX_DETAILS) break
   }
@@ -45,6 +54,17 @@ export function schemaErrors(check: SchemaCheck<TSchema>, value: unknown): Error
     seen.add(key)
     details.push(ruled(path === '' ? '/' : path, message, rule, params))
   }
+}
+
+/** For a string value, the union's one string branch's errors; null when the value is no string or the union has no or several string branches. */
+function branchOfSameType(error: ValueError): ValueError[] | null {
+  const options = ((error.schema as Record<string, unknown>).anyOf as Record<string, unknown>[] | undefined) ?? []
+  const value = error.value
+  if (typeof value !== 'string') return null
+  const matching = options.flatMap((option, index) => (option.type === 'string' ? [index] : []))
+  if (matching.length !== 1 || error.errors[matching[0]!] === undefined) return null
+  const errors = [...error.errors[matching[0]!]!]
+  return errors.length > 0 ? errors : null
 }
 
 /** The schema's words for a value's type (`params.expected` of a `type` detail). */

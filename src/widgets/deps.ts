@@ -1,7 +1,7 @@
 import type { PlatformDeps } from '../platform/deps'
 import type { WidgetStore } from './store'
 import type { CommitListeners } from '../platform/listeners'
-import type { WidgetSnapshot } from './service'
+import type { WidgetSnapshot } from './model'
 
 /**
  * What the composition root (src/root/) hands the widgets feature: the platform's objects and what it uses of the per-app stores.

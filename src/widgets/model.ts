@@ -103,3 +103,18 @@ export interface PushResponse {
   itemCount: number
   warnings: PushWarning[]
 }
+
+/** A widget and its current snapshot, as readers (display feeds) get it. */
+export interface WidgetSnapshot {
+  widgetId: string
+  workspaceId: string
+  widgetType: WidgetType
+  name: string
+  /** 0 while the widget never accepted a push. */
+  dataRevision: number
+  /** ISO 8601 UTC with milliseconds; null while the widget never accepted a push. */
+  acceptedAt: string | null
+  itemCount: number
+  /** The accepted `data` object (item defaults filled in) as JSON text, ready to embed; null before the first push. */
+  dataJson: string | null
+}

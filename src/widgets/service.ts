@@ -9,7 +9,7 @@ import { sha256Hex } from '../platform/idempotency'
 import { WidgetCodes } from './errors'
 import {
   IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, RATE_WINDOW_MS, SCHEMA_VERSION,
-  type PushEnvelope, type PushResponse, type PushWarning, type WidgetType,
+  type PushEnvelope, type PushResponse, type PushWarning, type WidgetType, type WidgetSnapshot,
 } from './model'
 import { validatePush, withItemDefaults } from './validate'
 
@@ -31,20 +31,7 @@ export interface PushOutcome {
   headers: Record<string, string>
 }
 
-/** A widget and its current snapshot, as readers (display feeds) get it. */
-export interface WidgetSnapshot {
-  widgetId: string
-  workspaceId: string
-  widgetType: WidgetType
-  name: string
-  /** 0 while the widget never accepted a push. */
-  dataRevision: number
-  /** ISO 8601 UTC with milliseconds; null while the widget never accepted a push. */
-  acceptedAt: string | null
-  itemCount: number
-  /** The accepted `data` object (item defaults filled in) as JSON text, ready to embed; null before the first push. */
-  dataJson: string | null
-}
+export type { WidgetSnapshot } from './model'
 
 /**
  * Told after every accepted snapshot of a widget, once committed and in order of acceptance, in

@@ -50,7 +50,7 @@ describe('lobby status (contract §13)', () => {
     expect(run.code).toBe(0)
     const status = JSON.parse(run.stdout)
     expect(status.version).toBe(pkg.version)
-    expect(status.commit).toMatch(/^[0-9a-f]{4,40}$|^unknown$/)
+    expect(status.commit).toMatch(/^[0-9a-f]{4,40}(\+dirty)?$|^unknown$/)
     expect(status.schema).toEqual({ database: SCHEMA_VERSION, build: SCHEMA_VERSION })
     expect(status.database).toMatchObject({ path, autoVacuum: 'incremental' })
     expect(status.database.bytes).toBeGreaterThan(0)

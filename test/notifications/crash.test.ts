@@ -85,6 +85,9 @@ describe('kill -9 between commit and send', () => {
       const res = await fetch(`${first.url}/api/phone/v1/tickets/${code}/notify`, { method: 'POST', headers: { origin: first.url, 'content-type': 'application/json' }, body: JSON.stringify(contact) })
       expect(res.status).toBe(201)
     }
+    // Contract §27: call-next needs an open counter.
+    const opened = await fetch(`${first.url}/api/operator/v1/counters/cnt_1/open`, { method: 'POST', headers: { authorization: `Bearer ${key('operator')}` } })
+    expect(opened.status).toBe(200)
     const called = await fetch(`${first.url}/api/operator/v1/counters/cnt_1/call-next`, { method: 'POST', headers: { authorization: `Bearer ${key('operator')}` } })
     expect(called.status).toBe(200)
 

@@ -1,5 +1,6 @@
 import { api, type ApiAnswer } from '../api'
 import { byId, h } from '../dom'
+import { withPageDigits } from '../../shared/digits'
 
 /*
  * The head-office console (contract §26; frames in src/hq/pages.ts): /hq keeps profiles and
@@ -40,7 +41,7 @@ const lang = root.dataset.lang === 'ar' ? 'ar' : 'en'
 const w: Words = WORDS[lang]
 const canEdit = root.dataset.role === 'hq-admin'
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''))
-const num = (n: number) => new Intl.NumberFormat(lang === 'ar' ? 'ar' : 'en').format(n)
+const num = (n: number) => new Intl.NumberFormat(withPageDigits(lang)).format(n)
 const duration = (s: number) => fill(w.min, { m: num(Math.floor(s / 60)), s: num(s % 60) })
 
 /** An API refusal in words: its message, and each detail's message after the field's place (never a bare pointer). */
@@ -171,7 +172,7 @@ async function liveView(main: HTMLElement): Promise<void> {
       say.textContent = refusal(answer)
       return
     }
-    say.textContent = fill(w.updated, { time: new Date(answer.body!.generatedAt).toLocaleTimeString(lang) })
+    say.textContent = fill(w.updated, { time: new Intl.DateTimeFormat(withPageDigits(lang), { timeStyle: 'medium' }).format(new Date(answer.body!.generatedAt)) })
     const rows = answer.body!.data.map((b) => {
       const open = h('button', { type: 'button', class: 'link', 'aria-expanded': String(chosen === b.queueUnitId) }, b.name)
       open.addEventListener('click', () => {
