@@ -33,7 +33,7 @@ const CLOSED_WORDS = {
   en: 'This counter is closed: press “Open counter” first, then Call next.',
   ar: 'هذا الشباك مغلق: اضغط «فتح الشباك» أولًا، ثم «نداء التالي».',
 }
-const currentNumber = (page: Page) => page.locator('.desk-number')
+const currentNumber = (page: Page) => page.locator('.desk-current .desk-number')
 /**
  * Presses a shortcut once its button is enabled: a key pressed while a request is still in
  * flight does nothing (nothing is sent twice), as a click on a disabled button would.
