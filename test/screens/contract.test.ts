@@ -41,7 +41,6 @@ describe('wire contract', () => {
         if (!spec.startsWith('.')) continue
         const target = relative(ROOT, join(file, '..', spec))
         if (target.startsWith('src/screens/') || target === 'src/reports/csv') continue
-        if (target === 'src/contract/close-codes') continue
         if (target === 'src/contract/wire' && typeOnly) continue
         problems.push(`${name}: imports ${target}${typeOnly ? '' : ' by value'}`)
       }
