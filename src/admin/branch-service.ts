@@ -5,7 +5,7 @@ import { ruled } from '../platform/detail-rules'
 import { appendAudit } from '../platform/audit'
 import type { Actor } from '../platform/actor'
 import { namesObject, resolveName, type LocalizedName } from '../platform/names'
-import { exportProvisioning } from '../provisioning'
+import { exportQueueUnit, type UnitPart } from '../provisioning'
 import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
 import { ProvisionedEntities, type ProvisioningFile, type ProvisionedQueueUnit } from '../provisioning'
 import { AdminCodes } from './errors'
@@ -35,6 +35,9 @@ const UNIT_SETTINGS = new Set(Object.keys(ProvisionedEntities.QueueUnit.properti
 const WORKSPACE_FIELDS = new Set(['id', 'name'])
 /** Tables that are configuration, not history: a row there refers to an entity without making it history. */
 const CONFIGURATION_TABLES = new Set(['queue_units', 'locations', 'services', 'counters', 'service_locations', 'counter_services', 'credentials', 'webhooks'])
+
+/** A request that reads or edits the unit's own settings reads none of its collections. */
+const SETTINGS: UnitPart = {}
 
 type Entity = { id: string; name: LocalizedName; active?: boolean } & Record<string, unknown>
 /** A workspace as the console shows it: its own fields as a file writes them, and its revision. */
@@ -112,24 +115,21 @@ export class BranchService {
 
   /** The settings of the units `allowed` (null: all). */
   listUnits(allowed: string[] | null): Record<string, unknown>[] {
-    const file = exportProvisioning(this.deps.db)
-    return file.workspaces.flatMap((ws) => (ws.queueUnits ?? [])
-      .filter((u) => allowed === null || allowed.includes(u.id))
-      .map((u) => viewOf(settingsOf(u), u.defaultLanguage ?? 'en', { workspaceId: ws.id })))
+    return this.unitIds().filter((id) => allowed === null || allowed.includes(id)).map((id) => this.readUnit(id))
   }
 
   readUnit(unitId: string): Record<string, unknown> {
-    const { unit, workspace } = this.document(unitId)
+    const { unit, workspace } = this.document(unitId, SETTINGS)
     return viewOf(settingsOf(unit), unit.defaultLanguage ?? 'en', { workspaceId: workspace.id })
   }
 
   list(unitId: string, kind: EntityKind): Record<string, unknown>[] {
-    const { unit } = this.document(unitId)
+    const { unit } = this.document(unitId, { [COLLECTION[kind]]: true })
     return ((unit[COLLECTION[kind]] ?? []) as Entity[]).map((e) => viewOf(e, unit.defaultLanguage ?? 'en'))
   }
 
   read(unitId: string, kind: EntityKind, id: string): Record<string, unknown> {
-    const { unit } = this.document(unitId)
+    const { unit } = this.document(unitId, { [COLLECTION[kind]]: [id] })
     return viewOf(this.find(unit, kind, id).entity, unit.defaultLanguage ?? 'en')
   }
 
@@ -202,7 +202,7 @@ export class BranchService {
   /** Replaces the unit's own settings (absent optional fields take their defaults, as in a file). */
   updateUnit(unitId: string, body: unknown, actor: Actor): Record<string, unknown> {
     const { revision, fields } = this.updateBody(body)
-    return this.write(unitId, actor, (doc) => {
+    return this.write(unitId, SETTINGS, actor, (doc) => {
       const current = settingsOf(doc.unit)
       this.assertRevision(current, revision, doc.unit.defaultLanguage ?? 'en', 'queue unit', { workspaceId: doc.workspace.id })
       const unit = doc.unit as Record<string, unknown>
@@ -218,7 +218,7 @@ export class BranchService {
    */
   patchUnit(unitId: string, body: unknown, actor: Actor): Record<string, unknown> {
     const { revision, fields } = this.updateBody(body)
-    return this.write(unitId, actor, (doc) => {
+    return this.write(unitId, SETTINGS, actor, (doc) => {
       const current = settingsOf(doc.unit)
       const defaultLanguage = doc.unit.defaultLanguage ?? 'en'
       this.assertRevision(current, revision, defaultLanguage, 'queue unit', { workspaceId: doc.workspace.id })
@@ -233,7 +233,7 @@ export class BranchService {
   /** Contract §24: one entity with `body` (a JSON Merge Patch plus the `revision` loaded) merged in; nothing else changes. */
   patch(unitId: string, kind: EntityKind, id: string, body: unknown, actor: Actor): Record<string, unknown> {
     const { revision, fields } = this.updateBody(body)
-    return this.write(unitId, actor, (doc) => {
+    return this.write(unitId, { [COLLECTION[kind]]: [id] }, actor, (doc) => {
       const { entity, index } = this.find(doc.unit, kind, id)
       const defaultLanguage = doc.unit.defaultLanguage ?? 'en'
       this.assertRevision(entity, revision, defaultLanguage, kind)
@@ -245,7 +245,7 @@ export class BranchService {
   create(unitId: string, kind: EntityKind, body: unknown, actor: Actor): Record<string, unknown> {
     if (!isObject(body)) throw validationFailed([ruled('/', 'must be an object', 'type', { expected: 'object' })])
     const id = typeof body.id === 'string' ? body.id : this.deps.ids.next(ID_PREFIX[kind])
-    return this.write(unitId, actor, (doc) => {
+    return this.write(unitId, { [COLLECTION[kind]]: [id] }, actor, (doc) => {
       const list = this.listOf(doc.unit, kind)
       if (list.some((e) => e.id === id)) throw validationFailed([ruled('/id', `this queue unit already has a ${kind} "${id}"`, 'taken', { kind })])
       list.push({ ...body, id } as Entity)
@@ -256,7 +256,7 @@ export class BranchService {
   /** Replaces one entity (absent optional fields take their defaults, as in a file). */
   update(unitId: string, kind: EntityKind, id: string, body: unknown, actor: Actor): Record<string, unknown> {
     const { revision, fields } = this.updateBody(body)
-    return this.write(unitId, actor, (doc) => {
+    return this.write(unitId, { [COLLECTION[kind]]: [id] }, actor, (doc) => {
       const { entity, index } = this.find(doc.unit, kind, id)
       this.assertRevision(entity, revision, doc.unit.defaultLanguage ?? 'en', kind)
       this.listOf(doc.unit, kind)[index] = { ...fields, id } as Entity
@@ -274,7 +274,7 @@ export class BranchService {
     const now = this.deps.clock.now()
     let outcome: 'deleted' | 'retired' = 'deleted'
     let deleted: Record<string, unknown> | undefined
-    const entity = this.write(unitId, actor, (doc) => {
+    const entity = this.write(unitId, { [COLLECTION[kind]]: [id] }, actor, (doc) => {
       const { entity: current, index } = this.find(doc.unit, kind, id)
       const defaultLanguage = doc.unit.defaultLanguage ?? 'en'
       this.assertRevision(current, revision, defaultLanguage, kind)
@@ -283,7 +283,7 @@ export class BranchService {
         this.listOf(doc.unit, kind)[index] = { ...current, active: false }
         return `/${COLLECTION[kind]}/${index}`
       }
-      const uses = this.configurationUses(doc.unit, kind, id)
+      const uses = this.configurationUses(unitId, kind, id)
       if (uses.length > 0) throw new ApiError(409, AdminCodes.ENTITY_IN_USE, `${kind} "${id}" is still referred to: change what refers to it first`, uses)
       this.deleteRows(kind, id)
       appendAudit(this.sql, { actor, action: `${kind}.delete`, entity: { type: kind, id }, before: { queueUnitId: unitId, ...current } }, now)
@@ -294,13 +294,15 @@ export class BranchService {
     return { outcome, entity }
   }
 
-  /** The unit's document as `provision --export` writes it (read inside the caller's transaction when there is one). */
-  private document(unitId: string): UnitDocument {
-    const row = this.sql.query<{ workspaceId: string }, [string]>('SELECT workspace_id AS workspaceId FROM queue_units WHERE id = ?1').get(unitId)
-    if (row === null) throw new ApiError(404, AdminCodes.NOT_FOUND, `no queue unit "${unitId}"`)
-    const ws = exportProvisioning(this.deps.db, row.workspaceId).workspaces[0]!
-    const unit = (ws.queueUnits ?? []).find((u) => u.id === unitId)!
-    return { workspace: { id: ws.id, name: ws.name }, unit }
+  /**
+   * The unit as `provision --export` writes it, with only the `part` a request reads or edits (its
+   * settings, a collection, or one entity): never the whole workspace (contract §24). Read inside
+   * the caller's transaction when there is one.
+   */
+  private document(unitId: string, part: UnitPart): UnitDocument {
+    const document = exportQueueUnit(this.deps.db, unitId, part)
+    if (document === null) throw new ApiError(404, AdminCodes.NOT_FOUND, `no queue unit "${unitId}"`)
+    return document
   }
 
   private listOf(unit: ProvisionedQueueUnit, kind: EntityKind): Entity[] {
@@ -336,10 +338,10 @@ export class BranchService {
    * the audit entries, and the unit's live revision, in one transaction; then the answer read
    * back inside it.
    */
-  private write<T>(unitId: string, actor: Actor, edit: (doc: UnitDocument) => string | null, answer: (doc: UnitDocument) => T): T {
+  private write<T>(unitId: string, part: UnitPart, actor: Actor, edit: (doc: UnitDocument) => string | null, answer: (doc: UnitDocument) => T): T {
     const now = this.deps.clock.now()
     return this.deps.writes.now(() => {
-      const doc = this.document(unitId)
+      const doc = this.document(unitId, part)
       const before = structuredClone(doc.unit)
       const entityPath = edit(doc)
       // Contract §26: what the unit's head-office profile owns is not the branch's to change (409 HQ_MANAGED).
@@ -360,7 +362,7 @@ export class BranchService {
         this.applyFile(file, prefix, actor, now)
       }
       this.deps.tickets.touch(unitId)
-      return answer(entityPath === null ? doc : this.document(unitId))
+      return answer(entityPath === null ? doc : this.document(unitId, part))
     })
   }
 
@@ -396,21 +398,23 @@ export class BranchService {
     return this.tablesReferring(kind).some((table) => this.sql.query(`SELECT 1 FROM "${table}" WHERE ${kind}_id = ?1 LIMIT 1`).get(id) !== null)
   }
 
-  /** What other configuration of the unit still refers to the entity, as `details`. */
-  private configurationUses(unit: ProvisionedQueueUnit, kind: EntityKind, id: string): ErrorDetail[] {
+  /** What other configuration of the unit still refers to the entity, as `details` (read from its tables, not from a document). */
+  private configurationUses(unitId: string, kind: EntityKind, id: string): ErrorDetail[] {
+    const ids = (query: string) => this.sql.query<{ id: string }, [string, string]>(query).all(unitId, id).map((r) => r.id)
     const uses: ErrorDetail[] = []
     if (kind === 'location') {
-      for (const s of unit.services ?? []) if (s.locations.includes(id)) uses.push({ path: `/services/${s.id}`, message: 'is offered at this location' })
-      for (const c of unit.counters ?? []) if (c.locationId === id) uses.push({ path: `/counters/${c.id}`, message: 'is at this location' })
+      for (const s of ids('SELECT s.id AS id FROM services s JOIN service_locations l ON l.service_id = s.id WHERE s.queue_unit_id = ?1 AND l.location_id = ?2 ORDER BY s.created_at, s.id')) uses.push({ path: `/services/${s}`, message: 'is offered at this location' })
+      for (const c of ids('SELECT id FROM counters WHERE queue_unit_id = ?1 AND location_id = ?2 ORDER BY created_at, id')) uses.push({ path: `/counters/${c}`, message: 'is at this location' })
     }
     if (kind === 'service') {
-      for (const c of unit.counters ?? []) if (c.services.includes(id)) uses.push({ path: `/counters/${c.id}`, message: 'serves this service' })
+      for (const c of ids('SELECT c.id AS id FROM counters c JOIN counter_services s ON s.counter_id = c.id WHERE c.queue_unit_id = ?1 AND s.service_id = ?2 ORDER BY c.created_at, c.id')) uses.push({ path: `/counters/${c}`, message: 'serves this service' })
     }
     if (kind !== 'counter') {
       const column = kind === 'location' ? 'locations' : 'services'
       const keys = this.sql.query<{ name: string }, [string, string]>(
-        `SELECT DISTINCT name FROM credentials WHERE kind = 'queue' AND owner_id = ?1 AND revoked_at IS NULL AND ${column} LIKE ?2 ORDER BY name`,
-      ).all(unit.id, `%${JSON.stringify(id)}%`)
+        `SELECT DISTINCT name FROM credentials WHERE kind = 'queue' AND owner_id = ?1 AND revoked_at IS NULL
+           AND ${column} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(credentials.${column}) WHERE value = ?2) ORDER BY name`,
+      ).all(unitId, id)
       for (const k of keys) uses.push({ path: `/apiKeys/${k.name}`, message: `this API key is limited to this ${kind}` })
     }
     return uses

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
 import { appendAudit } from '../platform/audit'
 import type { Actor } from '../platform/actor'
-import { exportProvisioning } from './export'
+import { exportProvisioning, type UnitPart } from './export'
 import type { ProvisioningFile } from './model'
 
 /*
@@ -9,8 +9,9 @@ import type { ProvisioningFile } from './model'
  * console, which applies its edits as provisioning documents) is appended to the audit log, one
  * entry per entity created, updated or retired, in the same transaction.
  *
- * How: the touched workspaces are exported (src/provisioning/export.ts) before and after the
- * write, cut into entities, and compared by their JSON; each entity that appeared or differs is
+ * How: what the file names is exported (src/provisioning/export.ts) before and after the
+ * write — each workspace's own entities and, of its queue units, only those the file names with
+ * only the entities it names (a file leaves the rest alone, so they cannot change) — cut into entities, and compared by their JSON; each entity that appeared or differs is
  * one entry whose `before`/`after` are the entity as a provisioning file writes it (so a diff in
  * the log reads like a diff of two files). An export holds no secret, and appendAudit filters
  * secret-named fields again. Entities of a queue unit carry `queueUnitId` in their snapshots:
@@ -29,12 +30,30 @@ export interface EntitySnapshot {
 
 type Workspace = ProvisioningFile['workspaces'][number]
 
-/** The entities of some workspaces (as exported now), keyed `type\0id`. */
-export function configurationSnapshots(db: Db, workspaceIds: string[]): Map<string, EntitySnapshot> {
+/** The entities `file` names (as exported now), keyed `type\0id`. */
+export function configurationSnapshots(db: Db, file: ProvisioningFile): Map<string, EntitySnapshot> {
   const out = new Map<string, EntitySnapshot>()
   const put = (type: string, id: string, value: Record<string, unknown>) => out.set(`${type}\u0000${id}`, { type, id, value })
-  for (const workspaceId of new Set(workspaceIds)) {
-    for (const ws of exportProvisioning(db, workspaceId).workspaces) entitiesOf(ws, put)
+  const named = new Map<string, Map<string, UnitPart>>()
+  for (const ws of file.workspaces) {
+    const units = named.get(ws.id) ?? new Map<string, UnitPart>()
+    for (const unit of ws.queueUnits ?? []) {
+      // A file may name a unit twice (in two workspace entries): what both name is read.
+      const was = units.get(unit.id)
+      const ids = (before: UnitPart['locations'], list: { id: string }[] | undefined): string[] =>
+        [...(Array.isArray(before) ? before : []), ...(list ?? []).map((e) => e.id)]
+      units.set(unit.id, {
+        locations: ids(was?.locations, unit.locations),
+        services: ids(was?.services, unit.services),
+        counters: ids(was?.counters, unit.counters),
+        apiKeys: (was?.apiKeys ?? false) || unit.apiKeys !== undefined,
+        webhooks: (was?.webhooks ?? false) || unit.webhooks !== undefined,
+      })
+    }
+    named.set(ws.id, units)
+  }
+  for (const [workspaceId, units] of named) {
+    for (const ws of exportProvisioning(db, workspaceId, units).workspaces) entitiesOf(ws, put)
   }
   return out
 }

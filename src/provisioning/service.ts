@@ -112,10 +112,9 @@ export function applyProvisioningWithin(db: Db, document: unknown, now: number, 
   const file = document
   const problems = checkReferences(db, file)
   if (problems.length > 0) throw new ProvisioningError(problems)
-  const workspaceIds = file.workspaces.map((ws) => ws.id)
-  const before = configurationSnapshots(db, workspaceIds)
+  const before = configurationSnapshots(db, file)
   const result = write(db, file, now, ids)
-  auditConfigurationChanges(db, before, configurationSnapshots(db, workspaceIds), actor, now)
+  auditConfigurationChanges(db, before, configurationSnapshots(db, file), actor, now)
   return result
 }
 
