@@ -100,8 +100,10 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
   for (const screen of SCREENS) {
     test(screen.name, async () => {
       const failures: string[] = []
+      // The sizes of a language side by side, each in its own page: the waits overlap (the
+      // machine's two cores are not what a page load waits on most of the time).
       for (const lang of LANGS) {
-        for (const [sizeName, size] of Object.entries(SIZES)) {
+        await Promise.all(Object.entries(SIZES).map(async ([sizeName, size]) => {
           const page = await browser.newPage()
           page.on('pageerror', (error) => pageErrors.push(`${screen.path} ${lang}: ${error.message}`))
           await page.setViewportSize(size)
@@ -115,7 +117,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
             await page.screenshot({ path: join(DOC_SHOTS, `long-${screen.slug}-${lang === 'ar' ? 'ar' : 'en-us'}-${orientation}.png`), animations: 'disabled' })
           }
           await page.close()
-        }
+        }))
       }
       expect(failures).toEqual([])
     }, 120_000)
