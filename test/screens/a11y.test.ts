@@ -23,6 +23,7 @@ declare const document: any
 declare const window: any
 declare const axe: any
 declare const PerformanceObserver: any
+declare function requestAnimationFrame(callback: (time: number) => void): number
 
 /** Moderate rules held too: one h1 per page and one top-level main (A11Y_ALL=1 lists every finding). */
 const ALSO = new Set(['page-has-heading-one', 'landmark-no-duplicate-main', 'landmark-main-is-top-level', 'landmark-unique'])

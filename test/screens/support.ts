@@ -1,7 +1,7 @@
 import jsQR from 'jsqr'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
 import { SHOTS } from '../support/shots'
@@ -42,36 +42,52 @@ const CONTEXT_OPTIONS = { viewport: LANDSCAPE, locale: 'en-GB', timezoneId: 'Eur
  */
 export const STEP_MS = 20_000
 
-/** Headless Chromium with a fresh profile, and the flags that keep it off the network. */
-export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
+/** The one Chromium of this test process, started on first use (the handle lives on globalThis: test/support/cleanup.ts ends it). */
+const BROWSER_KEY = Symbol.for('lobby.tests.chromium')
+type Holder = { [BROWSER_KEY]?: Promise<Browser> }
+
+/**
+ * The test process's one headless Chromium, with the flags that keep it off the network: every
+ * file's browsers are contexts of it (a context is a fresh profile: its own cookies, storage and
+ * cache), which costs a fraction of a browser launch. A browser that went away (the runner ends
+ * a timed-out file's processes) is started again for the next one.
+ */
+async function processBrowser(): Promise<Browser> {
+  const holder = globalThis as Holder
+  const running = await holder[BROWSER_KEY]?.catch(() => undefined)
+  if (running?.isConnected()) return running
   const { chromium } = await import('playwright-core')
-  const profile = tempDir('lobby-chromium-')
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
+  const starting = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  holder[BROWSER_KEY] = starting
+  const browser = await starting
+  browser.on('disconnected', () => { if (holder[BROWSER_KEY] === starting) delete holder[BROWSER_KEY] })
+  return browser
+}
+
+/** A fresh browser context (its own profile) of the process's Chromium; closing it leaves the browser for the next. */
+export async function launchBrowser(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
+  const context = await (await processBrowser()).newContext({
     ...CONTEXT_OPTIONS,
     // Only for tests that inject a script of their own (axe-core): the pages' CSP forbids inline scripts.
     ...(options.bypassCSP ? { bypassCSP: true } : {}),
-    args: CHROMIUM_ARGS,
   })
   context.setDefaultTimeout(STEP_MS)
   return context
 }
 
 /**
- * One headless Chromium for several people or devices, each in a context of its own (its own
- * cookies): lighter than a browser each on a loaded machine. `close` ends the browser.
+ * Several people or devices, each in a context of its own (its own cookies), of the process's
+ * Chromium. `close` ends the contexts it made, not the browser.
  */
 export async function launchSharedBrowser(): Promise<{ newContext: () => Promise<BrowserContext>; close: () => Promise<void> }> {
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  const contexts: BrowserContext[] = []
   return {
     newContext: async () => {
-      const context = await browser.newContext(CONTEXT_OPTIONS)
-      context.setDefaultTimeout(STEP_MS)
+      const context = await launchBrowser()
+      contexts.push(context)
       return context
     },
-    close: () => browser.close(),
+    close: async () => { await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined))) },
   }
 }
 
