@@ -1,19 +1,17 @@
 import { Elysia } from 'elysia'
-import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { CounterDeps } from './deps'
 import type { Credential } from '../platform/credentials'
-import { ApiError, type ErrorDetail } from '../platform/errors'
-import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
-import { assertSchema, compile, type SchemaCheck } from '../platform/validation'
+import { assertSchema, compile } from '../platform/validation'
 import type { RateBucket } from '../queue'
 import { admitOperatorCaller } from '../devices'
 import type { DeviceService } from '../devices'
 import { Scopes } from '../queue'
-import { IDEMPOTENCY_KEY_MAX } from '../queue'
 import { trackedTicketJson } from '../tickets'
 import { CounterCodes } from './errors'
+import { readBody, readWalkInHeaders } from './requests'
 import { CallTicketRequest, CloseCounterRequest, NoBody, ReinstateRequest, RequeueRequest, TransferRequest, WalkInRequest } from './model'
 import type { CounterService } from './service'
 import { callNextTicketDocs, callTicketDocs, closeCounterDocs, issueWalkInTicketDocs, listTicketEventsDocs, openCounterDocs, readQueueOverviewDocs, reinstateTicketDocs, requeueTicketDocs, simpleActionDocs, transferTicketDocs, type SimpleAction } from './docs'
@@ -31,45 +29,8 @@ const checkTransfer = compile(TransferRequest)
 const checkReinstate = compile(ReinstateRequest)
 const checkWalkIn = compile(WalkInRequest)
 
-/**
- * The JSON body of an operator request, after the caller was admitted: Content-Type (400
- * INVALID_REQUEST) → JSON (400 INVALID_JSON) → schema (422 VALIDATION_FAILED). Actions without
- * parameters (`optional`) also accept no body at all, which reads as `{}`.
- */
-function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: SchemaCheck<T>, optional: boolean) {
-  let value: unknown = {}
-  if (raw.byteLength > 0 || !optional) {
-    if (!isJsonContentType(request)) {
-      throw new ApiError(400, CounterCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-    }
-    value = parseJsonBytes(raw)
-  }
-  assertSchema(check, value, CounterCodes.VALIDATION_FAILED)
-  return value
-}
-
-/** A walk-in: optional, 1–160 characters. */
-const WALK_IN_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = { required: false, min: 1, max: IDEMPOTENCY_KEY_MAX, missing: '', invalid: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }
-
-/**
- * The headers step of a walk-in: Content-Type application/json, and the optional
- * Idempotency-Key (1–160 characters). Every bad header is listed; 400 INVALID_REQUEST.
- */
-function readWalkInHeaders(request: Request): { idempotencyKey: string | null } {
-  const details: ErrorDetail[] = []
-  if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
-  const { key: idempotencyKey, problem } = readIdempotencyKeyHeader(request, WALK_IN_IDEMPOTENCY_KEY)
-  if (problem !== null) details.push(problem)
-  if (details.length > 0) {
-    throw new ApiError(400, CounterCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
-  }
-  return { idempotencyKey }
-}
-
 const counterParams = Type.Object({ counterId: Type.String({ description: 'the counter ID' }) })
 const ticketParams = Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) })
-
-/** The ticket actions that take no parameters: one route each, the same shape. */
 
 /**
  * The operator API (contract §3 "Operator API") at /api/operator/v1, for Queue keys with the
@@ -111,11 +72,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         readBody(request, raw, checkNoBody, true)
         return json(200, { data: await deps.writes.run(() => service.openCounter(caller, params.counterId, now)) })
       },
-      {
-        parse: 'none',
-        params: counterParams,
-        detail: openCounterDocs,
-      },
+      { parse: 'none', params: counterParams, detail: openCounterDocs },
     )
     .post(
       `${BASE}/counters/:counterId/close`,
@@ -124,11 +81,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const body = readBody(request, raw, checkClose, true)
         return json(200, { data: await deps.writes.run(() => service.closeCounter(caller, params.counterId, now, body.reason ?? null)) })
       },
-      {
-        parse: 'none',
-        params: counterParams,
-        detail: closeCounterDocs,
-      },
+      { parse: 'none', params: counterParams, detail: closeCounterDocs },
     )
     .post(
       `${BASE}/counters/:counterId/call-next`,
@@ -137,11 +90,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         readBody(request, raw, checkNoBody, true)
         return ticketOk(await deps.writes.run(() => service.callNext(caller, params.counterId, now)))
       },
-      {
-        parse: 'none',
-        params: counterParams,
-        detail: callNextTicketDocs,
-      },
+      { parse: 'none', params: counterParams, detail: callNextTicketDocs },
     )
     .post(
       `${BASE}/tickets`,
@@ -153,10 +102,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const outcome = await deps.writes.run(() => service.walkIn(caller, idempotencyKey, body, now))
         return json(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers)
       },
-      {
-        parse: 'none',
-        detail: issueWalkInTicketDocs,
-      },
+      { parse: 'none', detail: issueWalkInTicketDocs },
     )
     .post(
       `${BASE}/tickets/:ticketId/call`,
@@ -165,11 +111,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const body = readBody(request, raw, checkCall, false)
         return ticketOk(await deps.writes.run(() => service.callTicket(caller, params.ticketId, body.counterId, now)))
       },
-      {
-        parse: 'none',
-        params: ticketParams,
-        detail: callTicketDocs,
-      },
+      { parse: 'none', params: ticketParams, detail: callTicketDocs },
     )
     .post(
       `${BASE}/tickets/:ticketId/requeue`,
@@ -178,11 +120,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const body = readBody(request, raw, checkRequeue, false)
         return ticketOk(await deps.writes.run(() => service.requeue(caller, params.ticketId, body.position, now)))
       },
-      {
-        parse: 'none',
-        params: ticketParams,
-        detail: requeueTicketDocs,
-      },
+      { parse: 'none', params: ticketParams, detail: requeueTicketDocs },
     )
     .post(
       `${BASE}/tickets/:ticketId/reinstate`,
@@ -191,11 +129,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const body = readBody(request, raw, checkReinstate, false)
         return ticketOk(await deps.writes.run(() => service.reinstate(caller, params.ticketId, body.position, now)))
       },
-      {
-        parse: 'none',
-        params: ticketParams,
-        detail: reinstateTicketDocs,
-      },
+      { parse: 'none', params: ticketParams, detail: reinstateTicketDocs },
     )
     .post(
       `${BASE}/tickets/:ticketId/transfer`,
@@ -204,11 +138,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         const body = readBody(request, raw, checkTransfer, false)
         return ticketOk(await deps.writes.run(() => service.transfer(caller, params.ticketId, body.serviceId, body.position ?? 'LAST', now, body.note ?? null)))
       },
-      {
-        parse: 'none',
-        params: ticketParams,
-        detail: transferTicketDocs,
-      },
+      { parse: 'none', params: ticketParams, detail: transferTicketDocs },
     )
     .get(
       `${BASE}/queue`,
@@ -218,9 +148,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.overview(caller, now) })
       },
-      {
-        detail: readQueueOverviewDocs,
-      },
+      { detail: readQueueOverviewDocs },
     )
     .get(
       `${BASE}/tickets/:ticketId/events`,
@@ -230,10 +158,7 @@ export function counterRoutes(deps: CounterDeps, { counters: service, devices }:
         service.queue.assertQueueUnitActive(caller)
         return json(200, { data: service.events(caller, params.ticketId) })
       },
-      {
-        params: ticketParams,
-        detail: listTicketEventsDocs,
-      },
+      { params: ticketParams, detail: listTicketEventsDocs },
     )
     .post(...simpleAction('recall'))
     .post(...simpleAction('start'))

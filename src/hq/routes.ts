@@ -2,10 +2,9 @@ import { Elysia } from 'elysia'
 import { ApiError } from '../platform/errors'
 import { cookieValue, json } from '../platform/http'
 import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
-import { routeDetail, type RouteDoc } from '../platform/openapi'
-import { HqCodes, HqErrorExamples } from './errors'
+import { HqCodes } from './errors'
 import { HQ_SESSION_PATTERN, reportCsv, type HqService, type HqUser } from './service'
-import * as M from './model'
+import * as D from './docs'
 
 /** Head office's JSON API (contract §26). */
 export const HQ_API = '/api/hq/v1'
@@ -37,11 +36,6 @@ async function jsonBody(request: Request): Promise<unknown> {
   return parseJsonBytes(raw)
 }
 
-const doc = (d: Omit<RouteDoc, 'tags' | 'errorExamples'> & { tags?: string[] }) =>
-  routeDetail({ tags: ['Head office'], errorExamples: HqErrorExamples, ...d })
-const signedIn = { 401: [HqCodes.AUTHENTICATION_FAILED] } as const
-const changes = { ...signedIn, 403: [HqCodes.ORIGIN_FORBIDDEN, HqCodes.FORBIDDEN] } as const
-
 /**
  * `/api/hq/v1`: sessions and setup, profiles and their revisions, branches and their profile,
  * the chain live and its daily figures. The session comes first (from the cookie), then the
@@ -66,27 +60,14 @@ export function hqRoutes(hq: HqService, options: HqHttpOptions) {
       const body = (await jsonBody(request)) as Record<string, unknown> | null
       const { sessionId, user } = await hq.signIn(body?.username, body?.password)
       return json(200, { ...user, home: '/hq' }, { ...noStore, 'set-cookie': sessionCookie(sessionId, secure(request)) })
-    }, {
-      detail: doc({
-        operationId: 'signInHq', summary: 'Sign in to head office', public: true,
-        body: { name: 'HqSignIn', schema: M.SignInBody, examples: { admin: { summary: 'an HQ admin', value: { username: 'nadia', password: 'correct horse battery' } } } },
-        responses: { 200: { description: 'signed in; the cookie lobby_hq_session is set', name: 'HqSignedIn', schema: { ...M.HqUserJson, properties: { ...M.HqUserJson.properties, home: { type: 'string' } }, required: [...M.HqUserJson.required, 'home'] }, example: { username: 'nadia', displayName: 'Nadia', role: 'hq-admin', home: '/hq' } } },
-        errors: { 400: [HqCodes.INVALID_REQUEST], 401: [HqCodes.SIGN_IN_FAILED], 429: [HqCodes.SIGN_IN_LOCKED] },
-      }),
-    })
+    }, { detail: D.signInHqDocs })
     .get(`${HQ_API}/sessions/current`, async ({ request }) => json(200, await caller(request, false), noStore), {
-      detail: doc({
-        operationId: 'readHqSession', summary: 'Who is signed in', security: 'hqSession',
-        responses: { 200: { description: 'the signed-in HQ user', name: 'HqUser', schema: M.HqUserJson, example: { username: 'nadia', displayName: 'Nadia', role: 'hq-admin' } } },
-        errors: signedIn,
-      }),
+      detail: D.readHqSessionDocs,
     })
     .delete(`${HQ_API}/sessions/current`, async ({ request }) => {
       await hq.signOut(cookieValue(request, HQ_SESSION_COOKIE, HQ_SESSION_PATTERN))
       return new Response(null, { status: 204, headers: { 'set-cookie': `${HQ_SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` } })
-    }, {
-      detail: doc({ operationId: 'signOutHq', summary: 'Sign out', public: true, responses: { 204: { description: 'signed out (also when no session was there)' } } }),
-    })
+    }, { detail: D.signOutHqDocs })
     .post(`${HQ_API}/setup`, async ({ request }) => {
       // As the branch's setup (contract §16): a browser's request must come from this server's pages.
       if (request.headers.has('origin') && request.headers.get('origin') !== originOf(request, options.publicOrigin)) {
@@ -94,87 +75,47 @@ export function hqRoutes(hq: HqService, options: HqHttpOptions) {
       }
       const body = (await jsonBody(request)) as Record<string, unknown> | null
       return json(200, await hq.completeSetup(body?.code, body?.password), noStore)
-    }, {
-      detail: doc({
-        operationId: 'completeHqSetup', summary: 'Set a password with a setup link', public: true,
-        body: { name: 'HqSetup', schema: M.SetupBody, examples: { setup: { summary: 'the code of `lobby hq users add`', value: { code: 'abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst', password: 'correct horse battery' } } } },
-        responses: { 200: { description: 'the password is set', name: 'HqSetupDone', schema: { type: 'object', required: ['username'], additionalProperties: false, properties: { username: { type: 'string' } } }, example: { username: 'nadia' } } },
-        errors: { 400: [HqCodes.INVALID_REQUEST, HqCodes.SETUP_CODE_INVALID], 403: [HqCodes.ORIGIN_FORBIDDEN], 422: [HqCodes.VALIDATION_FAILED, HqCodes.PASSWORD_TOO_SHORT, HqCodes.PASSWORD_TOO_COMMON, HqCodes.PASSWORD_REPEATED, HqCodes.PASSWORD_SEQUENCE, HqCodes.PASSWORD_CONTAINS_USERNAME] },
-      }),
-    })
+    }, { detail: D.completeHqSetupDocs })
     .get(`${HQ_API}/profiles`, async ({ request }) => {
       await caller(request, false)
       return json(200, { data: await hq.listProfiles() }, noStore)
-    }, { detail: doc({ operationId: 'listProfiles', summary: 'Profiles', security: 'hqSession', responses: { 200: { description: 'every profile with its draft', name: 'ProfileList', schema: M.ProfileList, example: { data: [] } } }, errors: signedIn }) })
+    }, { detail: D.listProfilesDocs })
     .post(`${HQ_API}/profiles`, async ({ request }) => {
       const user = await caller(request, true)
       return json(201, await hq.createProfile(await jsonBody(request), user.username), noStore)
-    }, {
-      detail: doc({
-        operationId: 'createProfile', summary: 'A new profile (a draft)', security: 'hqSession',
-        body: { name: 'CreateProfile', schema: M.CreateProfileBody, examples: { retail: { summary: 'services, hours, break reasons', value: { id: 'prof_retail', name: 'Retail', content: { services: [{ id: 'svc_accounts', name: { en: 'Accounts', ar: 'الحسابات' }, prefix: 'A', waitTargetSeconds: 600 }], breakReasons: ['Break', 'Lunch'] } } } } },
-        responses: { 201: { description: 'the profile', name: 'Profile', schema: M.ProfileJson } },
-        errors: { ...changes, 400: [HqCodes.INVALID_REQUEST], 422: [HqCodes.VALIDATION_FAILED] },
-      }),
-    })
+    }, { detail: D.createProfileDocs })
     .get(`${HQ_API}/profiles/:profileId`, async ({ request, params }) => {
       await caller(request, false)
       return json(200, await hq.readProfile(params.profileId), noStore)
-    }, { detail: doc({ operationId: 'readProfile', summary: 'A profile', security: 'hqSession', params: { profileId: { description: 'the profile', example: 'prof_retail' } }, responses: { 200: { description: 'the profile', name: 'Profile', schema: M.ProfileJson } }, errors: { ...signedIn, 404: [HqCodes.NOT_FOUND] } }) })
+    }, { detail: D.readProfileDocs })
     .put(`${HQ_API}/profiles/:profileId`, async ({ request, params }) => {
       const user = await caller(request, true)
       return json(200, await hq.updateProfile(params.profileId, await jsonBody(request), user.username), noStore)
-    }, {
-      detail: doc({
-        operationId: 'updateProfile', summary: 'Change a profile\'s draft', security: 'hqSession',
-        description: 'Replaces the draft\'s name and content; branches see nothing of it until it is published. `draftVersion` is the one loaded (409 EDIT_CONFLICT with `error.current` otherwise).',
-        params: { profileId: { description: 'the profile', example: 'prof_retail' } },
-        body: { name: 'UpdateProfile', schema: M.UpdateProfileBody, examples: { rename: { summary: 'a new wait target', value: { name: 'Retail', draftVersion: 1, content: { services: [{ id: 'svc_accounts', name: 'Accounts', prefix: 'A', waitTargetSeconds: 480 }] } } } } },
-        responses: { 200: { description: 'the profile', name: 'Profile', schema: M.ProfileJson } },
-        errors: { ...changes, 400: [HqCodes.INVALID_REQUEST], 404: [HqCodes.NOT_FOUND], 409: [HqCodes.EDIT_CONFLICT], 422: [HqCodes.VALIDATION_FAILED] },
-        errorProperties: { current: { ...M.ProfileJson, description: 'EDIT_CONFLICT only: the profile as it is now' } },
-      }),
-    })
+    }, { detail: D.updateProfileDocs })
     .post(`${HQ_API}/profiles/:profileId/revisions`, async ({ request, params }) => {
       const user = await caller(request, true)
       return json(201, await hq.publish(params.profileId, user.username), noStore)
-    }, {
-      detail: doc({
-        operationId: 'publishProfile', summary: 'Publish the draft as the next revision', security: 'hqSession',
-        description: 'The draft becomes an immutable, numbered revision; every branch following the profile applies it within 30 seconds (or refuses it and says why).',
-        params: { profileId: { description: 'the profile', example: 'prof_retail' } },
-        responses: { 201: { description: 'the new revision', name: 'ProfileRevision', schema: M.RevisionJson, example: { profileId: 'prof_retail', revision: 4, publishedAt: '2026-12-02T08:00:00.000Z' } } },
-        errors: { ...changes, 404: [HqCodes.NOT_FOUND], 409: [HqCodes.NOTHING_TO_PUBLISH] },
-      }),
-    })
+    }, { detail: D.publishProfileDocs })
     .get(`${HQ_API}/profiles/:profileId/revisions`, async ({ request, params }) => {
       await caller(request, false)
       return json(200, { data: await hq.revisions(params.profileId) }, noStore)
-    }, { detail: doc({ operationId: 'listProfileRevisions', summary: 'A profile\'s revisions, newest first', security: 'hqSession', params: { profileId: { description: 'the profile', example: 'prof_retail' } }, responses: { 200: { description: 'its revisions', name: 'ProfileRevisionList', schema: M.RevisionList } }, errors: { ...signedIn, 404: [HqCodes.NOT_FOUND] } }) })
+    }, { detail: D.listProfileRevisionsDocs })
     .get(`${HQ_API}/branches`, async ({ request }) => {
       await caller(request, false)
       return json(200, { data: await hq.listBranches() }, noStore)
-    }, { detail: doc({ operationId: 'listBranches', summary: 'Branches and their rollout', security: 'hqSession', responses: { 200: { description: 'every branch head office knows, by queue unit ID', name: 'BranchList', schema: M.BranchList } }, errors: signedIn }) })
+    }, { detail: D.listBranchesDocs })
     .put(`${HQ_API}/branches/:queueUnitId/profile`, async ({ request, params }) => {
       const user = await caller(request, true)
       return json(200, await hq.assign(params.queueUnitId, await jsonBody(request), user.username), noStore)
-    }, {
-      detail: doc({
-        operationId: 'assignProfile', summary: 'The profile a branch follows', security: 'hqSession',
-        params: { queueUnitId: { description: 'the branch (its queue unit ID)', example: 'qu_riyadh' } },
-        body: { name: 'AssignProfile', schema: M.AssignBody, examples: { retail: { summary: 'follow Retail', value: { profileId: 'prof_retail' } } } },
-        responses: { 200: { description: 'the branch', name: 'Branch', schema: M.BranchJson } },
-        errors: { ...changes, 400: [HqCodes.INVALID_REQUEST], 404: [HqCodes.NOT_FOUND], 422: [HqCodes.VALIDATION_FAILED] },
-      }),
-    })
+    }, { detail: D.assignProfileDocs })
     .get(`${HQ_API}/live`, async ({ request }) => {
       await caller(request, false)
       return json(200, await hq.live(), noStore)
-    }, { detail: doc({ operationId: 'readChainLive', summary: 'Every branch now', description: 'Waiting, longest wait, counters open, lines over target and when the branch was last heard (it tells every few seconds).', security: 'hqSession', responses: { 200: { description: 'the chain', name: 'ChainLive', schema: M.LiveList } }, errors: signedIn }) })
+    }, { detail: D.readChainLiveDocs })
     .get(`${HQ_API}/live/:queueUnitId`, async ({ request, params }) => {
       await caller(request, false)
       return json(200, await hq.liveBranch(params.queueUnitId), noStore)
-    }, { detail: doc({ operationId: 'readBranchLive', summary: 'One branch\'s lines now', security: 'hqSession', params: { queueUnitId: { description: 'the branch', example: 'qu_riyadh' } }, responses: { 200: { description: 'its lines', name: 'BranchLive', schema: M.LiveBranchDetail } }, errors: { ...signedIn, 404: [HqCodes.NOT_FOUND] } }) })
+    }, { detail: D.readBranchLiveDocs })
     .get(`${HQ_API}/reports/daily`, async ({ request }) => {
       await caller(request, false)
       const query = new URL(request.url).searchParams
@@ -188,19 +129,5 @@ export function hqRoutes(hq: HqService, options: HqHttpOptions) {
         return new Response(reportCsv(rows), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="lobby-chain-${from}-${to}.csv"`, ...noStore } })
       }
       return json(200, { data: rows }, noStore)
-    }, {
-      detail: doc({
-        operationId: 'readChainDaily', summary: 'Daily figures across branches', security: 'hqSession',
-        description: 'Contract §12\'s figures by day, branch, location and service, read from the roll-ups the branches replicate. `format=csv` answers text/csv with `lobby report`\'s column names.',
-        query: {
-          from: { description: 'first business day', example: '2026-12-01', required: true },
-          to: { description: 'last business day', example: '2026-12-02', required: true },
-          queueUnitId: { description: 'one branch only', example: 'qu_riyadh' },
-          serviceId: { description: 'one service only', example: 'svc_accounts' },
-          format: { description: '`json` (default) or `csv`', example: 'json', schema: { type: 'string', enum: ['json', 'csv'] } },
-        },
-        responses: { 200: { description: 'the rows', name: 'ChainDaily', schema: M.ReportList } },
-        errors: { ...signedIn, 422: [HqCodes.VALIDATION_FAILED] },
-      }),
-    })
+    }, { detail: D.readChainDailyDocs })
 }
