@@ -87,9 +87,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the kiosk, its print page and the phone page in
     await kiosk.locator('.kiosk-service:not([disabled])').first().waitFor()
     await boardWaiting().waitFor()
     const before = Number(await boardWaiting().textContent())
-    // The kiosk in front, as a kiosk's screen always is: the board opened after it left it a
-    // background tab, whose animation frames Chromium holds back, so the tap waited ~1.6 s for
-    // the button to be "stable" (a screenshot brought it to front before; issue 49).
+    // The kiosk in front, as a kiosk's screen always is: with the board opened after it in
+    // front, Playwright's wait for the button to be "stable" (it counts animation frames) took
+    // ~1.6 s here, and 44 ms with the kiosk in front (a screenshot brought it there before; issue 49).
     await kiosk.bringToFront()
     await shoot(kiosk, 'kiosk-start-en-1920x1080.png')
     const tappedAt = Date.now()
