@@ -26,7 +26,7 @@ import { createCluster, postgresUnavailable } from '../test/replication/postgres
 import { exampleDocument } from '../test/support/fixtures'
 import { writeSection } from './sections'
 import { openDatabase } from '../src/db/open'
-import { migrateDatabase } from '../src/db/migrate'
+import { migrateDatabase } from '../src/root/migrate'
 import { applyProvisioning } from '../src/provisioning/service'
 import { exportProvisioning } from '../src/provisioning/export'
 import { migrateHeadOffice } from '../src/replication/postgres-schema'

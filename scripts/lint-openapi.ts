@@ -15,7 +15,7 @@ const ROOT = resolve(import.meta.dir, '..')
 
 async function fromSource(): Promise<string> {
   const { openDatabase } = await import('../src/db/open')
-  const { migrateDatabase } = await import('../src/db/migrate')
+  const { migrateDatabase } = await import('../src/root/migrate')
   const { createApp } = await import('../src/app')
   const db = openDatabase(':memory:')
   migrateDatabase(db.$client)

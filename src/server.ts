@@ -1,7 +1,7 @@
 import type { Server } from 'bun'
 import type { AnyElysia } from 'elysia'
 import { makeOwnerOnly, openDatabase, removeDatabaseFiles, type Durability } from './db/open'
-import { migrateDatabase } from './db/migrate'
+import { migrateDatabase } from './root/migrate'
 import { createApp } from './app'
 import { createDeps, type AppDeps } from './root/deps'
 import { registerServerTasks } from './root/tasks'

@@ -1,5 +1,5 @@
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { createDeps, type AppDeps } from '../../src/root/deps'
 import { ManualClock } from '../../src/platform/clock'
 import { SequentialIds } from '../../src/platform/ids'

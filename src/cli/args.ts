@@ -1,5 +1,5 @@
 import { openDatabase, type Db } from '../db/open'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { UsageError } from '../platform/usage-error'
 

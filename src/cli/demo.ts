@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import demoYaml from '../provisioning/demo.yaml' with { type: 'text' }
 import { parseFlags, integerFlag, UsageError } from './args'
 import { openDatabase } from '../db/open'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 import { applyProvisioning } from '../provisioning'
 import { rotateKey } from '../structure'
 import { randomIds, randomToken } from '../platform/ids'

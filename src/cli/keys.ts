@@ -1,5 +1,5 @@
 import { parseFlags, required, dbPath, printJson, integerFlag, oneOf, UsageError, openWritableDatabase, openExistingDatabase } from './args'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 import { listKeys, rotateKey, revokeKey, KeyNotFoundError, CREDENTIAL_KINDS } from '../structure'
 import { randomIds } from '../platform/ids'
 import { auditedCliChange } from './actor'

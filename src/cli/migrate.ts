@@ -1,6 +1,6 @@
 import { parseFlags, dbPath, printJson } from './args'
 import { openDatabase } from '../db/open'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 
 export const migrateHelp = `lobby migrate --db PATH
 

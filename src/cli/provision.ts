@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { provisionActor } from './actor'
 import { parseFlags, required, dbPath, printJson, UsageError } from './args'
 import { openDatabase } from '../db/open'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 import { applyProvisioning, parseProvisioningText, ProvisioningError } from '../provisioning'
 import { exportProvisioning } from '../provisioning'
 import provisionExample from '../ops/provision-example.yaml' with { type: 'text' }

@@ -1,5 +1,5 @@
 import { parseFlags, required, dbPath, printJson, oneOf, UsageError, openWritableDatabase, openExistingDatabase } from './args'
-import { migrateDatabase } from '../db/migrate'
+import { migrateDatabase } from '../root/migrate'
 import type { Db } from '../db/open'
 import { auditedCliChange } from './actor'
 import { systemClock } from '../platform/clock'

@@ -2,16 +2,13 @@ import type { Database } from 'bun:sqlite'
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { embeddedMigrations } from './migrations.generated'
-import { rebuildReportRollups } from '../tickets'
 
 /**
- * Data steps that belong to a migration and run in its transaction, after its SQL: what SQL
- * alone cannot compute. The roll-ups' distributions are built in code, from the ticket history
- * (src/tickets/rollup-rebuild.ts), so a database with tickets from before has its reports.
+ * Data steps that belong to a migration and run in its transaction, after its SQL (what SQL
+ * alone cannot do), by the migration's tag. They are the features' code, so the caller hands
+ * them in: src/root/migrate.ts, the `migrateDatabase` every command and the server use.
  */
-const DATA_STEPS: Record<string, (client: Database) => void> = {
-  '0007_report_rollups': (client) => void rebuildReportRollups(client),
-}
+export type DataSteps = Readonly<Record<string, (client: Database) => void>>
 
 /** Schema version of this build: the number of migrations it carries. */
 export const SCHEMA_VERSION = embeddedMigrations.length
@@ -102,7 +99,7 @@ export function backupBeforeMigration(client: Database, path: string, schema: nu
  * retention job returns freed pages with `PRAGMA incremental_vacuum`); a database made before
  * that is switched over once, by a VACUUM right after the upgrade that its backup covers.
  */
-export function migrateDatabase(client: Database, options: MigrateOptions = {}): MigrationResult {
+export function applyMigrations(client: Database, dataSteps: DataSteps, options: MigrateOptions = {}): MigrationResult {
   const migrations = options.migrations ?? embeddedMigrations
   const now = options.now ?? Date.now
   const log = options.log ?? ((entry: Record<string, unknown>) => process.stderr.write(`lobby: ${JSON.stringify(entry)}\n`))
@@ -143,7 +140,7 @@ export function migrateDatabase(client: Database, options: MigrateOptions = {}):
       // Another process (a CLI command beside `serve`) may have applied it since we looked.
       if (alreadyApplied.get(migration.tag)!.n > 0) return false
       for (const statement of statements) client.exec(statement)
-      DATA_STEPS[migration.tag]?.(client)
+      dataSteps[migration.tag]?.(client)
       client
         .query('INSERT INTO lobby_migrations (idx, tag, applied_at) VALUES (?, ?, ?)')
         .run(migration.idx, migration.tag, now())

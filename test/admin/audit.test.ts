@@ -4,7 +4,7 @@ import { admin, adminContext, ADMIN, expectError, jsonOf, UNIT, type AdminTestCo
 import { runCli, tempDir } from '../support/cli'
 import { exampleDocument } from '../support/fixtures'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 
 /*

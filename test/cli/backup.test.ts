@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { Database } from 'bun:sqlite'
 import { runCli, tempDir } from '../support/cli'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { exampleDocument } from '../support/fixtures'
 

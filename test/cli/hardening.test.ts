@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
 import { ROOT } from '../support/binary'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 
 const MAIN = join(ROOT, 'src', 'main.ts')
 

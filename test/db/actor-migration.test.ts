@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.generated'
 import { decodeActor } from '../../src/platform/actor'
 import { ticketEventJson, type TicketEventRow } from '../../src/tickets'

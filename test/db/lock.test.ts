@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { tempDir } from '../support/cli'
 import { DatabaseInUseError, lockDatabase } from '../../src/platform/db-lock'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 
 describe('the database lock (contract §13, §23)', () => {
   test('is on the file: the same path spelt otherwise, a symlink, a hard link and a symlinked directory all meet it', () => {

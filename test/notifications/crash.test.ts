@@ -5,7 +5,7 @@ import { tempDir } from '../support/cli'
 import { exampleDocument } from '../support/fixtures'
 import { freshNonce } from '../queue/helpers'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { smtpServer } from './servers'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { UsageError } from '../../src/cli/args'
 import { runEdgeAuthority } from '../../src/cli/edge-authority'
 import { activeEdgeLease } from '../../src/queue/edge'

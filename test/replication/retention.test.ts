@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { runRetention } from '../../src/ops/retention'
 import { seedTicketHistory } from '../../bench/seed'

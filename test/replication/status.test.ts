@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { collectStatus } from '../../src/ops/status'
 import { testContext, request } from '../support/app'
 import { tempDir } from '../support/cli'

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { reportContext } from './helpers'
 import { smallDay } from './small-day'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { runCli, tempDir } from '../support/cli'
 
 describe('lobby report', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { reportContext } from './helpers'
 import { smallDay } from './small-day'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { Histogram, bucketOf, rebuildReportRollups } from '../../src/tickets'
 
 const rowsOf = (ctx: ReturnType<typeof reportContext>) => ({

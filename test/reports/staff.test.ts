@@ -7,7 +7,7 @@ import { CHEAP, withPassword, signedIn } from '../people/helpers'
 import { ReportCodes } from '../../src/reports/errors'
 import { rebuildReportRollups } from '../../src/tickets'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { runCli, tempDir } from '../support/cli'
 import { pairedCookie } from '../devices/helpers'
 

@@ -1,5 +1,5 @@
 import { openDatabase, type Db } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { createApp } from '../../src/app'
 import { createDeps, type AppDeps, type DepsInput } from '../../src/root/deps'
 import { ManualClock } from '../../src/platform/clock'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/open'
-import { migrateDatabase } from '../../src/db/migrate'
+import { migrateDatabase } from '../../src/root/migrate'
 import { tempDir } from './cli'
 import { applyProvisioning, type ProvisionResult } from '../../src/provisioning/service'
 import type { ProvisioningFile } from '../../src/provisioning/model'
