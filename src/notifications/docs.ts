@@ -81,7 +81,7 @@ export const removeContactsDocs = routeDetail({
   tags: ['Phone'],
   public: true,
   params: code,
-  responses: { 200: { description: 'removed (the list is empty)', name: 'NotifyContactsResponse', schema: ContactsResponse, example: { data: { contacts: [] } } } },
+  responses: { 200: { description: 'removed (the list is empty)', name: 'NotifyContactsResponse', schema: ContactsResponse, example: { data: { contacts: [], channels: ['sms', 'email'] } } } },
   errors: { 403: [C.ORIGIN_FORBIDDEN], 404: [C.TICKET_NOT_FOUND], 413: [C.PAYLOAD_TOO_LARGE], 429: [C.RATE_LIMITED] },
   errorExamples: NotificationErrorExamples,
 })
