@@ -42,7 +42,8 @@ button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2p
 .number{font-size:2.5rem;font-weight:800;letter-spacing:.03em;margin:.25rem 0 .5rem}
 .back{display:inline-block;margin-block-start:.5rem;color:#1d4ed8}
 .contact{background:#fff;border:0;border-radius:.75rem;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 2px rgb(0 0 0/.08)}
-.contact legend{font-weight:700;font-size:1.1rem;padding:0}
+.contact legend{font-weight:700;font-size:1.1rem;padding:0;float:left;width:100%;margin-block-end:.25rem}
+.contact legend+*{clear:both}
 .contact .hint{margin:0 0 .5rem;color:#374151}
 .contact label{display:block;font-weight:600;margin:.6rem 0 .2rem}
 .contact input[type=tel],.contact input[type=email]{font:inherit;width:100%;min-height:48px;padding:.5rem .6rem;border:2px solid #6b7280;border-radius:.5rem}

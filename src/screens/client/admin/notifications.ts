@@ -151,7 +151,7 @@ function settingsPanel(ctx: AdminContext, view: SectionView, refresh: () => Prom
       const area = h('textarea', { rows: '2', maxlength: '480', dir: 'auto', lang })
       area.value = s.templates?.[lang]?.[kind] ?? ''
       templates.set(`${lang}/${kind}`, area)
-      return field(errors, fill(t.notifyTemplateOf, { kind: t.notifyKinds[kind] ?? kind }), area, `/templates/${lang}/${kind}`)
+      return field(errors, fill(t.notifyTemplateOf, { kind: t.notifyKinds[kind] ?? kind, lang: languageName(ctx, lang) }), area, `/templates/${lang}/${kind}`)
     })))
 
   const save = h('button', { type: 'submit', class: 'primary' }, t.save)

@@ -289,8 +289,8 @@ const en = {
   notifyTemplates: 'Message texts',
   notifyTemplatesIn: 'Texts in {lang}',
   notifyTemplateHint: 'Empty: the default text. Use the {variables} each message knows, e.g. {number}, {counter}, {link}.',
-  notifyTemplateOf: 'Text: {kind}',
-  notifyKinds: { approaching: 'turn near', called: 'called', no_show: 'missed turn', confirmed: 'appointment booked', reminder: 'appointment reminder', cancelled: 'appointment cancelled', moved: 'appointment moved', help: 'reply help', test: 'test' } as Record<string, string>,
+  notifyTemplateOf: '{kind}, in {lang}',
+  notifyKinds: { approaching: 'Turn near', called: 'Called', no_show: 'Missed turn', confirmed: 'Appointment booked', reminder: 'Appointment reminder', cancelled: 'Appointment cancelled', moved: 'Appointment moved', help: 'Reply help', test: 'Test' } as Record<string, string>,
   notifyTest: 'Test send',
   notifyTestHint: 'Sends one message now with the saved settings.',
   notifyChannel: 'Channel',
@@ -315,7 +315,7 @@ const en = {
   notifyStatus: 'Status',
   notifyAttempts: 'Attempts',
   notifyError: 'Last error',
-  notifyStatuses: { PENDING: 'waiting to send', SENT: 'sent', FAILED: 'failed', SKIPPED: 'skipped' } as Record<string, string>,
+  notifyStatuses: { PENDING: 'Waiting to send', SENT: 'Sent', FAILED: 'Failed', SKIPPED: 'Skipped' } as Record<string, string>,
 }
 
 export type Strings = typeof en
@@ -596,9 +596,9 @@ const ar: Strings = {
   notifyReminders: 'تذكيرات المواعيد، بالدقائق قبلها',
   notifyRemindersHint: 'مفصولة بفواصل. فارغ: 1440, 60 (قبل يوم وقبل ساعة).',
   notifyTemplates: 'نصوص الرسائل',
-  notifyTemplatesIn: 'النصوص بـ{lang}',
+  notifyTemplatesIn: 'النصوص: {lang}',
   notifyTemplateHint: 'فارغ: النص الافتراضي. استخدم {المتغيرات} التي تعرفها كل رسالة، مثل {number} و{counter} و{link}.',
-  notifyTemplateOf: 'النص: {kind}',
+  notifyTemplateOf: '{kind} ({lang})',
   notifyKinds: { approaching: 'اقتراب الدور', called: 'المناداة', no_show: 'فوات الدور', confirmed: 'حجز موعد', reminder: 'تذكير بموعد', cancelled: 'إلغاء موعد', moved: 'نقل موعد', help: 'مساعدة الرد', test: 'اختبار' } as Record<string, string>,
   notifyTest: 'إرسال تجريبي',
   notifyTestHint: 'يرسل رسالة واحدة الآن بالإعدادات المحفوظة.',
