@@ -183,7 +183,10 @@ class PhonePage {
         h('p', { class: 'phone-call-text' }, fill(called ? w.called : w.serving, { counter })),
         called ? h('p', null, w.calledHint) : null),
       ...head,
+      // Contract §25: the contacts stay removable while the ticket is called or served.
+      ...(this.notify.offered ? [this.notify.element] : []),
     )
+    if (this.notify.offered) this.notify.draw()
     if (called && status.callCount > this.lastCall) this.alert()
     this.lastCall = status.callCount
     return false
