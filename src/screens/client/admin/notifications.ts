@@ -1,4 +1,5 @@
 import { api } from '../api'
+import { withPageDigits } from '../../shared/digits'
 import { h } from '../dom'
 import { checkbox, commaList, field, FormErrors, numberInput, numberOf, select, textInput } from './forms'
 import { ADMIN_API, answered, panel, problem, table, when } from './kit'
@@ -90,7 +91,7 @@ function usagePanel(ctx: AdminContext, view: SectionView): HTMLElement {
 }
 
 function number(ctx: AdminContext, n: number): string {
-  return new Intl.NumberFormat(ctx.locale).format(n)
+  return new Intl.NumberFormat(withPageDigits(ctx.locale)).format(n)
 }
 
 /** `Name: value` lines → headers (empty text: none given, the stored ones stay). */
