@@ -170,6 +170,8 @@ class PhonePage {
         void this.notify.load(() => {
           this.controlsFor = ''
           this.drawControls()
+        }).then((loaded) => {
+          if (!loaded) this.notifyAsked = false
         })
       }
       return false

@@ -48,14 +48,14 @@ export class NotifyPart {
     return `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/notify`
   }
 
-  /** Reads the ticket's contacts and the branch's channels; `then` runs when they changed what the page shows. */
-  async load(then: () => void): Promise<void> {
+  /** Reads the ticket's contacts and the branch's channels; `then` runs when they came. False: no answer (the page asks again with its next status). */
+  async load(then: () => void): Promise<boolean> {
     const answer = await api<{ data: Contacts }>('GET', this.path)
-    if (answer?.status === 200 && answer.body !== null) {
-      this.state = answer.body.data
-      this.draw()
-      then()
-    }
+    if (answer?.status !== 200 || answer.body === null) return false
+    this.state = answer.body.data
+    this.draw()
+    then()
+    return true
   }
 
   /** Pushes are possible here: a secure page with service workers, the Push API and notifications not blocked. */
