@@ -14,11 +14,10 @@ import { formatOpening } from '../screens'
 import { JoinCodes } from './errors'
 import { JoinRequest } from './model'
 import type { JoinPlace, JoinService } from './service'
-import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinFrame } from './page'
+import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinContactForm, type JoinFrame } from './page'
 import { fill, joinWordsFor } from './words'
 import { issueJoinTicketDocs } from './docs'
 import type { NotificationService, PreparedContact } from '../notifications'
-import type { JoinContactForm } from './page'
 
 /** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window), unless `remoteJoin.perAddressPer10Min` says otherwise. */
 export const JOIN_TICKETS_PER_ADDRESS = DEFAULT_REMOTE_JOIN_PER_ADDRESS
