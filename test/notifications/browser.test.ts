@@ -175,6 +175,7 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
     await until('the test SMS', smsTo('+447400123456', 'test message'))
     expect(gateway.requests.at(-1)!.headers.get('authorization')).toBe(`Bearer ${GATEWAY_TOKEN}`)
     await page.locator('table.admin-table tr', { hasText: 'Test' }).filter({ hasText: 'Sent' }).first().waitFor()
+    await page.locator('#notify-count', { hasText: '1 of 500 SMS' }).waitFor()
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.evaluate(() => { for (const fold of document.querySelectorAll('details')) fold.open = true })
     a11y.push(...(await axeProblems(page, 'console notifications en')))

@@ -73,7 +73,17 @@ export const notificationsSection: AdminSection = {
 
 async function workspaceParts(ctx: AdminContext, view: SectionView, refresh: () => Promise<void>): Promise<HTMLElement[]> {
   const messages = h('div')
-  const parts = [usagePanel(ctx, view), settingsPanel(ctx, view, refresh), testPanel(ctx, view, () => loadMessages(ctx, view.workspaceId, messages, false)), panel('h-notify-recent', ctx.t.notifyRecent, messages)]
+  let usage = usagePanel(ctx, view)
+  // After a test send: its row in the list, and the month's count (a test SMS counts too).
+  const afterTest = async () => {
+    await loadMessages(ctx, view.workspaceId, messages, false)
+    const answer = await api<{ data: SectionView }>('GET', path(view.workspaceId))
+    if (answer?.status !== 200 || answer.body === null) return
+    const fresh = usagePanel(ctx, answer.body.data)
+    usage.replaceWith(fresh)
+    usage = fresh
+  }
+  const parts = [usage, settingsPanel(ctx, view, refresh), testPanel(ctx, view, afterTest), panel('h-notify-recent', ctx.t.notifyRecent, messages)]
   await loadMessages(ctx, view.workspaceId, messages, false)
   return parts
 }
