@@ -315,7 +315,7 @@ class PhonePage {
     } catch {}
     // Sounds only where the phone already allows it (after a tap on the page): no surprise.
     void this.chime.play()
-    if (notificationState() === 'granted') {
+    if (notificationState() === 'granted' && !this.notify.pushing) {
       try {
         new Notification(this.words.approaching, { body: text, tag: `lobby-${this.code.slice(0, 8)}`, lang: this.lang })
       } catch {}

@@ -44,6 +44,11 @@ export class NotifyPart {
     return this.state !== null && this.state.channels.length > 0
   }
 
+  /** This ticket has a browser subscribed: the server's push says what the page would (the page does not say it twice). */
+  get pushing(): boolean {
+    return this.state !== null && this.state.contacts.some((c) => c.channel === 'webPush')
+  }
+
   private get path(): string {
     return `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/notify`
   }
