@@ -22,6 +22,9 @@ export const DEVICES_OUTPUT = join(ROOT, 'src/screens/generated/devices.js')
 /** The phone page's bundle (/t/{code}): small on purpose (contract §10: under 60 KB with its styles). */
 export const PHONE_ENTRY = join(ROOT, 'src/screens/client/phone/main.ts')
 export const PHONE_OUTPUT = join(ROOT, 'src/screens/generated/phone.js')
+/** The phone page's service worker (`/t/sw.js`; contract §25 web push): shows a push's message. */
+export const PHONE_SW_ENTRY = join(ROOT, 'src/screens/client/phone/sw.ts')
+export const PHONE_SW_OUTPUT = join(ROOT, 'src/screens/generated/phone-sw.js')
 /** The /reports page's bundle: the same toolkit, with uPlot (npm `uplot`) bundled in. */
 export const REPORTS_ENTRY = join(ROOT, 'src/screens/client/reports/main.ts')
 export const REPORTS_OUTPUT = join(ROOT, 'src/screens/generated/reports.js')
@@ -42,6 +45,7 @@ export const BUNDLES: { entry: string; output: string }[] = [
   { entry: ENTRY, output: OUTPUT },
   { entry: DEVICES_ENTRY, output: DEVICES_OUTPUT },
   { entry: PHONE_ENTRY, output: PHONE_OUTPUT },
+  { entry: PHONE_SW_ENTRY, output: PHONE_SW_OUTPUT },
   { entry: REPORTS_ENTRY, output: REPORTS_OUTPUT },
   { entry: LOGIN_ENTRY, output: LOGIN_OUTPUT },
   { entry: MANAGE_ENTRY, output: MANAGE_OUTPUT },

@@ -58,7 +58,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(voiceRoutes(deps, { devices }))
     .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneActions: services.phoneActions, phoneWaits: services.phoneWaits }))
-    .use(joinRoutes(deps, { join: services.join }))
+    .use(joinRoutes(deps, { join: services.join, notifications: services.notifications }))
     .use(notificationRoutes(deps, { notifications: services.notifications }))
     .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
     .use(peopleRoutes(deps, { people: services.people }))

@@ -52,6 +52,9 @@ const STRINGS = {
     title: 'Book an appointment', booking: 'Your appointment', service: 'Service', day: 'Day', showTimes: 'Show free times', freeTimes: 'Free times',
     noTimes: 'No free times on this day. Please choose another day.', dayNotOffered: 'This day cannot be booked: the branch is closed or it is outside the booking period. Please choose one of the days offered.',
     noDays: 'This service has no day open for appointments at the moment.', name: 'Your name', phone: 'Phone (optional)', email: 'E-mail (optional)', book: 'Book',
+    consent: 'I agree to get messages about this appointment at this phone or e-mail (confirmation, reminders, changes). They are deleted 7 days after it.',
+    consentNeeded: 'Tick this box to get messages, or leave the phone and the e-mail empty.',
+    consentFix: 'Please check the form: tick the box to agree to messages, or leave the phone and the e-mail empty.',
     booked: 'You are booked.', code: 'Booking code', when: 'When', where: 'Where', status: 'Status', calendar: 'Add to calendar (.ics)',
     cancel: 'Cancel this booking', cancelConfirm: 'Yes, cancel my appointment', move: 'Move to another time', moveTo: 'Move', checkIn: 'Check in now',
     checkInHint: 'You can check in here from {from} to {to}.', keep: 'Keep this page: it is your booking. The QR code opens it on another phone.',
@@ -79,6 +82,9 @@ const STRINGS = {
     title: 'حجز موعد', booking: 'موعدك', service: 'الخدمة', day: 'اليوم', showTimes: 'عرض الأوقات المتاحة', freeTimes: 'الأوقات المتاحة',
     noTimes: 'لا توجد أوقات متاحة في هذا اليوم. يرجى اختيار يوم آخر.', dayNotOffered: 'لا يمكن الحجز في هذا اليوم: الفرع مغلق أو أنه خارج فترة الحجز. يرجى اختيار أحد الأيام المعروضة.',
     noDays: 'لا يوجد حاليًا يوم مفتوح للمواعيد في هذه الخدمة.', name: 'اسمك', phone: 'الهاتف (اختياري)', email: 'البريد الإلكتروني (اختياري)', book: 'احجز',
+    consent: 'أوافق على تلقي رسائل عن هذا الموعد على هذا الهاتف أو البريد (التأكيد والتذكير والتغييرات). تُحذف بعد 7 أيام من الموعد.',
+    consentNeeded: 'ضع علامة في هذا المربع لتلقي الرسائل، أو اترك الهاتف والبريد فارغين.',
+    consentFix: 'يرجى مراجعة النموذج: ضع علامة في المربع للموافقة على الرسائل، أو اترك الهاتف والبريد فارغين.',
     booked: 'تم حجز موعدك.', code: 'رمز الحجز', when: 'الموعد', where: 'المكان', status: 'الحالة', calendar: 'أضف إلى التقويم (.ics)',
     cancel: 'إلغاء هذا الحجز', cancelConfirm: 'نعم، ألغِ موعدي', move: 'تغيير الموعد إلى وقت آخر', moveTo: 'نقل', checkIn: 'سجّل حضورك الآن',
     checkInHint: 'يمكنك تسجيل الحضور هنا من {from} إلى {to}.', keep: 'احتفظ بهذه الصفحة: إنها حجزك. رمز QR يفتحها على هاتف آخر.',
@@ -114,6 +120,7 @@ button.secondary,.button.secondary{background:#e8eaed;color:#111}button.danger{b
 :focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
 fieldset{border:0;padding:0;margin:0}legend{font-weight:600;margin:.5rem 0}
 .choice{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;margin:.4rem 0}.choice input{flex:none;width:1.25rem;height:1.25rem;margin:.15rem 0 0;padding:0}
+.field-error{color:#b3261e;font-weight:700;margin:.25rem 0 0}
 .slots{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem}
 .slot{position:relative}.slot input{position:absolute;opacity:0;width:1px;height:1px}
 .slot span{display:block;text-align:center;padding:.6rem .25rem;border:1px solid #8a909a;border-radius:.35rem;background:#fff}
@@ -259,9 +266,11 @@ export function bookingPages(deps: AppointmentDeps, service: AppointmentService)
     }).join('')
   }
 
-  function bookPage(locationId: string, url: URL, locale: string, now: number, notice: { text: string; status: number; headers: Record<string, string> } | null = null, form: URLSearchParams | null = null): Response {
+  function bookPage(locationId: string, url: URL, locale: string, now: number, notice: { text: string; status: number; headers: Record<string, string>; field?: 'consent' } | null = null, form: URLSearchParams | null = null): Response {
     const lang = langOf(url)
     const t = STRINGS[lang]
+    // Contract §25: a phone or e-mail given without the consent box ticked; said beside the box.
+    const consentMissing = notice?.field === 'consent'
     return inReadTransaction(deps.db, () => {
       const location = service.location(locationId)
       const unit = location === null ? null : service.unit(location.queueUnitId)
@@ -290,6 +299,8 @@ ${slotChoices(target, date, days, lang, locale, now)}
 <label for="name">${escapeHtml(t.name)}</label><input id="name" name="name" required maxlength="${NAME_MAX}" autocomplete="name" value="${escapeHtml(form?.get('name') ?? '')}">
 <label for="phone">${escapeHtml(t.phone)}</label><input id="phone" name="phone" type="tel" autocomplete="tel" dir="ltr" maxlength="30" value="${escapeHtml(form?.get('phone') ?? '')}">
 <label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" autocomplete="email" dir="ltr" maxlength="254" value="${escapeHtml(form?.get('email') ?? '')}">
+<label class="choice"><input type="checkbox" id="consent" name="consent" value="on"${form?.get('consent') === 'on' ? ' checked' : ''}${consentMissing ? ' aria-invalid="true" aria-describedby="consent-error"' : ''}><span>${escapeHtml(t.consent)}</span></label>
+${consentMissing ? `<p class="field-error" id="consent-error">${escapeHtml(t.consentNeeded)}</p>` : ''}
 <button type="submit">${escapeHtml(t.book)}</button></form>`
       }
       const response = page(lang, t.title, body, notice?.status ?? 200, switchHref)
@@ -479,6 +490,8 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         if (name.length === 0 || [...name].length > NAME_MAX || (phone !== '' && !PHONE.test(phone)) || (email !== '' && (!EMAIL.test(email) || email.length > 254))) {
           throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed')
         }
+        // Contract §25: messages go to a phone or e-mail only with the customer's consent ticked.
+        if ((phone !== '' || email !== '') && form.get('consent') !== 'on') throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: '/consent', message: 'tick the consent box to get messages (or leave phone and email empty)' }])
         if (startAt === '' || startAt.length > 40) throw new ApiError(422, AppointmentCodes.SLOT_UNAVAILABLE, 'choose a time')
         const submitted = form
         const row = await deps.writes.run(() => {
@@ -489,6 +502,9 @@ ${row.name === null ? '' : `<dt>${escapeHtml(t.name)}</dt><dd>${escapeHtml(row.n
         })
         return new Response(null, { status: 303, headers: { location: withLang(bookingPath(row.code), lang, { new: '1' }), 'cache-control': 'no-store' } })
       } catch (error) {
+        if (error instanceof ApiError && error.details?.[0]?.path === '/consent') {
+          return bookPage(params.locationId, url, formatLocaleOf(request, url, lang), now, { text: STRINGS[lang].consentFix, status: 422, headers: {}, field: 'consent' }, form)
+        }
         return bookPage(params.locationId, url, formatLocaleOf(request, url, lang), now, refusal(lang, error), form)
       }
     }, { parse: 'none', detail: { hide: true } })

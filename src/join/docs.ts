@@ -25,9 +25,12 @@ const issueDetail = routeDetail({
     'with `remoteJoin.allowedNetworks`, the caller\'s address (through `--trusted-proxy`) is in one of them (403 NETWORK_FORBIDDEN); the browser holds no active ' +
     'ticket of this location in its cookie (409 ACTIVE_TICKET, `details[0].message` is that ticket\'s phone page); at most `remoteJoin.perAddressPer10Min` (default 3; 0: no limit) ' +
     'requests per client address (an IPv6 client: its /64) per 10 minutes reach the issue, none counted from inside `remoteJoin.guestNetworks` (429 RATE_LIMITED with Retry-After); the service is open (409 SERVICE_CLOSED) and its waiting count is under `remoteJoin.maxWaiting` ' +
-    '(409 QUEUE_FULL). Checks, in order: location offers joining (404) → declared body size (1 KB) → Origin → network → cookie → Content-Type → ' +
+    '(409 QUEUE_FULL). Checks, in order: location offers joining (404) → declared body size (1.5 KB) → Origin → network → cookie → Content-Type → ' +
     'address rate limit → body (read only now) → fields → idempotency lookup → waiting count → Edge authority → unit, location and service → open → write. ' +
-    'A request refused before its body is read is answered with `Connection: close`.',
+    'A request refused before its body is read is answered with `Connection: close`. ' +
+    'Contract §25: optional `phone` and `email` for messages about the ticket, with `consent` ticked (else 422 on /consent); a number is read in the branch\'s country and ' +
+    'kept as E.164 with the ticket (422 on /phone or /email when it cannot be used or the branch does not send that channel), stored in the ticket\'s own write. ' +
+    'The page offers the fields only where the branch sends SMS or e-mail, and a refused form gets the page again with the words beside each field.',
   tags: ['Join'],
   public: true,
   params: LOCATION_PARAM,
@@ -38,6 +41,7 @@ const issueDetail = routeDetail({
     examples: {
       normal: { summary: 'a tap on a service', value: { serviceId: 'svc_accounts', language: 'en', key: 'q1Zc7o0m3hV9dY2kPpW8xA' } },
       arabic: { summary: 'taken on the Arabic page (contract §18)', value: { serviceId: 'svc_accounts', language: 'ar' } },
+      messages: { summary: 'with a number for messages and the consent box ticked (contract §25)', value: { serviceId: 'svc_accounts', language: 'en', key: 'q1Zc7o0m3hV9dY2kPpW8xA', phone: '07700 900123', consent: true } },
     },
   },
   responses: {

@@ -41,6 +41,17 @@ button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2p
 .notice p{margin:0 0 .75rem}
 .number{font-size:2.5rem;font-weight:800;letter-spacing:.03em;margin:.25rem 0 .5rem}
 .back{display:inline-block;margin-block-start:.5rem;color:#1d4ed8}
+.contact{background:#fff;border:0;border-radius:.75rem;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 2px rgb(0 0 0/.08)}
+.contact legend{font-weight:700;font-size:1.1rem;padding:0;float:left;width:100%;margin-block-end:.25rem}
+.contact legend+*{clear:both}
+.contact .hint{margin:0 0 .5rem;color:#374151}
+.contact label{display:block;font-weight:600;margin:.6rem 0 .2rem}
+.contact input[type=tel],.contact input[type=email]{font:inherit;width:100%;min-height:48px;padding:.5rem .6rem;border:2px solid #6b7280;border-radius:.5rem}
+.contact input[aria-invalid=true]{border-color:#b91c1c}
+.contact .consent{display:flex;gap:.6rem;align-items:flex-start;font-weight:400}
+.contact .consent input{flex:none;width:1.4rem;height:1.4rem;margin:.1rem 0 0}
+.field-error{color:#b91c1c;font-weight:700;margin:.25rem 0 0}
+input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `
 
 /** The poster's stylesheet: one A4 sheet, black on white, a QR code large enough to scan from a few steps away. */
@@ -132,6 +143,37 @@ export interface JoinPageInput {
   /** The form's action and a fresh key per page (a double tap on one page gives one ticket). */
   action: string
   key: string
+  /**
+   * Contract §25: the optional number and address with their consent box, when the branch sends
+   * SMS or e-mail (null: the page offers none); what was typed and the words for each field
+   * that cannot be used, after a refused POST.
+   */
+  contact: JoinContactForm | null
+}
+
+export interface JoinContactForm {
+  channels: ('sms' | 'email')[]
+  values: { phone: string; email: string; consent: boolean }
+  errors: { phone?: string; email?: string; consent?: string }
+}
+
+/** One field of the contact part: label, input, its error in words beside it (aria-describedby, aria-invalid). */
+function contactField(id: 'phone' | 'email', label: string, value: string, error: string | undefined): string {
+  const type = id === 'phone' ? 'tel' : 'email'
+  const described = error === undefined ? '' : ` aria-invalid="true" aria-describedby="${id}-error"`
+  return `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${id}" type="${type}" autocomplete="${type === 'tel' ? 'tel' : 'email'}" dir="ltr" maxlength="${id === 'phone' ? 40 : 254}" value="${escapeHtml(value)}"${described}>` +
+    (error === undefined ? '' : `<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>`)
+}
+
+function contactPart(contact: JoinContactForm, words: JoinWords): string {
+  const { values, errors } = contact
+  const consentError = errors.consent === undefined ? '' : ` aria-invalid="true" aria-describedby="consent-error"`
+  return `<fieldset class="contact"><legend>${escapeHtml(words.contactLegend)}</legend><p class="hint">${escapeHtml(words.contactHint)}</p>` +
+    (contact.channels.includes('sms') ? contactField('phone', words.phoneLabel, values.phone, errors.phone) : '') +
+    (contact.channels.includes('email') ? contactField('email', words.emailLabel, values.email, errors.email) : '') +
+    `<label class="consent"><input type="checkbox" id="consent" name="consent" value="on"${values.consent ? ' checked' : ''}${consentError}><span>${escapeHtml(words.consent)}</span></label>` +
+    (errors.consent === undefined ? '' : `<p class="field-error" id="consent-error">${escapeHtml(errors.consent)}</p>`) +
+    `</fieldset>`
 }
 
 /**
@@ -145,6 +187,9 @@ export function joinPage(input: JoinPageInput): string {
   const words = joinWordsFor(lang)
   const k = kioskWordsFor(lang)
   let main: string
+  // With a contact part, one form holds it and every service's button (the button says which service).
+  const contact = active === null && services.some((s) => s.open && !s.full) ? input.contact : null
+  const problems = contact === null ? 0 : Object.keys(contact.errors).length
   if (active !== null) {
     main = `<section class="notice" data-state="active"><h2>${escapeHtml(words.haveTicket)}</h2><p class="number" dir="ltr">${escapeHtml(active.ticketNumber)}</p><p>${escapeHtml(words.haveTicketHint)}</p><a class="button" href="${escapeHtml(active.trackingPath)}">${escapeHtml(words.openTicket)}</a></section>`
   } else if (!services.some((s) => s.open)) {
@@ -152,6 +197,7 @@ export function joinPage(input: JoinPageInput): string {
   } else {
     main = `<p class="lead">${escapeHtml(words.choose)}</p>`
   }
+  if (problems > 0) main = `<section class="notice problem" role="alert" data-code="VALIDATION_FAILED"><h2>${escapeHtml(words.fixBelow)}</h2></section>${main}`
   const items = services.map((s) => {
     const name = `<h2 dir="auto">${escapeHtml(s.name)}</h2>`
     if (!s.open) {
@@ -160,13 +206,18 @@ export function joinPage(input: JoinPageInput): string {
     }
     let action = ''
     if (s.full) action = `<p class="full">${escapeHtml(words.full)}</p>`
-    else if (active === null) {
+    else if (contact !== null) {
+      action = `<button type="submit" name="serviceId" value="${escapeHtml(s.id)}" aria-label="${escapeHtml(fill(words.takeFor, { service: s.name }))}">${escapeHtml(words.take)}</button>`
+    } else if (active === null) {
       action = `<form method="post" action="${escapeHtml(input.action)}"><input type="hidden" name="serviceId" value="${escapeHtml(s.id)}"><input type="hidden" name="language" value="${escapeHtml(lang)}"><input type="hidden" name="key" value="${escapeHtml(input.key)}">` +
         `<button type="submit" aria-label="${escapeHtml(fill(words.takeFor, { service: s.name }))}">${escapeHtml(words.take)}</button></form>`
     }
     return `<li class="service" data-service-id="${escapeHtml(s.id)}" data-open="true">${name}<p class="facts">${facts(s, lang, frame.locale)}</p>${action}</li>`
   }).join('')
-  const list = services.length === 0 ? '' : `<ul class="services">${items}</ul>`
+  let list = services.length === 0 ? '' : `<ul class="services">${items}</ul>`
+  if (contact !== null) {
+    list = `<form method="post" action="${escapeHtml(input.action)}" novalidate><input type="hidden" name="language" value="${escapeHtml(lang)}"><input type="hidden" name="key" value="${escapeHtml(input.key)}">${contactPart(contact, words)}${list}</form>`
+  }
   return document({ lang, stylesheet: frame.stylesheet, title: `${words.title} · ${frame.locationName}` }, `<main id="join">${header(frame, words, words.title)}${main}${list}</main>`)
 }
 

@@ -14,9 +14,10 @@ import { formatOpening } from '../screens'
 import { JoinCodes } from './errors'
 import { JoinRequest } from './model'
 import type { JoinPlace, JoinService } from './service'
-import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinFrame } from './page'
+import { JOIN_CSS, POSTER_CSS, POSTER_SCRIPT, joinPage, joinProblemPage, notOfferedPage, posterPage, type JoinContactForm, type JoinFrame } from './page'
 import { fill, joinWordsFor } from './words'
 import { issueJoinTicketDocs } from './docs'
+import type { NotificationService, PreparedContact } from '../notifications'
 
 /** Contract §20: tickets a client address may take from phones in `JOIN_WINDOW_MS` (the bucket's window), unless `remoteJoin.perAddressPer10Min` says otherwise. */
 export const JOIN_TICKETS_PER_ADDRESS = DEFAULT_REMOTE_JOIN_PER_ADDRESS
@@ -25,8 +26,8 @@ export const JOIN_WINDOW_MS = RateBuckets.joinPerAddress.windowMs
 /** The cookie holding the browser's ticket at one location (its path is that location's join page). */
 export const JOIN_COOKIE = 'lobby_join'
 
-/** A join request is a service ID, a language and a key: 1 KB is plenty. */
-const MAX_JOIN_BODY = 1024
+/** A join request is a service ID, a language, a key and perhaps a number and an address (form-encoded, even every sign escaped): 1.5 KB. */
+const MAX_JOIN_BODY = 1536
 const checkJoin = compile(JoinRequest)
 
 const ASSETS = '/join-assets'
@@ -66,7 +67,7 @@ const posterHeaders = {
  * ticket issue `POST /join/{locationId}` (a form, or JSON) and the printable poster
  * `/join/{locationId}/poster`. No pairing: each rule is checked per request (docs/journey.md).
  */
-export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
+export function joinRoutes(deps: JoinDeps, { join, notifications }: { join: JoinService; notifications: NotificationService }) {
   /** The page's language: `?lang=` (the switch), else Accept-Language, else the unit's default. */
   function pageLanguage(place: JoinPlace, request: Request, asked: string | undefined): string {
     return join.languageOf(place, asked) ?? acceptedLanguage(request.headers.get('accept-language'), place.languages) ?? place.defaultLanguage
@@ -90,6 +91,61 @@ export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
       path: `/join/${encodeURIComponent(place.locationId)}`,
       stylesheet: JOIN_STYLES.path,
     }
+  }
+
+  /** Contract §25: the page's number and address part, when the branch sends SMS or e-mail. */
+  function contactForm(place: JoinPlace, values: JoinContactForm['values'] = { phone: '', email: '', consent: false }, errors: JoinContactForm['errors'] = {}): JoinContactForm | null {
+    const channels = notifications.channelsOfUnit(place.queueUnitId).filter((c): c is 'sms' | 'email' => c === 'sms' || c === 'email')
+    return channels.length === 0 ? null : { channels, values, errors }
+  }
+
+  /**
+   * The number and address of a join request (contract §25): none, or those the notifications
+   * feature can use, with the consent box ticked; else one 422 naming each field.
+   */
+  function contactsOf(place: JoinPlace, body: JoinRequest): PreparedContact[] {
+    const given = (body.phone ?? '').trim() !== '' || (body.email ?? '').trim() !== ''
+    if (!given) return []
+    const consent = body.consent === true || body.consent === 'on' || body.consent === 'true'
+    let contacts: PreparedContact[] = []
+    const details: { path: string; message: string }[] = []
+    try {
+      contacts = notifications.contactsFromForm(place.queueUnitId, { phone: body.phone, email: body.email })
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      details.push(...(error.details ?? []))
+    }
+    if (!consent) details.push({ path: pointer('consent'), message: 'tick the consent box to get messages (or leave phone and email empty)' })
+    if (details.length > 0) throw new ApiError(422, JoinCodes.VALIDATION_FAILED, 'request validation failed', details)
+    return contacts
+  }
+
+  /** The join page again, with what was typed and each field's problem in words beside it (422). */
+  function contactProblemPage(place: JoinPlace, request: Request, lang: string, body: JoinRequest, error: ApiError, now: number): Response | null {
+    const words = joinWordsFor(lang)
+    const errors: JoinContactForm['errors'] = {}
+    for (const detail of error.details ?? []) {
+      if (detail.path === '/phone') errors.phone = /does not send/.test(detail.message) ? words.phoneNotSent : words.phoneBad
+      else if (detail.path === '/email') errors.email = /does not send/.test(detail.message) ? words.emailNotSent : words.emailBad
+      else if (detail.path === '/consent') errors.consent = words.consentNeeded
+      else return null
+    }
+    const contact = contactForm(place, { phone: body.phone ?? '', email: body.email ?? '', consent: body.consent === 'on' || body.consent === true || body.consent === 'true' }, errors)
+    if (contact === null || Object.keys(errors).length === 0) return null
+    return new Response(renderJoinPage(place, request, lang, undefined, now, null, contact), { status: 422, headers: pageHeaders })
+  }
+
+  function renderJoinPage(place: JoinPlace, request: Request, lang: string, askedLang: string | undefined, now: number, active: { ticketNumber: string; trackingCode: string | null } | null, contact: JoinContactForm | null): string {
+    return joinPage({
+      frame: frameOf(place, lang, localeOf(request, lang, askedLang)),
+      timezone: place.timezone,
+      now,
+      services: join.services(place, lang, now),
+      active: active === null ? null : { ticketNumber: active.ticketNumber, trackingPath: trackingPath(active.trackingCode ?? '') },
+      action: `/join/${encodeURIComponent(place.locationId)}`,
+      key: deps.ids.next('join'),
+      contact,
+    })
   }
 
   function cookieCode(request: Request): string | null {
@@ -156,15 +212,7 @@ export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
       if (place === null) return notOffered(request)
       const lang = pageLanguage(place, request, query.lang)
       const active = join.activeTicket(place, cookieCode(request), now)
-      const html = joinPage({
-        frame: frameOf(place, lang, localeOf(request, lang, query.lang)),
-        timezone: place.timezone,
-        now,
-        services: join.services(place, lang, now),
-        active: active === null ? null : { ticketNumber: active.ticketNumber, trackingPath: trackingPath(active.trackingCode ?? '') },
-        action: `/join/${encodeURIComponent(place.locationId)}`,
-        key: deps.ids.next('join'),
-      })
+      const html = renderJoinPage(place, request, lang, query.lang, now, active, active === null ? contactForm(place) : null)
       return new Response(html, { status: 200, headers: pageHeaders })
     }, { detail: { hide: true } })
     .post('/join/:locationId', async ({ params, request, server }) => {
@@ -178,6 +226,7 @@ export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
         return notOffered(request, { connection: 'close' })
       }
       let lang = pageLanguage(place, request, undefined)
+      let body: JoinRequest | null = null
       try {
         // Contract §23, §27: every check that needs only the headers, then the address's window;
         // the body is read only then, from the anonymous forms' budget.
@@ -194,13 +243,25 @@ export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
             throw new ApiError(400, JoinCodes.INVALID_REQUEST, 'send the form (application/x-www-form-urlencoded) or JSON (application/json)')
           }
         }, rate: (address) => join.admitPerAddress(place, address, now) })
-        const body = readJoinBody(raw, asJson)
+        body = readJoinBody(raw, asJson)
         const language = body.language === undefined ? null : join.languageOf(place, body.language)
         if (body.language !== undefined && language === null) {
           throw new ApiError(422, JoinCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('language'), message: `must be one of this branch's languages: ${place.languages.join(', ')}` }])
         }
         if (language !== null) lang = language
-        const outcome = await deps.writes.run(() => join.issue(place, body.serviceId, language, body.key ?? null, now))
+        const contacts = contactsOf(place, body)
+        const serviceId = body.serviceId
+        const key = body.key ?? null
+        const outcome = await deps.writes.run(() => {
+          const issued = join.issue(place, serviceId, language, key, now)
+          // Contract §25: the number and address are the new ticket's, stored in its own write (a replay's ticket has them already).
+          if (contacts.length > 0 && !issued.replayed) {
+            const url = (JSON.parse(issued.body) as { data: { trackingUrl: string } }).data.trackingUrl
+            const ticket = deps.tickets.byTrackingCode(url.slice(trackingPath('').length))
+            if (ticket !== null) for (const contact of contacts) notifications.optIn(ticket, contact, now)
+          }
+          return issued
+        })
         const ticket = (JSON.parse(outcome.body) as { data: { trackingUrl: string } }).data
         const code = ticket.trackingUrl.slice(trackingPath('').length)
         const headers: Record<string, string> = { 'set-cookie': joinCookie(place, code, request), 'cache-control': 'no-store' }
@@ -210,6 +271,10 @@ export function joinRoutes(deps: JoinDeps, { join }: { join: JoinService }) {
         return new Response(null, { status: 303, headers: { ...headers, location: ticket.trackingUrl } })
       } catch (error) {
         if (asJson || !(error instanceof ApiError)) throw error
+        if (error.status === 422 && body !== null) {
+          const again = contactProblemPage(place, request, lang, body, error, now)
+          if (again !== null) return again
+        }
         return problemPage(place, lang, localeOf(request, lang), error)
       }
     }, { parse: 'none', detail: issueJoinTicketDocs })

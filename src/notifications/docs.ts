@@ -26,7 +26,10 @@ const ShownContact = Type.Object({
   channel: Type.Union([Type.Literal('sms'), Type.Literal('email'), Type.Literal('webPush')]),
   shown: Type.String({ description: 'the contact masked (+44 •••• ••34, a••••@e••••.com, "this browser"): never the whole number or address' }),
 }, closed)
-export const ContactsResponse = Type.Object({ data: Type.Object({ contacts: Type.Array(ShownContact) }, closed) }, closed)
+export const ContactsResponse = Type.Object({ data: Type.Object({
+  contacts: Type.Array(ShownContact),
+  channels: Type.Array(Type.Union([Type.Literal('sms'), Type.Literal('email'), Type.Literal('webPush')]), { description: 'the channels this branch sends through (the phone page offers only these; empty: no "Notify me")' }),
+}, closed) }, closed)
 export const PushKeyResponse = Type.Object({ data: Type.Object({ publicKey: Type.String({ description: 'the VAPID public key (base64url, uncompressed P-256): the browser\'s applicationServerKey' }) }, closed) }, closed)
 export const InboundBody = Type.Object({
   from: Type.String({ minLength: 1, maxLength: 40, description: 'the sender\'s number' }),
@@ -38,7 +41,7 @@ const code = { code: { description: 'the tracking code of the ticket\'s phone pa
 const rules =
   'No credential: the tracking code is the capability; from a browser it must carry `Origin` equal to the server\'s origin (403 ORIGIN_FORBIDDEN). ' +
   '30 changes a minute per address (429). The answer lists the ticket\'s contacts masked; nothing shows a whole number or address again.'
-const contactsExample = { data: { contacts: [{ channel: 'sms', shown: '+44 •••• ••••23' }] } }
+const contactsExample = { data: { contacts: [{ channel: 'sms', shown: '+44 •••• ••23' }], channels: ['sms', 'email', 'webPush'] } }
 
 export const notifyDocs = routeDetail({
   operationId: 'notifyMe',
@@ -78,7 +81,7 @@ export const removeContactsDocs = routeDetail({
   tags: ['Phone'],
   public: true,
   params: code,
-  responses: { 200: { description: 'removed (the list is empty)', name: 'NotifyContactsResponse', schema: ContactsResponse, example: { data: { contacts: [] } } } },
+  responses: { 200: { description: 'removed (the list is empty)', name: 'NotifyContactsResponse', schema: ContactsResponse, example: { data: { contacts: [], channels: ['sms', 'email'] } } } },
   errors: { 403: [C.ORIGIN_FORBIDDEN], 404: [C.TICKET_NOT_FOUND], 413: [C.PAYLOAD_TOO_LARGE], 429: [C.RATE_LIMITED] },
   errorExamples: NotificationErrorExamples,
 })

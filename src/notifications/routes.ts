@@ -46,7 +46,7 @@ export function notificationRoutes(deps: NotificationsDeps, { notifications }: {
     })
     return raw
   }
-  const contacts = (status: number, ticketId: string) => json(status, { data: { contacts: notifications.contactsOf(ticketId) } }, NO_STORE)
+  const contacts = (status: number, ticket: TicketRow) => json(status, { data: { contacts: notifications.contactsOf(ticket.id), channels: notifications.channelsOfUnit(ticket.queueUnitId) } }, NO_STORE)
 
   return new Elysia({ name: 'lobby.notifications' })
     .post(`${PHONE_API}/tickets/:code/notify`, async ({ params, request, server }) => {
@@ -56,32 +56,32 @@ export function notificationRoutes(deps: NotificationsDeps, { notifications }: {
       const found = ticketOf(params.code)
       if (found === null) throw notFound()
       const contact = await notifications.prepare(found, body as OptIn)
-      const ticketId = await deps.writes.run(() => {
+      const ticket = await deps.writes.run(() => {
         // Read again inside the write: a desk's change a moment earlier wins.
         const ticket = ticketOf(params.code)
         if (ticket === null) throw notFound()
         notifications.optIn(ticket, contact, deps.clock.now())
-        return ticket.id
+        return ticket
       })
-      deps.log({ level: 'info', msg: 'notification contact added', ticket: ticketId, channel: contact.channel })
-      return contacts(201, ticketId)
+      deps.log({ level: 'info', msg: 'notification contact added', ticket: ticket.id, channel: contact.channel })
+      return contacts(201, ticket)
     }, { parse: 'none', detail: notifyDocs })
     .get(`${PHONE_API}/tickets/:code/notify`, ({ params, request, server }) => {
       admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)
       const ticket = ticketOf(params.code)
       if (ticket === null) throw notFound()
-      return contacts(200, ticket.id)
+      return contacts(200, ticket)
     }, { detail: listContactsDocs })
     .delete(`${PHONE_API}/tickets/:code/notify`, async ({ params, request, server }) => {
       await admitChange(request, server, params.code)
-      const ticketId = await deps.writes.run(() => {
-        const ticket = ticketOf(params.code)
-        if (ticket === null) throw notFound()
-        notifications.remove(ticket.id)
-        return ticket.id
+      const ticket = await deps.writes.run(() => {
+        const found = ticketOf(params.code)
+        if (found === null) throw notFound()
+        notifications.remove(found.id)
+        return found
       })
-      deps.log({ level: 'info', msg: 'notification contacts removed by the customer', ticket: ticketId })
-      return contacts(200, ticketId)
+      deps.log({ level: 'info', msg: 'notification contacts removed by the customer', ticket: ticket.id })
+      return contacts(200, ticket)
     }, { parse: 'none', detail: removeContactsDocs })
     .get(`${PHONE_API}/push-key`, ({ query, request, server }) => {
       admitRate(deps.limiter, RateBuckets.phonePerAddress, clientAddressOf(deps.clients, request, server), READS_PER_ADDRESS, deps.clock.now(), (retry) => `too many requests; retry after ${retry} s`)

@@ -35,6 +35,14 @@ export type OptIn =
   | { channel: 'email'; to: string }
   | { channel: 'webPush'; subscription: { endpoint: string; keys: { p256dh: string; auth: string } } }
 
+/** A contact checked and ready to store (a number as E.164). */
+export interface PreparedContact {
+  channel: NotificationChannel
+  address: string
+  p256dh: string | null
+  auth: string | null
+}
+
 /** A contact as a page shows it: masked. */
 export interface ShownContact {
   channel: NotificationChannel
@@ -81,7 +89,7 @@ export class NotificationService {
    * Checks an opt-in before any write (the push endpoint's host is resolved here, off the write
    * lock) and returns what to store; 422 with the reason in words when it cannot be used.
    */
-  async prepare(ticket: TicketRow, input: OptIn): Promise<{ channel: NotificationChannel; address: string; p256dh: string | null; auth: string | null }> {
+  async prepare(ticket: TicketRow, input: OptIn): Promise<PreparedContact> {
     const channels = this.channelsOfTicket(ticket)
     const configured = channels === null ? undefined : input.channel === 'sms' ? channels.settings.sms : input.channel === 'email' ? channels.settings.email : channels.settings.webPush
     if (channels === null || configured === undefined) {
@@ -103,8 +111,50 @@ export class NotificationService {
     return { channel: 'webPush', address: input.subscription.endpoint, p256dh: input.subscription.keys.p256dh, auth: input.subscription.keys.auth }
   }
 
+  /** The channels a unit's workspace sends through (web push only with its VAPID key): what the pages offer, nothing when none is set up. */
+  channelsOfUnit(queueUnitId: string): NotificationChannel[] {
+    const unit = this.workspaceOfUnit.get(queueUnitId)
+    const channels = unit === null ? null : readChannels(this.deps.db, unit.workspaceId)
+    if (channels === null) return []
+    const offered: NotificationChannel[] = []
+    if (channels.settings.sms !== undefined) offered.push('sms')
+    if (channels.settings.email !== undefined) offered.push('email')
+    if (channels.settings.webPush !== undefined && channels.vapid !== null) offered.push('webPush')
+    return offered
+  }
+
+  /**
+   * The join page's optional number and address (contract §25), read as the phone page's opt-in
+   * reads them (the number in the workspace's country, kept as E.164): the contacts to store
+   * with the new ticket, or one 422 naming each field that cannot be used (`/phone`, `/email`).
+   * Synchronous, so the caller stores them in the ticket's own write.
+   */
+  contactsFromForm(queueUnitId: string, input: { phone?: string | undefined; email?: string | undefined }): PreparedContact[] {
+    const phone = input.phone?.trim() ?? ''
+    const email = input.email?.trim() ?? ''
+    if (phone === '' && email === '') return []
+    const unit = this.workspaceOfUnit.get(queueUnitId)
+    const channels = unit === null ? null : readChannels(this.deps.db, unit.workspaceId)
+    const details: { path: string; message: string }[] = []
+    const contacts: PreparedContact[] = []
+    if (phone !== '') {
+      const number = channels?.settings.sms === undefined ? undefined : parsePhone(phone, channels.settings.country)
+      if (number === undefined) details.push({ path: '/phone', message: 'this branch does not send SMS' })
+      else if (number === null) details.push({ path: '/phone', message: channels?.settings.country === undefined ? 'not a phone number (start it with + and the country code)' : `not a phone number of ${channels.settings.country} (or + and the country code)` })
+      else contacts.push({ channel: 'sms', address: number, p256dh: null, auth: null })
+    }
+    if (email !== '') {
+      const address = channels?.settings.email === undefined ? undefined : parseEmail(email)
+      if (address === undefined) details.push({ path: '/email', message: 'this branch does not send e-mail' })
+      else if (address === null) details.push({ path: '/email', message: 'not an e-mail address' })
+      else contacts.push({ channel: 'email', address, p256dh: null, auth: null })
+    }
+    if (details.length > 0) throw new ApiError(422, NotificationCodes.VALIDATION_FAILED, 'request validation failed', details)
+    return contacts
+  }
+
   /** Stores a prepared contact for an open ticket (inside a write); the same one twice is kept once. */
-  optIn(ticket: TicketRow, contact: Awaited<ReturnType<NotificationService['prepare']>>, now: number): ShownContact[] {
+  optIn(ticket: TicketRow, contact: PreparedContact, now: number): ShownContact[] {
     if (!OPEN_STATUSES.has(ticket.status)) throw new ApiError(409, NotificationCodes.TICKET_ENDED, 'this ticket has ended: there is nothing more to tell')
     const client = this.deps.db.$client
     const existing = this.contactsOf(ticket.id)

@@ -1,7 +1,7 @@
 import { canonicalLang, directionOf } from '../screens'
 import { escapeHtml, pageHeaders, pageShell } from '../screens/page'
 import { SCREEN_CSP } from '../screens/page'
-import { ASSETS } from '../screens/page'
+import { ASSETS, PHONE_SERVICE_WORKER } from '../screens/page'
 
 // The code in the URL is the capability: no referrer (pageHeaders), never framed, never indexed.
 const headers = { ...pageHeaders(SCREEN_CSP, 'none'), 'x-robots-tag': 'noindex' }
@@ -23,4 +23,15 @@ export function phonePage(code: string, query: Record<string, string | undefined
     body: `<main id="phone" data-code="${escapeHtml(code)}"><p class="phone-hint">Loading your ticket…</p><noscript><p>This page needs JavaScript to follow your ticket.</p></noscript></main>`,
   })
   return new Response(html, { status: 200, headers })
+}
+
+/**
+ * The phone page's service worker at `/t/sw.js` (contract §25): same origin, scope `/t/` (its
+ * folder), so it serves every ticket's page and nothing else. Revalidated at each check so an
+ * upgraded Lobby's worker replaces the old one.
+ */
+export function phoneServiceWorker(): Response {
+  return new Response(PHONE_SERVICE_WORKER, {
+    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+  })
 }

@@ -17,7 +17,7 @@ import { trackingPath } from '../tickets'
 import type { PhoneService, PhoneStatus, UnitView } from './service'
 import type { PhoneWaits } from './waits'
 import { phoneAnswer, ticketNotFound, LONG_POLL_MS } from './live'
-import { phonePage } from './page'
+import { phonePage, phoneServiceWorker } from './page'
 import { leaveQueueDocs, moreTimeDocs, giveFeedbackDocs, readTicketByTrackingCodeDocs } from './docs'
 
 export const PHONE_API = '/api/phone/v1'
@@ -80,6 +80,7 @@ export function phoneRoutes(deps: PhoneDeps, { phone, phoneActions: actions, pho
   }
 
   return new Elysia({ name: 'lobby.phone' })
+    .get('/t/sw.js', () => phoneServiceWorker(), { detail: { hide: true } })
     .get('/t/:code', ({ params, query }) => phonePage(params.code, query), { detail: { hide: true } })
     .get('/t/:code/qr.svg', ({ params, request, server }) => {
       admit(request, server)

@@ -4,6 +4,7 @@ import devicesScript from './generated/devices.js' with { type: 'text' }
 import devicesStylesheet from './client/devices/devices.css' with { type: 'text' }
 import phoneScript from './generated/phone.js' with { type: 'text' }
 import phoneStylesheet from './client/phone/phone.css' with { type: 'text' }
+import phoneServiceWorker from './generated/phone-sw.js' with { type: 'text' }
 import reportsScript from './generated/reports.js' with { type: 'text' }
 import reportsStylesheet from './client/reports/reports.css' with { type: 'text' }
 import loginScript from './generated/login.js' with { type: 'text' }
@@ -123,6 +124,13 @@ export const ASSETS = {
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS
+
+/**
+ * The phone page's service worker (contract §25 web push). Not a hashed asset: a service
+ * worker's URL must stay the same for the browser to update it, and its folder is its scope, so
+ * the phone feature serves it at `/t/sw.js` (scope `/t/`), revalidated on every check.
+ */
+export const PHONE_SERVICE_WORKER: string = phoneServiceWorker
 
 /** The URL prefixes the registry's files are served under. */
 export const ASSET_PREFIXES: readonly string[] = [...new Set(Object.values(ASSETS).map((a) => a.prefix))]

@@ -3,7 +3,7 @@ import { SCRIPT, STYLESHEET } from './assets'
 
 // The page door: other features render their pages in this frame and name their files through
 // `ASSETS`. Loading it loads the embedded assets, so the feature doors (index.ts) do not export it.
-export { ASSETS } from './assets'
+export { ASSETS, PHONE_SERVICE_WORKER } from './assets'
 export { assetRoutes } from './asset-route'
 
 /**

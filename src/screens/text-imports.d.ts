@@ -68,3 +68,7 @@ declare module '*/hq.css' {
   const text: string
   export default text
 }
+declare module '*/generated/phone-sw.js' {
+  const text: string
+  export default text
+}

@@ -14,7 +14,7 @@ const LABELS = { branch: 'sectionBranch', devices: 'sectionDevices', staff: 'sec
 
 describe('the console sections by role', () => {
   test('an admin sees every section; a manager not Staff nor Keys and webhooks', () => {
-    expect(visibleTo('admin')).toEqual(['branch', 'devices', 'staff', 'keys', 'voice', 'audit'])
+    expect(visibleTo('admin')).toEqual(['branch', 'devices', 'staff', 'keys', 'voice', 'notifications', 'audit'])
     expect(visibleTo('manager')).toEqual(['branch', 'devices', 'voice', 'audit'])
   })
 

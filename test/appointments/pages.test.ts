@@ -45,7 +45,7 @@ describe('the booking page /book/{locationId} (contract §21)', () => {
     expect(ar).toContain('dir="rtl"')
     expect(ar).toContain('حجز موعد')
 
-    const done = await post(ctx, '/book/loc_hall', { serviceId: 'svc_accounts', date: '2026-11-26', startAt: SLOT, name: 'Amal Haddad', phone: '+49 30 1234567', email: '' })
+    const done = await post(ctx, '/book/loc_hall', { serviceId: 'svc_accounts', date: '2026-11-26', startAt: SLOT, name: 'Amal Haddad', phone: '+49 30 1234567', email: '', consent: 'on' })
     expect(done.status).toBe(303)
     const location = done.headers.get('location')!
     expect(location).toMatch(/^\/b\/[2-9A-HJKMNP-TV-Z]{8}\?new=1$/)

@@ -49,7 +49,7 @@ describe('SMS through an HTTP gateway', () => {
     const ticket = await issued(ctx)
     const res = await notify(ctx, codeOf(ctx, ticket.id), { channel: 'sms', to: '07400 123456' })
     expect(res.status).toBe(201)
-    expect((await jsonOf(res)).data).toEqual({ contacts: [{ channel: 'sms', shown: '+44 •••• ••56' }] })
+    expect((await jsonOf(res)).data).toEqual({ contacts: [{ channel: 'sms', shown: '+44 •••• ••56' }], channels: ['sms'] })
     expect((await callNext(ctx, 'cnt_1')).status).toBe(200)
     // Written with the call, not sent yet: nothing on the request path.
     expect(messages(ctx).map((m) => [m.kind, m.channel, m.status])).toEqual([['called', 'sms', 'PENDING']])

@@ -36,10 +36,12 @@ describe('no number or address in clear where §25 forbids it', () => {
         webPush: { subject: 'mailto:branch@example.com', allowPrivateEndpoints: true },
       }
       const unit = doc.workspaces[0]!.queueUnits![0]!
+      unit.locations![0]!.remoteJoin = { enabled: true }
       unit.webhooks = [{ id: 'whk_all', url: 'http://127.0.0.1:9/hooks', events: ['ticket.created', 'ticket.called', 'ticket.no_show', 'ticket.cancelled', 'ticket.approaching', 'appointment.booked', 'appointment.cancelled'] }]
     })
     const browser = browserSubscription(push.endpoint('/push/personal-endpoint-xyz'))
-    const personal = ['07400 700001', '+447400700001', '7400700001', 'walkin.customer@example.com', 'booking.customer@example.com', '07400 700002', '+447400700002', '7400700002', 'personal-endpoint-xyz', browser.subscription.keys.p256dh]
+    const personal = ['07400 700001', '+447400700001', '7400700001', 'walkin.customer@example.com', 'booking.customer@example.com', '07400 700002', '+447400700002', '7400700002', 'personal-endpoint-xyz', browser.subscription.keys.p256dh,
+      '07400 700003', '+447400700003', '7400700003', 'join.customer@example.com', '07400 700004', '+447400700004', '7400700004', 'form.customer@example.com']
 
     const first = await issued(ctx)
     const second = await issued(ctx)
@@ -49,6 +51,12 @@ describe('no number or address in clear where §25 forbids it', () => {
     }
     expect((await request(ctx.app, 'POST', `/api/phone/v1/tickets/${code(second.id)}/notify`, { headers: ORIGIN, body: { channel: 'sms', to: '+44 7400 700002' } })).status).toBe(201)
     await booked(ctx, { startAt: '2026-11-26T10:00:00+01:00', phone: '07400 700002', email: 'booking.customer@example.com' })
+    // The join page (JSON) and the booking form with their consent box (the pages' side of §25).
+    const joined = await request(ctx.app, 'POST', '/join/loc_hall', { headers: ORIGIN, body: { serviceId: 'svc_accounts', phone: '07400 700003', email: 'join.customer@example.com', consent: true } })
+    expect(joined.status).toBe(201)
+    expect(ctx.db.$client.query('SELECT channel, address FROM notification_contacts WHERE ticket_id = ?1 ORDER BY channel').all((await joined.json() as any).data.ticket.id)).toEqual([{ channel: 'email', address: 'join.customer@example.com' }, { channel: 'sms', address: '+447400700003' }])
+    const form = new URLSearchParams({ serviceId: 'svc_accounts', date: '2026-11-26', startAt: '2026-11-26T08:15:00.000Z', name: 'Form Customer', phone: '07400 700004', email: 'form.customer@example.com', consent: 'on' })
+    expect((await request(ctx.app, 'POST', '/book/loc_hall', { headers: { ...ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, raw: form.toString() })).status).toBe(303)
     expect((await callNext(ctx, 'cnt_1')).status).toBe(200)
     expect((await request(ctx.app, 'POST', `/api/operator/v1/tickets/${first.id}/no-show`, { headers: { authorization: `Bearer ${ctx.key('operator')}` } })).status).toBe(200)
     const raw = JSON.stringify({ from: '+447400700002', text: '1' })

@@ -125,7 +125,7 @@ describe('the customer removes their contact; deletion on time', () => {
     const listed = await jsonOf(await request(ctx.app, 'GET', `/api/phone/v1/tickets/${codeOf(ctx, t.id)}/notify`))
     expect(listed.data.contacts).toEqual([{ channel: 'sms', shown: '+44 •••• ••01' }])
     const removed = await request(ctx.app, 'DELETE', `/api/phone/v1/tickets/${codeOf(ctx, t.id)}/notify`, { headers: ORIGIN })
-    expect((await jsonOf(removed)).data).toEqual({ contacts: [] })
+    expect((await jsonOf(removed)).data).toEqual({ contacts: [], channels: ['sms', 'email'] })
     expect(messages(ctx).map((m) => [m.status, m.last_error])).toEqual([['SKIPPED', 'contact removed by the customer']])
 
     const u = await issued(ctx)

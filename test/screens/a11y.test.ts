@@ -232,7 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
       problems.push(...(await axeProblems(page, `console pairing sheet ${lang}`)))
     }
     for (const lang of LANGS) {
-      for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'audit']) {
+      for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'notifications', 'audit']) {
         await page.goto(`${lobby.url}/admin?lang=${lang}#${section}`)
         await page.locator(`#admin-nav a[href="#${section}"][aria-current="page"]`).waitFor()
         await page.locator('#admin-main .section-body').waitFor()

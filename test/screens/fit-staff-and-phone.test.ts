@@ -253,10 +253,10 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     expect(failures).toEqual([])
   }, 90_000)
 
-  test('the console (/admin): every section (Branch, Devices, Staff, Keys, Voice, Audit) with every fold open, at 1280×800 and 1920×1080', async () => {
+  test('the console (/admin): every section (Branch, Devices, Staff, Keys, Voice, Notifications, Audit) with every fold open, at 1280×800 and 1920×1080', async () => {
     await signIn(page, lobby, PEOPLE.admin.username)
     const failures: string[] = []
-    for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'audit']) {
+    for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'notifications', 'audit']) {
       failures.push(...(await checkAll(`admin-${section}`, CONSOLE, async (lang) => {
         await page.goto(`${withLang('/admin', lang)}#${section}`)
         await page.locator(`#admin-nav a[href="#${section}"][aria-current="page"]`).waitFor()

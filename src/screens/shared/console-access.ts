@@ -11,11 +11,13 @@ export const SECTION_ROLES = {
   staff: ['admin'],
   keys: ['admin'],
   voice: ['admin', 'manager'],
+  // Contract §25: gateways, secrets and the SMS bill are the administrators'.
+  notifications: ['admin'],
   audit: ['admin', 'manager'],
 } as const satisfies Record<string, readonly ConsoleRole[]>
 
 /** The sections' ids in navigation order. */
-export const SECTION_ORDER = ['branch', 'devices', 'staff', 'keys', 'voice', 'audit'] as const satisfies readonly (keyof typeof SECTION_ROLES)[]
+export const SECTION_ORDER = ['branch', 'devices', 'staff', 'keys', 'voice', 'notifications', 'audit'] as const satisfies readonly (keyof typeof SECTION_ROLES)[]
 
 /** The ids of the sections `role` sees, in navigation order. */
 export function sectionsFor(role: ConsoleRole): string[] {

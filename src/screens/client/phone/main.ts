@@ -8,6 +8,7 @@ import { Chime } from '../chime'
 import { languageOfName, matchLanguage, nameIn } from '../names'
 import { languageName } from '../../shared/language-name'
 import { PHONE_WORD_LANGUAGES, phoneWords, type PhoneWords } from './strings'
+import { NotifyPart } from './notify'
 
 type Names = Record<string, string>
 /** The wire format of `GET /api/phone/v1/tickets/{code}` (src/phone/service.ts). */
@@ -59,6 +60,9 @@ class PhonePage {
   private approached = false
   private current: Status | null = null
   private controlsFor = ''
+  /** Contract §25 "Notify me": read once the ticket is first seen waiting. */
+  private readonly notify = new NotifyPart(this.code, () => this.words)
+  private notifyAsked = false
 
   constructor() {
     // Until the first status: the URL's language (the server wrote the same into the page).
@@ -161,6 +165,15 @@ class PhonePage {
       )
       this.current = status
       this.drawControls()
+      if (!this.notifyAsked) {
+        this.notifyAsked = true
+        void this.notify.load(() => {
+          this.controlsFor = ''
+          this.drawControls()
+        }).then((loaded) => {
+          if (!loaded) this.notifyAsked = false
+        })
+      }
       return false
     }
     this.current = null
@@ -172,7 +185,10 @@ class PhonePage {
         h('p', { class: 'phone-call-text' }, fill(called ? w.called : w.serving, { counter })),
         called ? h('p', null, w.calledHint) : null),
       ...head,
+      // Contract §25: the contacts stay removable while the ticket is called or served.
+      ...(this.notify.offered ? [this.notify.element] : []),
     )
+    if (this.notify.offered) this.notify.draw()
     if (called && status.callCount > this.lastCall) this.alert()
     this.lastCall = status.callCount
     return false
@@ -198,7 +214,7 @@ class PhonePage {
     const status = this.current
     if (status === null || status.state !== 'WAITING') return
     const w = this.words
-    const key = [this.lang, this.confirming, this.busy, status.moreTimeLeft, status.ticketNumber, notificationState()].join('|')
+    const key = [this.lang, this.confirming, this.busy, status.moreTimeLeft, status.ticketNumber, notificationState(), this.notify.offered].join('|')
     if (key === this.controlsFor) return
     this.controlsFor = key
     this.controls.setAttribute('aria-label', w.actionsLabel)
@@ -220,15 +236,20 @@ class PhonePage {
     more.setAttribute('aria-describedby', 'more-hint')
     const leave = button(w.leave, 'phone-button phone-quiet', () => this.confirm(true))
     leave.disabled = this.busy
-    const notify = notificationState() === 'default' ? button(w.notifyMe, 'phone-button phone-quiet', () => void this.askNotify()) : null
+    // Contract §25: where the branch sends messages, "Notify me" is theirs (push, a number, an
+    // address); else the in-page notice of §20, which works while this page stays open.
+    const offered = this.notify.offered
+    const notify = !offered && notificationState() === 'default' ? button(w.notifyMe, 'phone-button phone-quiet', () => void this.askNotify()) : null
+    if (offered) this.notify.draw()
     this.controls.replaceChildren(
       more,
       h('p', { class: 'phone-hint', id: 'more-hint' }, status.moreTimeLeft === 0 ? w.moreTimeLimit : `${w.moreTimeHint} ${status.moreTimeLeft === 1 ? w.moreTimeOnce : w.moreTimeTwice}`),
       leave,
       ...(notify === null ? [] : [notify, h('p', { class: 'phone-hint' }, w.notifyHint)]),
-      ...(notificationState() === 'granted' ? [h('p', { class: 'phone-hint' }, w.notifyOn)] : []),
-      ...(notificationState() === 'denied' ? [h('p', { class: 'phone-hint' }, w.notifyBlocked)] : []),
+      ...(!offered && notificationState() === 'granted' ? [h('p', { class: 'phone-hint' }, w.notifyOn)] : []),
+      ...(!offered && notificationState() === 'denied' ? [h('p', { class: 'phone-hint' }, w.notifyBlocked)] : []),
       this.note,
+      ...(offered ? [this.notify.element] : []),
     )
   }
 
@@ -294,7 +315,7 @@ class PhonePage {
     } catch {}
     // Sounds only where the phone already allows it (after a tap on the page): no surprise.
     void this.chime.play()
-    if (notificationState() === 'granted') {
+    if (notificationState() === 'granted' && !this.notify.pushing) {
       try {
         new Notification(this.words.approaching, { body: text, tag: `lobby-${this.code.slice(0, 8)}`, lang: this.lang })
       } catch {}
