@@ -9,7 +9,7 @@ import { ROLE_HOME, type DeviceService } from '../devices'
 
 /*
  * The /admin page (contract §17) and the start page `/`. Both are server-rendered frames on the
- * page toolkit: /admin's bundle (src/screens/client/admin/) fills its sections in from the admin
+ * page toolkit: /admin's bundle (src/client/admin/) fills its sections in from the admin
  * API; `/` is plain links and needs no script. Signed out, /admin sends the browser to /login;
  * a clerk gets a page saying in words that the console is not for them (403).
  */

@@ -2,13 +2,13 @@
  * The wire: what the server sends and the browser pages read, as TYPES derived from the
  * servers' own TypeBox schemas (`Static<typeof Schema>`), so the two cannot drift apart.
  *
- * Browser code (src/screens/client/**) imports this module with `import type` only: every
+ * Browser code (src/client/**) imports this module with `import type` only: every
  * import here is `import type` too, so the bundler erases all of it and no server code
  * reaches a bundle (test/screens/contract.test.ts checks the bundles and the imports). The
  * values the browser needs at run time (close codes) are in ../screens/shared/close-codes.ts, which imports
  * nothing.
  *
- * The browser's tsconfig (src/screens/client/tsconfig.json) typechecks the server files these
+ * The browser's tsconfig (src/client/tsconfig.json) typechecks the server files these
  * types come from, with bun-types.
  */
 import type { Static } from '@sinclair/typebox'

@@ -7,8 +7,8 @@ import { HQ_SESSION_COOKIE } from './routes'
 /*
  * The head-office console's pages (contract §26): server-rendered frames on the shared page
  * toolkit, English or Arabic (`?lang=ar`, right to left). Sign-in and setup reuse the branch's
- * sign-in bundle (src/screens/client/login/, which posts to the form's `data-api`); /hq,
- * /hq/live and /hq/reports are filled by src/screens/client/hq/main.ts from /api/hq/v1. A page
+ * sign-in bundle (src/client/login/, which posts to the form's `data-api`); /hq,
+ * /hq/live and /hq/reports are filled by src/client/hq/main.ts from /api/hq/v1. A page
  * for someone not signed in sends them to /hq/login.
  */
 

@@ -3,7 +3,7 @@ import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 
 /*
  * The /manage page's frame (contract §22): server-rendered in English or Arabic (`?lang=ar`,
- * right to left), filled and kept live by src/screens/client/manage/main.ts over the floor's
+ * right to left), filled and kept live by src/client/manage/main.ts over the floor's
  * websocket. A person without the role gets a page in words (403), never the floor.
  */
 

@@ -5,7 +5,7 @@ import type { UserRole } from './service'
 /**
  * The sign-in and setup pages (contract §16): small server-rendered HTML on the shared page
  * frame, English or Arabic (`?lang=ar`, right to left), every control labelled, errors in words.
- * The one script (src/screens/client/login/main.ts) posts the form with fetch; it and the
+ * The one script (src/client/login/main.ts) posts the form with fetch; it and the
  * stylesheet are the asset registry's `login.js` and `login.css` (no CDN, no inline script: the
  * pages keep the screens' CSP, whose `form-action 'none'` also stops a form from ever being
  * sent without it, so a password never lands in a URL). The words are here, in the page's

@@ -2,7 +2,7 @@
  * The rule each validation detail breaks, machine-readable beside its English `message`
  * (contract §24 "Errors in words"): `{path, message, rule, params}`. The API's integrators keep
  * reading `message`; the console turns `rule` and `params` into words in the page's language at
- * the field `path` names (src/screens/client/admin/error-words.ts), so no page shows a JSON
+ * the field `path` names (src/client/admin/error-words.ts), so no page shows a JSON
  * Pointer, a regular expression or a schema type. Params never hold a pointer. Imports nothing.
  */
 

@@ -1,20 +1,20 @@
 import screensScript from './generated/screens.js' with { type: 'text' }
-import screensStylesheet from './client/screens.css' with { type: 'text' }
+import screensStylesheet from './styles/screens.css' with { type: 'text' }
 import devicesScript from './generated/devices.js' with { type: 'text' }
-import devicesStylesheet from './client/devices/devices.css' with { type: 'text' }
+import devicesStylesheet from './styles/devices.css' with { type: 'text' }
 import phoneScript from './generated/phone.js' with { type: 'text' }
-import phoneStylesheet from './client/phone/phone.css' with { type: 'text' }
+import phoneStylesheet from './styles/phone.css' with { type: 'text' }
 import phoneServiceWorker from './generated/phone-sw.js' with { type: 'text' }
 import reportsScript from './generated/reports.js' with { type: 'text' }
-import reportsStylesheet from './client/reports/reports.css' with { type: 'text' }
+import reportsStylesheet from './styles/reports.css' with { type: 'text' }
 import loginScript from './generated/login.js' with { type: 'text' }
-import loginStylesheet from './client/login/login.css' with { type: 'text' }
+import loginStylesheet from './styles/login.css' with { type: 'text' }
 import manageScript from './generated/manage.js' with { type: 'text' }
-import manageStylesheet from './client/manage/manage.css' with { type: 'text' }
+import manageStylesheet from './styles/manage.css' with { type: 'text' }
 import adminScript from './generated/admin.js' with { type: 'text' }
-import adminStylesheet from './client/admin/admin.css' with { type: 'text' }
+import adminStylesheet from './styles/admin.css' with { type: 'text' }
 import hqScript from './generated/hq.js' with { type: 'text' }
-import hqStylesheet from './client/hq/hq.css' with { type: 'text' }
+import hqStylesheet from './styles/hq.css' with { type: 'text' }
 import chartStylesheet from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { precompress, type Precompressed } from './precompress' with { type: 'macro' }
 
@@ -97,30 +97,30 @@ const reportsCss = `${chartStylesheet}\n${reportsStylesheet}`
 
 /** Every page asset, by name. */
 export const ASSETS = {
-  /** The screens' bundle (src/screens/client/main.ts) and stylesheet: the TV boards. */
+  /** The screens' bundle (src/client/main.ts) and stylesheet: the TV boards. */
   'screens.js': asset('/screens/assets', 'screens', 'js', screensScript, precompress('src/screens/generated/screens.js')),
-  'screens.css': asset('/screens/assets', 'screens', 'css', screensStylesheet, precompress('src/screens/client/screens.css')),
+  'screens.css': asset('/screens/assets', 'screens', 'css', screensStylesheet, precompress('src/screens/styles/screens.css')),
   /** The device pages' bundle (/pair, /desk, /kiosk, /screens), on the screens' toolkit. */
   'devices.js': asset('/devices/assets', 'devices', 'js', devicesScript, precompress('src/screens/generated/devices.js')),
-  'devices.css': asset('/devices/assets', 'devices', 'css', devicesStylesheet, precompress('src/screens/client/devices/devices.css')),
+  'devices.css': asset('/devices/assets', 'devices', 'css', devicesStylesheet, precompress('src/screens/styles/devices.css')),
   /** The phone page's own small bundle: under 60 KB together (contract §10). */
   'phone.js': asset('/phone/assets', 'phone', 'js', phoneScript, precompress('src/screens/generated/phone.js')),
-  'phone.css': asset('/phone/assets', 'phone', 'css', phoneStylesheet, precompress('src/screens/client/phone/phone.css')),
+  'phone.css': asset('/phone/assets', 'phone', 'css', phoneStylesheet, precompress('src/screens/styles/phone.css')),
   /** /reports: its bundle (uPlot bundled in) and uPlot's stylesheet then its own; never from a CDN. */
   'reports.js': asset('/reports/assets', 'reports', 'js', reportsScript, precompress('src/screens/generated/reports.js')),
-  'reports.css': asset('/reports/assets', 'reports', 'css', reportsCss, precompress('node_modules/uplot/dist/uPlot.min.css', 'src/screens/client/reports/reports.css')),
+  'reports.css': asset('/reports/assets', 'reports', 'css', reportsCss, precompress('node_modules/uplot/dist/uPlot.min.css', 'src/screens/styles/reports.css')),
   /** The sign-in and setup pages (/login, /login/setup; contract §16). */
   'login.js': asset('/login/assets', 'login', 'js', loginScript, precompress('src/screens/generated/login.js')),
-  'login.css': asset('/login/assets', 'login', 'css', loginStylesheet, precompress('src/screens/client/login/login.css')),
+  'login.css': asset('/login/assets', 'login', 'css', loginStylesheet, precompress('src/screens/styles/login.css')),
   /** The live floor (/manage; contract §22). */
   'manage.js': asset('/manage/assets', 'manage', 'js', manageScript, precompress('src/screens/generated/manage.js')),
-  'manage.css': asset('/manage/assets', 'manage', 'css', manageStylesheet, precompress('src/screens/client/manage/manage.css')),
+  'manage.css': asset('/manage/assets', 'manage', 'css', manageStylesheet, precompress('src/screens/styles/manage.css')),
   /** The administration console (/admin) and the start page (/; contract §17). */
   'admin.js': asset('/admin/assets', 'admin', 'js', adminScript, precompress('src/screens/generated/admin.js')),
-  'admin.css': asset('/admin/assets', 'admin', 'css', adminStylesheet, precompress('src/screens/client/admin/admin.css')),
+  'admin.css': asset('/admin/assets', 'admin', 'css', adminStylesheet, precompress('src/screens/styles/admin.css')),
   /** The head-office console (`lobby hq serve`: /hq, /hq/live, /hq/reports; contract §26). */
   'hq.js': asset('/hq/assets', 'hq', 'js', hqScript, precompress('src/screens/generated/hq.js')),
-  'hq.css': asset('/hq/assets', 'hq', 'css', hqStylesheet, precompress('src/screens/client/hq/hq.css')),
+  'hq.css': asset('/hq/assets', 'hq', 'css', hqStylesheet, precompress('src/screens/styles/hq.css')),
 } as const satisfies Record<string, Asset>
 
 export type AssetName = keyof typeof ASSETS

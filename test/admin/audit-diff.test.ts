@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test'
-import { auditChange, fieldLabel, valueText } from '../../src/screens/client/admin/audit-diff'
+import { auditChange, fieldLabel, valueText } from '../../src/client/admin/audit-diff'
 import { auditTypesFor, AUDIT_ADMIN_ONLY_TYPES } from '../../src/screens/shared/console-access'
 
 /*
  * The audit log shows each change as its fields, before → after (contract §24): the rows the
- * Audit section draws, without a browser (src/screens/client/admin/audit-diff.ts).
+ * Audit section draws, without a browser (src/client/admin/audit-diff.ts).
  */
 
 const entry = (type: string, before: unknown, after: unknown) => ({ entity: { type, id: 'x' }, before, after })

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core'
-import { fill, type Strings } from '../../src/screens/client/admin/strings'
+import { fill, type Strings } from '../../src/client/admin/strings'
 import { ensureBinary } from '../support/binary'
 import type { Lobby } from '../screens/support'
 

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS, shoot } from '../support/shots'
 import { addConsoleStaff, addHours, setPassword, signIn } from './browser-support'
-import { fill, STRINGS } from '../../src/screens/client/admin/strings'
+import { fill, STRINGS } from '../../src/client/admin/strings'
 
 /*
  * The administration console (contract §17) in headless Chromium against dist/lobby (build it

@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS, shoot as shootPage } from '../support/shots'
 import { addConsoleStaff, signIn } from './browser-support'
-import { STRINGS, type Lang } from '../../src/screens/client/admin/strings'
+import { STRINGS, type Lang } from '../../src/client/admin/strings'
 
 /*
  * The Branch editors' pickers (contract §24) in headless Chromium against dist/lobby (build it

@@ -5,7 +5,7 @@ import { applyProvisioning } from '../../src/provisioning/service'
 import { exportProvisioning } from '../../src/provisioning/export'
 import type { ProvisioningFile } from '../../src/provisioning/model'
 import { applyMergePatch } from '../../src/platform/merge-patch'
-import { mergeDiff } from '../../src/screens/client/admin/merge-diff'
+import { mergeDiff } from '../../src/client/admin/merge-diff'
 
 /*
  * Contract §24, "a save changes what it names, nothing else": the console saves a JSON Merge

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from '../screens/support'
 import { SHOTS, shoot } from '../support/shots'
 import { addConsoleStaff, addHours, signIn } from './browser-support'
-import { STRINGS } from '../../src/screens/client/admin/strings'
+import { STRINGS } from '../../src/client/admin/strings'
 
 /*
  * The console's Devices, Staff, Keys and Voice sections in headless Chromium against

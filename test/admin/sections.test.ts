@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { sectionsFor } from '../../src/screens/shared/console-access'
-import { STRINGS } from '../../src/screens/client/admin/strings'
+import { STRINGS } from '../../src/client/admin/strings'
 
 /*
  * The console page's navigation (contract §17): built from SECTIONS by the role the server

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { reconnectDelayMs } from '../../src/screens/client/reconnect'
+import { reconnectDelayMs } from '../../src/client/reconnect'
 
 test('pages retry at most every 2 s while the server is away, so they are back within 3 s of it (contract §23)', () => {
   for (const random of [0, 0.5, 0.999]) {

@@ -6,7 +6,7 @@ import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchSharedBrowser, Lobby, loca
 import { addHours, PASSWORD, signIn } from '../admin/browser-support'
 import { ensureBinary } from '../support/binary'
 import { scratchShots, shoot } from '../support/shots'
-import { fill, STRINGS } from '../../src/screens/client/admin/strings'
+import { fill, STRINGS } from '../../src/client/admin/strings'
 
 /*
  * Issue 44's "Done when", as one person does it in Chromium against dist/lobby (contract §24;

@@ -65,7 +65,7 @@ describe('the sign-in and setup pages (contract §16)', () => {
     expect(script.status).toBe(200)
     expect(script.headers.get('content-type')).toContain('javascript')
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    // The bundle of src/screens/client/login/main.ts: reads the form's endpoint and messages, words a Retry-After.
+    // The bundle of src/client/login/main.ts: reads the form's endpoint and messages, words a Retry-After.
     const text = await script.text()
     expect(text).toBe(LOGIN_SCRIPT.body)
     for (const part of ['form[data-api]', 'retry-after', '{minutes}', 'MISMATCH']) expect(text).toContain(part)

@@ -16,18 +16,18 @@ import { dirname, join, relative, resolve } from 'node:path'
  * index.ts exports them); the composition root (`src/root/`, `src/app.ts`) mounts each
  * feature's plugin from its `routes.ts`, which no door exports either. Three readers are exempt, each for its own reason:
  * `src/db/schema.ts` (the drizzle-kit barrel gathers every `tables.ts`); the browser program
- * `src/screens/client/` (a door brings server code into a bundle; test/screens/contract.test.ts
+ * `src/client/` (a door brings server code into a bundle; test/screens/contract.test.ts
  * keeps it to the contract, `screens/shared/` and `reports/csv.ts`); and the wire,
  * `src/contract/`, which reads the features' schema modules with `import type` only (this test
  * fails on a value import there). A data file (`.yaml`, `.css`, a bundle) is not a module.
  *
  * Circles: drawn from every import (types included) between feature folders, the contract and
- * the browser program (`screens/client`, its own node: it is built and type-checked apart),
+ * the browser program (`client`, its own node: it is built and type-checked apart),
  * the house has no circle.
  */
 const SRC = resolve(import.meta.dir, '../../src')
 const NOT_FEATURES = new Set(['platform', 'cli', 'db', 'root', 'contract'])
-const BROWSER = 'screens/client'
+const BROWSER = 'client'
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -89,7 +89,7 @@ export function importViolations(files: Map<string, string>): string[] {
 function unitOf(path: string[]): string | null {
   // A one-segment path is a top file (app.ts, server.ts, …) or a folder: a feature's door.
   if (path.length < 2 && (path[0]!.includes('.') || /^(app|server|main|version)$/.test(path[0]!))) return null
-  if (path[0] === 'screens' && path[1] === 'client') return BROWSER
+  if (path[0] === 'client') return BROWSER
   if (path[0] === 'contract') return 'contract'
   return NOT_FEATURES.has(path[0]!) ? null : path[0]!
 }
@@ -205,9 +205,9 @@ describe('the direction of imports', () => {
       ['cli/demo.ts', "const m = await import('../replication/replicator')"],
       ['db/schema.ts', "export * from '../queue/tables'"],
       ['db/migrate.ts', "export * from '../queue/tables'"],
-      ['screens/client/reports/main.ts', "import { toCsv } from '../../../reports/csv'\nimport { formatNumber } from '../../shared/format'"],
-      ['screens/page.ts', "import { formatNumber } from './client/format'"],
-      ['desk/page.ts', "import { formatNumber } from '../screens/client/format'"],
+      ['client/reports/main.ts', "import { toCsv } from '../../reports/csv'\nimport { formatNumber } from '../../screens/shared/format'"],
+      ['screens/page.ts', "import { formatNumber } from './shared/format'"],
+      ['desk/page.ts', "import { formatNumber } from '../screens/shared/format'"],
       ['contract/wire.ts', "import type { DeskView } from '../desk/model'\nimport { DeskCodes } from '../desk/errors'"],
     ])
     expect(deepImports(files)).toEqual([
@@ -218,7 +218,7 @@ describe('the direction of imports', () => {
       'reports/page.ts: imports ../kiosk/routes, inside kiosk/; import it from its door, kiosk/index.ts',
       'cli/demo.ts: imports ../replication/replicator, inside replication/; import it from its door, replication/index.ts',
       'db/migrate.ts: imports ../queue/tables, inside queue/; import it from its door, queue/index.ts',
-      'desk/page.ts: imports ../screens/client/format, inside screens/; import it from its door, screens/index.ts',
+      'desk/page.ts: imports ../screens/shared/format, inside screens/; import it from its door, screens/index.ts',
       'contract/wire.ts: the contract imports ../desk/errors by value (the wire reads schemas with import type only)',
     ])
   })
@@ -230,17 +230,17 @@ describe('the direction of imports', () => {
       ['devices/access.ts', "import { admitQueueCaller } from '../queue'\nimport { x } from '../platform/http'"],
       ['desk/errors.ts', "import { DeviceCodes } from '../devices'"],
       ['screens/page.ts', "import { x } from './shared/options'"],
-      ['screens/client/desk.ts', "import type { DeskView } from '../../contract/wire'\nimport { y } from '../shared/options'"],
+      ['client/desk.ts', "import type { DeskView } from '../contract/wire'\nimport { y } from '../screens/shared/options'"],
       ['contract/wire.ts', "import type { DeskView } from '../desk/model'"],
-      ['widgets/store.ts', "import { z } from '../root/deps'\nimport css from '../screens/client/screens.css'"],
+      ['widgets/store.ts', "import { z } from '../root/deps'\nimport css from '../screens/styles/screens.css'"],
     ])
     expect(circles(files)).toEqual([
       'a circle between queue, tickets: queue/service.ts → ../tickets; tickets/wait.ts → ../queue',
     ])
-    files.set('desk/page.ts', "import { x } from '../screens/client/format'")
+    files.set('desk/page.ts', "import { x } from '../client/format'")
     expect(circles(files)).toEqual([
       'a circle between queue, tickets: queue/service.ts → ../tickets; tickets/wait.ts → ../queue',
-      'a circle between contract, desk, screens/client: contract/wire.ts → ../desk/model; desk/page.ts → ../screens/client/format; screens/client/desk.ts → ../../contract/wire',
+      'a circle between client, contract, desk: client/desk.ts → ../contract/wire; contract/wire.ts → ../desk/model; desk/page.ts → ../client/format',
     ])
   })
 

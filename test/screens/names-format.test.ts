@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { nameIn, languageOfName } from '../../src/screens/client/names'
+import { nameIn, languageOfName } from '../../src/client/names'
 import { formatOpening } from '../../src/screens/shared/format'
 import { resolveName } from '../../src/platform/names'
 

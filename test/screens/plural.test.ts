@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { plural } from '../../src/screens/shared/plural'
-import { labelsFor } from '../../src/screens/client/i18n'
+import { labelsFor } from '../../src/client/i18n'
 
 describe('counts in words by the language\'s plural rules (src/screens/shared/plural.ts)', () => {
   test('English: one and other', () => {
