@@ -10,7 +10,7 @@
  *   stack-health <port> <database>
  */
 import { Elysia, t } from 'elysia'
-import * as schema from '../../src/db/schema'
+import * as schema from '../../src/schema'
 import { embeddedMigrations } from '../../src/db/migrations.generated'
 import { openDatabase } from '../../src/db/open'
 
@@ -20,7 +20,7 @@ const db = openDatabase(path, { create: false })
 const applied = new Set(db.$client.query<{ tag: string }, []>('SELECT tag FROM lobby_migrations').all().map((row) => row.tag))
 if (embeddedMigrations.some((m) => !applied.has(m.tag))) throw new Error(`${path} is not migrated`)
 // Every table module evaluated, as a start of Lobby's features evaluates them.
-if (Object.keys(schema).length === 0) throw new Error('no tables in src/db/schema')
+if (Object.keys(schema).length === 0) throw new Error('no tables in src/schema')
 new Elysia()
   .get('/health', () => ({ status: 'ok' as const }), { response: t.Object({ status: t.Literal('ok') }) })
   .listen({ port: Number(port), hostname: '127.0.0.1' })

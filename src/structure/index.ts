@@ -3,7 +3,7 @@
  * queue units, locations, services, counters), the opening-hours rules, and key minting. It sits
  * below tickets and every feature that reads the structure (docs/architecture.md), and imports
  * only platform. Nothing else of src/structure/ is imported from outside
- * (test/platform/imports.test.ts); src/db/schema.ts gathers its tables for drizzle-kit.
+ * (test/platform/imports.test.ts); src/schema.ts gathers its tables for drizzle-kit.
  */
 export { counterServices, counters } from './counters'
 export { credentials, workspaces } from './credentials'

@@ -2,7 +2,7 @@
  * The tickets feature's one door: everything another folder of src/ uses of ticket state is
  * exported here, and nothing else is imported from src/tickets/ (test/tickets/ownership.test.ts
  * fails when a file outside src/tickets/ imports one of its modules directly; the drizzle-kit
- * barrel src/db/schema.ts alone reads `./tables`, which is why no table object is exported here).
+ * barrel src/schema.ts alone reads `./tables`, which is why no table object is exported here).
  */
 
 // Wait estimates and the defaults provisioning and the queue's columns use.

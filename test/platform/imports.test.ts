@@ -15,7 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path'
  * `pages.ts`: the page frame and the device page, which load the embedded assets, so no
  * index.ts exports them); the composition root (`src/root/`, `src/app.ts`) mounts each
  * feature's plugin from its `routes.ts`, which no door exports either. Three readers are exempt, each for its own reason:
- * `src/db/schema.ts` (the drizzle-kit barrel gathers every `tables.ts`); the browser program
+ * `src/schema.ts` (the drizzle-kit barrel gathers every `tables.ts`); the browser program
  * `src/client/` (a door brings server code into a bundle; test/screens/contract.test.ts
  * keeps it to the contract, `screens/shared/` and `reports/csv.ts`); and the wire,
  * `src/contract/`, which reads the features' schema modules with `import type` only (this test
@@ -69,11 +69,12 @@ export function importViolations(files: Map<string, string>): string[] {
       if (to === null || to[0] === '..') continue
       const toFolder = to.length > 1 ? to[0]! : null
       const toFeature = toFolder !== null && !NOT_FEATURES.has(toFolder)
-      // db/open.ts is the connection; db/schema.ts and db/migrate.ts gather every feature's tables.
+      // db/open.ts is the connection; the database layer imports no feature (src/root/migrate.ts hands it the data steps).
       const dbOpen = toFolder === 'db' && /^open(\.ts)?$/.test(to[1] ?? '')
       if (folder === 'platform' && toFolder !== 'platform' && !dbOpen) {
         problems.push(`${path}: platform imports ${specifier} (platform may import only platform and db/open)`)
       }
+      if (folder === 'db' && unitOf(to) !== null) problems.push(`${path}: the database layer imports a feature (${specifier}); the caller hands it what it needs (src/root/migrate.ts)`)
       if (fromFeature && toFolder === 'cli') problems.push(`${path}: a feature imports the CLI (${specifier})`)
       if (fromFeature && toFeature && toFolder !== folder && /^routes(\.ts)?$/.test(to[to.length - 1]!)) {
         problems.push(`${path}: imports another feature's routes (${specifier}); move what it needs to that feature's service or model`)
@@ -103,7 +104,7 @@ export function deepImports(files: Map<string, string>): string[] {
   for (const [path, text] of files) {
     const from = path.split('/')
     const fromUnit = unitOf(from)
-    if (path === 'db/schema.ts' || fromUnit === BROWSER) continue
+    if (path === 'schema.ts' || fromUnit === BROWSER) continue
     for (const { specifier, typeOnly } of importsOf(text)) {
       const to = target(join(SRC, path), specifier)
       if (to === null || to[0] === '..' || to.length < 2 || !isModule(to)) continue
@@ -203,7 +204,7 @@ describe('the direction of imports', () => {
       ['app.ts', "import { deskRoutes } from './desk/routes'\nimport { DeskService } from './desk/service'"],
       ['reports/page.ts', "import { pageShell } from '../screens/page'\nimport { reportRoutes } from './routes'\nimport { kioskRoutes } from '../kiosk/routes'"],
       ['cli/demo.ts', "const m = await import('../replication/replicator')"],
-      ['db/schema.ts', "export * from '../queue/tables'"],
+      ['schema.ts', "export * from './queue/tables'"],
       ['db/migrate.ts', "export * from '../queue/tables'"],
       ['client/reports/main.ts', "import { toCsv } from '../../reports/csv'\nimport { formatNumber } from '../../screens/shared/format'"],
       ['screens/page.ts', "import { formatNumber } from './shared/format'"],
@@ -248,6 +249,7 @@ describe('the direction of imports', () => {
     const files = new Map([
       ['platform/a.ts', "import { Tickets } from '../tickets/service'\nimport type { X } from '../widgets/store'\nimport { y } from './b'\nimport type { Db } from '../db/open'"],
       ['platform/b.ts', "import type { AppDeps } from '../root/deps'\nimport * as schema from '../db/schema'"],
+      ['db/migrate.ts', "import { rebuildReportRollups } from '../tickets'\nimport { embeddedMigrations } from './migrations.generated'"],
       ['ops/config.ts', "import { UsageError } from '../cli/args'"],
       ['kiosk/routes.ts', "import {\n  DEVICES_API,\n} from '../devices/routes'\nimport { x } from './service'"],
       ['queue/routes.ts', "import { a } from './routes'\nexport { b } from '../screens/routes.ts'"],
@@ -259,6 +261,7 @@ describe('the direction of imports', () => {
       'platform/a.ts: platform imports ../widgets/store (platform may import only platform and db/open)',
       'platform/b.ts: platform imports ../root/deps (platform may import only platform and db/open)',
       'platform/b.ts: platform imports ../db/schema (platform may import only platform and db/open)',
+      'db/migrate.ts: the database layer imports a feature (../tickets); the caller hands it what it needs (src/root/migrate.ts)',
       'ops/config.ts: a feature imports the CLI (../cli/args)',
       "kiosk/routes.ts: imports another feature's routes (../devices/routes); move what it needs to that feature's service or model",
       "queue/routes.ts: imports another feature's routes (../screens/routes.ts); move what it needs to that feature's service or model",

@@ -12,10 +12,10 @@ const TICKET_TABLES = [
 ]
 const SQL_OVER_TICKET_TABLES = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+[\`"]?(${TICKET_TABLES.join('|')})\\b`, 'i')
 
-/** Source files outside src/tickets/, with the schema's re-export (src/db/schema.ts) left out: it only names the tables for drizzle-kit. */
+/** Source files outside src/tickets/, with the schema's re-export (src/schema.ts) left out: it only names the tables for drizzle-kit. */
 function filesOutsideTickets(): string[] {
   return [...new Bun.Glob('**/*.ts').scanSync(SRC)]
-    .filter((file) => !file.startsWith('tickets/') && file !== 'db/schema.ts' && !file.endsWith('.generated.ts') && !file.startsWith('screens/generated/'))
+    .filter((file) => !file.startsWith('tickets/') && file !== 'schema.ts' && !file.endsWith('.generated.ts') && !file.startsWith('screens/generated/'))
 }
 
 /**

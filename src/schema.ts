@@ -1,0 +1,18 @@
+// The whole Drizzle schema (drizzle.config.ts), gathered from the features that own the tables:
+// a top file like app.ts, so no lower folder imports the features.
+export * from './structure/credentials'
+export * from './widgets/tables'
+export * from './prayer/tables'
+export * from './structure/tables'
+export * from './structure/counters'
+export * from './tickets/tables'
+export * from './webhooks/tables'
+export * from './platform/tables'
+export * from './ops/tables'
+export * from './devices/tables'
+export * from './voice/tables'
+export * from './replication/tables'
+export * from './people/tables'
+export * from './appointments/tables'
+export * from './notifications/tables'
+export * from './hq/tables'
