@@ -2,15 +2,12 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import canonicalize from 'canonicalize'
 import type { AppointmentDeps } from './deps'
-import { ApiError, type ErrorDetail } from '../platform/errors'
+import { ApiError } from '../platform/errors'
 import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
-import { readIdempotencyKeyHeader, sha256Hex, type IdempotencyKeyPolicy } from '../platform/idempotency'
-import { assertSchema, compile } from '../platform/validation'
-import { isRealDate } from '../platform/time'
+import { sha256Hex } from '../platform/idempotency'
+import { assertSchema } from '../platform/validation'
 import { inReadTransaction } from '../platform/transactions'
-import { IDEMPOTENCY_KEY_MAX } from '../queue'
-import { trackedTicketJson } from '../tickets'
 import { requireDevice } from '../devices'
 import type { DeviceService } from '../devices'
 import type { PeopleService } from '../people'
@@ -18,64 +15,19 @@ import type { KioskService } from '../kiosk'
 import { toCsv } from '../reports'
 import { admitAppointmentCaller, admitAppointmentReportReader, type AppointmentCaller } from './access'
 import { AppointmentCodes } from './errors'
-import { BookAppointmentRequest, BOOKING_CODE_PATTERN, NoBody } from './model'
-import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService, type CheckInResult } from './service'
+import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService } from './service'
 import { bookingPages } from './pages'
 import {
   bookAppointmentDocs, cancelAppointmentDocs, checkInAppointmentDocs, kioskCheckInDocs, listAppointmentsDocs, listSlotsDocs, appointmentReportDocs, appointmentReportCsvDocs,
 } from './docs'
+import { ACTION_KEY, BOOK_KEY, CODE, MAX_BODY, checkBook, checkInJson, checkKiosk, checkNoBody, dateParam, notFound, query, readHeaders, requiredParam } from './requests'
+
+export { checkInJson, dateParam } from './requests'
 
 const BASE = '/api/operator/v1/appointments'
 /** The CSV's columns (contract §12's rule: the JSON fields, nested ones joined in lowerCamelCase). */
 export const APPOINTMENT_CSV_HEADER = ['date', 'locationId', 'serviceId', 'booked', 'cancelled', 'kept', 'missed', 'late', 'waitAfterCheckInSecondsCount', 'waitAfterCheckInSecondsAvg', 'waitAfterCheckInSecondsMax']
-const MAX_BODY = 4 * KiB
-const checkBook = compile(BookAppointmentRequest)
-const checkNoBody = compile(NoBody)
-const checkKiosk = compile(Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }), language: Type.Optional(Type.String({ maxLength: 35 })) }, { additionalProperties: false }))
-const CODE = new RegExp(BOOKING_CODE_PATTERN)
 
-const BOOK_KEY: IdempotencyKeyPolicy = { required: true, min: 1, max: IDEMPOTENCY_KEY_MAX, missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters`, invalid: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }
-const ACTION_KEY: IdempotencyKeyPolicy = { ...BOOK_KEY, required: false, missing: '' }
-
-/** Content-Type (when a body is sent or required) and the Idempotency-Key: every bad header listed, 400 INVALID_REQUEST. */
-function readHeaders(request: Request, raw: Uint8Array, policy: IdempotencyKeyPolicy, bodyRequired: boolean): string | null {
-  const details: ErrorDetail[] = []
-  if ((bodyRequired || raw.byteLength > 0) && !isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
-  const { key, problem } = readIdempotencyKeyHeader(request, policy)
-  if (problem !== null) details.push(problem)
-  if (details.length > 0) throw new ApiError(400, AppointmentCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
-  return key
-}
-
-function query(url: URL, name: string): string | undefined {
-  const v = url.searchParams.get(name)
-  return v === null || v === '' ? undefined : v
-}
-
-/** A `YYYY-MM-DD` query parameter (422 VALIDATION_FAILED naming it otherwise). */
-export function dateParam(url: URL, name: string, required = true): string | undefined {
-  const v = query(url, name)
-  if (v === undefined) {
-    if (!required) return undefined
-    throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'required: a date YYYY-MM-DD' }])
-  }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || !isRealDate(Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10)))) {
-    throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'must be a real date YYYY-MM-DD' }])
-  }
-  return v
-}
-
-function requiredParam(url: URL, name: string): string {
-  const v = query(url, name)
-  if (v === undefined || v.length > 64) throw new ApiError(422, AppointmentCodes.VALIDATION_FAILED, 'request validation failed', [{ path: `/${name}`, message: 'required: an ID' }])
-  return v
-}
-
-const notFound = () => new ApiError(404, AppointmentCodes.APPOINTMENT_NOT_FOUND, 'no such appointment for this caller')
-
-export function checkInJson(result: CheckInResult) {
-  return { appointment: appointmentJson(result.appointment), ticket: trackedTicketJson(result.ticket) }
-}
 
 /**
  * Contract §21's routes: the operator API at /api/operator/v1/appointments (a Queue key with
