@@ -65,9 +65,10 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
     .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin, notifications: services.notifications }))
     .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
+    // The live floor, which `serve` hands head office's link (contract §26), is decorated by
+    // manageRoutes already: decorating it here again made Elysia deep-merge the service into
+    // itself, walking every object it reaches (about half of the start's CPU, issue 50).
     .decorate('deps', deps)
     // `serve` asks it for a first administrator's setup link (contract §24) once it listens.
     .decorate('people', services.people)
-    // `serve` hands head office's link the live floor (contract §26).
-    .decorate('manage', services.manage)
 }
