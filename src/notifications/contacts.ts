@@ -1,4 +1,14 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
+import type { CountryCode, parsePhoneNumberFromString as Parse } from 'libphonenumber-js'
+
+/**
+ * libphonenumber-js on first use: its metadata (every country's numbering plan) took ~10 ms of
+ * every start, and most branches never parse a number (issue 50).
+ */
+let parser: typeof Parse | undefined
+function parsePhoneNumberFromString(...args: Parameters<typeof Parse>): ReturnType<typeof Parse> {
+  parser ??= (require('libphonenumber-js') as { parsePhoneNumberFromString: typeof Parse }).parsePhoneNumberFromString
+  return parser(...args)
+}
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 
