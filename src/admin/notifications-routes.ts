@@ -11,6 +11,7 @@ import { ADMIN_API } from './branch-routes'
 import { requireAdministrator } from './access'
 import { actorOf, jsonAfterGuard, ok } from './section-kit'
 import { relativeDetails } from './branch-service'
+import { applyMergePatch } from '../platform/merge-patch'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 
 /*
@@ -23,6 +24,9 @@ import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
 const MAX_BODY = 65_536
 const closed = { additionalProperties: false } as const
 const checkSettings = compile(NotificationSettings)
+/** A JSON Merge Patch (RFC 7386) of the settings: an object; what it holds is checked once merged. */
+const SettingsPatch = Type.Object({}, { additionalProperties: true, description: 'a JSON Merge Patch (RFC 7386) of the settings: the fields it names change (null removes one), every other keeps its value' })
+const checkPatch = compile(SettingsPatch)
 const TestSend = Type.Object({ channel: Type.Union([Type.Literal('sms'), Type.Literal('email')]), to: Type.String({ minLength: 1, maxLength: 254 }) }, closed)
 const checkTest = compile(TestSend)
 
@@ -72,6 +76,13 @@ const writeDocs = routeDetail({
   operationId: 'adminWriteNotifications', summary: 'Set a workspace\'s notification settings', tags, security: 'sessionCookie', params,
   description: 'The workspace\'s `notifications` as a provisioning file writes it, applied as one (same schema, same checks of templates, same audit entry without secrets). A secret left out keeps the stored one.',
   body: { name: 'AdminNotificationsRequest', schema: NotificationSettings, examples: { email: { summary: 'e-mail only', value: { email: { host: 'smtp.branch.example', port: 587, security: 'starttls', username: 'lobby', password: '…', from: 'lobby@branch.example' } } } } },
+  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  errors: writeErrors, errorExamples: AdminSectionErrorExamples,
+})
+const patchDocs = routeDetail({
+  operationId: 'adminPatchNotifications', summary: 'Change some of a workspace\'s notification settings', tags, security: 'sessionCookie', params,
+  description: 'Contract §24: a JSON Merge Patch (RFC 7386) of the settings as `GET` shows them — what it names changes (null removes it), everything else keeps its value (templates, limits, the other channels, every secret). The merged settings are applied as the `PUT` applies them.',
+  body: { name: 'AdminNotificationsPatch', schema: SettingsPatch, examples: { cap: { summary: 'a new monthly SMS cap only', value: { limits: { smsPerMonth: 2000 } } } } },
   responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
   errors: writeErrors, errorExamples: AdminSectionErrorExamples,
 })
@@ -130,6 +141,23 @@ export function adminNotificationRoutes(deps: AdminDeps, { people, notifications
       deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
       return ok(200, view(ws.id))
     }, { parse: 'none', detail: writeDocs })
+    .patch(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
+      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkPatch, () => guard(request))
+      const ws = workspace(params.workspaceId)
+      const now = deps.clock.now()
+      await deps.writes.run(() => {
+        // The settings as they are (no secret: a secret left out keeps the stored one), the patch merged in.
+        const merged = applyMergePatch(readChannels(deps.db, ws.id)?.settings ?? {}, body)
+        try {
+          applyProvisioningWithin(deps.db, { workspaces: [{ id: ws.id, name: ws.name, notifications: merged }] }, now, deps.ids, actorOf(user))
+        } catch (error) {
+          if (error instanceof ProvisioningError) throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', relativeDetails(error.details, '/workspaces/0/notifications'))
+          throw error
+        }
+      })
+      deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
+      return ok(200, view(ws.id))
+    }, { parse: 'none', detail: patchDocs })
     .get(`${ADMIN_API}/workspaces/:workspaceId/notifications/messages`, async ({ request, params, query }) => {
       await guard(request)
       const ws = workspace(params.workspaceId)

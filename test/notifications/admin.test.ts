@@ -54,4 +54,32 @@ describe('console: Notifications', () => {
       expect({ secret, found: written.includes(secret) || JSON.stringify(ctx.logs).includes(secret) }).toEqual({ secret, found: false })
     }
   })
+
+  test('a merge patch changes what it names and nothing else: templates, the other channel and every secret keep their values (contract §24)', async () => {
+    const ctx = await sectionContext()
+    const path = '/workspaces/ws_demo/notifications'
+    const settings = {
+      country: 'GB',
+      sms: { url: 'http://127.0.0.1:9/sms', headers: { authorization: 'Bearer patch-secret-token' }, body: 'To={to}&Body={text}', inboundSecret: 'patch-inbound-secret-1' },
+      email: { host: '127.0.0.1', port: 9, security: 'none', username: 'lobby', password: 'patch-smtp-password', from: 'lobby@branch.example' },
+      templates: { en: { called: '{number}: please go to {counter}' }, ar: { called: '{number}: الشباك {counter}' } },
+    }
+    const before = (await expectOk(await call(ctx, ctx.admin, 'PUT', path, { body: settings }))).data
+    const patched = (await expectOk(await call(ctx, ctx.admin, 'PATCH', path, { body: { limits: { smsPerMonth: 2000 } } }))).data
+    expect(patched.settings).toEqual({ ...before.settings, limits: { ...before.settings.limits, smsPerMonth: 2000 } })
+    expect(patched.settings.templates).toEqual(settings.templates)
+    expect(patched.secretsSet).toEqual({ smsHeaders: ['authorization'], inboundSecret: true, smtpPassword: true })
+    expect(patched.usage.smsPerMonth).toBe(2000)
+    // null removes what it names: the SMS gateway goes, e-mail and the templates stay.
+    const noSms = (await expectOk(await call(ctx, ctx.admin, 'PATCH', path, { body: { sms: null } }))).data
+    expect(noSms.settings.sms).toBeUndefined()
+    expect(noSms.settings.email).toEqual(before.settings.email)
+    expect(noSms.settings.templates).toEqual(settings.templates)
+    expect(noSms.secretsSet.smtpPassword).toBe(true)
+    // A refused patch changes nothing, and says where at the patch's own pointer.
+    const refused = await expectError(await call(ctx, ctx.admin, 'PATCH', path, { body: { templates: { en: { called: '{number} {who}' } } } }), 422, C.VALIDATION_FAILED)
+    expect(refused.error.details.map((d: { path: string }) => d.path)).toEqual(['/templates/en/called'])
+    expect((await expectOk(await call(ctx, ctx.admin, 'GET', path))).data.settings).toEqual(noSms.settings)
+    await expectError(await call(ctx, ctx.manager, 'PATCH', path, { body: { limits: { smsPerMonth: 1 } } }), 403, C.ROLE_FORBIDDEN)
+  })
 })

@@ -50,6 +50,8 @@ export async function driveAdminSections({ app, ctx, people, passphrase, manager
   await expectStatus(as(manager, 'GET', '/workspaces/ws_demo/notifications'), 403)
   await expectStatus(as(admin, 'PUT', '/workspaces/ws_demo/notifications', { country: 'GB', email: { host: '127.0.0.1', port: 9, security: 'none', from: 'lobby@branch.example' }, templates: { en: { called: '{number} to {counter}' } } }), 200)
   await expectStatus(as(admin, 'PUT', '/workspaces/ws_demo/notifications', { templates: { en: { called: '{nope}' } } }), 422)
+  await expectStatus(as(admin, 'PATCH', '/workspaces/ws_demo/notifications', { limits: { smsPerMonth: 2000 } }), 200)
+  await expectStatus(as(admin, 'PATCH', '/workspaces/ws_demo/notifications', { templates: { en: { called: '{nope}' } } }), 422)
   await expectStatus(as(admin, 'GET', '/workspaces/ws_demo/notifications/messages?failed=true'), 200)
   await expectStatus(as(admin, 'POST', '/workspaces/ws_demo/notifications/test', { channel: 'email', to: 'test@example.com' }), 200)
   await expectStatus(as(admin, 'POST', '/workspaces/ws_demo/notifications/test', { channel: 'sms', to: '07400 123456' }), 422)

@@ -67,6 +67,7 @@ const OPERATIONS: Record<string, string> = {
   'get /api/phone/v1/push-key': 'readPushKey',
   'get /api/admin/v1/workspaces/{workspaceId}/notifications': 'adminReadNotifications',
   'put /api/admin/v1/workspaces/{workspaceId}/notifications': 'adminWriteNotifications',
+  'patch /api/admin/v1/workspaces/{workspaceId}/notifications': 'adminPatchNotifications',
   'get /api/admin/v1/workspaces/{workspaceId}/notifications/messages': 'adminListNotificationMessages',
   'post /api/admin/v1/workspaces/{workspaceId}/notifications/test': 'adminTestNotification',
   'post /api/notifications/v1/sms/inbound': 'receiveSmsReply',
