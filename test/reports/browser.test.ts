@@ -248,6 +248,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the /reports page in Chromium against dist/lobb
     expect(plain(await page.locator('#table-counters tbody tr th:nth-child(2)').allTextContents())).toContain('الشباك ١')
     expect(await page.locator('#reports-location option').allTextContents()).toContain('القاعة الرئيسية')
     expect(await page.locator('#reports-results [lang]').count()).toBe(0)
+    // A standard break reason in the page's language (issue 48: it was headed "استراحة: Lunch").
+    expect(plain(await page.locator('#table-staff').getByRole('columnheader').allTextContents())).toContain('استراحة: غداء')
     await shoot(page, 'reports-ar-1920x1080.png')
     await shoot(page.locator('#table-staff'), 'reports-staff-ar.png')
     await page.emulateMedia({ media: 'print' })

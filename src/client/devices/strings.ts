@@ -7,8 +7,9 @@
  * The desk's button names are the English accessible names contract §8 fixes; the Arabic
  * table names the same buttons in Arabic.
  */
-
 import { UNPAIRED_AR, UNPAIRED_EN } from './unpaired'
+// The standard break reasons' words live with the helpers the pages share (the reports page uses them too).
+export { breakReasonLabel } from '../../screens/shared/break-reason-words'
 
 const en = {
   // pairing
@@ -307,19 +308,6 @@ const TABLES: Record<string, DeviceLabels> = { en, ar }
 /** The device pages' words for a BCP 47 tag: its language's, else English. */
 export function deviceLabelsFor(lang: string): DeviceLabels {
   return TABLES[lang.toLowerCase().split('-')[0] ?? 'en'] ?? en
-}
-
-/**
- * The default break reasons (src/structure/tables.ts DEFAULT_BREAK_REASONS) in the page's language;
- * the desk still sends the provisioned text. Reasons a branch provisioned are shown as written.
- */
-const BREAK_REASON_WORDS: Record<string, Record<string, string>> = {
-  ar: { Break: 'استراحة', Lunch: 'غداء', 'Admin work': 'عمل إداري', Other: 'أخرى' },
-}
-
-/** How the desk shows a break reason in `lang`. */
-export function breakReasonLabel(lang: string, reason: string): string {
-  return BREAK_REASON_WORDS[lang.toLowerCase().split('-')[0] ?? 'en']?.[reason] ?? reason
 }
 
 /** The languages the desk offers in its switch, each named in itself. */

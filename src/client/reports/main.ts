@@ -1,4 +1,5 @@
 import { withPageDigits } from '../../screens/shared/digits'
+import { breakReasonLabel } from '../../screens/shared/break-reason-words'
 import uPlot from 'uplot'
 import { byId, h, directionOfProse } from '../dom'
 import { fill } from '../i18n'
@@ -464,14 +465,15 @@ class ReportsPage {
 
   /**
    * Per clerk and day (contract §16): served, no-shows, service times, time signed in, and one
-   * column per break reason met in the range (a reason is the unit's own word, shown as set).
+   * column per break reason met in the range (a standard reason in the page's language, a unit's
+   * own reason as set).
    */
   private staffTable(): HTMLElement {
     const L = this.labels
     const rows = this.staffRows ?? []
     const reasons = [...new Set(rows.flatMap((r) => Object.keys(r.breakSeconds)))].sort()
     const head = [L.date, L.clerk, L.served, L.noShow, L.serviceAvg, L.serviceP50, L.serviceP90, L.signedIn,
-      ...reasons.map((reason) => this.t('breakReason', { reason: reason === NO_BREAK_REASON ? L.noReason : isolated(reason) }))]
+      ...reasons.map((reason) => this.t('breakReason', { reason: reason === NO_BREAK_REASON ? L.noReason : isolated(breakReasonLabel(this.lang, reason)) }))]
     const cells = rows.map((r) => [
       r.date, isolated(r.displayName), this.num(r.served), this.num(r.noShow),
       this.duration(r.serviceSeconds.avg), this.duration(r.serviceSeconds.p50), this.duration(r.serviceSeconds.p90),
