@@ -51,7 +51,6 @@ async function settled(page: Page): Promise<void> {
 
 /** axe-core's serious and critical violations of the page as it is now, one line each (axe is in every page: an init script). */
 async function axeProblems(page: Page, label: string): Promise<string[]> {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ content: AXE })
   const violations = (await page.evaluate(async () => {
     const result = await axe.run(document, { resultTypes: ['violations'] })
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) }))
