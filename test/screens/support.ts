@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { ensureBinary, ROOT, startBinary, type RunningBinary } from '../support/binary'
 import { tempDir } from '../support/cli'
 import { SHOTS } from '../support/shots'
+import { PROCESS_BROWSER_KEY } from '../support/process-browser'
 
 /** Debian's chromium (`apt-get install chromium`); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -42,9 +43,8 @@ const CONTEXT_OPTIONS = { viewport: LANDSCAPE, locale: 'en-GB', timezoneId: 'Eur
  */
 export const STEP_MS = 20_000
 
-/** The one Chromium of this test process, started on first use (the handle lives on globalThis: test/support/cleanup.ts ends it). */
-const BROWSER_KEY = Symbol.for('lobby.tests.chromium')
-type Holder = { [BROWSER_KEY]?: Promise<Browser> }
+/** The one Chromium of this test process, started on first use (its handle: test/support/process-browser.ts). */
+type Holder = { [PROCESS_BROWSER_KEY]?: Promise<Browser> }
 
 /**
  * The test process's one headless Chromium, with the flags that keep it off the network: every
@@ -54,13 +54,13 @@ type Holder = { [BROWSER_KEY]?: Promise<Browser> }
  */
 async function processBrowser(): Promise<Browser> {
   const holder = globalThis as Holder
-  const running = await holder[BROWSER_KEY]?.catch(() => undefined)
+  const running = await holder[PROCESS_BROWSER_KEY]?.catch(() => undefined)
   if (running?.isConnected()) return running
   const { chromium } = await import('playwright-core')
   const starting = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
-  holder[BROWSER_KEY] = starting
+  holder[PROCESS_BROWSER_KEY] = starting
   const browser = await starting
-  browser.on('disconnected', () => { if (holder[BROWSER_KEY] === starting) delete holder[BROWSER_KEY] })
+  browser.on('disconnected', () => { if (holder[PROCESS_BROWSER_KEY] === starting) delete holder[PROCESS_BROWSER_KEY] })
   return browser
 }
 
