@@ -122,7 +122,7 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
     writeFileSync(file, edited)
     await lobby.start(file)
     await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
-    browser = await launchSharedBrowser()
+    browser = await launchSharedBrowser({ push: true })
     for (const counter of ['cnt_1', 'cnt_2']) await operator('POST', `counters/${counter}/open`)
   }, 60_000)
 

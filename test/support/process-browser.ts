@@ -1,14 +1,19 @@
 /*
- * The handle of the test process's one Chromium (test/screens/support.ts starts it on first
- * use): kept on globalThis, so the run's preload (./cleanup.ts) can end it without loading the
+ * The handles of the test process's Chromiums (test/screens/support.ts starts each on first
+ * use): the headless one every browser file shares, and the full browser the push tests need.
+ * Kept on globalThis, so the run's preload (./cleanup.ts) can end them without loading the
  * browser support itself.
  */
 export const PROCESS_BROWSER_KEY = Symbol.for('lobby.tests.chromium')
+export const PROCESS_PUSH_BROWSER_KEY = Symbol.for('lobby.tests.chromium-push')
 
 type Closable = { close(): Promise<void> }
 
-/** Ends the process's Chromium, if a test started it. */
+/** Ends the process's Chromiums, those a test started. */
 export async function closeProcessBrowser(): Promise<void> {
-  const browser = await (globalThis as { [PROCESS_BROWSER_KEY]?: Promise<Closable> })[PROCESS_BROWSER_KEY]?.catch(() => undefined)
-  await browser?.close().catch(() => undefined)
+  const holder = globalThis as { [key: symbol]: Promise<Closable> | undefined }
+  await Promise.all([PROCESS_BROWSER_KEY, PROCESS_PUSH_BROWSER_KEY].map(async (key) => {
+    const browser = await holder[key]?.catch(() => undefined)
+    await browser?.close().catch(() => undefined)
+  }))
 }
