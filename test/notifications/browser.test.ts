@@ -65,13 +65,15 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
   let gateway: ReturnType<typeof smsGateway>
   let smtp: Awaited<ReturnType<typeof smtpServer>>
   let browser: Awaited<ReturnType<typeof launchSharedBrowser>>
+  let pushBrowser: Awaited<ReturnType<typeof launchSharedBrowser>>
   const contexts: BrowserContext[] = []
   const outside: string[] = []
   const pageErrors: string[] = []
   const a11y: string[] = []
 
-  async function person(init?: string): Promise<BrowserContext> {
-    const context = await browser.newContext()
+  /** A person's own browser: the headless shell, or the full Chromium for a page that subscribes to push (`push`). */
+  async function person(init?: string, options: { push?: boolean } = {}): Promise<BrowserContext> {
+    const context = await (options.push ? pushBrowser : browser).newContext()
     contexts.push(context)
     const seen = await guardNetwork(context)
     context.on('close', () => outside.push(...seen.outside))
@@ -122,13 +124,15 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
     writeFileSync(file, edited)
     await lobby.start(file)
     await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
-    browser = await launchSharedBrowser({ push: true })
+    browser = await launchSharedBrowser()
+    pushBrowser = await launchSharedBrowser({ push: true })
     for (const counter of ['cnt_1', 'cnt_2']) await operator('POST', `counters/${counter}/open`)
   }, 60_000)
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {})
     await browser?.close()
+    await pushBrowser?.close()
     await lobby.kill()
     gateway?.stop()
     await smtp?.stop()
@@ -203,7 +207,7 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
   }, TEST_MS)
 
   test('the phone page in English: push refused by this browser, said so; a number refused in words, then taken from the keyboard, masked; the call comes by SMS; Stop notifications, on the called page, removes it', async () => {
-    const context = await person()
+    const context = await person(undefined, { push: true })
     await context.grantPermissions(['notifications'], { origin: lobby.url })
     const ticket = await walkIn()
     const page = await phonePage(context, `${ticket.trackingUrl}?lang=en`)
@@ -286,7 +290,7 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
         return Promise.resolve({ endpoint: json.endpoint, toJSON: () => json, unsubscribe: () => Promise.resolve(true) });
       };
       PushManager.prototype.getSubscription = function () { return Promise.resolve(null) };
-    `)
+    `, { push: true })
     await context.grantPermissions(['notifications'], { origin: lobby.url })
     const ticket = await walkIn()
     const page = await phonePage(context, `${ticket.trackingUrl}?lang=en`)
