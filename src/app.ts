@@ -26,6 +26,7 @@ import { webhooksDoc } from './webhooks'
 import { adminRoutes } from './admin/routes'
 import { appointmentRoutes } from './appointments/routes'
 import { notificationRoutes } from './notifications/routes'
+import { admissionPlugin } from './access'
 
 export type App = ReturnType<typeof createApp>
 
@@ -40,6 +41,8 @@ export function createApp(input: DepsInput | AppDeps) {
   const deps = createDeps(input)
   const services = composeServices(deps)
   const { queue, devices } = services
+  // The one admission's macros, built once and handed to every route plugin that takes a credential.
+  const access = admissionPlugin(services.admission)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now(), { answered: httpMetricsObserver(deps.metrics), pathHeaders: [DISPLAY_CORS] }))
     .use(corsPlugin(deps.corsOrigins, VERSION))
@@ -49,7 +52,7 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
-    .use(queueRoutes(deps, { queue, reads: services.queueReads }))
+    .use(queueRoutes(deps, { queue, reads: services.queueReads, access }))
     .use(counterRoutes(deps, { counters: services.counters, devices }))
     .use(displayRoutes(deps, { hub: services.liveHub, devices }))
     .use(screenRoutes(deps))

@@ -126,15 +126,38 @@ export async function readBodyLimited(request: Request, limit: number, budget: B
  * is held against: `bodyBudget` for every credentialed route, the anonymous forms' own otherwise.
  */
 export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T, budget: BodyBudget = bodyBudget): Promise<{ raw: Uint8Array; checked: T }> {
+  const checked = checkBeforeBody(request, limit, headerChecks)
+  return { raw: await readBodyLimited(request, limit, budget), checked }
+}
+
+/**
+ * The first half of `readBodyAfterChecks`, for checks that run before the route reads its body
+ * (admission, src/access/): a declared size over `limit` is refused first (413), then
+ * `headerChecks` run; a refusal while a body is unread carries `Connection: close`.
+ */
+export function checkBeforeBody<T>(request: Request, limit: number, headerChecks: () => T): T {
   const declared = declaredLength(request)
   if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
-  let checked: T
   try {
-    checked = headerChecks()
+    return headerChecks()
   } catch (error) {
     throw hasBody(request, declared) ? closingConnection(error) : error
   }
-  return { raw: await readBodyLimited(request, limit, budget), checked }
+}
+
+/**
+ * `checkBeforeBody` for checks that wait (a session is found asynchronously): the console's
+ * order — a declared size over `limit` first (413), then `checks`; a refusal of a request that
+ * carries a body stream at all carries `Connection: close`.
+ */
+export async function checkBeforeBodyAsync<T>(request: Request, limit: number, checks: () => Promise<T>): Promise<T> {
+  const declared = declaredLength(request)
+  if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
+  try {
+    return await checks()
+  } catch (error) {
+    throw request.body !== null ? closingConnection(error) : error
+  }
 }
 
 /**
