@@ -4,12 +4,18 @@ import type { Admission } from './admission'
 import type { DeviceRole } from './principals'
 import type { RateBucket, Scope } from './keys'
 import { displayTokenOf } from './headers'
+import { ApiError } from '../platform/errors'
+import { AccessCodes } from './codes'
 
 /** A route that reads a body of at most `body` bytes: admission runs after a declared size is checked, and a refusal closes the connection (`checkBeforeBody`). */
 interface BodyLimit { body?: number }
 
-/** A Queue key (or, for `admitOperator`, a paired desk) with `scope`, counted in `bucket`. */
-export interface KeyAdmission extends BodyLimit { scope: Scope; bucket: RateBucket }
+/**
+ * A Queue key (or, for `admitOperator`, a paired desk) with `scope`, counted in `bucket`.
+ * `desksOnly` (`admitOperator`): a request with an `Authorization` header is refused at once,
+ * 401 with this message, before anything is counted (a key has no counter of its own).
+ */
+export interface KeyAdmission extends BodyLimit { scope: Scope; bucket: RateBucket; desksOnly?: string }
 
 /** A paired device of one of `roles`. */
 export interface DeviceAdmission extends BodyLimit { roles: readonly DeviceRole[] }
@@ -51,10 +57,11 @@ export function admissionPlugin(admission: Admission) {
         },
     }),
     /** The operator API's caller (contract §3, §7): a Queue key, else a paired desk by its cookie. */
-    admitOperator: ({ scope, bucket, body }: KeyAdmission) => ({
+    admitOperator: ({ scope, bucket, body, desksOnly }: KeyAdmission) => ({
       resolve: body === undefined
         ? function ({ request }: { request: Request }) {
           const now = admission.now()
+          if (desksOnly !== undefined && request.headers.has('authorization')) throw new ApiError(401, AccessCodes.AUTHENTICATION_FAILED, desksOnly)
           const principal = admission.operator(request, scope, bucket, now)
           return { principal, now }
         }
