@@ -1,11 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AdminDeps } from './deps'
-import { ApiError } from '../platform/errors'
 import { readJsonBody } from '../platform/body'
 import { json } from '../platform/http'
 import { assertUnitAccess } from './console-caller'
 import type { AdmissionPlugin, ConsoleCaller } from '../access'
-import { AdminCodes } from './errors'
 import { createUnitDocs, createWorkspaceDocs, ENTITY_DOCS, listUnitsDocs, listWorkspacesDocs, patchUnitDocs, patchWorkspaceDocs, readUnitDocs, updateUnitDocs } from './docs'
 import type { BranchService, EntityKind } from './branch-service'
 

@@ -1,7 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { serverOrigin } from '../access'
 import type { AdminDeps } from './deps'
-import { ApiError } from '../platform/errors'
 import { appendAudit, type AuditEntry } from '../platform/audit'
 import { assertJsonContentType, closingConnection, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
