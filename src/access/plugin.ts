@@ -67,7 +67,10 @@ export function admissionPlugin(admission: Admission) {
         }
         : function ({ request }: { request: Request }) {
           const now = admission.now()
-          const principal = checkBeforeBody(request, body, function () { return admission.operator(request, scope, bucket, now) })
+          const principal = checkBeforeBody(request, body, function () {
+            if (desksOnly !== undefined && request.headers.has('authorization')) throw new ApiError(401, AccessCodes.AUTHENTICATION_FAILED, desksOnly)
+            return admission.operator(request, scope, bucket, now)
+          })
           return { principal, now }
         },
     }),
