@@ -26,6 +26,7 @@ import { webhooksDoc } from './webhooks'
 import { adminRoutes } from './admin/routes'
 import { appointmentRoutes } from './appointments/routes'
 import { notificationRoutes } from './notifications/routes'
+import { admissionPlugin } from './access'
 
 export type App = ReturnType<typeof createApp>
 
@@ -40,6 +41,8 @@ export function createApp(input: DepsInput | AppDeps) {
   const deps = createDeps(input)
   const services = composeServices(deps)
   const { queue, devices } = services
+  // The one admission's macros, built once and handed to every route plugin that takes a credential.
+  const access = admissionPlugin(services.admission)
   return new Elysia({ normalize: false })
     .use(httpPlatform(deps.log, deps.clients, () => deps.clock.now(), { answered: httpMetricsObserver(deps.metrics), pathHeaders: [DISPLAY_CORS] }))
     .use(corsPlugin(deps.corsOrigins, VERSION))
@@ -49,22 +52,22 @@ export function createApp(input: DepsInput | AppDeps) {
     .use(faviconRoute())
     .use(prayerRoutes(deps))
     .use(widgetRoutes(deps))
-    .use(queueRoutes(deps, { queue, reads: services.queueReads }))
-    .use(counterRoutes(deps, { counters: services.counters, devices }))
-    .use(displayRoutes(deps, { hub: services.liveHub, devices }))
+    .use(queueRoutes(deps, { queue, reads: services.queueReads, access }))
+    .use(counterRoutes(deps, { counters: services.counters, access }))
+    .use(displayRoutes(deps, { hub: services.liveHub, access, admission: services.admission }))
     .use(screenRoutes(deps))
-    .use(deviceRoutes(deps, { devices }))
-    .use(deskRoutes(deps, { desk: services.desk, devices }))
-    .use(voiceRoutes(deps, { devices }))
-    .use(kioskRoutes(deps, { kiosk: services.kiosk, devices }))
+    .use(deviceRoutes(deps, { devices, access }))
+    .use(deskRoutes(deps, { desk: services.desk, access }))
+    .use(voiceRoutes(deps, { access }))
+    .use(kioskRoutes(deps, { kiosk: services.kiosk, devices, access }))
     .use(phoneRoutes(deps, { phone: services.phone, phoneActions: services.phoneActions, phoneWaits: services.phoneWaits }))
     .use(joinRoutes(deps, { join: services.join, notifications: services.notifications }))
     .use(notificationRoutes(deps, { notifications: services.notifications }))
-    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache }))
-    .use(peopleRoutes(deps, { people: services.people }))
-    .use(manageRoutes(deps, { manage: services.manage, people: services.people }))
-    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin, notifications: services.notifications }))
-    .use(appointmentRoutes(deps, { appointments: services.appointments, devices, people: services.people, kiosk: services.kiosk }))
+    .use(reportRoutes(deps, { reports: services.reports, summaries: services.reportSummaries, staff: services.staffReport, feedback: services.feedbackReport, people: services.people, devices, reportCache: services.reportCache, access }))
+    .use(peopleRoutes(deps, { people: services.people, access }))
+    .use(manageRoutes(deps, { manage: services.manage, people: services.people, access, admission: services.admission }))
+    .use(adminRoutes(deps, { people: services.people, branch: services.branch, devices, admin: services.admin, notifications: services.notifications, access }))
+    .use(appointmentRoutes(deps, { appointments: services.appointments, kiosk: services.kiosk, access }))
     // The live floor, which `serve` hands head office's link (contract §26), is decorated by
     // manageRoutes already: decorating it here again made Elysia deep-merge the service into
     // itself, walking every object it reaches (about half of the start's CPU, issue 50).

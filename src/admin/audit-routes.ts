@@ -4,8 +4,7 @@ import { ApiError, type ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { readAudit } from '../platform/audit'
 import { json } from '../platform/http'
-import type { PeopleService } from '../people'
-import { requireConsoleCaller } from './access'
+import type { AdmissionPlugin } from '../access'
 import { AdminCodes } from './errors'
 import { readAuditDocs } from './docs'
 import { ADMIN_API } from './branch-routes'
@@ -50,12 +49,12 @@ export function auditQuery(query: Record<string, string | undefined>) {
  * webhook and key entries (`AUDIT_ADMIN_ONLY_TYPES`, contract §27; docs/admin.md). URLs come
  * without user-info for both (`readAudit`).
  */
-export function auditRoutes(deps: AdminDeps, { people }: { people: PeopleService }) {
+export function auditRoutes(deps: AdminDeps, { access }: { access: AdmissionPlugin }) {
   return new Elysia({ name: 'lobby.admin.audit' })
-    .get(`${ADMIN_API}/audit`, async ({ request, query }) => {
-      const caller = await requireConsoleCaller(deps, people, request)
+    .use(access)
+    .get(`${ADMIN_API}/audit`, ({ query, principal: caller }) => {
       const q = auditQuery(query)
       const data = readAudit(deps.db.$client, { ...q, ...(caller.units === null ? {} : { queueUnitIds: caller.units, withoutEntityTypes: [...AUDIT_ADMIN_ONLY_TYPES] }) })
       return json(200, { data, next: data.length === q.limit ? data[data.length - 1]!.id : null }, { 'cache-control': 'no-store' })
-    }, { detail: readAuditDocs })
+    }, { admitConsole: { who: 'console' }, detail: readAuditDocs })
 }

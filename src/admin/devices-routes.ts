@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
 import type { PairingRequest } from '../devices'
-import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
-import { assertUnitAccess, mayTouchUnit, requireConsoleCaller } from './access'
-import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
+import { assertUnitAccess, mayTouchUnit } from './console-caller'
+import { absoluteUrl, auditedWrite, jsonAfterAdmission, ok, qrOf } from './section-kit'
 import { AdminCodes as C } from './errors'
 import { type AdminDevices, DeviceNotFoundError, devicePairEntry, deviceRevokeEntry, PairingRefused } from './devices-service'
 import { listDevicesDocs, pairDeviceDocs, PairDeviceRequest, revokeDeviceDocs } from './devices-model'
@@ -24,14 +24,15 @@ const checkPair = compile(PairDeviceRequest)
  * revoke. Administrators act on every device; a manager on those of its queue units. The
  * pairing code is in the answer only: the log line and the audit entry say what was paired.
  */
-export function adminDeviceRoutes(deps: AdminDeps, { people, adminDevices: service }: { people: PeopleService; adminDevices: AdminDevices }) {
-  const guard = (request: Request) => requireConsoleCaller(deps, people, request)
+export function adminDeviceRoutes(deps: AdminDeps, { access, adminDevices: service }: { access: AdmissionPlugin; adminDevices: AdminDevices }) {
 
   return new Elysia({ name: 'lobby.admin.devices' })
+    .use(access)
     .post(
       `${ADMIN_API}/devices/pairings`,
-      async ({ request }) => {
-        const { body, checked: caller } = await jsonAfterGuard(request, MAX_BODY, checkPair, () => guard(request))
+      async ({ request, principal }) => {
+        const body = await jsonAfterAdmission(request, MAX_BODY, checkPair)
+        const caller = principal
         const { user } = caller
         const pairing = body as PairingRequest
         const unit = service.unitOfPairing(pairing)
@@ -52,20 +53,20 @@ export function adminDeviceRoutes(deps: AdminDeps, { people, adminDevices: servi
         const pairUrl = absoluteUrl(deps, request, code.pairPath)
         return ok(201, { data: { code: code.code, pairPath: code.pairPath, pairUrl, qrSvg: qrOf(pairUrl, PAIR_TITLES[code.role]), role: code.role, expiresAt: code.expiresAt } })
       },
-      { parse: 'none', detail: pairDeviceDocs },
+      { admitConsole: { who: 'console', body: MAX_BODY }, parse: 'none', detail: pairDeviceDocs },
     )
     .get(
       `${ADMIN_API}/devices`,
-      async ({ request }) => {
-        const caller = await guard(request)
+      async ({ request, principal }) => {
+        const caller = principal
         return ok(200, { data: service.list(caller.units) })
       },
-      { detail: listDevicesDocs },
+      { admitConsole: { who: 'console' }, detail: listDevicesDocs },
     )
     .post(
       `${ADMIN_API}/devices/:name/revoke`,
-      async ({ request, params }) => {
-        const caller = await guard(request)
+      async ({ request, params, principal }) => {
+        const caller = principal
         const { user } = caller
         const name = params.name
         const units = name.length <= 80 ? service.unitsOf(name) : []
@@ -83,6 +84,6 @@ export function adminDeviceRoutes(deps: AdminDeps, { people, adminDevices: servi
         deps.log({ level: 'info', msg: 'device revoked', by: user.username, device: name, revoked: result.revoked })
         return ok(200, { data: result })
       },
-      { detail: revokeDeviceDocs },
+      { admitConsole: { who: 'console' }, detail: revokeDeviceDocs },
     )
 }

@@ -1,13 +1,12 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import { Type } from '@sinclair/typebox'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { assertSchema, compile } from '../platform/validation'
 import { NamedKey, QueueKey } from '../provisioning'
-import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
-import { requireAdministrator } from './access'
-import { auditedWrite, jsonAfterGuard, ok } from './section-kit'
+import { auditedWrite, jsonAfterAdmission, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
 import { type AdminKeys, KeyNotFoundError, KeyRefused, type NewKey } from './keys-service'
 import { CreateKeyHead, createKeyDocs, listKeysDocs, RevokeKeyRequest, revokeKeyDocs, RotateKeyRequest, rotateKeyDocs } from './keys-model'
@@ -32,16 +31,16 @@ function notFound(error: unknown): never {
  * rotate with grace, revoke. A secret is in the answer that made it, nowhere else: not in the
  * list, the log or the audit entry.
  */
-export function adminKeyRoutes(deps: AdminDeps, { people, adminKeys: keys }: { people: PeopleService; adminKeys: AdminKeys }) {
-  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
+export function adminKeyRoutes(deps: AdminDeps, { access, adminKeys: keys }: { access: AdmissionPlugin; adminKeys: AdminKeys }) {
 
   return new Elysia({ name: 'lobby.admin.keys' })
-    .get(`${ADMIN_API}/keys`, async ({ request }) => {
-      await guard(request)
+    .use(access)
+    .get(`${ADMIN_API}/keys`, async ({ request, principal }) => {
       return ok(200, { data: keys.list(deps.clock.now()) })
-    }, { detail: listKeysDocs })
-    .post(`${ADMIN_API}/keys`, async ({ request }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkHead, () => guard(request))
+    }, { admitConsole: { who: 'admin' }, detail: listKeysDocs })
+    .post(`${ADMIN_API}/keys`, async ({ request, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkHead)
+      const user = principal.user
       const { kind, owner, ...rest } = body as Record<string, unknown> & { kind: NewKey['kind']; owner: string }
       // The same schema as a key in a provisioning file, so the same mistake has the same pointer's tail.
       assertSchema(kind === 'queue' ? checkQueueKey : checkNamedKey, rest, C.VALIDATION_FAILED)
@@ -56,9 +55,10 @@ export function adminKeyRoutes(deps: AdminDeps, { people, adminKeys: keys }: { p
       })
       deps.log({ level: 'info', msg: 'key created', by: user.username, kind, owner, name: key.name })
       return ok(201, { data: { kind, owner, name: key.name, secret: made.secret, previousWorksUntil: null } })
-    }, { parse: 'none', detail: createKeyDocs })
-    .post(`${ADMIN_API}/keys/rotate`, async ({ request }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkRotate, () => guard(request))
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: createKeyDocs })
+    .post(`${ADMIN_API}/keys/rotate`, async ({ request, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkRotate)
+      const user = principal.user
       const grace = body.graceSeconds ?? 0
       const now = deps.clock.now()
       const rotated = await auditedWrite(deps, user, () => {
@@ -67,9 +67,10 @@ export function adminKeyRoutes(deps: AdminDeps, { people, adminKeys: keys }: { p
       }).catch(notFound)
       deps.log({ level: 'info', msg: 'key rotated', by: user.username, kind: body.kind, owner: body.owner, name: body.name, graceSeconds: grace })
       return ok(200, { data: rotated })
-    }, { parse: 'none', detail: rotateKeyDocs })
-    .post(`${ADMIN_API}/keys/revoke`, async ({ request }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkRevoke, () => guard(request))
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: rotateKeyDocs })
+    .post(`${ADMIN_API}/keys/revoke`, async ({ request, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkRevoke)
+      const user = principal.user
       const now = deps.clock.now()
       const revoked = await auditedWrite(deps, user, () => {
         const done = keys.revoke(body.kind, body.owner, body.name, now)
@@ -77,5 +78,5 @@ export function adminKeyRoutes(deps: AdminDeps, { people, adminKeys: keys }: { p
       }).catch(notFound)
       deps.log({ level: 'info', msg: 'key revoked', by: user.username, kind: body.kind, owner: body.owner, name: body.name })
       return ok(200, { data: revoked })
-    }, { parse: 'none', detail: revokeKeyDocs })
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: revokeKeyDocs })
 }

@@ -1,10 +1,10 @@
 import type { Db } from '../db/open'
+import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../access'
 import type { IdGenerator } from '../platform/ids'
 import type { ErrorDetail } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { insertCredential, listKeys, NO_PROPERTIES, revokeKey, rotateKey, KeyNotFoundError, type KeyProperties } from '../structure'
 import { DEFAULT_QUEUE_SCOPES } from '../provisioning'
-import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE } from '../queue'
 import type { CREATABLE_KINDS } from './keys-model'
 
 /*

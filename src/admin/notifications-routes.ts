@@ -1,15 +1,14 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import { Type } from '@sinclair/typebox'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { routeDetail } from '../platform/openapi'
 import { compile } from '../platform/validation'
-import type { PeopleService } from '../people'
 import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
 import { NotificationCodes, NotificationSettings, readChannels, type NotificationService } from '../notifications'
 import { ADMIN_API } from './branch-routes'
-import { requireAdministrator } from './access'
-import { actorOf, jsonAfterGuard, ok } from './section-kit'
+import { actorOf, jsonAfterAdmission, ok } from './section-kit'
 import { relativeDetails } from './branch-service'
 import { applyMergePatch } from '../platform/merge-patch'
 import { AdminCodes as C, AdminSectionErrorExamples } from './errors'
@@ -101,8 +100,7 @@ const testDocs = routeDetail({
   errors: { ...writeErrors, 422: [C.VALIDATION_FAILED, C.CHANNEL_NOT_CONFIGURED] }, errorExamples: AdminSectionErrorExamples,
 })
 
-export function adminNotificationRoutes(deps: AdminDeps, { people, notifications }: { people: PeopleService; notifications: NotificationService }) {
-  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
+export function adminNotificationRoutes(deps: AdminDeps, { access, notifications }: { access: AdmissionPlugin; notifications: NotificationService }) {
   const workspace = (id: string) => {
     const row = id.length <= 160 ? deps.db.$client.query<{ id: string; name: string }, [string]>('SELECT id, name FROM workspaces WHERE id = ?1').get(id) : null
     if (row === null) throw new ApiError(404, C.WORKSPACE_NOT_FOUND, `no workspace "${id.slice(0, 160)}"`)
@@ -122,12 +120,13 @@ export function adminNotificationRoutes(deps: AdminDeps, { people, notifications
   }
 
   return new Elysia({ name: 'lobby.admin.notifications' })
-    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
-      await guard(request)
+    .use(access)
+    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
       return ok(200, view(workspace(params.workspaceId).id))
-    }, { detail: readDocs })
-    .put(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkSettings, () => guard(request))
+    }, { admitConsole: { who: 'admin' }, detail: readDocs })
+    .put(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkSettings)
+      const user = principal.user
       const ws = workspace(params.workspaceId)
       const now = deps.clock.now()
       await deps.writes.run(() => {
@@ -140,9 +139,10 @@ export function adminNotificationRoutes(deps: AdminDeps, { people, notifications
       })
       deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
       return ok(200, view(ws.id))
-    }, { parse: 'none', detail: writeDocs })
-    .patch(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkPatch, () => guard(request))
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: writeDocs })
+    .patch(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkPatch)
+      const user = principal.user
       const ws = workspace(params.workspaceId)
       const now = deps.clock.now()
       await deps.writes.run(() => {
@@ -157,14 +157,14 @@ export function adminNotificationRoutes(deps: AdminDeps, { people, notifications
       })
       deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
       return ok(200, view(ws.id))
-    }, { parse: 'none', detail: patchDocs })
-    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications/messages`, async ({ request, params, query }) => {
-      await guard(request)
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: patchDocs })
+    .get(`${ADMIN_API}/workspaces/:workspaceId/notifications/messages`, async ({ request, params, query, principal }) => {
       const ws = workspace(params.workspaceId)
       return ok(200, { data: notifications.recent(ws.id, query.failed === 'true') })
-    }, { query: Type.Object({ failed: Type.Optional(Type.String({ maxLength: 5 })) }), detail: messagesDocs })
-    .post(`${ADMIN_API}/workspaces/:workspaceId/notifications/test`, async ({ request, params }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, 4_096, checkTest, () => guard(request))
+    }, { admitConsole: { who: 'admin' }, query: Type.Object({ failed: Type.Optional(Type.String({ maxLength: 5 })) }), detail: messagesDocs })
+    .post(`${ADMIN_API}/workspaces/:workspaceId/notifications/test`, async ({ request, params, principal }) => {
+      const body = await jsonAfterAdmission(request, 4_096, checkTest)
+      const user = principal.user
       const ws = workspace(params.workspaceId)
       let error: string | null
       try {
@@ -175,5 +175,5 @@ export function adminNotificationRoutes(deps: AdminDeps, { people, notifications
       }
       deps.log({ level: 'info', msg: 'notification test sent', by: user.username, workspace: ws.id, channel: body.channel, sent: error === null })
       return ok(200, { data: { sent: error === null, error } })
-    }, { parse: 'none', detail: testDocs })
+    }, { admitConsole: { who: 'admin', body: 4_096 }, parse: 'none', detail: testDocs })
 }

@@ -1,10 +1,11 @@
 import { Elysia } from 'elysia'
+import { sessionIdOf } from '../access'
+import { deviceSecretOf } from '../access'
 import type { AdminDeps } from './deps'
 import { ASSETS } from '../screens/page'
 import { escapeHtml, pageHeaders, pageShell, SCREEN_CSP } from '../screens/page'
 import { localeWithin } from '../platform/names'
-import { sessionIdOf, USER_HOME, type PeopleService, type User } from '../people'
-import { deviceSecretOf } from '../devices'
+import { USER_HOME, type PeopleService, type User } from '../people'
 import { ROLE_HOME, type DeviceService } from '../devices'
 
 /*

@@ -15,24 +15,25 @@ import { adminNotificationRoutes } from './notifications-routes'
 import type { NotificationService } from '../notifications'
 import type { AdminDeps } from './deps'
 import type { PeopleService } from '../people'
+import type { AdmissionPlugin } from '../access'
 import type { DeviceService } from '../devices'
 import type { BranchService } from './branch-service'
 import type { AdminServices } from '.'
 
 /**
  * Every admin route: the page, then the API's sections (branch, audit log, devices, staff,
- * keys and webhooks, voice clips, notifications), each its own plugin, all asking `access.ts` who the caller is.
+ * keys and webhooks, voice clips, notifications), each its own plugin, each route declaring whom it admits (`admitConsole`, src/access/).
  */
-export function adminRoutes(deps: AdminDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService; admin: AdminServices; notifications: NotificationService }) {
-  const { people, admin } = services
+export function adminRoutes(deps: AdminDeps, services: { people: PeopleService; branch: BranchService; devices: DeviceService; admin: AdminServices; notifications: NotificationService; access: AdmissionPlugin }) {
+  const { access, admin } = services
   return new Elysia({ name: 'lobby.admin' })
     .use(adminPageRoutes(deps, services))
     .use(branchRoutes(deps, services))
     .use(auditRoutes(deps, services))
-    .use(adminDeviceRoutes(deps, { people, adminDevices: admin.devices }))
-    .use(adminStaffRoutes(deps, { people, adminStaff: admin.staff }))
-    .use(adminKeyRoutes(deps, { people, adminKeys: admin.keys }))
-    .use(adminWebhookRoutes(deps, { people, adminWebhooks: admin.webhooks }))
-    .use(adminVoiceRoutes(deps, { people, adminVoice: admin.voice }))
-    .use(adminNotificationRoutes(deps, { people, notifications: services.notifications }))
+    .use(adminDeviceRoutes(deps, { access, adminDevices: admin.devices }))
+    .use(adminStaffRoutes(deps, { access, adminStaff: admin.staff }))
+    .use(adminKeyRoutes(deps, { access, adminKeys: admin.keys }))
+    .use(adminWebhookRoutes(deps, { access, adminWebhooks: admin.webhooks }))
+    .use(adminVoiceRoutes(deps, { access, adminVoice: admin.voice }))
+    .use(adminNotificationRoutes(deps, { access, notifications: services.notifications }))
 }

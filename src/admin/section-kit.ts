@@ -1,12 +1,11 @@
 import type { TSchema, Static } from '@sinclair/typebox'
+import { serverOrigin } from '../access'
 import type { AdminDeps } from './deps'
-import { ApiError } from '../platform/errors'
 import { appendAudit, type AuditEntry } from '../platform/audit'
-import { closingConnection, isJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
+import { assertJsonContentType, closingConnection, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
 import { qrSvg } from '../platform/qr'
 import { assertSchema, type SchemaCheck } from '../platform/validation'
-import { serverOrigin } from '../devices'
 import type { User } from '../people'
 import { AdminCodes } from './errors'
 
@@ -23,38 +22,36 @@ export function ok(status: number, body: unknown): Response {
   return json(status, body, NO_STORE)
 }
 
-function declaredOver(request: Request, limit: number): boolean {
-  const declared = request.headers.get('content-length')
-  return declared !== null && Number(declared) > limit
-}
-
 /**
- * The body's bytes once `guard` (the session, role and Origin; async, as sessions are) and
- * `headerChecks` passed: nothing of the body is read for a caller who is refused. A declared
- * size over `limit` is refused first (413 in the envelope); so is a chunked body that grows past it.
+ * The body's bytes once `checks` (what the route checks of the request after its admission,
+ * `admitConsole` with its `body` bound) passed: a refusal leaves the body unread (with
+ * `Connection: close` when there is one); a chunked body that grows past `limit` is 413.
  */
-export async function bodyAfterGuard<T>(request: Request, limit: number, guard: () => Promise<T>, headerChecks: () => void = () => {}): Promise<{ raw: Uint8Array; checked: T }> {
-  if (declaredOver(request, limit)) throw closingConnection(new ApiError(413, AdminCodes.PAYLOAD_TOO_LARGE, `request body exceeds ${limit} bytes`))
+export async function bodyAfterChecks<T>(request: Request, limit: number, checks: () => T): Promise<{ raw: Uint8Array; checked: T }> {
   let checked: T
   try {
-    checked = await guard()
-    headerChecks()
+    checked = checks()
   } catch (error) {
     throw request.body !== null ? closingConnection(error) : error
   }
   return { raw: await readBodyLimited(request, limit), checked }
 }
 
-/** A JSON body checked against `check` (422 VALIDATION_FAILED with every failing JSON Pointer), after `guard`. */
-export async function jsonAfterGuard<S extends TSchema, T>(request: Request, limit: number, check: SchemaCheck<S>, guard: () => Promise<T>): Promise<{ body: Static<S>; checked: T }> {
-  const { raw, checked } = await bodyAfterGuard(request, limit, guard, () => {
-    if (!isJsonContentType(request)) {
-      throw new ApiError(400, AdminCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-    }
-  })
-  const body = parseJsonBytes(raw)
+/**
+ * A JSON body checked against `check` (422 VALIDATION_FAILED with every failing JSON Pointer),
+ * once the route's admission (`admitConsole` with its `body` bound: a declared size over it
+ * first, then the session, role and Origin) passed: then the Content-Type (refused with
+ * `Connection: close` while the body is unread), then the body within `limit`.
+ */
+export async function jsonAfterAdmission<S extends TSchema>(request: Request, limit: number, check: SchemaCheck<S>): Promise<Static<S>> {
+  try {
+    assertJsonContentType(request)
+  } catch (error) {
+    throw request.body !== null ? closingConnection(error) : error
+  }
+  const body = parseJsonBytes(await readBodyLimited(request, limit))
   assertSchema(check, body, AdminCodes.VALIDATION_FAILED)
-  return { body, checked }
+  return body
 }
 
 /** The audit actor of a console change: the signed-in person. */

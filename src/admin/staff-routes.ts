@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { compile } from '../platform/validation'
-import type { PeopleService, SetupLink, User } from '../people'
+import type { SetupLink, User } from '../people'
 import { ADMIN_API } from './branch-routes'
-import { requireAdministrator } from './access'
-import { absoluteUrl, auditedWrite, jsonAfterGuard, ok, qrOf } from './section-kit'
+import { absoluteUrl, auditedWrite, jsonAfterAdmission, ok, qrOf } from './section-kit'
 import { AdminCodes as C } from './errors'
 import { type AdminStaff, StaffRefused } from './staff-service'
 import { AddUserRequest, addUserDocs, ChangeUserRequest, changeUserDocs, disableUserDocs, listUsersDocs, resetUserDocs } from './staff-model'
@@ -31,8 +31,7 @@ function answer(error: unknown): never {
  * link and its QR code, in the answer only), change a role, units or name, disable, reset.
  * The same rules as `lobby users` (the same service). A setup link is never logged or audited.
  */
-export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }: { people: PeopleService; adminStaff: AdminStaff }) {
-  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
+export function adminStaffRoutes(deps: AdminDeps, { access, adminStaff: staff }: { access: AdmissionPlugin; adminStaff: AdminStaff }) {
 
   const linkAnswer = (request: Request, link: SetupLink) => {
     const setupUrl = absoluteUrl(deps, request, link.setupPath)
@@ -43,12 +42,13 @@ export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }:
   }
 
   return new Elysia({ name: 'lobby.admin.staff' })
-    .get(`${ADMIN_API}/users`, async ({ request }) => {
-      await guard(request)
+    .use(access)
+    .get(`${ADMIN_API}/users`, async ({ request, principal }) => {
       return ok(200, { data: staff.list() })
-    }, { detail: listUsersDocs })
-    .post(`${ADMIN_API}/users`, async ({ request }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkAdd, () => guard(request))
+    }, { admitConsole: { who: 'admin' }, detail: listUsersDocs })
+    .post(`${ADMIN_API}/users`, async ({ request, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkAdd)
+      const user = principal.user
       const now = deps.clock.now()
       const { link } = await auditedWrite(deps, user, () => {
         const made = staff.add(body, now)
@@ -56,9 +56,10 @@ export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }:
       }).catch(answer)
       deps.log({ level: 'info', msg: 'user added', by: user.username, username: body.username, role: body.role })
       return ok(201, { data: linkAnswer(request, link) })
-    }, { parse: 'none', detail: addUserDocs })
-    .patch(`${ADMIN_API}/users/:username`, async ({ request, params }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkChange, () => guard(request))
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: addUserDocs })
+    .patch(`${ADMIN_API}/users/:username`, async ({ request, params, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkChange)
+      const user = principal.user
       if (body.role !== undefined && body.role !== 'admin') notSelf(user, params.username, 'change the role of', '/role')
       const { after } = await auditedWrite(deps, user, () => {
         const changed = staff.change(params.username, body)
@@ -66,9 +67,9 @@ export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }:
       }).catch(answer)
       deps.log({ level: 'info', msg: 'user changed', by: user.username, username: params.username, role: after.role })
       return ok(200, { data: after })
-    }, { parse: 'none', detail: changeUserDocs })
-    .post(`${ADMIN_API}/users/:username/disable`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: changeUserDocs })
+    .post(`${ADMIN_API}/users/:username/disable`, async ({ request, params, principal }) => {
+      const user = principal.user
       notSelf(user, params.username, 'disable', '/username')
       const { result } = await auditedWrite(deps, user, () => {
         const done = staff.disable(params.username)
@@ -76,9 +77,9 @@ export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }:
       }).catch(answer)
       deps.log({ level: 'info', msg: 'user disabled', by: user.username, username: params.username, sessionsEnded: result.sessionsEnded })
       return ok(200, { data: result })
-    }, { detail: disableUserDocs })
-    .post(`${ADMIN_API}/users/:username/reset`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'admin' }, detail: disableUserDocs })
+    .post(`${ADMIN_API}/users/:username/reset`, async ({ request, params, principal }) => {
+      const user = principal.user
       const now = deps.clock.now()
       const { link } = await auditedWrite(deps, user, () => {
         const done = staff.reset(params.username, now)
@@ -86,5 +87,5 @@ export function adminStaffRoutes(deps: AdminDeps, { people, adminStaff: staff }:
       }).catch(answer)
       deps.log({ level: 'info', msg: 'user reset', by: user.username, username: params.username })
       return ok(200, { data: linkAnswer(request, link) })
-    }, { detail: resetUserDocs })
+    }, { admitConsole: { who: 'admin' }, detail: resetUserDocs })
 }

@@ -1,11 +1,10 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
-import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
-import { requireConsoleCaller } from './access'
-import { auditedWrite, bodyAfterGuard, ok } from './section-kit'
+import { auditedWrite, bodyAfterChecks, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
 import { type AdminVoice, canonicalLang, clipName, looksLike, MAX_UPLOAD_BYTES, uploadType } from './voice-service'
 import { listVoiceClipsDocs, playVoiceClipDocs, removeVoiceClipDocs, uploadVoiceClipDocs } from './voice-model'
@@ -23,8 +22,7 @@ function languageOf(value: string, path: string): string {
  * belong to the whole branch, as `lobby voice` stores them): what each language has and lacks,
  * one clip uploaded per request (its audio the body, bounded), played, removed.
  */
-export function adminVoiceRoutes(deps: AdminDeps, { people, adminVoice: voice }: { people: PeopleService; adminVoice: AdminVoice }) {
-  const guard = async (request: Request) => (await requireConsoleCaller(deps, people, request)).user
+export function adminVoiceRoutes(deps: AdminDeps, { access, adminVoice: voice }: { access: AdmissionPlugin; adminVoice: AdminVoice }) {
   const named = (lang: string, name: string) => {
     const clip = clipName(name)
     if (clip === null) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip of that name (ticket, please-go-to, 0…9, A…Z, counter-<counterId>)`)
@@ -32,20 +30,19 @@ export function adminVoiceRoutes(deps: AdminDeps, { people, adminVoice: voice }:
   }
 
   return new Elysia({ name: 'lobby.admin.voice' })
+    .use(access)
     .get(`${ADMIN_API}/voice/clips`, async ({ request, query }) => {
       // The session first, then the query (checked here, not by a route schema that would run before it).
-      await guard(request)
       const lang = typeof query.lang === 'string' ? languageOf(query.lang, 'lang') : undefined
       return ok(200, { data: voice.languages(lang) })
-    }, { detail: listVoiceClipsDocs })
-    .put(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
-      const { raw, checked } = await bodyAfterGuard(request, MAX_UPLOAD_BYTES, async () => {
-        const user = await guard(request)
+    }, { admitConsole: { who: 'console' }, detail: listVoiceClipsDocs })
+    .put(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params, principal }) => {
+      const { raw, checked } = await bodyAfterChecks(request, MAX_UPLOAD_BYTES, () => {
         const clip = clipName(params.name)
         if (clip === null) throw new ApiError(422, C.VALIDATION_FAILED, 'not a clip name: ticket, please-go-to, 0…9, A…Z or counter-<counterId>', [ruled('name', 'not a clip name', 'clipName')])
-        return { user, lang: languageOf(params.lang, 'lang'), name: clip }
-      }, () => {
+        const lang = languageOf(params.lang, 'lang')
         if (uploadType(request.headers.get('content-type')) === null) throw new ApiError(415, C.UNSUPPORTED_CONTENT_TYPE, 'Content-Type must be audio/wav, audio/mpeg or audio/ogg')
+        return { user: principal.user, lang, name: clip }
       })
       const { user, lang, name } = checked
       const contentType = uploadType(request.headers.get('content-type'))!
@@ -58,16 +55,15 @@ export function adminVoiceRoutes(deps: AdminDeps, { people, adminVoice: voice }:
       })
       deps.log({ level: 'info', msg: 'voice clip uploaded', by: user.username, lang, clip: name, bytes: stored.bytes })
       return ok(200, { data: { lang, name, contentType: stored.contentType, bytes: stored.bytes, sha256: stored.sha256, importedAt: new Date(stored.importedAt).toISOString(), replaced: before !== null } })
-    }, { parse: 'none', detail: uploadVoiceClipDocs })
-    .get(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
-      await guard(request)
+    }, { admitConsole: { who: 'console', body: MAX_UPLOAD_BYTES }, parse: 'none', detail: uploadVoiceClipDocs })
+    .get(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params, principal }) => {
       const { lang, name } = named(params.lang, params.name)
       const clip = voice.read(lang, name)
       if (clip === null) throw new ApiError(404, C.VOICE_CLIP_NOT_FOUND, `no voice clip ${name} for ${lang}`)
       return new Response(clip.audio, { headers: { 'content-type': clip.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } })
-    }, { detail: playVoiceClipDocs })
-    .delete(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'console' }, detail: playVoiceClipDocs })
+    .delete(`${ADMIN_API}/voice/clips/:lang/:name`, async ({ request, params, principal }) => {
+      const user = principal.user
       const { lang, name } = named(params.lang, params.name)
       const removed = await auditedWrite(deps, user, () => {
         const n = voice.remove(lang, name)
@@ -76,5 +72,5 @@ export function adminVoiceRoutes(deps: AdminDeps, { people, adminVoice: voice }:
       })
       deps.log({ level: 'info', msg: 'voice clip removed', by: user.username, lang, clip: name })
       return ok(200, { data: { lang, name, removed } })
-    }, { detail: removeVoiceClipDocs })
+    }, { admitConsole: { who: 'console' }, detail: removeVoiceClipDocs })
 }

@@ -1,14 +1,13 @@
 import { Elysia } from 'elysia'
+import type { AdmissionPlugin } from '../access'
 import { Type } from '@sinclair/typebox'
 import type { AdminDeps } from './deps'
 import { ApiError } from '../platform/errors'
 import { ruled } from '../platform/detail-rules'
 import { assertSchema, compile } from '../platform/validation'
 import { Webhook } from '../provisioning'
-import type { PeopleService } from '../people'
 import { ADMIN_API } from './branch-routes'
-import { requireAdministrator } from './access'
-import { actorOf, auditedWrite, jsonAfterGuard, ok } from './section-kit'
+import { actorOf, auditedWrite, jsonAfterAdmission, ok } from './section-kit'
 import { AdminCodes as C } from './errors'
 import { type AdminWebhooks, WebhookRefused, type Endpoint } from './webhooks-service'
 import {
@@ -28,8 +27,7 @@ const auditView = (e: Endpoint) => ({ queueUnitId: e.queueUnitId, url: e.url, ev
  * The console's webhooks section (contract §17), administrators only: endpoints (list, add,
  * change, disable), a test delivery through the outbox, the failed deliveries and "Redeliver".
  */
-export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hooks }: { people: PeopleService; adminWebhooks: AdminWebhooks }) {
-  const guard = async (request: Request) => (await requireAdministrator(deps, people, request)).user
+export function adminWebhookRoutes(deps: AdminDeps, { access, adminWebhooks: hooks }: { access: AdmissionPlugin; adminWebhooks: AdminWebhooks }) {
   const endpoint = (id: string) => {
     const found = id.length <= 160 ? hooks.get(id) : null
     if (found === null) throw new ApiError(404, C.WEBHOOK_NOT_FOUND, 'no webhook endpoint with that ID')
@@ -42,12 +40,13 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
   }
 
   return new Elysia({ name: 'lobby.admin.webhooks' })
-    .get(`${ADMIN_API}/webhooks`, async ({ request }) => {
-      await guard(request)
+    .use(access)
+    .get(`${ADMIN_API}/webhooks`, async ({ request, principal }) => {
       return ok(200, { data: hooks.list() })
-    }, { detail: listWebhooksDocs })
-    .post(`${ADMIN_API}/webhooks`, async ({ request }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkHead, () => guard(request))
+    }, { admitConsole: { who: 'admin' }, detail: listWebhooksDocs })
+    .post(`${ADMIN_API}/webhooks`, async ({ request, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkHead)
+      const user = principal.user
       const { queueUnitId, ...entry } = body as Record<string, unknown> & { queueUnitId: string }
       assertSchema(checkWebhook, entry, C.VALIDATION_FAILED)
       const now = deps.clock.now()
@@ -60,9 +59,10 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
       })
       deps.log({ level: 'info', msg: 'webhook endpoint added', by: user.username, webhook: entry.id })
       return ok(201, { data: { ...made.endpoint, signingSecret: made.signingSecret } })
-    }, { parse: 'none', detail: createWebhookDocs })
-    .patch(`${ADMIN_API}/webhooks/:id`, async ({ request, params }) => {
-      const { body, checked: user } = await jsonAfterGuard(request, MAX_BODY, checkChange, () => guard(request))
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: createWebhookDocs })
+    .patch(`${ADMIN_API}/webhooks/:id`, async ({ request, params, principal }) => {
+      const body = await jsonAfterAdmission(request, MAX_BODY, checkChange)
+      const user = principal.user
       const before = endpoint(params.id)
       const next = { url: body.url ?? before.url, events: body.events ?? before.events, active: body.active ?? before.active }
       // The endpoint as it would be must pass a provisioning file's schema (the pointers of `body` are its own).
@@ -74,9 +74,9 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
       })
       deps.log({ level: 'info', msg: 'webhook endpoint changed', by: user.username, webhook: before.id })
       return ok(200, { data: after })
-    }, { parse: 'none', detail: changeWebhookDocs })
-    .post(`${ADMIN_API}/webhooks/:id/disable`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: changeWebhookDocs })
+    .post(`${ADMIN_API}/webhooks/:id/disable`, async ({ request, params, principal }) => {
+      const user = principal.user
       const before = endpoint(params.id)
       const now = deps.clock.now()
       const after = await auditedWrite(deps, user, () => {
@@ -85,9 +85,9 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
       })
       deps.log({ level: 'info', msg: 'webhook endpoint disabled', by: user.username, webhook: before.id })
       return ok(200, { data: after })
-    }, { detail: disableWebhookDocs })
-    .post(`${ADMIN_API}/webhooks/:id/test`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'admin' }, detail: disableWebhookDocs })
+    .post(`${ADMIN_API}/webhooks/:id/test`, async ({ request, params, principal }) => {
+      const user = principal.user
       const target = endpoint(params.id)
       if (!target.active) throw new ApiError(422, C.VALIDATION_FAILED, 'this endpoint is disabled: enable it before testing it', [ruled('/active', 'disabled', 'disabled')])
       const now = deps.clock.now()
@@ -97,21 +97,19 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
       })
       deps.log({ level: 'info', msg: 'webhook test queued', by: user.username, webhook: target.id, delivery: queued.id })
       return ok(202, { data: queued })
-    }, { detail: testWebhookDocs })
+    }, { admitConsole: { who: 'admin' }, detail: testWebhookDocs })
     .get(`${ADMIN_API}/webhooks/deliveries`, async ({ request, query }) => {
       // The session first, then the query (checked here, not by a route schema that would run before it).
-      await guard(request)
       if (query.status !== undefined && query.status !== 'failed' && query.status !== 'all') {
         throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', [ruled('status', 'failed or all', 'oneOf', { allowed: ['failed', 'all'] })])
       }
       return ok(200, { data: hooks.deliveries(query.status !== 'all', typeof query.webhookId === 'string' ? query.webhookId : undefined) })
-    }, { detail: listDeliveriesDocs })
-    .get(`${ADMIN_API}/webhooks/deliveries/:id`, async ({ request, params }) => {
-      await guard(request)
+    }, { admitConsole: { who: 'admin' }, detail: listDeliveriesDocs })
+    .get(`${ADMIN_API}/webhooks/deliveries/:id`, async ({ request, params, principal }) => {
       return ok(200, { data: delivery(params.id) })
-    }, { detail: readDeliveryDocs })
-    .post(`${ADMIN_API}/webhooks/deliveries/:id/redeliver`, async ({ request, params }) => {
-      const user = await guard(request)
+    }, { admitConsole: { who: 'admin' }, detail: readDeliveryDocs })
+    .post(`${ADMIN_API}/webhooks/deliveries/:id/redeliver`, async ({ request, params, principal }) => {
+      const user = principal.user
       const before = delivery(params.id)
       const now = deps.clock.now()
       const after = await auditedWrite(deps, user, () => {
@@ -120,5 +118,5 @@ export function adminWebhookRoutes(deps: AdminDeps, { people, adminWebhooks: hoo
       })
       deps.log({ level: 'info', msg: 'webhook delivery queued again', by: user.username, delivery: before.id })
       return ok(200, { data: after })
-    }, { detail: redeliverDocs })
+    }, { admitConsole: { who: 'admin' }, detail: redeliverDocs })
 }

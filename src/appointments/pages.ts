@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { assertSameOrigin, serverOrigin } from '../access'
 import type { AppointmentDeps } from './deps'
 import { admitRate, clientAddressOf } from '../platform/admission'
 import type { PeerSource } from '../platform/client-address'
@@ -10,7 +11,6 @@ import { acceptedLocale, localeWithin, resolveName, storedName } from '../platfo
 import { localDate } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
 import { sha256Hex } from '../platform/idempotency'
-import { assertSameOrigin, serverOrigin } from '../devices'
 import { escapeHtml } from '../screens/page'
 import { withPageDigits } from '../screens'
 import { trackingPath } from '../tickets'

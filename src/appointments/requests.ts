@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { ApiError, type ErrorDetail } from '../platform/errors'
-import { KiB, isJsonContentType } from '../platform/body'
+import { KiB, jsonContentTypeProblem } from '../platform/body'
 import { json } from '../platform/http'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { compile } from '../platform/validation'
@@ -28,7 +28,8 @@ export const ACTION_KEY: IdempotencyKeyPolicy = { ...BOOK_KEY, required: false, 
 /** Content-Type (when a body is sent or required) and the Idempotency-Key: every bad header listed, 400 INVALID_REQUEST. */
 export function readHeaders(request: Request, raw: Uint8Array, policy: IdempotencyKeyPolicy, bodyRequired: boolean): string | null {
   const details: ErrorDetail[] = []
-  if ((bodyRequired || raw.byteLength > 0) && !isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+  const notJson = bodyRequired || raw.byteLength > 0 ? jsonContentTypeProblem(request) : null
+  if (notJson !== null) details.push(notJson)
   const { key, problem } = readIdempotencyKeyHeader(request, policy)
   if (problem !== null) details.push(problem)
   if (details.length > 0) throw new ApiError(400, AppointmentCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)

@@ -3,17 +3,14 @@ import { Type } from '@sinclair/typebox'
 import canonicalize from 'canonicalize'
 import type { AppointmentDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { KiB, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { KiB, assertJsonContentType, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json } from '../platform/http'
 import { sha256Hex } from '../platform/idempotency'
 import { assertSchema } from '../platform/validation'
 import { inReadTransaction } from '../platform/transactions'
-import { requireDevice } from '../devices'
-import type { DeviceService } from '../devices'
-import type { PeopleService } from '../people'
 import type { KioskService } from '../kiosk'
 import { toCsv } from '../reports'
-import { admitAppointmentCaller, admitAppointmentReportReader, type AppointmentCaller } from './access'
+import type { AdmissionPlugin, AppointmentCaller, ReportReader } from '../access'
 import { AppointmentCodes } from './errors'
 import { appointmentJson, REPORT_MAX_DAYS, type AppointmentService } from './service'
 import { bookingPages } from './pages'
@@ -36,15 +33,10 @@ export const APPOINTMENT_CSV_HEADER = ['date', 'locationId', 'serviceId', 'booke
  */
 export function appointmentRoutes(
   deps: AppointmentDeps,
-  { appointments: service, devices, people, kiosk }: { appointments: AppointmentService; devices: DeviceService; people: PeopleService; kiosk: KioskService },
+  { appointments: service, kiosk, access }: { appointments: AppointmentService; kiosk: KioskService; access: AdmissionPlugin },
 ) {
-  /** Credential (before the body) → body (4 KB) → headers. */
-  async function admit(request: Request, bucket: 'read' | 'issue'): Promise<{ caller: AppointmentCaller; raw: Uint8Array; now: number }> {
-    const now = deps.clock.now()
-    const checks = await admitAppointmentCaller(deps, devices, people, request, bucket, now)
-    const { raw, checked } = await readBodyAfterChecks(request, MAX_BODY, checks)
-    return { caller: checked, raw, now }
-  }
+  /** Credential (before the body, `admitAppointments`) → body (4 KB) → headers. */
+  const admit = (bucket: 'read' | 'issue') => ({ bucket, body: MAX_BODY })
 
   /**
    * The write of a POST in one transaction with its Idempotency-Key: the same key and body
@@ -68,8 +60,8 @@ export function appointmentRoutes(
   }
 
   /** The report's rows for the caller (its reach) and `from`..`to` (422 naming the bad one). */
-  async function reportRows(request: Request) {
-    const scope = await admitAppointmentReportReader(deps, devices, people, request, deps.clock.now())
+  function reportRows(request: Request, { queueUnitIds, locations, services }: ReportReader) {
+    const scope = { queueUnitIds: queueUnitIds === null ? null : [...queueUnitIds], locations, services }
     const url = new URL(request.url)
     const from = dateParam(url, 'from')!
     const to = dateParam(url, 'to')!
@@ -79,8 +71,8 @@ export function appointmentRoutes(
   }
 
   return new Elysia({ name: 'lobby.appointments' })
-    .get(BASE, async ({ request }) => {
-      const { caller } = await admit(request, 'read')
+    .use(access)
+    .get(BASE, ({ request, principal: caller }) => {
       const url = new URL(request.url)
       const date = dateParam(url, 'date')!
       const locationId = requiredParam(url, 'locationId')
@@ -95,9 +87,8 @@ export function appointmentRoutes(
         const rows = service.list(locationId, date, serviceId).filter((r) => caller.scope.services === null || caller.scope.services.includes(r.serviceId))
         return json(200, { data: rows.map(appointmentJson) })
       })
-    }, { parse: 'none', detail: listAppointmentsDocs })
-    .get(`${BASE}/slots`, async ({ request }) => {
-      const { caller, now } = await admit(request, 'read')
+    }, { parse: 'none', admitAppointments: admit('read'), detail: listAppointmentsDocs })
+    .get(`${BASE}/slots`, ({ request, principal: caller, now }) => {
       const url = new URL(request.url)
       const date = dateParam(url, 'date')!
       const target = service.target(caller.scope, requiredParam(url, 'locationId'), requiredParam(url, 'serviceId'))
@@ -107,9 +98,9 @@ export function appointmentRoutes(
           slotMinutes: target.settings.slotMinutes, slots: service.slots(target, date, now),
         },
       }))
-    }, { parse: 'none', detail: listSlotsDocs })
-    .post(BASE, async ({ request }) => {
-      const { caller, raw, now } = await admit(request, 'issue')
+    }, { parse: 'none', admitAppointments: admit('read'), detail: listSlotsDocs })
+    .post(BASE, async ({ request, principal: caller, now }) => {
+      const raw = await readBodyLimited(request, MAX_BODY)
       const key = readHeaders(request, raw, BOOK_KEY, true)
       const body = parseJsonBytes(raw)
       assertSchema(checkBook, body, AppointmentCodes.VALIDATION_FAILED)
@@ -118,9 +109,9 @@ export function appointmentRoutes(
         const { row, created } = service.book(target, body, caller.who, now)
         return { status: created ? 201 : 200, body: { data: appointmentJson(row) } }
       })
-    }, { parse: 'none', detail: bookAppointmentDocs })
-    .post(`${BASE}/:id/cancel`, async ({ request, params }) => {
-      const { caller, raw, now } = await admit(request, 'issue')
+    }, { parse: 'none', admitAppointments: admit('issue'), detail: bookAppointmentDocs })
+    .post(`${BASE}/:id/cancel`, async ({ request, params, principal: caller, now }) => {
+      const raw = await readBodyLimited(request, MAX_BODY)
       const key = readHeaders(request, raw, ACTION_KEY, false)
       if (raw.byteLength > 0) assertSchema(checkNoBody, parseJsonBytes(raw), AppointmentCodes.VALIDATION_FAILED)
       return idempotent(caller, `cancel:${params.id}`, key, {}, () => {
@@ -128,9 +119,9 @@ export function appointmentRoutes(
         if (row === null) throw notFound()
         return { status: 200, body: { data: appointmentJson(service.cancel(row, caller.who.actor, now)) } }
       })
-    }, { parse: 'none', params: Type.Object({ id: Type.String() }), detail: cancelAppointmentDocs })
-    .post(`${BASE}/:id/check-in`, async ({ request, params }) => {
-      const { caller, raw, now } = await admit(request, 'issue')
+    }, { parse: 'none', params: Type.Object({ id: Type.String() }), admitAppointments: admit('issue'), detail: cancelAppointmentDocs })
+    .post(`${BASE}/:id/check-in`, async ({ request, params, principal: caller, now }) => {
+      const raw = await readBodyLimited(request, MAX_BODY)
       const key = readHeaders(request, raw, ACTION_KEY, false)
       if (raw.byteLength > 0) assertSchema(checkNoBody, parseJsonBytes(raw), AppointmentCodes.VALIDATION_FAILED)
       return idempotent(caller, `check-in:${params.id}`, key, {}, () => {
@@ -138,11 +129,11 @@ export function appointmentRoutes(
         if (row === null) throw notFound()
         return { status: 201, body: { data: checkInJson(service.checkIn(row, caller.who, now)) } }
       })
-    }, { parse: 'none', params: Type.Object({ id: Type.String() }), detail: checkInAppointmentDocs })
-    .post('/api/devices/v1/kiosk/appointments/check-in', async ({ request }) => {
+    }, { parse: 'none', params: Type.Object({ id: Type.String() }), admitAppointments: admit('issue'), detail: checkInAppointmentDocs })
+    .post('/api/devices/v1/kiosk/appointments/check-in', async ({ request, principal: device }) => {
       const now = deps.clock.now()
-      const { raw, checked: device } = await readBodyAfterChecks(request, 1 * KiB, () => requireDevice(deps, devices, request, ['kiosk']))
-      if (!isJsonContentType(request)) throw new ApiError(400, AppointmentCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
+      const raw = await readBodyLimited(request, 1 * KiB)
+      assertJsonContentType(request)
       const body = parseJsonBytes(raw)
       assertSchema(checkKiosk, body, AppointmentCodes.VALIDATION_FAILED)
       const code = body.code.trim().toUpperCase()
@@ -155,14 +146,14 @@ export function appointmentRoutes(
         // The kiosk's own ticket screen shows it (number, people ahead, wait, QR, print).
         return json(201, { data: kiosk.ticketView(device, ticket) })
       })
-    }, { parse: 'none', detail: kioskCheckInDocs })
-    .get('/api/operator/v1/reports/appointments', async ({ request }) => json(200, { data: await reportRows(request) }), { parse: 'none', detail: appointmentReportDocs })
-    .get('/api/operator/v1/reports/appointments/csv', async ({ request }) => {
+    }, { parse: 'none', admitDevice: { roles: ['kiosk'], body: 1 * KiB }, detail: kioskCheckInDocs })
+    .get('/api/operator/v1/reports/appointments', ({ request, principal }) => json(200, { data: reportRows(request, principal) }), { parse: 'none', admitReportReader: 'read', detail: appointmentReportDocs })
+    .get('/api/operator/v1/reports/appointments/csv', ({ request, principal }) => {
       const url = new URL(request.url)
-      const rows = await reportRows(request)
+      const rows = reportRows(request, principal)
       return new Response(toCsv(rows, APPOINTMENT_CSV_HEADER), {
         headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="appointments-${query(url, 'from')}-${query(url, 'to')}.csv"` },
       })
-    }, { parse: 'none', detail: appointmentReportCsvDocs })
+    }, { parse: 'none', admitReportReader: 'read', detail: appointmentReportCsvDocs })
     .use(bookingPages(deps, service))
 }

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { ApiError, type ErrorDetail } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes } from '../platform/body'
+import { assertJsonContentType, jsonContentTypeProblem, parseJsonBytes } from '../platform/body'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
 import { assertSchema, type SchemaCheck } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue'
@@ -19,9 +19,7 @@ import { CounterCodes } from './errors'
 export function readBody<T extends TSchema>(request: Request, raw: Uint8Array, check: SchemaCheck<T>, optional: boolean) {
   let value: unknown = {}
   if (raw.byteLength > 0 || !optional) {
-    if (!isJsonContentType(request)) {
-      throw new ApiError(400, CounterCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-    }
+    assertJsonContentType(request)
     value = parseJsonBytes(raw)
   }
   assertSchema(check, value, CounterCodes.VALIDATION_FAILED)
@@ -37,7 +35,8 @@ const WALK_IN_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = { required: false, min: 1,
  */
 export function readWalkInHeaders(request: Request): { idempotencyKey: string | null } {
   const details: ErrorDetail[] = []
-  if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+  const notJson = jsonContentTypeProblem(request)
+  if (notJson !== null) details.push(notJson)
   const { key: idempotencyKey, problem } = readIdempotencyKeyHeader(request, WALK_IN_IDEMPOTENCY_KEY)
   if (problem !== null) details.push(problem)
   if (details.length > 0) {

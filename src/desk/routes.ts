@@ -2,16 +2,14 @@ import { Elysia } from 'elysia'
 import type { DeskDeps } from './deps'
 import { json } from '../platform/http'
 import { routeDetail } from '../platform/openapi'
-import { admitOperatorCaller, DEVICES_API } from '../devices'
-import type { DeviceService } from '../devices'
+import { DEVICES_API } from '../devices'
+import { Scopes, type AdmissionPlugin } from '../access'
 import { devicePage } from '../devices/pages'
 import { CounterCodes, CounterErrorExamples } from '../counters'
-import { Scopes } from '../queue'
 import { ApiError } from '../platform/errors'
 import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { readJsonBody } from '../platform/body'
 import { assertSchema, compile } from '../platform/validation'
-import { requireDevice } from '../devices'
 import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SignInFailed, SignInLocked } from '../people'
 import type { DeskService } from './service'
 import { DeskSignInRequest, DeskViewResponse } from './model'
@@ -62,20 +60,19 @@ const DESK_EXAMPLE = {
  * the ticket it holds, today's served count). The desk's actions are the operator API's own
  * routes, called with the device cookie.
  */
-export function deskRoutes(deps: DeskDeps, { desk, devices }: { desk: DeskService; devices: DeviceService }) {
+export function deskRoutes(deps: DeskDeps, { desk, access }: { desk: DeskService; access: AdmissionPlugin }) {
   return new Elysia({ name: 'lobby.desk' })
+    .use(access)
     .get('/desk', ({ query }) => devicePage('desk', query), { detail: { hide: true } })
     .get(
       `${DEVICES_API}/desk`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        // Only a paired desk: a Queue key has no counter of its own to show.
-        if (request.headers.has('authorization')) throw new ApiError(401, CounterCodes.AUTHENTICATION_FAILED, 'the desk view is for a paired desk (device cookie)')
-        const caller = admitOperatorCaller(deps, devices, request, Scopes.COUNTER_OPERATE, 'operate', now)
+      ({ principal: caller, now }) => {
         desk.counters.queue.assertQueueUnitActive(caller)
         return json(200, { data: desk.view(caller, caller.counters![0]!, now) }, { 'cache-control': 'no-store' })
       },
       {
+        // Only a paired desk: a Queue key has no counter of its own to show.
+        admitOperator: { scope: Scopes.COUNTER_OPERATE, bucket: 'operate', desksOnly: 'the desk view is for a paired desk (device cookie)' },
         detail: routeDetail({
           operationId: 'readDeskView',
           summary: 'What a paired desk shows',
@@ -96,23 +93,18 @@ export function deskRoutes(deps: DeskDeps, { desk, devices }: { desk: DeskServic
     )
     .post(
       `${DEVICES_API}/desk/clerk`,
-      async ({ request, server }) => {
+      async ({ request, server, principal: device }) => {
         const now = deps.clock.now()
         const address = clientAddressOf(deps.clients, request, server)
-        // The device, its Origin and the address's attempts are checked from the headers; the
-        // body (a PIN) is read only after them (contract §23).
-        const { raw, checked: device } = await readBodyAfterChecks(request, MAX_SIGN_IN_BODY, () => {
-          const paired = requireDevice(deps, devices, request, ['desk'])
+        // The device and its Origin (admission), then the address's attempts are checked from the
+        // headers; the body (a PIN) is read only after them (contract §23).
+        const raw = await readJsonBody(request, MAX_SIGN_IN_BODY, () => {
           const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
           admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
           const refusedFor = desk.addressRefusedFor(address, now)
           if (refusedFor > 0) throw rateLimited(refusedFor, message)
-          if (!isJsonContentType(request)) {
-            throw new ApiError(400, DeskClerkCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-          }
-          return paired
         })
-        const body = parseJsonBytes(raw)
+        const body = raw
         assertSchema(checkSignIn, body, DeskClerkCodes.VALIDATION_FAILED)
         try {
           const clerk = await desk.signIn(device, body.username, body.pin, now, address)
@@ -135,18 +127,19 @@ export function deskRoutes(deps: DeskDeps, { desk, devices }: { desk: DeskServic
       },
       {
         parse: 'none',
+        admitDevice: { roles: ['desk'], body: MAX_SIGN_IN_BODY },
         detail: signInClerkDocs,
       },
     )
     .delete(
       `${DEVICES_API}/desk/clerk`,
-      async ({ request }) => {
-        const device = requireDevice(deps, devices, request, ['desk'])
+      async ({ principal: device }) => {
         const signedOut = await desk.signOut(device, deps.clock.now())
         if (signedOut !== null) deps.log({ level: 'info', msg: 'clerk signed out at a desk', username: signedOut, device: device.name })
         return json(200, { data: { signedOut } }, { 'cache-control': 'no-store' })
       },
       {
+        admitDevice: { roles: ['desk'] },
         detail: signOutClerkDocs,
       },
     )

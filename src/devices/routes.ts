@@ -3,14 +3,15 @@ import { admitRate, clientAddressOf, RateBuckets } from '../platform/admission'
 import { eq } from 'drizzle-orm'
 import type { DeviceDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { readJsonBody } from '../platform/body'
 import { json } from '../platform/http'
 import { assertSchema, compile } from '../platform/validation'
 import { queueUnits, locations } from '../structure'
 import { widgets } from '../widgets'
 import { prayerSources } from '../prayer'
 import { DeviceCodes } from './errors'
-import { DEVICES_API, deviceCookie, deviceSecretOf, isSecureRequest, requireDevice } from './access'
+import { DEVICES_API, deviceCookie } from './cookie'
+import { deviceSecretOf, isSecureRequest, type AdmissionPlugin } from '../access'
 import { DeviceService, ROLE_HOME, type Device } from './service'
 import { devicePage } from './pages'
 import { PairRequest } from './model'
@@ -44,7 +45,7 @@ function bindingOf(device: Device) {
  * `lobby_device` cookie), `GET /api/devices/v1/device` (who am I: the pages use it to notice a
  * revocation), and for a paired display the `/screens` list of its workspace's boards.
  */
-export function deviceRoutes(deps: DeviceDeps, { devices: service }: { devices: DeviceService }) {
+export function deviceRoutes(deps: DeviceDeps, { devices: service, access }: { devices: DeviceService; access: AdmissionPlugin }) {
 
   /** 10 a minute per address, then 30 a minute overall; a refused try is not counted. */
   function admitPairAttempt(address: string, now: number): void {
@@ -54,6 +55,7 @@ export function deviceRoutes(deps: DeviceDeps, { devices: service }: { devices: 
   }
 
   return new Elysia({ name: 'lobby.devices' })
+    .use(access)
     .get('/pair', ({ query }) => devicePage('pair', query), { detail: { hide: true } })
     .get('/screens', ({ query }) => devicePage('boards', query), { detail: { hide: true } })
     .post(
@@ -61,13 +63,7 @@ export function deviceRoutes(deps: DeviceDeps, { devices: service }: { devices: 
       async ({ request, server }) => {
         const now = deps.clock.now()
         // Contract §23: the body is read only after the address's rate limit (and the overall one).
-        const { raw } = await readBodyAfterChecks(request, MAX_PAIR_BODY, () => {
-          admitPairAttempt(clientAddressOf(deps.clients, request, server), now)
-          if (!isJsonContentType(request)) {
-            throw new ApiError(400, DeviceCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-          }
-        })
-        const body = parseJsonBytes(raw)
+        const body = await readJsonBody(request, MAX_PAIR_BODY, () => admitPairAttempt(clientAddressOf(deps.clients, request, server), now))
         assertSchema(checkPair, body, DeviceCodes.VALIDATION_FAILED)
         const code = body.code.trim()
         const previous = service.authenticate(deps.credentials, deviceSecretOf(request), now)
@@ -89,21 +85,21 @@ export function deviceRoutes(deps: DeviceDeps, { devices: service }: { devices: 
     )
     .get(
       `${DEVICES_API}/device`,
-      ({ request }) => {
-        const device = requireDevice(deps, service, request, ['desk', 'kiosk', 'display', 'reports'])
+      ({ principal: device }) => {
         return json(200, { data: { name: device.name, role: device.role, home: ROLE_HOME[device.role], binding: bindingOf(device) } }, { 'cache-control': 'no-store' })
       },
       {
+        admitDevice: { roles: ['desk', 'kiosk', 'display', 'reports'] },
         detail: readDeviceDocs,
       },
     )
     .get(
       `${DEVICES_API}/boards`,
-      ({ request }) => {
-        const device = requireDevice(deps, service, request, ['display'])
+      ({ principal: device }) => {
         return json(200, { data: workspaceBoards(deps, device.workspaceId) }, { 'cache-control': 'no-store' })
       },
       {
+        admitDevice: { roles: ['display'] },
         detail: listDeviceBoardsDocs,
       },
     )

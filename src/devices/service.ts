@@ -9,8 +9,9 @@ import { queueUnits, locations, services } from '../structure'
 import { counters } from '../structure'
 import { devices, pairingCodes } from './tables'
 
-export const DEVICE_ROLES = ['desk', 'kiosk', 'display', 'reports'] as const
-export type DeviceRole = (typeof DEVICE_ROLES)[number]
+// The roles and the paired device are admission's principals (src/access/principals.ts).
+export { DEVICE_ROLES, type Device, type DeviceBinding, type DeviceRole } from '../access'
+import type { Device, DeviceBinding, DeviceRole } from '../access'
 
 /** Where each role's pages start (contract §7): the pairing page goes there once paired. */
 export const ROLE_HOME: Record<DeviceRole, string> = { desk: '/desk', kiosk: '/kiosk', display: '/screens', reports: '/reports' }
@@ -21,22 +22,6 @@ export const ROLE_HOME: Record<DeviceRole, string> = { desk: '/desk', kiosk: '/k
  */
 export const DEFAULT_PAIRING_TTL_SECONDS = 600
 export const MAX_PAIRING_TTL_SECONDS = 3600
-
-/** What a device is bound to; which fields are set depends on the role. */
-export interface DeviceBinding {
-  workspaceId: string
-  queueUnitId: string | null
-  locationId: string | null
-  counterId: string | null
-  services: string[] | null
-}
-
-/** A paired device, as a request authenticated by its cookie sees it. */
-export interface Device extends DeviceBinding {
-  credentialId: string
-  name: string
-  role: DeviceRole
-}
 
 /** What `lobby devices pair` asks for. */
 export interface PairingRequest {

@@ -4,9 +4,7 @@ import { ApiError } from '../platform/errors'
 import { json, type PathHeaders } from '../platform/http'
 import type { LiveHub, LiveSocket } from './hub'
 import { CloseCodes, DisplayCodes } from './errors'
-import type { DeviceService } from '../devices'
-import { assertSameOrigin } from '../devices'
-import { authenticateDisplay, deviceViewer, tokenOf } from './access'
+import { assertSameOrigin, displayTokenOf, type Admission, type AdmissionPlugin } from '../access'
 import { liveDocs, readDisplayPrayerMonthDocs, readDisplayPrayerTodayDocs, readDisplayQueueStateDocs, readDisplayWidgetDocs } from './docs'
 import { widgetView, prayerTodayView, prayerMonthView, queueStateView, type DisplayView } from './service'
 
@@ -37,46 +35,47 @@ function conditional(request: Request, view: DisplayView | null, what: string): 
  * Contract §6: read-only display feeds for screens. Display tokens are accepted here and only
  * here (the other routes authenticate other kinds), and every response answers CORS (`DISPLAY_CORS`, set by the platform).
  */
-export function displayRoutes(deps: DisplayDeps, { hub, devices }: { hub: LiveHub; devices: DeviceService }) {
+export function displayRoutes(deps: DisplayDeps, { hub, access, admission }: { hub: LiveHub; access: AdmissionPlugin; admission: Admission }) {
   return new Elysia({ name: 'lobby.display' })
+    .use(access)
     .decorate('liveHub', hub)
     .options(`${PREFIX}/*`, () => new Response(null, { status: 204, headers: CORS }), { detail: { hide: true } })
-    .get(`${PREFIX}/widgets/:widgetId`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
+    .get(`${PREFIX}/widgets/:widgetId`, ({ request, params, principal: credential }) => {
       return conditional(request, widgetView(deps, params.widgetId, credential.ownerId), 'widget')
     }, {
+      admitDisplay: true,
       detail: readDisplayWidgetDocs,
     })
-    .get(`${PREFIX}/queue-units/:queueUnitId/state`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
+    .get(`${PREFIX}/queue-units/:queueUnitId/state`, ({ request, query, params, principal: credential }) => {
       const location = typeof query.location === 'string' && query.location !== '' ? query.location : undefined
       return conditional(request, queueStateView(deps, params.queueUnitId, credential.ownerId, location), 'queue unit (or location)')
     }, {
+      admitDisplay: true,
       detail: readDisplayQueueStateDocs,
     })
-    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/months/:period`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
+    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/months/:period`, ({ request, params, principal: credential }) => {
       return conditional(request, prayerMonthView(deps, params.sourceId, params.period, credential.ownerId), 'stored month')
     }, {
+      admitDisplay: true,
       detail: readDisplayPrayerMonthDocs,
     })
-    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/today`, ({ request, query, params }) => {
-      const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
+    .get(`${PREFIX}/prayer-schedules/sources/:sourceId/today`, ({ request, params, principal: credential }) => {
       const view = prayerTodayView(deps, params.sourceId, credential.ownerId)
       return conditional(request, view && view.dataJson !== 'null' ? view : null, "stored month for today at this source")
     }, {
+      admitDisplay: true,
       detail: readDisplayPrayerTodayDocs,
     })
     .ws(`${PREFIX}/live`, {
       detail: liveDocs,
       beforeHandle({ request, query }) {
         // Refused before the upgrade, so the screen gets a 401 in the envelope, not a dead socket.
-        const token = tokenOf(request, query as Record<string, string | undefined>)
-        if (token === null && deviceViewer(deps, devices, request) !== null) return assertSameOrigin(request, deps.publicOrigin)
-        authenticateDisplay(deps, token)
+        const token = displayTokenOf(request, query as Record<string, string | undefined>)
+        if (token === null && admission.displayViewer(request) !== null) return assertSameOrigin(request, deps.publicOrigin)
+        admission.display(token, null)
       },
       open(ws) {
-        const token = tokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
+        const token = displayTokenOf(ws.data.request, ws.data.query as Record<string, string | undefined>)
         const credential = deps.credentials.authenticate(token, 'display', deps.clock.now())
         if (credential !== null) {
           hub.connect(ws.raw as unknown as LiveSocket, credential.ownerId, () => deps.credentials.authenticate(token, 'display', deps.clock.now()) !== null, credential.id)
@@ -84,7 +83,7 @@ export function displayRoutes(deps: DisplayDeps, { hub, devices }: { hub: LiveHu
         }
         // A paired device: the same credential store re-checks its secret, so a revoked
         // device's socket is closed like a revoked token's.
-        const viewer = token === null ? deviceViewer(deps, devices, ws.data.request) : null
+        const viewer = token === null ? admission.displayViewer(ws.data.request) : null
         if (viewer === null) return ws.close(CloseCodes.TOKEN_INVALID, 'display token not valid')
         const unit = viewer.queueUnitId
         hub.connect(

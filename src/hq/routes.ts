@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { ApiError } from '../platform/errors'
 import { cookieValue, json } from '../platform/http'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { readJsonBody } from '../platform/body'
 import { HqCodes } from './errors'
 import { HQ_SESSION_PATTERN, reportCsv, type HqService, type HqUser } from './service'
 import * as D from './docs'
@@ -29,12 +29,8 @@ export function sessionCookie(id: string, secure: boolean): string {
   return `${HQ_SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`
 }
 
-async function jsonBody(request: Request): Promise<unknown> {
-  const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
-    if (!isJsonContentType(request)) throw new ApiError(400, HqCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-  })
-  return parseJsonBytes(raw)
-}
+/** The request's JSON body (the one reader, src/platform/body.ts), after the headers' checks. */
+const jsonBody = (request: Request): Promise<unknown> => readJsonBody(request, MAX_BODY)
 
 /**
  * `/api/hq/v1`: sessions and setup, profiles and their revisions, branches and their profile,

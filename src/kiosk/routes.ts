@@ -3,13 +3,14 @@ import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform
 import { admitRate as admitBucket, RateBuckets } from '../platform/admission'
 import type { KioskDeps } from './deps'
 import { ApiError, CommonCodes, type ErrorDetail } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { jsonContentTypeProblem, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json, keptResponse } from '../platform/http'
 import { keptBody } from '../platform/compression'
 import { assertSchema, compile } from '../platform/validation'
 import { IDEMPOTENCY_KEY_MAX } from '../queue'
-import { deviceSecretOf, requireDevice, serverOrigin, DEVICES_API } from '../devices'
+import { DEVICES_API } from '../devices'
 import type { DeviceService, Device } from '../devices'
+import { deviceSecretOf, serverOrigin, type AdmissionPlugin } from '../access'
 import { devicePage } from '../devices/pages'
 import { SCREEN_CSP } from '../screens/page'
 import { escapeHtml } from '../screens/page'
@@ -67,7 +68,7 @@ const KIOSK_IDEMPOTENCY_KEY: IdempotencyKeyPolicy = {
   missing: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
   invalid: `required: 1 to ${IDEMPOTENCY_KEY_MAX} characters, one per tap`,
 }
-export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskService; devices: DeviceService }) {
+export function kioskRoutes(deps: KioskDeps, { kiosk, devices, access }: { kiosk: KioskService; devices: DeviceService; access: AdmissionPlugin }) {
 
   /** Contract §9: a rate limit per device (issue 60 a minute, reads 600); every admitted request counts, a 429 does not. */
   function admitRate(device: Device, bucket: 'issue' | 'read', now: number): void {
@@ -79,7 +80,8 @@ export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskS
   /** Content-Type application/json and a required Idempotency-Key (1–160 characters); every bad header is listed. */
   function readIssueHeaders(request: Request): string {
     const details: ErrorDetail[] = []
-    if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+    const notJson = jsonContentTypeProblem(request)
+    if (notJson !== null) details.push(notJson)
     const { key, problem } = readIdempotencyKeyHeader(request, KIOSK_IDEMPOTENCY_KEY)
     if (problem !== null) details.push(problem)
     if (details.length > 0) throw new ApiError(400, KioskCodes.INVALID_REQUEST, `invalid request headers: ${details.map((d) => d.path).join(', ')}`, details)
@@ -87,6 +89,7 @@ export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskS
   }
 
   return new Elysia({ name: 'lobby.kiosk' })
+    .use(access)
     .get('/kiosk', ({ query }) => devicePage('kiosk', query), { detail: { hide: true } })
     .get(`${PRINT_ASSETS}/:file`, ({ params, request }) => {
       const asset = [PRINT_JS, ...Object.values(PRINT_CSS)].find((a) => a.path === `${PRINT_ASSETS}/${params.file}`)
@@ -96,25 +99,24 @@ export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskS
     }, { detail: { hide: true } })
     .get(
       `${DEVICES_API}/kiosk`,
-      ({ request }) => {
+      ({ principal: device }) => {
         const now = deps.clock.now()
-        const device = requireDevice(deps, devices, request, ['kiosk'])
         admitRate(device, 'read', now)
         return json(200, { data: kiosk.view(device, now) }, { 'cache-control': 'no-store' })
       },
       {
+        admitDevice: { roles: ['kiosk'] },
         detail: readKioskViewDocs,
       },
     )
     .post(
       `${DEVICES_API}/kiosk/tickets`,
-      async ({ request }) => {
+      async ({ request, principal: device }) => {
         const now = deps.clock.now()
-        // Contract §23: credential, Origin, rate limit and headers first; the body is read only then.
-        const { raw, checked: { device, key } } = await readBodyAfterChecks(request, MAX_KIOSK_BODY, () => {
-          const device = requireDevice(deps, devices, request, ['kiosk'])
+        // Contract §23: credential, Origin (admission), rate limit and headers first; the body is read only then.
+        const { raw, checked: key } = await readBodyAfterChecks(request, MAX_KIOSK_BODY, () => {
           admitRate(device, 'issue', now)
-          return { device, key: readIssueHeaders(request) }
+          return readIssueHeaders(request)
         })
         const body = parseJsonBytes(raw)
         assertSchema(checkIssue, body, KioskCodes.VALIDATION_FAILED)
@@ -128,6 +130,7 @@ export function kioskRoutes(deps: KioskDeps, { kiosk, devices }: { kiosk: KioskS
       },
       {
         parse: 'none',
+        admitDevice: { roles: ['kiosk'], body: MAX_KIOSK_BODY },
         // The header is documented, not validated by Elysia: the route checks it after the
         // credential and the rate limit, in the public issue's order.
         detail: issueKioskTicketDocs,

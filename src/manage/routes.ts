@@ -1,16 +1,15 @@
 import { Elysia } from 'elysia'
+import { assertSameOrigin, sessionIdOf, type Admission, type AdmissionPlugin } from '../access'
 import { Type } from '@sinclair/typebox'
 import type { ManageDeps } from './deps'
-import { ApiError } from '../platform/errors'
-import { closingConnection, isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { assertJsonContentType, closingConnection, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
 import { json } from '../platform/http'
 import { localeWithin } from '../platform/names'
 import { hashSecret } from '../platform/credentials'
 import { assertSchema, compile } from '../platform/validation'
 import { CloseCodes } from '../display'
 import type { LiveSocket } from '../display'
-import { assertSameOrigin } from '../devices'
-import { PeopleService, USER_HOME, requireSession, sessionIdOf, type User } from '../people'
+import { PeopleService, USER_HOME, type User } from '../people'
 import { ManageCodes } from './errors'
 import { CloseCounterRequest, NoBody } from './model'
 import { closeFloorCounterDocs, floorLiveDocs, listManagedUnitsDocs, openFloorCounterDocs, readFloorDocs } from './docs'
@@ -34,26 +33,20 @@ const counterParams = Type.Object({ queueUnitId: Type.String({ description: 'the
  * sends the browser to /login, the API answers 401; signed in without the role (a clerk): a
  * page that says so (403), 403 ROLE_FORBIDDEN from the API, and the websocket refused.
  */
-export function manageRoutes(deps: ManageDeps, { manage, people }: { manage: ManageService; people: PeopleService }) {
-  /** The session's person with the role; a write also carries this server's Origin (checked by requireSession). */
-  async function manager(request: Request): Promise<User> {
-    let user: User
-    try {
-      ;({ user } = await requireSession(deps, people, request))
-    } catch (error) {
-      // Contract §23: refused before the body is read.
-      throw closingConnection(error)
-    }
+export function manageRoutes(deps: ManageDeps, { manage, people, access, admission }: { manage: ManageService; people: PeopleService; access: AdmissionPlugin; admission: Admission }) {
+  /**
+   * The session's person (admitted by `admitSession: 'closing'`, a write with this server's
+   * Origin) with the role; refused before the body is read (contract §23), so with `Connection: close`.
+   */
+  function manager(user: User): User {
     if (!FLOOR_ROLES.has(user.role)) throw closingConnection(roleForbidden())
     return user
   }
 
-  async function counterAction(request: Request, params: { queueUnitId: string; counterId: string }, action: 'open' | 'close') {
-    const user = await manager(request)
+  async function counterAction(request: Request, params: { queueUnitId: string; counterId: string }, action: 'open' | 'close', session: User) {
+    const user = manager(session)
     const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
-      if (request.headers.get('content-length') !== '0' && request.body !== null && !isJsonContentType(request)) {
-        throw new ApiError(400, ManageCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-      }
+      if (request.headers.get('content-length') !== '0' && request.body !== null) assertJsonContentType(request)
     })
     const body = raw.byteLength === 0 ? {} : parseJsonBytes(raw)
     let reason: string | null = null
@@ -69,6 +62,7 @@ export function manageRoutes(deps: ManageDeps, { manage, people }: { manage: Man
   }
 
   return new Elysia({ name: 'lobby.manage' })
+    .use(access)
     .decorate('manage', manage)
     .get('/manage', async ({ request, query }) => {
       const lang = manageLangOf(query)
@@ -79,22 +73,24 @@ export function manageRoutes(deps: ManageDeps, { manage, people }: { manage: Man
       if (!FLOOR_ROLES.has(found.user.role)) return forbiddenPage(lang, USER_HOME[found.user.role])
       return managePage(lang, typeof query.unit === 'string' ? query.unit : undefined, found.user.username, localeWithin(query.lang, lang))
     }, { detail: { hide: true } })
-    .get(`${MANAGE_API}/queue-units`, async ({ request }) => {
-      const user = await manager(request)
+    .get(`${MANAGE_API}/queue-units`, ({ principal }) => {
+      const user = manager(principal.user)
       return json(200, manage.units(user), noStore)
-    }, { detail: listManagedUnitsDocs })
-    .get(`${MANAGE_API}/queue-units/:queueUnitId/floor`, async ({ request, params }) => {
-      const user = await manager(request)
+    }, { admitSession: 'closing', detail: listManagedUnitsDocs })
+    .get(`${MANAGE_API}/queue-units/:queueUnitId/floor`, ({ params, principal }) => {
+      const user = manager(principal.user)
       const state = manage.floorOf(user, params.queueUnitId)
       return new Response(state.json, { status: 200, headers: { 'content-type': 'application/json', ...noStore } })
-    }, { params: unitParams, detail: readFloorDocs })
-    .post(`${MANAGE_API}/queue-units/:queueUnitId/counters/:counterId/open`, ({ request, params }) => counterAction(request, params, 'open'), {
+    }, { params: unitParams, admitSession: 'closing', detail: readFloorDocs })
+    .post(`${MANAGE_API}/queue-units/:queueUnitId/counters/:counterId/open`, ({ request, params, principal }) => counterAction(request, params, 'open', principal.user), {
       parse: 'none',
+      admitSession: 'closing',
       params: counterParams,
       detail: openFloorCounterDocs,
     })
-    .post(`${MANAGE_API}/queue-units/:queueUnitId/counters/:counterId/close`, ({ request, params }) => counterAction(request, params, 'close'), {
+    .post(`${MANAGE_API}/queue-units/:queueUnitId/counters/:counterId/close`, ({ request, params, principal }) => counterAction(request, params, 'close', principal.user), {
       parse: 'none',
+      admitSession: 'closing',
       params: counterParams,
       detail: closeFloorCounterDocs,
     })
@@ -102,7 +98,7 @@ export function manageRoutes(deps: ManageDeps, { manage, people }: { manage: Man
       detail: floorLiveDocs,
       async beforeHandle({ request }) {
         // Refused before the upgrade: signed out 401, no role 403, another site's page 403.
-        const { user } = await requireSession(deps, people, request)
+        const { user } = await admission.session(request)
         if (!FLOOR_ROLES.has(user.role)) throw roleForbidden()
         assertSameOrigin(request, deps.publicOrigin, 'the live floor opens only from a page of this server (Origin does not match)')
       },

@@ -11,5 +11,5 @@ export {
 export { StaffIntervals, dayEnd, type DeskClerk, type DeskClerkState, type IntervalCounter } from './staff'
 export { DEFAULT_PASSWORD_COST, MIN_PASSWORD_LENGTH, PIN_PATTERN, passwordProblem, type PasswordContext, type PasswordCost } from './passwords'
 export { PeopleCodes, type PeopleCode } from './errors'
-export { AUTH_API, SESSION_COOKIE, sessionIdOf, requireSession } from './access'
+export { AUTH_API } from './cookie'
 export { StaffReads, type StaffTimeRow } from './staff-reads'

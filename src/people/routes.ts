@@ -1,15 +1,16 @@
 import { Elysia } from 'elysia'
+import { isSecureRequest } from '../access'
 import type { PeopleFeatureDeps } from './deps'
 import { admitRate, clientAddressOf, rateLimited, RateBuckets } from '../platform/admission'
 import { ApiError } from '../platform/errors'
-import { isJsonContentType, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { readJsonBody } from '../platform/body'
 import { json } from '../platform/http'
 import { isoTime } from '../platform/clock'
 import { assertSchema, compile } from '../platform/validation'
-import { isSecureRequest } from '../devices'
 import { PeopleCodes, PeopleErrorExamples } from './errors'
 import type { PasswordProblem } from './passwords'
-import { AUTH_API, assertSessionOrigin, clearedSessionCookie, requireSession, sessionCookie, sessionIdOf } from './access'
+import { AUTH_API, clearedSessionCookie, sessionCookie } from './cookie'
+import { assertSessionOrigin, sessionIdOf, type AdmissionPlugin } from '../access'
 import { completeSetupDocs, readCurrentSessionDocs, signInDocs, signOutDocs } from './docs'
 import { SetupRequest, SignInRequest } from './model'
 import {
@@ -26,10 +27,6 @@ const MAX_BODY = 4096
 
 const checkSignIn = compile(SignInRequest)
 const checkSetup = compile(SetupRequest)
-
-const jsonOnly = () => {
-  throw new ApiError(400, PeopleCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must be application/json' }])
-}
 
 /** Each refusal of a password (contract §16, §27): its code, and the message of the code's OpenAPI example. */
 const passwordRefusal = (code: keyof typeof PeopleErrorExamples & `PASSWORD_${string}`) => () => {
@@ -51,10 +48,11 @@ const PASSWORD_ERRORS = {
  * `/api/auth/v1/sessions` (the `lobby_session` cookie) and `POST /api/auth/v1/setup`. Nothing
  * here logs a password, a session ID or a setup code; the access log shows `/login/setup`.
  */
-export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: PeopleService }) {
+export function peopleRoutes(deps: PeopleFeatureDeps, { people, access }: { people: PeopleService; access: AdmissionPlugin }) {
   const noStore = { 'cache-control': 'no-store' }
 
   return new Elysia({ name: 'lobby.people' })
+    .use(access)
     .get('/login', ({ query }) => loginPage(query), { detail: { hide: true } })
     .get('/login/setup', ({ query }) => {
       const target = people.setupTarget(query.code ?? '', deps.clock.now())
@@ -66,16 +64,14 @@ export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: Peop
         const now = deps.clock.now()
         // Contract §23: the body is read only after the address's rate limit.
         const address = clientAddressOf(deps.clients, request, server)
-        const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
+        const body = await readJsonBody(request, MAX_BODY, () => {
           const message = (retry: number) => `too many sign-in attempts from this address; retry after ${retry} s`
           admitRate(deps.limiter, RateBuckets.signInPerAddress, address, SIGN_IN_ATTEMPTS_PER_ADDRESS, now, message)
           const refusedFor = people.addressRefusedFor(address, now)
           if (refusedFor > 0) throw rateLimited(refusedFor, message)
           // A browser always sends Origin on this POST: another site's form may not sign anyone in here.
           if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
-          if (!isJsonContentType(request)) jsonOnly()
         })
-        const body = parseJsonBytes(raw)
         assertSchema(checkSignIn, body, PeopleCodes.VALIDATION_FAILED)
         try {
           const { user, sessionId } = await people.signIn(body.username, body.password, now, sessionIdOf(request), address)
@@ -105,8 +101,7 @@ export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: Peop
     )
     .get(
       `${AUTH_API}/sessions/current`,
-      async ({ request }) => {
-        const { user, startedAt } = await requireSession(deps, people, request)
+      ({ principal: { user, startedAt } }) => {
         return json(200, {
           username: user.username,
           displayName: user.displayName,
@@ -118,18 +113,19 @@ export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: Peop
         }, noStore)
       },
       {
+        admitSession: true,
         detail: readCurrentSessionDocs,
       },
     )
     .delete(
       `${AUTH_API}/sessions/current`,
-      async ({ request }) => {
-        const { user } = await requireSession(deps, people, request)
+      async ({ request, principal: { user } }) => {
         const ended = await people.signOutEverywhere(user.id)
         deps.log({ level: 'info', msg: 'signed out', username: user.username, sessionsEnded: ended })
         return json(200, { username: user.username, sessionsEnded: ended }, { 'set-cookie': clearedSessionCookie(isSecureRequest(request, deps.publicOrigin)), ...noStore })
       },
       {
+        admitSession: true,
         detail: signOutDocs,
       },
     )
@@ -137,13 +133,11 @@ export function peopleRoutes(deps: PeopleFeatureDeps, { people }: { people: Peop
       `${AUTH_API}/setup`,
       async ({ request, server }) => {
         const now = deps.clock.now()
-        const { raw } = await readBodyAfterChecks(request, MAX_BODY, () => {
+        const body = await readJsonBody(request, MAX_BODY, () => {
           admitRate(deps.limiter, RateBuckets.setupPerAddress, clientAddressOf(deps.clients, request, server), SETUP_ATTEMPTS_PER_ADDRESS, now,
             (retry) => `too many setup attempts from this address; retry after ${retry} s`)
           if (request.headers.has('origin')) assertSessionOrigin(request, deps.publicOrigin)
-          if (!isJsonContentType(request)) jsonOnly()
         })
-        const body = parseJsonBytes(raw)
         assertSchema(checkSetup, body, PeopleCodes.VALIDATION_FAILED)
         try {
           const user = await people.completeSetup(body.code.trim(), body.password, body.pin, now)

@@ -11,9 +11,9 @@ import {
   type PasswordCost, type PasswordProblem,
 } from './passwords'
 
-export const USER_ROLES = ['admin', 'manager', 'clerk'] as const
-export type UserRole = (typeof USER_ROLES)[number]
-export type UserState = 'active' | 'disabled'
+// The roles and the person are admission's principals (src/access/principals.ts), as is the session ID's form.
+export { USER_ROLES, type User, type UserRole, type UserState } from '../access'
+import { SESSION_PATTERN, SESSION_PREFIX, USER_ROLES, type User, type UserRole, type UserState } from '../access'
 
 export const USERNAME_PATTERN = /^[a-z0-9._-]{1,64}$/
 const QUEUE_UNIT_PATTERN = /^[A-Za-z0-9_.:-]{1,80}$/
@@ -39,18 +39,7 @@ export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 60
 const TOUCH_EVERY_MS = 60_000
 /** Setup codes and session IDs: 32 random bytes (256 bits), base32. */
 const SECRET_BYTES = 32
-export const SESSION_PREFIX = 'lbs_'
-export const SESSION_PATTERN = /^lbs_[a-z2-7]{52}$/
 export const SETUP_CODE_PATTERN = /^[a-z2-7]{52}$/
-
-export interface User {
-  id: string
-  username: string
-  displayName: string
-  role: UserRole
-  queueUnits: string[]
-  state: UserState
-}
 
 export interface UserListing {
   username: string

@@ -1,4 +1,4 @@
-import { ApiError, CommonCodes } from './errors'
+import { ApiError, CommonCodes, type ErrorDetail } from './errors'
 
 export const KiB = 1024
 export const MiB = 1024 * 1024
@@ -126,15 +126,38 @@ export async function readBodyLimited(request: Request, limit: number, budget: B
  * is held against: `bodyBudget` for every credentialed route, the anonymous forms' own otherwise.
  */
 export async function readBodyAfterChecks<T>(request: Request, limit: number, headerChecks: () => T, budget: BodyBudget = bodyBudget): Promise<{ raw: Uint8Array; checked: T }> {
+  const checked = checkBeforeBody(request, limit, headerChecks)
+  return { raw: await readBodyLimited(request, limit, budget), checked }
+}
+
+/**
+ * The first half of `readBodyAfterChecks`, for checks that run before the route reads its body
+ * (admission, src/access/): a declared size over `limit` is refused first (413), then
+ * `headerChecks` run; a refusal while a body is unread carries `Connection: close`.
+ */
+export function checkBeforeBody<T>(request: Request, limit: number, headerChecks: () => T): T {
   const declared = declaredLength(request)
   if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
-  let checked: T
   try {
-    checked = headerChecks()
+    return headerChecks()
   } catch (error) {
     throw hasBody(request, declared) ? closingConnection(error) : error
   }
-  return { raw: await readBodyLimited(request, limit, budget), checked }
+}
+
+/**
+ * `checkBeforeBody` for checks that wait (a session is found asynchronously): the console's
+ * order — a declared size over `limit` first (413), then `checks`; a refusal of a request that
+ * carries a body stream at all carries `Connection: close`.
+ */
+export async function checkBeforeBodyAsync<T>(request: Request, limit: number, checks: () => Promise<T>): Promise<T> {
+  const declared = declaredLength(request)
+  if (declared !== null && declared > limit) throw closingConnection(tooLarge(limit))
+  try {
+    return await checks()
+  } catch (error) {
+    throw request.body !== null ? closingConnection(error) : error
+  }
 }
 
 /**
@@ -177,4 +200,33 @@ export function parseJsonBytes(raw: Uint8Array): unknown {
 export function isJsonContentType(request: Request): boolean {
   const type = request.headers.get('content-type')
   return type !== null && type.toLowerCase().includes('application/json')
+}
+
+/** The detail a header check lists for a body that is not `application/json`, or null when it is. */
+export function jsonContentTypeProblem(request: Request): ErrorDetail | null {
+  return isJsonContentType(request) ? null : { path: 'Content-Type', message: 'must be application/json' }
+}
+
+/**
+ * The one refusal of a body that is not JSON: 400 INVALID_REQUEST, "Content-Type must be
+ * application/json", naming the header in `details` (`detail`: how the detail says it).
+ */
+export function assertJsonContentType(request: Request, detail = 'must be application/json'): void {
+  if (!isJsonContentType(request)) {
+    throw new ApiError(400, CommonCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: detail }])
+  }
+}
+
+/**
+ * The one JSON body reader: `headerChecks` (what the route checks of the headers after its
+ * admission), then the Content-Type (`assertJsonContentType`), then the body within `limit`
+ * (`readBodyAfterChecks`: a declared size over it first, and any refusal before the body with
+ * `Connection: close`), parsed strictly (`parseJsonBytes`). The route validates the value.
+ */
+export async function readJsonBody(request: Request, limit: number, headerChecks: () => void = () => {}): Promise<unknown> {
+  const { raw } = await readBodyAfterChecks(request, limit, () => {
+    headerChecks()
+    assertJsonContentType(request)
+  })
+  return parseJsonBytes(raw)
 }

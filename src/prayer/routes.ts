@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { PrayerDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { KiB, isJsonContentType, readBodyAfterChecks } from '../platform/body'
+import { KiB, assertJsonContentType, readBodyAfterChecks } from '../platform/body'
 import { presentedSecret } from '../platform/credentials'
 import { isoTime } from '../platform/clock'
 import { json } from '../platform/http'
@@ -53,9 +53,7 @@ export function prayerRoutes(deps: PrayerDeps) {
         // before the body is read, so an unauthorized push holds no memory.
         // Body size first (a declared one, before these), then the checks in the contract's order.
         const { raw, checked: secret } = await readBodyAfterChecks(request, MAX_MONTH_BODY, () => {
-          if (!isJsonContentType(request)) {
-            throw new ApiError(400, PrayerCodes.INVALID_REQUEST, 'Content-Type must be application/json', [{ path: 'Content-Type', message: 'must include application/json' }])
-          }
+          assertJsonContentType(request, 'must include application/json')
           assertSourceId(params.sourceId)
           const secret = presentedSecret(request, { allowApiKeyHeader: true })
           authorizePush(deps, secret, params.sourceId, deps.clock.now())

@@ -2,7 +2,6 @@
  * The queue feature's door: what another folder of src/ may use of it. Nothing else of
  * src/queue/ is imported from outside (test/platform/imports.test.ts).
  */
-export { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, admitQueueCaller, credentialScope, mayUseLocation, mayUseService, type RateBucket } from './access'
 export { EdgeAuthorityError, MAX_EDGE_TTL_SECONDS, activeEdgeLease, assertNotEdgeManaged, releaseEdgeAuthority, takeEdgeAuthority, type EdgeAuthorityState } from './edge'
 export { QueueCodes, QueueErrorExamples } from './errors'
 export { IssueTicketRequest, QueueTicket, Scopes, TICKET_EXAMPLE, type Scope } from './model'

@@ -1,18 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-/** Operation scopes of a Queue key (contract §1); absent on a key means the first four. */
-export const Scopes = {
-  SERVICES_READ: 'services:read',
-  TICKETS_WRITE: 'tickets:write',
-  TICKETS_READ: 'tickets:read',
-  STATE_READ: 'state:read',
-  COUNTER_OPERATE: 'counter:operate',
-  REPORTS_READ: 'reports:read',
-  /** Contract §21: book, cancel and check in appointments through the operator API. */
-  APPOINTMENTS_WRITE: 'appointments:write',
-} as const
-export type Scope = (typeof Scopes)[keyof typeof Scopes]
-export const DEFAULT_SCOPES: readonly Scope[] = [Scopes.SERVICES_READ, Scopes.TICKETS_WRITE, Scopes.TICKETS_READ, Scopes.STATE_READ]
+// Operation scopes of a Queue key (contract §1): admission reads them (src/access/keys.ts).
+export { DEFAULT_SCOPES, Scopes, type Scope } from '../access'
 
 // The ticket's own shape belongs to the tickets feature; the Queue API answers with it.
 // The public API answers with `PublicQueueTicket` (public-api.md, no `priority`); the operator

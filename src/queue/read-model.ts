@@ -7,7 +7,7 @@ import { acceptedLanguage, resolveName } from '../platform/names'
 import { publicTicketJson, waitWhenClosed, type QueueLine } from '../tickets'
 import { openStateAt, type LocationHours, type OpenState, type WeeklyHours } from '../structure'
 import { QueueCodes } from './errors'
-import { mayUseLocation, mayUseService } from './access'
+import { mayUseLocation, mayUseService } from '../access'
 import { locationHoursOf, queueUnitInactive, serviceHoursOf, type QueueService } from './service'
 import { keptBody, type KeptBody } from '../platform/compression'
 

@@ -1,6 +1,6 @@
 import { ApiError, type ErrorDetail } from '../platform/errors'
 import { readIdempotencyKeyHeader, type IdempotencyKeyPolicy } from '../platform/idempotency'
-import { isJsonContentType } from '../platform/body'
+import { jsonContentTypeProblem } from '../platform/body'
 import { codePointLength } from '../platform/validation'
 import type { NonceMemory } from '../platform/nonces'
 import { QueueCodes } from './errors'
@@ -43,7 +43,8 @@ export function parseRequestTimestamp(value: string): number | null {
  */
 export function readIssueHeaders(request: Request): IssueHeaders {
   const details: ErrorDetail[] = []
-  if (!isJsonContentType(request)) details.push({ path: 'Content-Type', message: 'must be application/json' })
+  const notJson = jsonContentTypeProblem(request)
+  if (notJson !== null) details.push(notJson)
 
   const rawTimestamp = request.headers.get('x-request-timestamp')
   const timestamp = rawTimestamp === null ? null : parseRequestTimestamp(rawTimestamp)

@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { QueueDeps } from './deps'
-import { KiB, parseJsonBytes, readBodyAfterChecks } from '../platform/body'
+import { KiB, parseJsonBytes, readBodyLimited } from '../platform/body'
 import { json, jsonHeaders } from '../platform/http'
 import { keptBytes, negotiateEncoding, type Encoding } from '../platform/compression'
 import { assertSchema, compile } from '../platform/validation'
 import { QueueCodes } from './errors'
 import { IssueTicketRequest, Scopes } from './model'
-import { admitQueueCaller, credentialScope } from './access'
+import { credentialScope, type AdmissionPlugin } from '../access'
 import { assertFreshRequest, readIssueHeaders } from './replay'
 import type { QueueService } from './service'
 import type { QueueReadModel } from './read-model'
@@ -43,15 +43,14 @@ function encodingFor(request: Request): Encoding | null {
  */
 
 /** The four public Queue endpoints (public-api.md endpoints 1–4, contract §3). */
-export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueService; reads: QueueReadModel }) {
+export function queueRoutes(deps: QueueDeps, { queue, reads, access }: { queue: QueueService; reads: QueueReadModel; access: AdmissionPlugin }) {
   // The three reads answer from memory, built again after each change (src/queue/read-model.ts): `reads`.
 
   return new Elysia({ name: 'lobby.queue' })
+    .use(access)
     .get(
       `${BASE}/services`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.SERVICES_READ, 'read', now)
+      ({ request, principal: caller, now }) => {
         const language = reads.language(caller, request.headers.get('accept-language'))
         const body = reads.servicesBody(caller, now, language)
         const encoding = encodingFor(request)
@@ -59,16 +58,16 @@ export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueSer
         return new Response(bytes, { headers: jsonHeaders(request, languageHeaders(language), bytes === body.plain ? null : encoding) })
       },
       {
+        admitKey: { scope: Scopes.SERVICES_READ, bucket: 'read' },
         detail: listServicesDocs,
       },
     )
     .post(
       `${BASE}/tickets`,
-      async ({ request }) => {
-        // Credential, scope and rate limit need only the headers: with a declared size they run
-        // before the body is read, so an unauthorized issue holds no memory.
-        const now = deps.clock.now()
-        const { raw, checked: caller } = await readBodyAfterChecks(request, MAX_ISSUE_BODY, () => admitQueueCaller(deps, request, Scopes.TICKETS_WRITE, 'issue', now))
+      async ({ request, principal: caller, now }) => {
+        // Credential, scope and rate limit need only the headers (admitKey): with a declared size
+        // they run before the body is read, so an unauthorized issue holds no memory.
+        const raw = await readBodyLimited(request, MAX_ISSUE_BODY)
         const headers = readIssueHeaders(request)
         assertFreshRequest(deps.nonces, credentialScope(caller), headers, now)
         const body = parseJsonBytes(raw)
@@ -80,13 +79,13 @@ export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueSer
       },
       {
         parse: 'none',
+        admitKey: { scope: Scopes.TICKETS_WRITE, bucket: 'issue', body: MAX_ISSUE_BODY },
         detail: issueTicketDocs,
       },
     )
     .get(
       `${BASE}/tickets/:ticketId`,
-      ({ request, params }) => {
-        const caller = admitQueueCaller(deps, request, Scopes.TICKETS_READ, 'read', deps.clock.now())
+      ({ request, params, principal: caller }) => {
         const body = reads.ticketBody(caller, params.ticketId)
         const encoding = encodingFor(request)
         const bytes = keptBytes(body, encoding)
@@ -94,14 +93,13 @@ export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueSer
       },
       {
         params: Type.Object({ ticketId: Type.String({ description: 'the ticket ID (tkt_…)' }) }),
+        admitKey: { scope: Scopes.TICKETS_READ, bucket: 'read' },
         detail: readTicketDocs,
       },
     )
     .get(
       `${BASE}/state`,
-      ({ request }) => {
-        const now = deps.clock.now()
-        const caller = admitQueueCaller(deps, request, Scopes.STATE_READ, 'read', now)
+      ({ request, principal: caller, now }) => {
         const language = reads.language(caller, request.headers.get('accept-language'))
         const body = reads.stateBody(caller, now, language)
         const encoding = encodingFor(request)
@@ -109,6 +107,7 @@ export function queueRoutes(deps: QueueDeps, { queue, reads }: { queue: QueueSer
         return new Response(bytes, { headers: jsonHeaders(request, languageHeaders(language), bytes === body.plain ? null : encoding) })
       },
       {
+        admitKey: { scope: Scopes.STATE_READ, bucket: 'read' },
         detail: readLiveStateDocs,
       },
     )

@@ -1,5 +1,5 @@
 import { routeDetail } from '../platform/openapi'
-import { REPORT_RANGE_READS_PER_MINUTE } from './access'
+import { REPORT_RANGE_READS_PER_MINUTE } from '../access'
 import { ReportCodes, ReportErrorExamples } from './errors'
 import { CounterReportResponse, DailyReportResponse, ReportSummaryResponse, StaffReportResponse, FeedbackReportResponse } from './model'
 import { NO_BREAK_REASON } from './csv'

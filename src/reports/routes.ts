@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia'
+import { sessionIdOf } from '../access'
+import { deviceSecretOf } from '../access'
 import type { ReportDeps } from './deps'
 import { json } from '../platform/http'
 import { inReadTransaction } from '../platform/transactions'
-import { admitFeedbackRead, admitFeedbackReader, admitRangeRead, admitReportReader, admitStaffReportReader } from './access'
+import type { AdmissionPlugin, ReportReader } from '../access'
 import type { FeedbackReport } from './feedback'
 import { ReportCache } from './cache'
 import type { ReportQuery, ReportScope, ReportService, ReportSummaryReader } from './service'
@@ -10,8 +12,6 @@ import type { DeviceService } from '../devices'
 import type { PeopleService } from '../people'
 import type { StaffReport } from './staff'
 import { reportsPage, type ReportsVisitor } from './page'
-import { deviceSecretOf } from '../devices'
-import { sessionIdOf } from '../people'
 import { readCounterReportDocs, readDailyReportDocs, readFeedbackReportDocs, readReportSummaryDocs, readStaffReportDocs } from './docs'
 
 const BASE = '/api/operator/v1/reports'
@@ -31,7 +31,7 @@ function param(url: URL, name: string): string | undefined {
  */
 export function reportRoutes(
   deps: ReportDeps,
-  { reports: service, summaries: summary, staff, feedback, people, devices, reportCache: cache }: {
+  { reports: service, summaries: summary, staff, feedback, people, devices, reportCache: cache, access }: {
     reports: () => ReportService
     feedback: () => FeedbackReport
     summaries: () => ReportSummaryReader
@@ -39,16 +39,15 @@ export function reportRoutes(
     people: PeopleService
     devices: DeviceService
     reportCache: ReportCache
+    access: AdmissionPlugin
   },
 ) {
   /**
-   * Admission (the reader: a key, a paired reports device or a manager's or admin's session,
-   * its read limit, then the range-read limit), then the answer per roll-up revision.
+   * After admission (`admitReportReader: 'range'`: the reader — a key, a paired reports device or
+   * a manager's or admin's session — its read limit, then the range-read limit), the answer per
+   * roll-up revision.
    */
-  async function rangeRead(request: Request, name: string, compute: (scope: ReportScope, query: ReportQuery) => unknown): Promise<Response> {
-    const now = deps.clock.now()
-    const { credentialId, ...scope } = await admitReportReader(deps, devices, people, request, now)
-    admitRangeRead(deps, credentialId, now)
+  function rangeRead(request: Request, { credentialId: _, ...scope }: ReportReader, now: number, name: string, compute: (scope: ReportScope, query: ReportQuery) => unknown): Response {
     const url = new URL(request.url)
     const query: ReportQuery = { from: param(url, 'from'), to: param(url, 'to'), queueUnitId: param(url, 'queueUnitId'), locationId: param(url, 'locationId'), serviceId: param(url, 'serviceId') }
     const key = JSON.stringify([name, scope.queueUnitIds, scope.locations, scope.services, ['from', 'to', 'queueUnitId', 'locationId', 'serviceId'].map((k) => query[k as keyof ReportQuery] ?? null)])
@@ -59,20 +58,16 @@ export function reportRoutes(
    * asynchronously). Its open intervals count to `now`, so a kept answer can be as old as the
    * cache's bound (a minute) while nothing is written.
    */
-  async function staffRead(request: Request): Promise<Response> {
-    const now = deps.clock.now()
-    const { credentialId, ...scope } = await admitStaffReportReader(deps, devices, people, request, now)
-    admitRangeRead(deps, credentialId, now)
+  function staffRead(request: Request, reader: ReportReader, now: number): Response {
+    const scope = { queueUnitIds: reader.queueUnitIds === null ? null : [...reader.queueUnitIds] }
     const url = new URL(request.url)
     const query = { from: param(url, 'from'), to: param(url, 'to'), queueUnitId: param(url, 'queueUnitId') }
     const key = JSON.stringify(['staff', scope.queueUnitIds, query.from ?? null, query.to ?? null, query.queueUnitId ?? null])
     return json(200, cache.text(key, now, () => inReadTransaction(deps.db, () => JSON.stringify({ data: staff().rows(scope, query, now) }))))
   }
   /** Contract §20: the customers' ratings; read as the staff report (sessions too), cached per change, 30 a minute per credential in their own window. */
-  async function feedbackRead(request: Request): Promise<Response> {
-    const now = deps.clock.now()
-    const { credentialId, ...scope } = await admitFeedbackReader(deps, devices, people, request, now)
-    admitFeedbackRead(deps, credentialId, now)
+  function feedbackRead(request: Request, { queueUnitIds, locations, services }: ReportReader, now: number): Response {
+    const scope = { queueUnitIds: queueUnitIds === null ? null : [...queueUnitIds], locations, services }
     const url = new URL(request.url)
     const query = { from: param(url, 'from'), to: param(url, 'to') }
     const key = JSON.stringify(['feedback', scope, query.from ?? null, query.to ?? null])
@@ -93,37 +88,43 @@ export function reportRoutes(
     return found.user.role === 'clerk' ? 'clerk' : 'reader'
   }
   return new Elysia({ name: 'lobby.reports' })
+    .use(access)
     .get('/reports', async ({ request, query }) => reportsPage(query, await visitorOf(request)), { detail: { hide: true } })
     .get(
       `${BASE}/summary`,
-      ({ request }) => rangeRead(request, 'summary', (scope, { serviceId: _, ...query }) => summary().summary(scope, query)),
+      ({ request, principal, now }) => rangeRead(request, principal, now, 'summary', (scope, { serviceId: _, ...query }) => summary().summary(scope, query)),
       {
         parse: 'none',
+        admitReportReader: 'range',
         detail: readReportSummaryDocs,
       },
     )
     .get(
       `${BASE}/daily`,
-      ({ request }) => rangeRead(request, 'daily', (scope, query) => service().daily(scope, query)),
+      ({ request, principal, now }) => rangeRead(request, principal, now, 'daily', (scope, query) => service().daily(scope, query)),
       {
         parse: 'none',
+        admitReportReader: 'range',
         detail: readDailyReportDocs,
       },
     )
     .get(
       `${BASE}/counters`,
-      ({ request }) => rangeRead(request, 'counters', (scope, { serviceId: _, ...query }) => service().counters(scope, query)),
+      ({ request, principal, now }) => rangeRead(request, principal, now, 'counters', (scope, { serviceId: _, ...query }) => service().counters(scope, query)),
       {
         parse: 'none',
+        admitReportReader: 'range',
         detail: readCounterReportDocs,
       },
     )
-    .get(`${BASE}/staff`, ({ request }) => staffRead(request), {
+    .get(`${BASE}/staff`, ({ request, principal, now }) => staffRead(request, principal, now), {
       parse: 'none',
+      admitReportReader: 'staff',
       detail: readStaffReportDocs,
     })
-    .get(`${BASE}/feedback`, ({ request }) => feedbackRead(request), {
+    .get(`${BASE}/feedback`, ({ request, principal, now }) => feedbackRead(request, principal, now), {
       parse: 'none',
+      admitReportReader: 'feedback',
       detail: readFeedbackReportDocs,
     })
 }

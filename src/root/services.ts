@@ -24,6 +24,7 @@ import { AdminDevices, AdminKeys, AdminStaff, AdminVoice, AdminWebhooks, BranchS
 import { AppointmentService, missedAppointmentsTask } from '../appointments'
 import { NotificationService } from '../notifications'
 import { tapOutboxEvents } from '../webhooks'
+import { Admission } from '../access'
 
 /** Every feature service of one app, each built once; `createApp` hands each route factory the ones it uses. */
 export interface AppServices {
@@ -64,6 +65,8 @@ export interface AppServices {
   appointments: AppointmentService
   /** SMS, e-mail and web push to customers who opted in (contract §25). */
   notifications: NotificationService
+  /** The one admission (src/access/): every credential a route takes, asked of the devices, the clerks' sign-ins and the sessions. */
+  admission: Admission
 }
 
 /**
@@ -141,5 +144,6 @@ export function composeServices(deps: AppDeps): AppServices {
     },
     appointments,
     notifications,
+    admission: new Admission(deps, { devices, staff: deps.staff, people }),
   }
 }

@@ -1,8 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { VoiceDeps } from './deps'
 import { ApiError } from '../platform/errors'
-import { authenticateDisplay, tokenOf } from '../display'
-import type { DeviceService } from '../devices'
+import type { AdmissionPlugin } from '../access'
 import { canonicalLang } from '../screens'
 import { isClipName, readClip, voiceManifest } from './service'
 import { VoiceCodes } from './errors'
@@ -20,13 +19,13 @@ export function clipHref(lang: string, name: string, sha256: string): string {
  * the others of contract §6 (a display credential, CORS from the display plugin): a board asks
  * for its unit's manifest in its language, then loads the clips it names.
  */
-export function voiceRoutes(deps: VoiceDeps, { devices }: { devices: DeviceService }) {
+export function voiceRoutes(deps: VoiceDeps, { access }: { access: AdmissionPlugin }) {
   // A paired display (its cookie) hears calls like a display token's board does: `devices`.
   return new Elysia({ name: 'lobby.voice' })
+    .use(access)
     .get(
       `${PREFIX}/queue-units/:queueUnitId/voice`,
-      ({ request, query, params }) => {
-        const credential = authenticateDisplay(deps, tokenOf(request, query), devices, request)
+      ({ query, params, principal: credential }) => {
         const lang = canonicalLang(query.lang)
         if (lang === null) throw new ApiError(400, VoiceCodes.INVALID_REQUEST, '`lang` must be a BCP 47 language tag (e.g. ar, en-GB)')
         const manifest = voiceManifest(deps.db, params.queueUnitId, credential.ownerId, lang, (clip) => clipHref(clip.lang, clip.name, clip.sha256))
@@ -35,13 +34,13 @@ export function voiceRoutes(deps: VoiceDeps, { devices }: { devices: DeviceServi
       },
       {
         query: t.Object({ lang: t.Optional(t.String({ maxLength: 64 })), token: t.Optional(t.String()) }),
+        admitDisplay: true,
         detail: readVoiceManifestDocs,
       },
     )
     .get(
       `${PREFIX}/voice-clips/:lang/:name`,
       ({ request, query, params }) => {
-        authenticateDisplay(deps, tokenOf(request, query), devices, request)
         const clip = isClipName(params.name) ? readClip(deps.db, params.lang, params.name) : null
         if (clip === null) throw new ApiError(404, VoiceCodes.NOT_FOUND, `no voice clip ${params.name} for ${params.lang}`)
         const etag = `"${clip.sha256.slice(0, 32)}"`
@@ -53,6 +52,7 @@ export function voiceRoutes(deps: VoiceDeps, { devices }: { devices: DeviceServi
       },
       {
         query: t.Object({ v: t.Optional(t.String()), token: t.Optional(t.String()) }),
+        admitDisplay: true,
         detail: readVoiceClipDocs,
       },
     )

@@ -5,7 +5,7 @@ import { get, expectError, issue, type QueueTestContext } from '../queue/helpers
 import { CHEAP, withPassword, signedIn } from '../people/helpers'
 import { pairedCookie } from '../devices/helpers'
 import { ReportCodes } from '../../src/reports/errors'
-import { REPORT_RANGE_READS_PER_MINUTE } from '../../src/reports/access'
+import { REPORT_RANGE_READS_PER_MINUTE } from '../../src/access'
 
 /*
  * Contract §24 "Reports for people": every report route and the /reports page accept a signed-in
