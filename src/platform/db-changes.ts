@@ -39,19 +39,15 @@ export class DatabaseChanges {
     private readonly monotonicNow: () => number = () => performance.now(),
   ) {}
 
-  /**
-   * The current generation: equal numbers mean nothing changed in between (as far as `pollMs`
-   * allows for other processes). `exact`: ask SQLite now, whatever `pollMs` says (a read inside
-   * a write, which must see every commit before it).
-   */
-  current(exact = false): number {
+  /** The current generation: equal numbers mean nothing changed in between (as far as `pollMs` allows for other processes). */
+  current(): number {
     const commits = this.writes.commits
     if (commits !== this.seenCommits) {
       this.seenCommits = commits
       this.generation += 1
     }
     const t = this.monotonicNow()
-    if (exact || t - this.checkedAt >= this.pollMs) {
+    if (t - this.checkedAt >= this.pollMs) {
       this.checkedAt = t
       this.probe()
     }

@@ -1,3 +1,4 @@
+import type { Statement } from 'bun:sqlite'
 import type { Db } from '../db/open'
 import type { DatabaseChanges } from '../platform/db-changes'
 import { storedName, type LocalizedName } from '../platform/names'
@@ -171,37 +172,89 @@ function prepareConfigurationStatements(db: Db) {
   }
 }
 
-/** A unit's configuration as kept: the generation of `DatabaseChanges` it was read at. */
-interface Kept {
-  generation: number
-  unit: UnitConfiguration | null
+/**
+ * The tables the configuration is read from, and for each the columns that are not
+ * configuration: runtime state written beside it (a ticket change bumps `state_revision`, Edge
+ * authority is a lease, a desk opens and closes its counter). An UPDATE of any other column,
+ * and every INSERT and DELETE, changes the configuration; a column added later counts as
+ * configuration until it is named here, so a new column can never be missed.
+ */
+export const CONFIGURATION_TABLES: Readonly<Record<string, readonly string[]>> = {
+  queue_units: ['state_revision', 'edge_holder', 'edge_expires_at', 'updated_at'],
+  locations: ['updated_at'],
+  services: ['updated_at'],
+  service_locations: [],
+  counters: ['open', 'open_day', 'updated_at'],
+  counter_services: [],
 }
 
-/** At most this many units (or unknown unit ids) are kept; past it the map starts again empty. */
+/** The connection's own count of configuration changes (a TEMP table: never in the file, a backup or a copy). */
+const REVISION_TABLE = 'lobby_configuration_revision'
+const TRIGGER_PREFIX = 'lobby_configuration_'
+/** Three triggers (INSERT, UPDATE, DELETE) per table. */
+const TRIGGER_COUNT = Object.keys(CONFIGURATION_TABLES).length * 3
+
+/**
+ * Installs, on this connection, the TEMP triggers that count every change of the configuration
+ * tables in `REVISION_TABLE`: each INSERT and DELETE, and each UPDATE of a configuration column
+ * (the table's columns as the database has them, less `CONFIGURATION_TABLES`' runtime ones).
+ * A trigger fires for whatever statement this connection runs, whoever runs it (console,
+ * provisioning, head office, replication, a test's own SQL), and its count is part of the
+ * transaction: a rollback takes it back with the change.
+ */
+function installRevisionTriggers(db: Db): void {
+  const client = db.$client
+  client.exec(`CREATE TEMP TABLE IF NOT EXISTS ${REVISION_TABLE} (revision INTEGER NOT NULL)`)
+  client.exec(`INSERT INTO temp.${REVISION_TABLE} (revision) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM temp.${REVISION_TABLE})`)
+  const bump = `BEGIN UPDATE temp.${REVISION_TABLE} SET revision = revision + 1; END`
+  for (const [table, runtime] of Object.entries(CONFIGURATION_TABLES)) {
+    const columns = client.query<{ name: string }, [string]>('SELECT name FROM pragma_table_info(?1)').all(table).map((c) => c.name).filter((c) => !runtime.includes(c))
+    client.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${TRIGGER_PREFIX}${table}_insert AFTER INSERT ON main.${table} ${bump}`)
+    client.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${TRIGGER_PREFIX}${table}_update AFTER UPDATE OF ${columns.map((c) => `"${c}"`).join(', ')} ON main.${table} ${bump}`)
+    client.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${TRIGGER_PREFIX}${table}_delete AFTER DELETE ON main.${table} ${bump}`)
+  }
+}
+
+/** What a kept unit was read at: this connection's count of configuration changes, and SQLite's count of other connections' commits. */
+interface Revision {
+  revision: number
+  dataVersion: number
+  triggers: number
+}
+
+/** At most this many units are kept; past it the map starts again empty. */
 const MAX_KEPT_UNITS = 1_000
 
 /**
  * The one read of the configuration tables, cached per unit.
  *
- * How the cache stays right: each kept unit carries the generation of `deps.changes`
- * (src/platform/db-changes.ts) it was read at, and is used only while that number has not
- * moved. The number moves right after every COMMIT of this process's one write path
- * (`deps.writes`: console saves, provisioning apply, head-office publish, replication's writes
- * at the branch), on any row this connection changes by any path (`total_changes()`), and on
- * any commit by another process (`data_version`: the CLI's provisioning and keys) within the
- * server's poll bound (5 ms; tests look on every read). Nothing has to remember to drop the
- * cache, so no writer can forget to. Any commit moves it, ticket writes too: the next read then
- * reads the unit again (a handful of indexed statements over small tables, once per change
- * instead of once per request as the near-copies it replaces did).
+ * How the cache stays right: each kept unit is tagged with the configuration's revision it was
+ * read at, and used only while that revision stands. The revision is two numbers SQLite keeps,
+ * so no writer has to remember to drop the cache: this connection's count of configuration
+ * changes (TEMP triggers on the six tables, `installRevisionTriggers`: console saves,
+ * provisioning apply, head-office publish, replication, any SQL of this process) and
+ * `data_version` (moves on every commit of another connection: the CLI's provisioning, keys).
+ * A ticket change, a counter opening, an Edge lease leave it alone, so the boards' and the
+ * kiosk's reads keep their unit across them.
  *
- * Inside a transaction the number is looked at without the poll bound (a read in a write sees
- * every commit before it), and a unit read there is used but not kept: that transaction may
- * still roll back what it wrote, and a rollback does not move the number.
+ * The revision is read in one small statement, and outside a transaction only when
+ * `deps.changes` moved (src/platform/db-changes.ts: after every commit of this process, and
+ * within its poll bound of another's); a read with nothing changed costs a map lookup. Inside
+ * a transaction (a ticket issue in the group commit) it is read every time, so a read in a
+ * write sees that write's own changes; a unit read there is used but not kept, since the
+ * transaction may still roll back.
  */
 export class ConfigurationRead {
   private prepared: ReturnType<typeof prepareConfigurationStatements> | undefined
-  private kept = new Map<string, Kept>()
-  private locationUnits = new Map<string, { generation: number; queueUnitId: string }>()
+  private revisionStmt: Statement<Revision, []> | undefined
+  /** The units kept (null: no such unit), all read at `keptAt`. */
+  private kept = new Map<string, UnitConfiguration | null>()
+  /** Which unit holds each location asked for, read at `keptAt`. */
+  private locationUnits = new Map<string, string>()
+  private keptAt: Revision | null = null
+  /** The revision as last read outside a transaction, and the generation of `changes` it was read at. */
+  private revision: Revision | null = null
+  private generation = Number.NaN
 
   constructor(private readonly db: Db, private readonly changes: Pick<DatabaseChanges, 'current'>) {}
 
@@ -212,34 +265,89 @@ export class ConfigurationRead {
 
   /** The unit's configuration as the database holds it now, or null when there is no such unit. */
   unit(queueUnitId: string): UnitConfiguration | null {
-    const inTransaction = this.db.$client.inTransaction
-    const generation = this.changes.current(inTransaction)
-    const kept = this.kept.get(queueUnitId)
-    if (kept !== undefined && kept.generation === generation) return kept.unit
+    const keep = this.keepable()
+    const kept = keep ? this.kept.get(queueUnitId) : undefined
+    if (kept !== undefined) return kept
     const unit = inReadTransaction(this.db, () => this.read(queueUnitId))
-    if (!inTransaction) {
+    if (keep === 'store') {
       if (this.kept.size >= MAX_KEPT_UNITS) this.kept.clear()
-      this.kept.set(queueUnitId, { generation, unit })
+      this.kept.set(queueUnitId, unit)
     }
     return unit
   }
 
   /** The configuration of the unit holding the location, or null when there is no such location. */
   unitOfLocation(locationId: string): UnitConfiguration | null {
-    const inTransaction = this.db.$client.inTransaction
-    const generation = this.changes.current(inTransaction)
-    let queueUnitId = this.locationUnits.get(locationId)
-    if (queueUnitId === undefined || queueUnitId.generation !== generation) {
+    const keep = this.keepable()
+    let queueUnitId = keep ? this.locationUnits.get(locationId) : undefined
+    if (queueUnitId === undefined) {
       const row = this.statements.unitOfLocation.get(locationId)
       // An unknown id (anyone may ask a public page for one) is not kept.
       if (row === null) return null
-      queueUnitId = { generation, queueUnitId: row.queueUnitId }
-      if (!inTransaction) {
+      queueUnitId = row.queueUnitId
+      if (keep === 'store') {
         if (this.locationUnits.size >= MAX_KEPT_UNITS) this.locationUnits.clear()
         this.locationUnits.set(locationId, queueUnitId)
       }
     }
-    return this.unit(queueUnitId.queueUnitId)
+    return this.unit(queueUnitId)
+  }
+
+  /**
+   * Whether what is kept is the configuration as this read sees it: 'store' (outside a
+   * transaction: kept units are used, and what is read now is kept), 'use' (inside a
+   * transaction that has not changed the configuration: kept units are used, nothing is
+   * added), or false (inside a transaction that changed it, or before the triggers are in
+   * place: read it all again, keep nothing). Outside a transaction, a new revision drops
+   * everything kept.
+   */
+  private keepable(): 'store' | 'use' | false {
+    const revision = this.currentRevision()
+    if (revision === null) return false
+    if (this.db.$client.inTransaction) return this.keptAt !== null && sameRevision(this.keptAt, revision) ? 'use' : false
+    if (this.keptAt === null || !sameRevision(this.keptAt, revision)) {
+      this.kept.clear()
+      this.locationUnits.clear()
+      this.keptAt = revision
+    }
+    return 'store'
+  }
+
+  /**
+   * The configuration's revision now, or null when it cannot be known (the triggers are not in
+   * place yet and this is inside a transaction, where installing them could be rolled back).
+   */
+  private currentRevision(): Revision | null {
+    const client = this.db.$client
+    if (client.inTransaction) {
+      if (this.revisionStmt === undefined) return null
+      const revision = this.revisionStmt.get()!
+      return revision.triggers === TRIGGER_COUNT ? revision : null
+    }
+    const generation = this.changes.current()
+    if (generation === this.generation && this.revision !== null) return this.revision
+    this.generation = generation
+    this.revisionStmt ??= this.prepareRevision()
+    let revision = this.revisionStmt.get()!
+    // A table rebuilt since (a migration drops a table with its triggers): put them back, and
+    // drop what was kept (a change made while they were missing was not counted).
+    if (revision.triggers !== TRIGGER_COUNT) {
+      installRevisionTriggers(this.db)
+      this.kept.clear()
+      this.locationUnits.clear()
+      this.keptAt = null
+      revision = this.revisionStmt.get()!
+    }
+    this.revision = revision
+    return revision
+  }
+
+  private prepareRevision(): Statement<Revision, []> {
+    installRevisionTriggers(this.db)
+    return this.db.$client.query<Revision, []>(
+      `SELECT (SELECT revision FROM temp.${REVISION_TABLE}) AS revision, (SELECT data_version FROM pragma_data_version) AS dataVersion,
+              (SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE '${TRIGGER_PREFIX}%') AS triggers`,
+    )
   }
 
   private read(queueUnitId: string): UnitConfiguration | null {
@@ -314,4 +422,8 @@ function linksOf(rows: LinkRow[], by: 'a' | 'b'): Map<string, string[]> {
     else list.push(row[other])
   }
   return out
+}
+
+function sameRevision(a: Revision, b: Revision): boolean {
+  return a.revision === b.revision && a.dataVersion === b.dataVersion && a.triggers === b.triggers
 }
