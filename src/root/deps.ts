@@ -74,11 +74,12 @@ export function createDeps(input: DepsInput): AppDeps {
     outbox,
     events,
   }
+  const configurationRead = configuration ?? new ConfigurationRead(input.db, platform.changes)
   return {
     ...base,
-    tickets: tickets ?? new Tickets({ ...base, queueChanges: events.queueChanges, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
+    tickets: tickets ?? new Tickets({ ...base, configuration: configurationRead, queueChanges: events.queueChanges, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
     widgets: widgets ?? new WidgetStore(input.db),
     staff: staff ?? new StaffIntervals(input.db),
-    configuration: configuration ?? new ConfigurationRead(input.db, platform.changes),
+    configuration: configurationRead,
   }
 }

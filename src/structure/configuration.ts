@@ -18,6 +18,8 @@ export interface LocationConfiguration {
   readonly queueUnitId: string
   /** Contract §18: the default-language `name`, or the names per language. */
   readonly name: LocalizedName
+  /** The stored `name` column: the name in the unit's default language. */
+  readonly defaultName: string
   readonly timezone: string
   readonly active: boolean
   /** Contract §18: weekly hours, closed dates and the last-ticket margin, parsed. */
@@ -33,6 +35,8 @@ export interface ServiceConfiguration {
   readonly id: string
   readonly queueUnitId: string
   readonly name: LocalizedName
+  /** The stored `name` column: the name in the unit's default language. */
+  readonly defaultName: string
   readonly prefix: string
   readonly active: boolean
   /** Contract §18: the service's own hours narrowing its location's, or null (the location's). */
@@ -53,6 +57,8 @@ export interface CounterConfiguration {
   readonly queueUnitId: string
   readonly locationId: string
   readonly name: LocalizedName
+  /** The stored `name` column: the name in the unit's default language. */
+  readonly defaultName: string
   readonly active: boolean
   /** The services it serves (`counter_services`), in id order. */
   readonly serviceIds: readonly string[]
@@ -62,7 +68,10 @@ export interface CounterConfiguration {
 export interface UnitConfiguration {
   readonly id: string
   readonly workspaceId: string
+  /** Contract §18: the default-language `name`, or the names per language. */
   readonly name: LocalizedName
+  /** The stored `name` column: the name in the default language. */
+  readonly defaultName: string
   readonly active: boolean
   /** Contract §18: names fall back to this language. */
   readonly defaultLanguage: string
@@ -241,8 +250,8 @@ const MAX_KEPT_UNITS = 1_000
  * `deps.changes` moved (src/platform/db-changes.ts: after every commit of this process, and
  * within its poll bound of another's); a read with nothing changed costs a map lookup. Inside
  * a transaction (a ticket issue in the group commit) it is read every time, so a read in a
- * write sees that write's own changes; a unit read there is used but not kept, since the
- * transaction may still roll back.
+ * write sees that write's own changes; a unit read by a transaction that changed the
+ * configuration is used but not kept, since the transaction may still roll back.
  */
 export class ConfigurationRead {
   private prepared: ReturnType<typeof prepareConfigurationStatements> | undefined
@@ -294,17 +303,16 @@ export class ConfigurationRead {
   }
 
   /**
-   * Whether what is kept is the configuration as this read sees it: 'store' (outside a
-   * transaction: kept units are used, and what is read now is kept), 'use' (inside a
-   * transaction that has not changed the configuration: kept units are used, nothing is
-   * added), or false (inside a transaction that changed it, or before the triggers are in
-   * place: read it all again, keep nothing). Outside a transaction, a new revision drops
-   * everything kept.
+   * Whether what is kept is the configuration as this read sees it, and whether what it reads
+   * now may be kept: 'store' (yes to both; a new revision first drops everything kept), or
+   * false (read it all again, keep nothing). Inside a transaction only while this connection
+   * has changed nothing since what is kept was read, not even uncommitted (its count is the
+   * kept one): what the transaction reads is then committed, and cannot be rolled back.
    */
-  private keepable(): 'store' | 'use' | false {
+  private keepable(): 'store' | false {
     const revision = this.currentRevision()
     if (revision === null) return false
-    if (this.db.$client.inTransaction) return this.keptAt !== null && sameRevision(this.keptAt, revision) ? 'use' : false
+    if (this.db.$client.inTransaction && (this.keptAt === null || revision.revision !== this.keptAt.revision || revision.triggers !== this.keptAt.triggers)) return false
     if (this.keptAt === null || !sameRevision(this.keptAt, revision)) {
       this.kept.clear()
       this.locationUnits.clear()
@@ -364,6 +372,7 @@ export class ConfigurationRead {
         id: l.id,
         queueUnitId,
         name: storedName(l.name, l.names),
+        defaultName: l.name,
         timezone: l.timezone,
         active: l.active === 1,
         hours: locationHoursOf(l),
@@ -377,6 +386,7 @@ export class ConfigurationRead {
         id: v.id,
         queueUnitId,
         name: storedName(v.name, v.names),
+        defaultName: v.name,
         prefix: v.prefix,
         active: v.active === 1,
         hours: serviceHoursOf(v),
@@ -389,12 +399,13 @@ export class ConfigurationRead {
     }
     const counters = new Map<string, CounterConfiguration>()
     for (const c of s.counters.all(queueUnitId)) {
-      counters.set(c.id, { id: c.id, queueUnitId, locationId: c.locationId, name: storedName(c.name, c.names), active: c.active === 1, serviceIds: servicesOf.get(c.id) ?? [] })
+      counters.set(c.id, { id: c.id, queueUnitId, locationId: c.locationId, name: storedName(c.name, c.names), defaultName: c.name, active: c.active === 1, serviceIds: servicesOf.get(c.id) ?? [] })
     }
     return {
       id: row.id,
       workspaceId: row.workspaceId,
       name: storedName(row.name, row.names),
+      defaultName: row.name,
       active: row.active === 1,
       defaultLanguage: row.defaultLanguage,
       languages: JSON.parse(row.languages) as string[],

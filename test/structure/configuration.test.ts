@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
 import { CONFIGURATION_TABLES } from '../../src/structure/configuration'
+import { inReadTransaction } from '../../src/platform/transactions'
 
 /*
  * The one configuration read (src/structure/configuration.ts): a unit read twice with nothing
@@ -95,6 +96,8 @@ describe('the configuration read', () => {
     const ctx = testContext()
     provision(ctx, exampleDocument())
     const before = ctx.deps.configuration.unit('qu_main')!
+    // A transaction that changed nothing reads the kept unit.
+    expect(inReadTransaction(ctx.db, () => ctx.deps.configuration.unit('qu_main'))).toBe(before)
     const client = ctx.db.$client
     client.exec('BEGIN IMMEDIATE')
     client.query("UPDATE locations SET name = 'Moved hall' WHERE id = 'loc_hall'").run()
