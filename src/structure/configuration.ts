@@ -311,7 +311,6 @@ export class ConfigurationRead {
    */
   private keepable(): 'store' | false {
     const revision = this.currentRevision()
-    if (revision === null) return false
     if (this.db.$client.inTransaction && (this.keptAt === null || revision.revision !== this.keptAt.revision || revision.triggers !== this.keptAt.triggers)) return false
     if (this.keptAt === null || !sameRevision(this.keptAt, revision)) {
       this.kept.clear()
@@ -322,40 +321,47 @@ export class ConfigurationRead {
   }
 
   /**
-   * The configuration's revision now, or null when it cannot be known (the triggers are not in
-   * place yet and this is inside a transaction, where installing them could be rolled back).
+   * The configuration's revision now (installing the triggers first when they are missing).
+   * Outside a transaction it is read again only when `deps.changes` moved.
    */
-  private currentRevision(): Revision | null {
-    const client = this.db.$client
-    if (client.inTransaction) {
-      if (this.revisionStmt === undefined) return null
-      const revision = this.revisionStmt.get()!
-      return revision.triggers === TRIGGER_COUNT ? revision : null
-    }
+  private currentRevision(): Revision {
+    if (this.db.$client.inTransaction) return this.revisionNow()
     const generation = this.changes.current()
     if (generation === this.generation && this.revision !== null) return this.revision
     this.generation = generation
-    this.revisionStmt ??= this.prepareRevision()
-    let revision = this.revisionStmt.get()!
-    // A table rebuilt since (a migration drops a table with its triggers): put them back, and
-    // drop what was kept (a change made while they were missing was not counted).
-    if (revision.triggers !== TRIGGER_COUNT) {
-      installRevisionTriggers(this.db)
-      this.kept.clear()
-      this.locationUnits.clear()
-      this.keptAt = null
-      revision = this.revisionStmt.get()!
-    }
-    this.revision = revision
-    return revision
+    this.revision = this.revisionNow()
+    return this.revision
   }
 
-  private prepareRevision(): Statement<Revision, []> {
+  private revisionNow(): Revision {
+    if (this.revisionStmt === undefined) return this.install()
+    let revision: Revision
+    try {
+      revision = this.revisionStmt.get()!
+    } catch {
+      // The count's table is gone with the transaction that made it (rolled back).
+      return this.install()
+    }
+    return revision.triggers === TRIGGER_COUNT ? revision : this.install()
+  }
+
+  /**
+   * Installs the triggers (first use, or a table rebuilt since: a migration drops a table with
+   * its triggers) and starts the cache again, empty, at the revision they start from. Done
+   * inside a transaction, it is undone with it by a rollback, and seen missing at the next read;
+   * a change made before the install cannot be rolled back without rolling the install back too,
+   * so what is kept from here on is never read from a change that did not commit.
+   */
+  private install(): Revision {
     installRevisionTriggers(this.db)
-    return this.db.$client.query<Revision, []>(
+    this.revisionStmt ??= this.db.$client.query<Revision, []>(
       `SELECT (SELECT revision FROM temp.${REVISION_TABLE}) AS revision, (SELECT data_version FROM pragma_data_version) AS dataVersion,
               (SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE '${TRIGGER_PREFIX}%') AS triggers`,
     )
+    this.kept.clear()
+    this.locationUnits.clear()
+    this.keptAt = this.revisionStmt!.get()!
+    return this.keptAt
   }
 
   private read(queueUnitId: string): UnitConfiguration | null {

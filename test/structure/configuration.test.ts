@@ -111,6 +111,23 @@ describe('the configuration read', () => {
     expect(before.locations.get('loc_hall')!.name).toBe('Main hall')
   })
 
+  test('a first read inside a transaction that rolls back keeps nothing of it; the next read is right', () => {
+    const ctx = testContext()
+    provision(ctx, exampleDocument())
+    const client = ctx.db.$client
+    client.exec('BEGIN IMMEDIATE')
+    client.query("UPDATE services SET prefix = 'Q' WHERE id = 'svc_loans'").run()
+    expect(ctx.deps.configuration.unit('qu_main')!.services.get('svc_loans')!.prefix).toBe('Q')
+    client.exec('ROLLBACK')
+    const after = ctx.deps.configuration.unit('qu_main')!
+    expect(after.services.get('svc_loans')!.prefix).toBe('L')
+    expect(ctx.deps.configuration.unit('qu_main')).toBe(after)
+    // Inside a read transaction that changed nothing, the kept unit.
+    expect(inReadTransaction(ctx.db, () => ctx.deps.configuration.unit('qu_main'))).toBe(after)
+    client.query("UPDATE services SET prefix = 'P' WHERE id = 'svc_loans'").run()
+    expect(inReadTransaction(ctx.db, () => ctx.deps.configuration.unit('qu_main'))!.services.get('svc_loans')!.prefix).toBe('P')
+  })
+
   test('a desk opening its counter is not a configuration change; retiring the counter is', () => {
     const ctx = testContext()
     provision(ctx, exampleDocument())
