@@ -274,7 +274,10 @@ export class ConfigurationRead {
 
   /** The unit's configuration as the database holds it now, or null when there is no such unit. */
   unit(queueUnitId: string): UnitConfiguration | null {
-    const keep = this.keepable()
+    return this.unitAt(queueUnitId, this.keepable())
+  }
+
+  private unitAt(queueUnitId: string, keep: 'store' | false): UnitConfiguration | null {
     const kept = keep ? this.kept.get(queueUnitId) : undefined
     if (kept !== undefined) return kept
     const unit = inReadTransaction(this.db, () => this.read(queueUnitId))
@@ -299,7 +302,7 @@ export class ConfigurationRead {
         this.locationUnits.set(locationId, queueUnitId)
       }
     }
-    return this.unit(queueUnitId)
+    return this.unitAt(queueUnitId, keep)
   }
 
   /**
