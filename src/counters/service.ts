@@ -342,7 +342,7 @@ export class CounterService {
       if (target === null) throw refuse('no such service in this Queue Unit')
       if (!target.active) throw refuse('service is not active')
       if (target.id === ticket.serviceId) throw refuse('the ticket is already in this service; use requeue')
-      if (!this.queue.isOffered(target.id, ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
+      if (!target.locationIds.includes(ticket.locationId)) throw refuse('service is not offered at the ticket\'s location')
       // A desk (bound to its counter) may send a ticket of its services to any service there.
       if (caller.counters == null && !mayUseService(caller, target.id)) throw new ApiError(403, CounterCodes.SERVICE_FORBIDDEN, 'this key may not use this service')
       return this.deps.tickets.transfer(ticket, target.id, position, encodeActor(actorOf(caller)), now, transferNoteOf(note))

@@ -5,9 +5,9 @@ import { ApiError } from '../platform/errors'
 import { isoTime } from '../platform/clock'
 import { admitRate, RateBuckets } from '../platform/admission'
 import { inCidr, parseCidr, parseIp, type Cidr } from '../platform/client-address'
-import { canonicalLanguageTag, matchLanguage, resolveName, storedName, type LocalizedName } from '../platform/names'
-import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue'
-import { openStateAt } from '../structure'
+import { canonicalLanguageTag, matchLanguage, resolveName, type LocalizedName } from '../platform/names'
+import { type IssueOutcome, type QueueService } from '../queue'
+import { openStateAt, type LocationConfiguration, type LocationHours, type UnitConfiguration } from '../structure'
 import { businessDayAt, TRACKING_CODE_PATTERN, type TicketRow } from '../tickets'
 import { DEFAULT_REMOTE_JOIN_PER_ADDRESS } from '../structure'
 import { JoinCodes } from './errors'
@@ -15,8 +15,13 @@ import { JoinCodes } from './errors'
 /** Contract §20: `remoteJoin.maxWaiting` when provisioning left it out (provisioning fills it in too). */
 export const DEFAULT_MAX_WAITING = 50
 
-/** A location's join settings and what its pages show, read fresh on each request. */
+/**
+ * A location's join settings and what its pages show, made from the configuration read's
+ * location (so anew after every change of the configuration).
+ */
 export interface JoinPlace {
+  /** The unit as the configuration read holds it (its services' hours). */
+  unit: UnitConfiguration
   queueUnitId: string
   locationId: string
   unitName: LocalizedName
@@ -32,7 +37,7 @@ export interface JoinPlace {
   perAddressPer10Min: number
   /** Contract §27: networks where many customers share an address (guest Wi-Fi behind NAT): no per-address limit there. */
   guestNetworks: Cidr[]
-  hours: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
+  hours: LocationHours
 }
 
 /** A service as the join page lists it, in one language. */
@@ -53,41 +58,8 @@ export interface JoinServiceView {
   full: boolean
 }
 
-interface PlaceRow {
-  queueUnitId: string
-  unitName: string
-  unitNames: string | null
-  unitActive: number
-  defaultLanguage: string
-  languages: string
-  locationName: string
-  locationNames: string | null
-  timezone: string
-  locationActive: number
-  openingHours: string | null
-  closedDates: string
-  lastTicketMinutesBeforeClose: number
-  remoteJoin: string | null
-}
-
 /** What a ticket's status must be for the browser's cookie to hold it back from taking another. */
 const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['WAITING', 'CALLED', 'SERVING'])
-
-function prepareJoinStatements(deps: JoinDeps) {
-  return {
-    placeStmt: deps.db.$client.query<PlaceRow, [string]>(
-      `SELECT u.id AS queueUnitId, u.name AS unitName, u.names AS unitNames, u.active AS unitActive,
-              u.default_language AS defaultLanguage, u.languages AS languages,
-              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
-              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose,
-              l.remote_join AS remoteJoin
-       FROM locations l INNER JOIN queue_units u ON u.id = l.queue_unit_id WHERE l.id = ?1`,
-    ),
-    serviceHoursStmt: deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
-      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
-    ),
-  }
-}
 
 /**
  * Joining the queue from a phone (contract §20), free of HTTP: which locations offer it, what
@@ -96,14 +68,10 @@ function prepareJoinStatements(deps: JoinDeps) {
  * source REMOTE.
  */
 export class JoinService {
-  private prepared: ReturnType<typeof prepareJoinStatements> | undefined
+  /** Each location's place, made once per configuration read of its unit (a change makes new location objects). */
+  private places = new WeakMap<LocationConfiguration, JoinPlace | null>()
 
   constructor(private readonly deps: JoinDeps, private readonly queue: QueueService) {}
-
-  /** Prepared on first use (not while the server starts). */
-  private get parts(): ReturnType<typeof prepareJoinStatements> {
-    return (this.prepared ??= prepareJoinStatements(this.deps))
-  }
 
   /**
    * The location's join settings, or null when joining is not offered there: an unknown or
@@ -111,32 +79,15 @@ export class JoinService {
    * the page does not tell which locations exist).
    */
   place(locationId: string): JoinPlace | null {
-    const row = this.parts.placeStmt.get(locationId)
-    if (row === null || row.remoteJoin === null || row.unitActive !== 1 || row.locationActive !== 1) return null
-    let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown; perAddressPer10Min?: unknown; guestNetworks?: unknown }
-    try {
-      settings = JSON.parse(row.remoteJoin) as typeof settings
-    } catch {
-      return null
+    const unit = this.deps.configuration.unitOfLocation(locationId)
+    const location = unit?.locations.get(locationId)
+    if (unit === null || location === undefined) return null
+    let place = this.places.get(location)
+    if (place === undefined) {
+      place = placeOf(unit, location)
+      this.places.set(location, place)
     }
-    if (settings.enabled !== true) return null
-    const networks = cidrsOf(settings.allowedNetworks)
-    return {
-      queueUnitId: row.queueUnitId,
-      locationId,
-      unitName: storedName(row.unitName, row.unitNames),
-      locationName: storedName(row.locationName, row.locationNames),
-      defaultLanguage: row.defaultLanguage,
-      languages: JSON.parse(row.languages) as string[],
-      timezone: row.timezone,
-      maxWaiting: typeof settings.maxWaiting === 'number' ? settings.maxWaiting : DEFAULT_MAX_WAITING,
-      restricted: Array.isArray(settings.allowedNetworks) && settings.allowedNetworks.length > 0,
-      // Provisioning validated each network; one that still does not parse admits nobody.
-      networks,
-      perAddressPer10Min: typeof settings.perAddressPer10Min === 'number' ? settings.perAddressPer10Min : DEFAULT_REMOTE_JOIN_PER_ADDRESS,
-      guestNetworks: cidrsOf(settings.guestNetworks),
-      hours: { openingHours: row.openingHours, closedDates: row.closedDates, lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose },
-    }
+    return place
   }
 
   /** Contract §20: with `allowedNetworks`, only a caller whose (resolved) address is in one of them; an unknown address is not. */
@@ -189,10 +140,8 @@ export class JoinService {
   services(place: JoinPlace, language: string, now: number): JoinServiceView[] {
     const lines = this.deps.tickets.lines(place.queueUnitId, true).filter((line) => line.locationId === place.locationId)
     if (lines.length === 0) return []
-    const serviceHours = new Map(this.parts.serviceHoursStmt.all(place.queueUnitId).map((s) => [s.id, s.openingHours]))
-    const locationHours = locationHoursOf(place.hours)
     return lines.map((line) => {
-      const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
+      const state = openStateAt(place.hours, place.unit.services.get(line.id)?.hours ?? null, now, place.timezone)
       return {
         id: line.id,
         name: resolveName(line.names ?? line.name, language, place.defaultLanguage),
@@ -219,9 +168,8 @@ export class JoinService {
   issue(place: JoinPlace, serviceId: string, language: string | null, key: string | null, now: number): IssueOutcome {
     const line = this.deps.tickets.lines(place.queueUnitId, true).find((l) => l.id === serviceId && l.locationId === place.locationId)
     if (line !== undefined && line.waiting >= place.maxWaiting) {
-      const hours = this.parts.serviceHoursStmt.all(place.queueUnitId).find((s) => s.id === serviceId)?.openingHours ?? null
       // A closed service answers SERVICE_CLOSED (contract §18), whatever its count.
-      if (openStateAt(locationHoursOf(place.hours), serviceHoursOf({ openingHours: hours }), now, place.timezone).open) {
+      if (openStateAt(place.hours, place.unit.services.get(serviceId)?.hours ?? null, now, place.timezone).open) {
         throw new ApiError(409, JoinCodes.QUEUE_FULL, `this service's line is full for joining from a phone (${place.maxWaiting} waiting); take a ticket at the kiosk`)
       }
     }
@@ -230,6 +178,39 @@ export class JoinService {
       serviceId,
       ...(language !== null ? { language } : {}),
     }, now, 'REMOTE')
+  }
+}
+
+/**
+ * The location's join settings, or null when joining is not offered there: an inactive
+ * location or unit, or `remoteJoin` absent or not enabled.
+ */
+function placeOf(unit: UnitConfiguration, location: LocationConfiguration): JoinPlace | null {
+  if (location.remoteJoin === null || !unit.active || !location.active) return null
+  let settings: { enabled?: unknown; maxWaiting?: unknown; allowedNetworks?: unknown; perAddressPer10Min?: unknown; guestNetworks?: unknown }
+  try {
+    settings = JSON.parse(location.remoteJoin) as typeof settings
+  } catch {
+    return null
+  }
+  if (settings.enabled !== true) return null
+  const networks = cidrsOf(settings.allowedNetworks)
+  return {
+    unit,
+    queueUnitId: unit.id,
+    locationId: location.id,
+    unitName: unit.name,
+    locationName: location.name,
+    defaultLanguage: unit.defaultLanguage,
+    languages: [...unit.languages],
+    timezone: location.timezone,
+    maxWaiting: typeof settings.maxWaiting === 'number' ? settings.maxWaiting : DEFAULT_MAX_WAITING,
+    restricted: Array.isArray(settings.allowedNetworks) && settings.allowedNetworks.length > 0,
+    // Provisioning validated each network; one that still does not parse admits nobody.
+    networks,
+    perAddressPer10Min: typeof settings.perAddressPer10Min === 'number' ? settings.perAddressPer10Min : DEFAULT_REMOTE_JOIN_PER_ADDRESS,
+    guestNetworks: cidrsOf(settings.guestNetworks),
+    hours: location.hours,
   }
 }
 

@@ -1,6 +1,7 @@
 import type { PlatformDeps } from '../platform/deps'
 import type { StaffIntervals } from '../people'
 import type { Tickets } from '../tickets'
+import type { ConfigurationRead } from '../structure'
 
 /**
  * What the composition root (src/root/) hands the kiosk feature: the platform's objects and what it uses of the per-app stores.
@@ -11,4 +12,6 @@ export interface KioskDeps extends PlatformDeps {
   tickets: Tickets
   /** The clerks' time at the desk (src/people/staff.ts). */
   staff: StaffIntervals
+  /** The one cached read of the configuration tables (src/structure/configuration.ts). */
+  configuration: ConfigurationRead
 }

@@ -3,9 +3,9 @@ import { DEFAULT_ISSUE_PER_MINUTE, DEFAULT_READ_PER_MINUTE, mayUseService } from
 import type { Credential } from '../platform/credentials'
 import { ApiError, pointer } from '../platform/errors'
 import { isoTime } from '../platform/clock'
-import { locationHoursOf, serviceHoursOf, type IssueOutcome, type QueueService } from '../queue'
-import { openStateAt } from '../structure'
-import { canonicalLanguageTag, matchLanguage, namesObject, resolveName, storedName, type LocalizedName } from '../platform/names'
+import { type IssueOutcome, type QueueService } from '../queue'
+import { openStateAt, type LocationConfiguration, type UnitConfiguration } from '../structure'
+import { canonicalLanguageTag, matchLanguage, namesObject, resolveName } from '../platform/names'
 import type { Device } from '../devices'
 import { type TicketRow, trackedTicketJson, waitWhenClosed } from '../tickets'
 import { KioskCodes } from './errors'
@@ -34,48 +34,10 @@ export function kioskCredential(device: Device): Credential {
 /** Contract §23: a kiosk prints its own ticket for 10 minutes after issue (a reprint after a paper jam), never later. */
 export const PRINT_WINDOW_MS = 10 * 60_000
 
+/** The kiosk's unit and location, as the configuration read holds them. */
 interface Place {
-  unitName: LocalizedName
-  unitActive: boolean
-  kioskPriority: boolean
-  defaultLanguage: string
-  languages: string[]
-  locationName: LocalizedName
-  timezone: string
-  locationActive: boolean
-  /** The location's stored hours (contract §18), as `locationHoursOf` reads them. */
-  hours: { openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
-}
-
-interface PlaceRow {
-  unitName: string
-  unitNames: string | null
-  unitActive: number
-  kioskPriority: number
-  defaultLanguage: string
-  languages: string
-  locationName: string
-  locationNames: string | null
-  timezone: string
-  locationActive: number
-  openingHours: string | null
-  closedDates: string
-  lastTicketMinutesBeforeClose: number
-}
-
-function prepareKioskStatements(deps: KioskDeps) {
-  return {
-    placeStmt: deps.db.$client.query<PlaceRow, [string, string]>(
-      `SELECT u.name AS unitName, u.names AS unitNames, u.active AS unitActive, u.kiosk_priority AS kioskPriority,
-              u.default_language AS defaultLanguage, u.languages AS languages,
-              l.name AS locationName, l.names AS locationNames, l.timezone AS timezone, l.active AS locationActive,
-              l.opening_hours AS openingHours, l.closed_dates AS closedDates, l.last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
-       FROM queue_units u INNER JOIN locations l ON l.queue_unit_id = u.id WHERE u.id = ?1 AND l.id = ?2`,
-    ),
-    serviceHoursStmt: deps.db.$client.query<{ id: string; openingHours: string | null }, [string]>(
-      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
-    ),
-  }
+  unit: UnitConfiguration
+  location: LocationConfiguration
 }
 
 /**
@@ -85,29 +47,13 @@ function prepareKioskStatements(deps: KioskDeps) {
  * come from the provisioned structure.
  */
 export class KioskService {
-  private prepared: ReturnType<typeof prepareKioskStatements> | undefined
-
   constructor(private readonly deps: KioskDeps, private readonly queue: QueueService) {}
 
-  /** Prepared on first use (not while the server starts). */
-  private get parts(): ReturnType<typeof prepareKioskStatements> {
-    return (this.prepared ??= prepareKioskStatements(this.deps))
-  }
-
   private place(device: Device): Place {
-    const row = this.parts.placeStmt.get(device.queueUnitId!, device.locationId!)
-    if (row === null) throw new ApiError(403, KioskCodes.QUEUE_UNIT_INACTIVE, 'this kiosk\'s queue unit or location no longer exists')
-    return {
-      unitName: storedName(row.unitName, row.unitNames),
-      unitActive: row.unitActive === 1,
-      kioskPriority: row.kioskPriority === 1,
-      defaultLanguage: row.defaultLanguage,
-      languages: JSON.parse(row.languages) as string[],
-      locationName: storedName(row.locationName, row.locationNames),
-      timezone: row.timezone,
-      locationActive: row.locationActive === 1,
-      hours: { openingHours: row.openingHours, closedDates: row.closedDates, lastTicketMinutesBeforeClose: row.lastTicketMinutesBeforeClose },
-    }
+    const unit = this.deps.configuration.unit(device.queueUnitId!)
+    const location = unit?.locations.get(device.locationId!)
+    if (unit === null || location === undefined) throw new ApiError(403, KioskCodes.QUEUE_UNIT_INACTIVE, 'this kiosk\'s queue unit or location no longer exists')
+    return { unit, location }
   }
 
   /**
@@ -117,40 +63,38 @@ export class KioskService {
   private languageOf(place: Place, asked: string | undefined): string | null {
     if (asked === undefined) return null
     const canonical = canonicalLanguageTag(asked)
-    const found = canonical === null ? null : matchLanguage(canonical, place.languages)
+    const found = canonical === null ? null : matchLanguage(canonical, place.unit.languages)
     if (found === null) {
-      throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('language'), message: `must be one of this kiosk's languages: ${place.languages.join(', ')}` }])
+      throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('language'), message: `must be one of this kiosk's languages: ${place.unit.languages.join(', ')}` }])
     }
     return found
   }
 
   /** Contract §21: whether an active service of the location takes appointments (the kiosk then offers "I have an appointment"). */
-  private appointmentsAt(locationId: string): boolean {
-    this.appointmentsStmt ??= this.deps.db.$client.query<{ one: number }, [string]>(
-      "SELECT 1 AS one FROM service_locations sl JOIN services s ON s.id = sl.service_id WHERE sl.location_id = ?1 AND s.active = 1 AND json_extract(s.appointments, '$.enabled') = 1 LIMIT 1")
-    return this.appointmentsStmt.get(locationId) !== null
+  private appointmentsAt({ unit, location }: Place): boolean {
+    return location.serviceIds.some((id) => {
+      const service = unit.services.get(id)
+      return service !== undefined && service.active && service.appointmentsEnabled
+    })
   }
-
-  private appointmentsStmt: import('bun:sqlite').Statement<{ one: number }, [string]> | undefined
 
   /** The start screen: every active service of its location within its list, with people waiting and the estimate. */
   view(device: Device, now: number): KioskView {
     const place = this.place(device)
+    const { unit, location } = place
     const caller = kioskCredential(device)
-    const lines = !place.unitActive || !place.locationActive ? [] : this.deps.tickets
+    const lines = !unit.active || !location.active ? [] : this.deps.tickets
       .lines(device.queueUnitId!, true)
       .filter((line) => line.locationId === device.locationId && mayUseService(caller, line.id))
-    // Contract §18: each service's hours within its location's; read only when something is listed.
-    const serviceHours = lines.length === 0 ? new Map<string, string | null>() : new Map(this.parts.serviceHoursStmt.all(device.queueUnitId!).map((s) => [s.id, s.openingHours]))
-    const locationHours = locationHoursOf(place.hours)
     const services = lines
       .map((line) => {
-        const state = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, place.timezone)
-        const forPriority = place.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true) : null
+        // Contract §18: each service's hours within its location's.
+        const state = openStateAt(location.hours, unit.services.get(line.id)?.hours ?? null, now, location.timezone)
+        const forPriority = unit.kioskPriority ? this.deps.tickets.placeForNew(device.queueUnitId!, line.id, line.locationId, true) : null
         return {
           id: line.id,
           name: line.name,
-          names: namesObject(line.names ?? line.name, place.defaultLanguage),
+          names: namesObject(line.names ?? line.name, unit.defaultLanguage),
           prefix: line.prefix,
           open: state.open,
           opensAt: state.opensAt === null ? null : isoTime(state.opensAt),
@@ -167,19 +111,19 @@ export class KioskService {
     // The branch is open while any listed service is; closed, it opens with its earliest service.
     const open = services.some((s) => s.open)
     const openings = services.map((s) => s.opensAt).filter((at): at is string => at !== null).sort()
-    const unitName = resolveName(place.unitName, null, place.defaultLanguage)
-    const locationName = resolveName(place.locationName, null, place.defaultLanguage)
+    const unitName = resolveName(unit.name, null, unit.defaultLanguage)
+    const locationName = resolveName(location.name, null, unit.defaultLanguage)
     return {
       generatedAt: isoTime(now),
       branchName: unitName,
-      defaultLanguage: place.defaultLanguage,
-      languages: place.languages,
+      defaultLanguage: unit.defaultLanguage,
+      languages: [...unit.languages],
       open,
       opensAt: open ? null : openings[0] ?? null,
-      queueUnit: { id: device.queueUnitId!, name: unitName, names: namesObject(place.unitName, place.defaultLanguage), active: place.unitActive },
-      location: { id: device.locationId!, name: locationName, names: namesObject(place.locationName, place.defaultLanguage), timezone: place.timezone, active: place.locationActive },
-      priorityChoice: place.kioskPriority,
-      appointments: lines.length > 0 && this.appointmentsAt(device.locationId!),
+      queueUnit: { id: device.queueUnitId!, name: unitName, names: namesObject(unit.name, unit.defaultLanguage), active: unit.active },
+      location: { id: device.locationId!, name: locationName, names: namesObject(location.name, unit.defaultLanguage), timezone: location.timezone, active: location.active },
+      priorityChoice: unit.kioskPriority,
+      appointments: lines.length > 0 && this.appointmentsAt(place),
       services,
     }
   }
@@ -194,7 +138,7 @@ export class KioskService {
     const place = this.place(device)
     // Contract §8: "Priority" only where the unit offers it (read in this write: a change of
     // provisioning counts from the next tap).
-    if (priority && !place.kioskPriority) {
+    if (priority && !place.unit.kioskPriority) {
       throw new ApiError(422, KioskCodes.VALIDATION_FAILED, 'request validation failed', [{ path: pointer('priority'), message: 'this kiosk offers no Priority choice (kioskPriority is off)' }])
     }
     const language = this.languageOf(place, request.language)
@@ -232,17 +176,17 @@ export class KioskService {
    * estimate.
    */
   ticketView(device: Device, row: TicketRow): KioskTicket {
-    const place = this.place(device)
+    const { unit, location } = this.place(device)
     const line = this.deps.tickets.lines(row.queueUnitId, false).find((l) => l.id === row.serviceId && l.locationId === row.locationId)
     const inLine = this.deps.tickets.placeInLine(row)
-    const language = row.language ?? place.defaultLanguage
+    const language = row.language ?? unit.defaultLanguage
     return {
       ticket: trackedTicketJson(row),
       language,
-      branchName: resolveName(place.unitName, language, place.defaultLanguage),
-      serviceName: line === undefined ? row.serviceId : resolveName(line.names ?? line.name, language, place.defaultLanguage),
-      locationName: resolveName(place.locationName, language, place.defaultLanguage),
-      timezone: place.timezone,
+      branchName: resolveName(unit.name, language, unit.defaultLanguage),
+      serviceName: line === undefined ? row.serviceId : resolveName(line.names ?? line.name, language, unit.defaultLanguage),
+      locationName: resolveName(location.name, language, unit.defaultLanguage),
+      timezone: location.timezone,
       peopleAhead: inLine?.ahead ?? 0,
       estimatedWaitSeconds: inLine?.estimatedWaitSeconds ?? 0,
       noCounterOpen: inLine?.noCounterOpen ?? false,

@@ -2,6 +2,7 @@ import type { PlatformDeps } from '../platform/deps'
 import type { Tickets } from '../tickets'
 import type { WebhookOutbox } from '../webhooks'
 import type { StaffIntervals } from '../people'
+import type { ConfigurationRead } from '../structure'
 
 /**
  * What the composition root (src/root/) hands the manage feature: the platform's objects and what it uses of the per-app stores.
@@ -14,4 +15,6 @@ export interface ManageDeps extends PlatformDeps {
   outbox: WebhookOutbox
   /** The clerks' time at the desk (src/people/staff.ts). */
   staff: StaffIntervals
+  /** The one cached read of the configuration tables (src/structure/configuration.ts). */
+  configuration: ConfigurationRead
 }

@@ -4,7 +4,7 @@ import { isoTime } from '../platform/clock'
 import { namesObject, storedName } from '../platform/names'
 import { addDays, localDate, localDateTime, zonedInstant } from '../platform/time'
 import { inReadTransaction } from '../platform/transactions'
-import { locationHoursOf, openStateAt, serviceHoursOf } from '../structure'
+import { openStateAt } from '../structure'
 import type { TicketRow } from '../tickets'
 import type { AppointmentService } from '../appointments'
 import type { FloorAppointment, FloorCounter, FloorLocation, FloorService, FloorSnapshot } from './model'
@@ -33,7 +33,6 @@ export interface FloorState {
 }
 
 interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; breakReasons: string; stateRevision: number; active: number }
-interface LocationRow { id: string; name: string; names: string | null; timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
 interface CounterRow { id: string; name: string; names: string | null; locationId: string; open: number; updatedAt: number; serviceIds: string }
 interface IntervalRow { counterId: string; kind: 'signed_in' | 'break'; reason: string | null; startedAt: number; username: string; displayName: string | null; userActive: number | null }
 
@@ -46,13 +45,6 @@ function prepareFloorStatements(deps: Pick<ManageDeps, 'db'>) {
     ),
     unitsStmt: sql.query<{ id: string; name: string; names: string | null; defaultLanguage: string }, []>(
       'SELECT id, name, names, default_language AS defaultLanguage FROM queue_units WHERE active = 1 ORDER BY id',
-    ),
-    locationsStmt: sql.query<LocationRow, [string]>(
-      `SELECT id, name, names, timezone, opening_hours AS openingHours, closed_dates AS closedDates, last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
-       FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id`,
-    ),
-    targetsStmt: sql.query<{ id: string; name: string; names: string | null; waitTargetSeconds: number; openingHours: string | null }, [string]>(
-      'SELECT id, name, names, wait_target_seconds AS waitTargetSeconds, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
     ),
     countersStmt: sql.query<CounterRow, [string]>(
       `SELECT c.id, c.name, c.names, c.location_id AS locationId, c.open, c.updated_at AS updatedAt,
@@ -96,7 +88,7 @@ export class FloorModel {
   private prepared: ReturnType<typeof prepareFloorStatements> | undefined
 
   constructor(
-    private readonly deps: Pick<ManageDeps, 'db' | 'tickets' | 'clock'>,
+    private readonly deps: Pick<ManageDeps, 'db' | 'tickets' | 'clock' | 'configuration'>,
     private readonly appointments: Pick<AppointmentService, 'list'>,
     /** Told when a kept floor turned to a new day (its views must hear of it: nothing else moved its revision). */
     private readonly dayTurned: (queueUnitId: string) => void = () => {},
@@ -189,10 +181,12 @@ export class FloorModel {
       const now = this.deps.clock.now()
       const language = unit.defaultLanguage
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
-      const serviceRows = this.parts.targetsStmt.all(queueUnitId)
+      // The unit's locations, services and hours: the configuration read (kept across ticket changes).
+      const configuration = this.deps.configuration.unit(queueUnitId)
+      if (configuration === null) return null
+      const serviceRows = [...configuration.services.values()]
       const targets = new Map(serviceRows.map((s) => [s.id, s.waitTargetSeconds]))
-      const serviceHours = new Map(serviceRows.map((s) => [s.id, s.openingHours]))
-      const serviceNames = new Map(serviceRows.map((s) => [s.id, { name: s.name, names: names(s.name, s.names) }]))
+      const serviceNames = new Map(serviceRows.map((s) => [s.id, { name: s.defaultName, names: namesObject(s.name, language) }]))
 
       // The longest-waiting ticket of each line (one seek per line), and each counter's ticket:
       // never a read of every open ticket, so a build does not grow with the waiting line.
@@ -213,15 +207,14 @@ export class FloorModel {
       const lineHeads: LineHead[] = []
 
       let dayEndsAt = Number.POSITIVE_INFINITY
-      const locations: FloorLocation[] = this.parts.locationsStmt.all(queueUnitId).map((location) => {
+      const locations: FloorLocation[] = [...configuration.locations.values()].filter((l) => l.active).map((location) => {
         const day = localDate(now, location.timezone)
         dayEndsAt = Math.min(dayEndsAt, zonedInstant(addDays(day, 1), '00:00', location.timezone))
         const todays = new Map(tickets.rollupReads.daily([queueUnitId], day, day, location.id, null).map((r) => [r.serviceId, r]))
         const servedToday = new Map(tickets.rollupReads.counters([queueUnitId], day, day, location.id).map((r) => [r.counterId, r.served]))
-        const locationHours = locationHoursOf(location)
         const services: FloorService[] = lines.filter((line) => line.locationId === location.id).map((line) => {
           // Contract §18, §28: a closed service says when it opens, not an estimate.
-          const opening = openStateAt(locationHours, serviceHoursOf({ openingHours: serviceHours.get(line.id) ?? null }), now, location.timezone)
+          const opening = openStateAt(location.hours, configuration.services.get(line.id)?.hours ?? null, now, location.timezone)
           const target = targets.get(line.id) ?? 0
           const head = heads.get(`${line.id}\u0000${location.id}`)
           const seconds = head === undefined ? 0 : Math.max(0, Math.floor((now - head.createdAt) / 1000))
@@ -294,7 +287,7 @@ export class FloorModel {
             status: row.status,
           })
         }
-        return { id: location.id, name: location.name, names: names(location.name, location.names), businessDay: day, timezone: location.timezone, services, counters, appointments, appointmentsToCome }
+        return { id: location.id, name: location.defaultName, names: namesObject(location.name, language), businessDay: day, timezone: location.timezone, services, counters, appointments, appointmentsToCome }
       })
 
       const reasons = breakReasonsOf(unit.breakReasons, unit.defaultLanguage)

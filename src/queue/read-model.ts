@@ -8,7 +8,7 @@ import { publicTicketJson, waitWhenClosed, type QueueLine } from '../tickets'
 import { openStateAt, type LocationHours, type OpenState, type WeeklyHours } from '../structure'
 import { QueueCodes } from './errors'
 import { mayUseLocation, mayUseService } from '../access'
-import { locationHoursOf, queueUnitInactive, serviceHoursOf, type QueueService } from './service'
+import { queueUnitInactive, type QueueService } from './service'
 import { keptBody, type KeptBody } from '../platform/compression'
 
 /** At most this many tickets are remembered for the ticket read; past it the map starts again empty. */
@@ -193,8 +193,8 @@ export class QueueReadModel {
     const location = this.queue.locationOf(queueUnitId, line.locationId)
     const service = this.queue.serviceOf(queueUnitId, line.id)
     return {
-      location: location === null ? { weekly: null, closedDates: [], lastTicketMinutesBeforeClose: 0 } : locationHoursOf(location),
-      service: service === null ? null : serviceHoursOf(service),
+      location: location === null ? { weekly: null, closedDates: [], lastTicketMinutesBeforeClose: 0 } : location.hours,
+      service: service === null ? null : service.hours,
       timezone: location?.timezone ?? 'UTC',
       state: null,
       from: 0,

@@ -1,4 +1,3 @@
-import { and, eq, sql } from 'drizzle-orm'
 import canonicalize from 'canonicalize'
 import type { QueueDeps } from './deps'
 import type { Credential } from '../platform/credentials'
@@ -6,12 +5,12 @@ import { actorOf, encodeActor } from '../platform/actor'
 import { ApiError, pointer, type ErrorDetail } from '../platform/errors'
 import { sha256Hex } from '../platform/idempotency'
 import { publicTicketJson, ticketJson, type TicketRow, trackedTicketJson } from '../tickets'
-import { locations, services, serviceLocations } from '../structure'
+import type { ConfigurationRead, LocationConfiguration, ServiceConfiguration } from '../structure'
 import { QueueCodes } from './errors'
 import { credentialScope, mayUseLocation, mayUseService } from '../access'
 import { assertNotEdgeManaged } from './edge'
 import type { IssueTicketRequest, TicketSource } from './model'
-import { locationHoursOf, openStateAt, serviceHoursOf } from '../structure'
+import { openStateAt, type WeeklyHours } from '../structure'
 import { localDateTime } from '../platform/time'
 
 export interface QueueUnitRow {
@@ -86,7 +85,7 @@ function issuedTicketJson(row: TicketRow, source: TicketSource) {
 export class QueueService {
   private prepared: Parts | undefined
 
-  constructor(private readonly deps: Pick<QueueDeps, 'db' | 'idempotency' | 'tickets' | 'writes'>) {}
+  constructor(private readonly deps: Pick<QueueDeps, 'db' | 'idempotency' | 'tickets' | 'writes'> & { configuration: ConfigurationRead }) {}
 
   private get parts(): Parts {
     return (this.prepared ??= prepareParts(this.deps.db))
@@ -117,14 +116,15 @@ export class QueueService {
    */
   resolveIssueTarget(caller: Credential, unit: QueueUnitRow | null, request: IssueTicketRequest) {
     if (unit === null || !unit.active) throw queueUnitInactive()
-    const location = this.parts.locationStmt.get({ id: request.locationId })
-    const service = this.parts.serviceStmt.get({ id: request.serviceId })
+    const configuration = this.deps.configuration.unit(unit.id)
+    const location = configuration?.locations.get(request.locationId)
+    const service = configuration?.services.get(request.serviceId)
     const problems: ErrorDetail[] = []
-    if (location === undefined || location.queueUnitId !== unit.id) problems.push({ path: pointer('locationId'), message: 'no such location in this Queue Unit' })
+    if (location === undefined) problems.push({ path: pointer('locationId'), message: 'no such location in this Queue Unit' })
     else if (!location.active) problems.push({ path: pointer('locationId'), message: 'location is not active' })
-    if (service === undefined || service.queueUnitId !== unit.id) problems.push({ path: pointer('serviceId'), message: 'no such service in this Queue Unit' })
+    if (service === undefined) problems.push({ path: pointer('serviceId'), message: 'no such service in this Queue Unit' })
     else if (!service.active) problems.push({ path: pointer('serviceId'), message: 'service is not active' })
-    if (problems.length === 0 && this.parts.offeredStmt.get({ serviceId: request.serviceId, locationId: request.locationId }) === undefined) {
+    if (problems.length === 0 && !service!.locationIds.includes(request.locationId)) {
       problems.push({ path: pointer('serviceId'), message: 'service is not offered at this location' })
     }
     if (problems.length > 0) throw new ApiError(422, QueueCodes.VALIDATION_FAILED, 'request validation failed', problems)
@@ -134,20 +134,13 @@ export class QueueService {
   }
 
   /** A location of the caller's unit (its time zone and hours), or null. */
-  locationOf(queueUnitId: string, locationId: string) {
-    const location = this.parts.locationStmt.get({ id: locationId })
-    return location === undefined || location.queueUnitId !== queueUnitId ? null : location
+  locationOf(queueUnitId: string, locationId: string): LocationConfiguration | null {
+    return this.deps.configuration.unit(queueUnitId)?.locations.get(locationId) ?? null
   }
 
   /** A service of the caller's unit, or null. */
-  serviceOf(queueUnitId: string, serviceId: string) {
-    const service = this.parts.serviceStmt.get({ id: serviceId })
-    return service === undefined || service.queueUnitId !== queueUnitId ? null : service
-  }
-
-  /** Whether the service is offered at the location. */
-  isOffered(serviceId: string, locationId: string): boolean {
-    return this.parts.offeredStmt.get({ serviceId, locationId }) !== undefined
+  serviceOf(queueUnitId: string, serviceId: string): ServiceConfiguration | null {
+    return this.deps.configuration.unit(queueUnitId)?.services.get(serviceId) ?? null
   }
 
   /**
@@ -163,7 +156,7 @@ export class QueueService {
     const target = this.resolveIssueTarget(caller, unit, request)
     // Contract §18: outside its hours a service takes no ticket from the public API, a kiosk or
     // a phone (remote join); a walk-in at a counter is the staff's decision, and an Edge has decided already.
-    if (source === 'API' || source === 'KIOSK' || source === 'REMOTE') assertServiceOpen(target.location, target.service, now)
+    if (source === 'API' || source === 'KIOSK' || source === 'REMOTE') assertServiceOpen(target.location, target.service.hours, now)
     return this.deps.tickets.issue({
       queueUnitId: target.unit.id,
       location: { id: target.location.id, timezone: target.location.timezone },
@@ -218,48 +211,24 @@ export class QueueService {
 
 function prepareParts(db: QueueDeps['db']) {
   return {
-    // Raw (read on every queue request): drizzle's row mapping cost more than the lookup.
+    // Raw (read on every queue request): drizzle's row mapping cost more than the lookup. Read
+    // fresh, not from the configuration read: Edge authority is a lease, not configuration.
     unitStmt: db.$client.query<{ id: string; active: number; defaultLanguage: string; languages: string; edgeHolder: string | null; edgeExpiresAt: number | null }, [string]>(
       'SELECT id, active, default_language AS defaultLanguage, languages, edge_holder AS edgeHolder, edge_expires_at AS edgeExpiresAt FROM queue_units WHERE id = ?1',
     ),
-    locationStmt: db
-      .select({
-        id: locations.id, queueUnitId: locations.queueUnitId, timezone: locations.timezone, active: locations.active,
-        openingHours: locations.openingHours, closedDates: locations.closedDates, lastTicketMinutesBeforeClose: locations.lastTicketMinutesBeforeClose,
-      })
-      .from(locations)
-      .where(eq(locations.id, sql.placeholder('id')))
-      .prepare(),
-    serviceStmt: db
-      .select({ id: services.id, queueUnitId: services.queueUnitId, prefix: services.prefix, active: services.active, openingHours: services.openingHours })
-      .from(services)
-      .where(eq(services.id, sql.placeholder('id')))
-      .prepare(),
-    offeredStmt: db
-      .select({ serviceId: serviceLocations.serviceId })
-      .from(serviceLocations)
-      .where(and(eq(serviceLocations.serviceId, sql.placeholder('serviceId')), eq(serviceLocations.locationId, sql.placeholder('locationId'))))
-      .prepare(),
   }
 }
 
 type Parts = ReturnType<typeof prepareParts>
 
-// The stored hours' parsers live beside the schedule (src/tickets' display state reads them too,
-// and it must not import this file: this file imports src/tickets).
-export { locationHoursOf, serviceHoursOf }
 
 /**
  * 409 SERVICE_CLOSED (contract §18) when the service takes no tickets at `now`; `details` names
  * the next opening (an ISO instant, or that there is none within the search horizon), the
  * message says it in the location's wall-clock time.
  */
-export function assertServiceOpen(
-  location: { timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number },
-  service: { openingHours: string | null },
-  now: number,
-): void {
-  const state = openStateAt(locationHoursOf(location), serviceHoursOf(service), now, location.timezone)
+export function assertServiceOpen(location: Pick<LocationConfiguration, 'timezone' | 'hours'>, serviceHours: WeeklyHours | null, now: number): void {
+  const state = openStateAt(location.hours, serviceHours, now, location.timezone)
   if (state.open) return
   if (state.opensAt === null) {
     throw new ApiError(409, QueueCodes.SERVICE_CLOSED, 'this service is closed and has no opening in its hours', [{ path: pointer('serviceId'), message: 'no next opening' }])

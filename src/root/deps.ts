@@ -6,6 +6,7 @@ import { Tickets, type QueueChange } from '../tickets'
 import { WidgetStore, type WidgetSnapshot } from '../widgets'
 import { WebhookOutbox } from '../webhooks'
 import { StaffIntervals, type PasswordCost } from '../people'
+import { ConfigurationRead } from '../structure'
 
 /**
  * What the features are handed: the platform's objects and the per-app stores that own
@@ -35,6 +36,8 @@ export interface AppDeps extends PlatformDeps {
   outbox: WebhookOutbox
   /** The app's in-process events, told after COMMIT; one registry each, here and nowhere else. */
   events: AppEvents
+  /** The one cached read of the configuration tables (src/structure/configuration.ts): units, locations, services, counters, hours. */
+  configuration: ConfigurationRead
 }
 
 /** What committed changes the app's listeners hear of (display feeds, phone polls, the floor, replication). */
@@ -47,13 +50,13 @@ export interface AppEvents {
   prayerMonths: CommitListeners<PrayerMonthEvent>
 }
 
-type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff' | 'outbox' | 'events'
+type AppOwn = 'tickets' | 'widgets' | 'metrics' | 'metricsToken' | 'trackingCodes' | 'passwordCost' | 'staff' | 'outbox' | 'events' | 'configuration'
 
 export type DepsInput = PlatformInput & Partial<Pick<AppDeps, AppOwn>>
 
 /** The app's dependencies; what `input` gives is kept (a built `AppDeps` comes back with the same objects). */
 export function createDeps(input: DepsInput): AppDeps {
-  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, outbox: givenOutbox, events: givenEvents, ...platformInput } = input
+  const { tickets, widgets, metrics: givenMetrics, metricsToken, trackingCodes, passwordCost, staff, outbox: givenOutbox, events: givenEvents, configuration, ...platformInput } = input
   const platform = createPlatformDeps(platformInput)
   const metrics = givenMetrics ?? new MetricsSink(input.db)
   const outbox = givenOutbox ?? new WebhookOutbox(input.db, platform.ids)
@@ -71,10 +74,12 @@ export function createDeps(input: DepsInput): AppDeps {
     outbox,
     events,
   }
+  const configurationRead = configuration ?? new ConfigurationRead(input.db, platform.changes)
   return {
     ...base,
-    tickets: tickets ?? new Tickets({ ...base, queueChanges: events.queueChanges, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
+    tickets: tickets ?? new Tickets({ ...base, configuration: configurationRead, queueChanges: events.queueChanges, onEvent: (type) => metrics.ticketEvent(type.slice('ticket.'.length)) }),
     widgets: widgets ?? new WidgetStore(input.db),
     staff: staff ?? new StaffIntervals(input.db),
+    configuration: configurationRead,
   }
 }

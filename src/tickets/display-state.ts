@@ -3,7 +3,7 @@ import type { Clock } from '../platform/clock'
 import { isoTime } from '../platform/clock'
 import { inReadTransaction } from '../platform/transactions'
 import { namesObject, storedName } from '../platform/names'
-import { locationHoursOf, openStateAt, serviceHoursOf, type OpenState } from '../structure'
+import { openStateAt, type ConfigurationRead, type LocationConfiguration, type OpenState, type ServiceConfiguration, type UnitConfiguration } from '../structure'
 import type { TicketStatus } from './model'
 import type { QueueLines, LineNowServing } from './lines'
 
@@ -76,9 +76,6 @@ export interface QueueDisplayState {
   recentCalls: QueueDisplayCall[]
 }
 
-interface UnitRow { id: string; workspaceId: string; name: string; names: string | null; defaultLanguage: string; languages: string; stateRevision: number }
-interface LocationRow { id: string; name: string; names: string | null; timezone: string; openingHours: string | null; closedDates: string; lastTicketMinutesBeforeClose: number }
-interface ServiceHoursRow { id: string; openingHours: string | null }
 interface CallRow { number: string; serviceId: string; locationId: string; counterName: string; counterNames: string | null; at: number; status: TicketStatus; priority: number }
 
 /**
@@ -87,7 +84,9 @@ interface CallRow { number: string; serviceId: string; locationId: string; count
  * state read runs on every ticket change, so it is computed once per opening or closing.
  */
 interface CachedOpenState {
-  hoursKey: string
+  /** The configuration's objects it was worked out from (a change of the configuration makes new ones). */
+  location: LocationConfiguration
+  service: ServiceConfiguration | undefined
   state: OpenState
   from: number
   until: number
@@ -113,30 +112,21 @@ export function waitWhenClosed(estimatedWaitSeconds: number, opening: { open: bo
 /** A closed line with no opening within the search horizon is looked at again after this. */
 const NO_OPENING_RECHECK_MS = 60 * 60_000
 
-/** The display feeds' queue reads, on statements prepared once per app (by `Tickets`). */
+/**
+ * The display feeds' queue reads, on statements prepared once per app (by `Tickets`); the unit,
+ * its locations and hours come from the configuration read (src/structure/configuration.ts),
+ * read before the snapshot of the tickets (the configuration is kept across ticket changes).
+ */
 export class QueueDisplayReader {
-  private readonly unit
-  private readonly locations
+  private readonly revision
   private readonly calls
   private readonly callsAt
-  private readonly serviceHours
   private readonly units
   private readonly openStates = new Map<string, CachedOpenState>()
 
-  constructor(private readonly db: Db, private readonly lines: QueueLines) {
-    this.unit = db.$client.query<UnitRow, [string]>(
-      `SELECT id, workspace_id AS workspaceId, name, names, default_language AS defaultLanguage, languages,
-              state_revision AS stateRevision FROM queue_units WHERE id = ?1`,
-    )
-    this.locations = db.$client.query<LocationRow, [string]>(
-      `SELECT id, name, names, timezone, opening_hours AS openingHours, closed_dates AS closedDates,
-              last_ticket_minutes_before_close AS lastTicketMinutesBeforeClose
-       FROM locations WHERE queue_unit_id = ?1 AND active = 1 ORDER BY id`,
-    )
+  constructor(private readonly db: Db, private readonly lines: QueueLines, private readonly configuration: ConfigurationRead) {
+    this.revision = db.$client.query<{ stateRevision: number }, [string]>('SELECT state_revision AS stateRevision FROM queue_units WHERE id = ?1')
     this.units = db.$client.query<{ id: string }, []>('SELECT id FROM queue_units WHERE active = 1 ORDER BY id')
-    this.serviceHours = db.$client.query<ServiceHoursRow, [string]>(
-      'SELECT id, opening_hours AS openingHours FROM services WHERE queue_unit_id = ?1',
-    )
     // The unit's latest calls and recalls, newest first; ticket_calls holds the current
     // business days only (the daily close clears earlier ones), read by its (unit, id) index.
     const callColumns = `
@@ -154,22 +144,23 @@ export class QueueDisplayReader {
 
   /** See `queueDisplayState`. */
   state(queueUnitId: string, workspaceId: string, now: number, locationId?: string): QueueDisplayState | null {
+    const unit = this.configuration.unit(queueUnitId)
+    if (unit === null || unit.workspaceId !== workspaceId) return null
+    const allLocations = activeLocations(unit)
+    const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
+    if (locationId !== undefined && shown.length === 0) return null
     // One read transaction: the revision and the data it stands for come from one snapshot.
     return inReadTransaction(this.db, () => {
-      const unit = this.unit.get(queueUnitId)
-      if (unit === null || unit.workspaceId !== workspaceId) return null
-      const allLocations = this.locations.all(queueUnitId)
-      const shown = locationId === undefined ? allLocations : allLocations.filter((l) => l.id === locationId)
-      if (locationId !== undefined && shown.length === 0) return null
+      const stateRevision = this.revision.get(queueUnitId)
+      if (stateRevision === null) return null
       const language = unit.defaultLanguage
       const names = (name: string, stored: string | null) => namesObject(storedName(name, stored), language)
       const byLocation = new Map(shown.map((l) => [l.id, l]))
-      const hours = new Map(this.serviceHours.all(queueUnitId).map((s) => [s.id, s.openingHours]))
       const services = this.lines
         .lines(queueUnitId, true)
         .filter((line) => byLocation.has(line.locationId))
         .map((line): QueueDisplayService => {
-          const opening = this.openState(byLocation.get(line.locationId)!, line.id, hours.get(line.id) ?? null, now)
+          const opening = this.openState(byLocation.get(line.locationId)!, unit.services.get(line.id), now)
           return {
             id: line.id,
             name: line.name,
@@ -198,25 +189,25 @@ export class QueueDisplayReader {
         : this.callsAt.all(queueUnitId, locationId, RECENT_CALLS)
       return {
         queueUnitId: unit.id,
-        name: unit.name,
-        names: names(unit.name, unit.names),
+        name: unit.defaultName,
+        names: namesObject(unit.name, language),
         defaultLanguage: language,
-        languages: JSON.parse(unit.languages) as string[],
-        stateRevision: unit.stateRevision,
+        languages: [...unit.languages],
+        stateRevision: stateRevision.stateRevision,
         generatedAt: isoTime(now),
         locations: shown.map((l) => {
           const here = services.filter((s) => s.locationId === l.id)
           // Open when any of its services is; closed, it opens with the earliest of them. A
           // location offering no service reads its own hours.
-          const own = here.length === 0 ? this.openState(l, null, null, now) : null
+          const own = here.length === 0 ? this.openState(l, undefined, now) : null
           const open = own !== null ? own.open : here.some((s) => s.open)
           const openings = own !== null
             ? (own.opensAt === null ? [] : [isoTime(own.opensAt)])
             : here.flatMap((s) => (s.opensAt === null ? [] : [s.opensAt]))
           return {
             id: l.id,
-            name: l.name,
-            names: names(l.name, l.names),
+            name: l.defaultName,
+            names: namesObject(l.name, language),
             timezone: l.timezone,
             open,
             opensAt: open || openings.length === 0 ? null : openings.reduce((a, b) => (a < b ? a : b)),
@@ -244,17 +235,20 @@ export class QueueDisplayReader {
    * change with time, not with a write, so it bumps the unit's revision when they do.
    */
   openSignatures(now: number): OpenSignature[] {
-    return inReadTransaction(this.db, () => this.units.all().map((unit) => {
-      const locations = new Map(this.locations.all(unit.id).map((l) => [l.id, l]))
-      const hours = new Map(this.serviceHours.all(unit.id).map((s) => [s.id, s.openingHours]))
+    const units = this.units.all().flatMap(({ id }) => {
+      const unit = this.configuration.unit(id)
+      return unit === null ? [] : [unit]
+    })
+    return inReadTransaction(this.db, () => units.map((unit) => {
+      const locations = new Map(activeLocations(unit).map((l) => [l.id, l]))
       let timed = false
       const parts: string[] = []
       for (const line of this.lines.lines(unit.id, true)) {
         const location = locations.get(line.locationId)
         if (location === undefined) continue
-        const serviceHours = hours.get(line.id) ?? null
-        if (location.openingHours !== null || location.closedDates !== '[]' || serviceHours !== null) timed = true
-        const state = this.openState(location, line.id, serviceHours, now)
+        const service = unit.services.get(line.id)
+        if (location.hours.weekly !== null || location.hours.closedDates.length > 0 || (service?.hours ?? null) !== null) timed = true
+        const state = this.openState(location, service, now)
         parts.push(`${line.locationId}/${line.id}:${state.open ? 'open' : `closed-${state.opensAt ?? 'never'}`}`)
       }
       return { queueUnitId: unit.id, signature: parts.join(','), timed }
@@ -262,18 +256,22 @@ export class QueueDisplayReader {
   }
 
   /** A (location, service) line's open state at `now`, from the cache while it holds. */
-  private openState(location: LocationRow, serviceId: string | null, serviceHours: string | null, now: number): OpenState {
-    const key = `${location.id}\u0000${serviceId ?? ''}`
-    const hoursKey = `${location.timezone}|${location.openingHours}|${location.closedDates}|${location.lastTicketMinutesBeforeClose}|${serviceHours}`
+  private openState(location: LocationConfiguration, service: ServiceConfiguration | undefined, now: number): OpenState {
+    const key = `${location.id}\u0000${service?.id ?? ''}`
     const cached = this.openStates.get(key)
     // The clock may go back (tests inject one): a state is kept only inside the span it was computed for.
-    if (cached !== undefined && cached.hoursKey === hoursKey && now >= cached.from && now < cached.until) return cached.state
-    const state = openStateAt(locationHoursOf(location), serviceHoursOf({ openingHours: serviceHours }), now, location.timezone)
+    if (cached !== undefined && cached.location === location && cached.service === service && now >= cached.from && now < cached.until) return cached.state
+    const state = openStateAt(location.hours, service?.hours ?? null, now, location.timezone)
     const until = state.open ? (state.closesAt ?? Number.POSITIVE_INFINITY) : (state.opensAt ?? now + NO_OPENING_RECHECK_MS)
     if (this.openStates.size > 10_000) this.openStates.clear()
-    this.openStates.set(key, { hoursKey, state, from: now, until })
+    this.openStates.set(key, { location, service, state, from: now, until })
     return state
   }
+}
+
+/** The unit's active locations, in id order (the boards show no other). */
+function activeLocations(unit: UnitConfiguration): LocationConfiguration[] {
+  return [...unit.locations.values()].filter((l) => l.active)
 }
 
 /**

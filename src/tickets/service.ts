@@ -1,3 +1,4 @@
+import type { ConfigurationRead } from '../structure'
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/open'
 import type { IdGenerator } from '../platform/ids'
@@ -87,6 +88,8 @@ export interface TicketsDeps {
   queueChanges: CommitListeners<QueueChange>
   /** Contract §10: a new ticket's tracking code (tests inject predictable ones). */
   trackingCodes?: (now: number) => string
+  /** The one cached read of the configuration tables (src/structure/configuration.ts): the boards' unit, locations and hours. */
+  configuration: ConfigurationRead
 }
 
 
@@ -545,7 +548,7 @@ function prepareParts(deps: TicketsDeps, changed: (change: TicketChange) => void
     revisions: new QueueRevisions(db, deps.writes, deps.log, deps.queueChanges),
     outbox,
     approaching: new ApproachingWatch(db.$client, store, outbox, policyOf),
-    display: new QueueDisplayReader(db, lines),
+    display: new QueueDisplayReader(db, lines, deps.configuration),
     headsStmt: db.$client.query<PlaceRow, [string, string]>(LANE_HEADS_SQL),
     policyStmt: db.$client.query<{ mode: string; normalPerPriority: number | null }, [string]>(
       'SELECT priority_mode AS mode, normal_per_priority AS normalPerPriority FROM queue_units WHERE id = ?1',
