@@ -87,8 +87,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
     await lobby.start()
-    first = await launchBrowser()
-    second = await launchBrowser()
+    // The full Chromium, not the headless shell: test/screens/support.ts says why.
+    first = await launchBrowser({ full: true })
+    second = await launchBrowser({ full: true })
     await guardNetwork(first)
     await guardNetwork(second)
     desk1 = await first.newPage()

@@ -125,7 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
     await lobby.start(file)
     await setPassword(lobby, addUser(lobby, '--username', 'root', '--role', 'admin', '--name', 'Amira Haddad').setupPath)
     browser = await launchSharedBrowser()
-    pushBrowser = await launchSharedBrowser({ push: true })
+    pushBrowser = await launchSharedBrowser({ full: true })
     for (const counter of ['cnt_1', 'cnt_2']) await operator('POST', `counters/${counter}/open`)
   }, 60_000)
 
