@@ -56,7 +56,10 @@ describe.skipIf(!HAVE_CHROMIUM)('Swagger UI against dist/lobby demo', () => {
     })
 
     await page.goto(`${base}/swagger`)
-    await page.locator('.btn.authorize').first().click()
+    // Swagger UI parses and draws the whole document (about 1 MB) before its first button: past
+    // the 20 s a browser step is given when the run shares the machine's two cores (a busy run
+    // missed it once), so this one step may take 60 s, still below the test's own 90 s.
+    await page.locator('.btn.authorize').first().click({ timeout: 60_000 })
     const queueAuth = page.locator('.auth-container').filter({ hasText: 'queueBearer' })
     await queueAuth.locator('input').fill(kiosk)
     await page.getByRole('button', { name: 'Apply credentials' }).first().click()
