@@ -49,6 +49,22 @@ import type {
 import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
 import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
+import type { PairingCodeResponse as AdminPairingResponseSchema, DeviceListResponse as AdminDeviceListSchema } from '../admin/devices-model'
+import type { UserListResponse as AdminUserListSchema, SetupLinkResponse as AdminSetupLinkSchema } from '../admin/staff-model'
+import type { VoiceLanguagesResponse as AdminVoiceLanguagesSchema } from '../admin/voice-model'
+import type { KeyListResponse as AdminKeyListSchema, SecretResponse as AdminSecretSchema } from '../admin/keys-model'
+import type {
+  WebhookListResponse as AdminWebhookListSchema, CreatedWebhookResponse as AdminCreatedWebhookSchema, DeliveryListResponse as AdminDeliveryListSchema,
+} from '../admin/webhooks-model'
+import type {
+  NotificationsSectionResponse as AdminNotificationsSchema, NotificationMessagesResponse as AdminNotificationMessagesSchema,
+  TestNotificationResponse as AdminTestNotificationSchema,
+} from '../admin/notifications-model'
+import type { ProfileJson as HqProfileSchema, BranchJson as HqBranchSchema, RevisionJson as HqRevisionSchema, LiveList as HqLiveListSchema, LiveBranchDetail as HqLiveBranchDetailSchema, ReportList as HqReportListSchema } from '../hq/model'
+import type { DailyReportResponse as DailyReportResponseSchema, CounterReportResponse as CounterReportResponseSchema, ReportSummaryResponse as ReportSummaryResponseSchema } from '../reports/model'
+import type { DeviceResponse as DeviceResponseSchema, BoardsResponse as BoardsResponseSchema, PairResponse as PairResponseSchema } from '../devices/model'
+import type { PhoneStatusResponse as PhoneStatusResponseSchema } from '../phone/model'
+import type { ContactsResponse as ContactsResponseSchema, PushKeyResponse as PushKeyResponseSchema } from '../notifications/docs'
 
 export type { WireCloseCode } from '../screens/shared/close-codes'
 
@@ -133,6 +149,23 @@ export type CloseCounterRequest = Static<typeof CloseCounterRequestSchema>
 export type KioskView = Static<typeof KioskViewSchema>
 export type KioskTicket = Static<typeof KioskTicketSchema>
 export type VoiceManifest = Static<typeof VoiceManifestSchema>
+/** `GET /api/devices/v1/device`: this browser's paired device. */
+export type DeviceResponse = Static<typeof DeviceResponseSchema>
+export type DeviceInfo = DeviceResponse['data']
+/** `GET /api/devices/v1/boards`: the display's workspace's screens. */
+export type BoardsResponse = Static<typeof BoardsResponseSchema>
+export type DeviceBoard = ElementOf<BoardsResponse['data']['boards']>
+/** `POST /api/devices/v1/pair`. */
+export type PairResponse = Static<typeof PairResponseSchema>
+
+// ---- the phone page (contract §10, §20, §25) ----
+
+/** `GET /api/phone/v1/tickets/{code}` and the answers of its actions. */
+export type PhoneStatusResponse = Static<typeof PhoneStatusResponseSchema>
+export type PhoneStatus = PhoneStatusResponse['data']
+/** The ticket's contacts and the channels the branch sends through. */
+export type PhoneContacts = Static<typeof ContactsResponseSchema>['data']
+export type PhonePushKey = Static<typeof PushKeyResponseSchema>['data']
 
 // ---- sign-in pages: the auth API (contract §16) ----
 
@@ -150,6 +183,11 @@ export type StaffReportRow = ElementOf<StaffReportResponse['data']>
 /** Contract §20: the customers' ratings and comments. */
 export type FeedbackReportResponse = Static<typeof FeedbackReportResponseSchema>
 export type FeedbackReport = FeedbackReportResponse['data']
+/** Contract §12: the daily and counter rows, and the page's summary of a range. */
+export type DailyReportRow = ElementOf<Static<typeof DailyReportResponseSchema>['data']>
+export type CounterReportRow = ElementOf<Static<typeof CounterReportResponseSchema>['data']>
+export type ReportSummary = Static<typeof ReportSummaryResponseSchema>['data']
+export type ReportSummaryLine = ElementOf<ReportSummary['lines']>
 
 // ---- the live floor (/manage, contract §22) ----
 
@@ -175,6 +213,37 @@ export interface AdminWorkspaceView { id: string; name: string; revision: string
 export type AdminAuditEntry = AuditRecord
 export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
 export type AdminErrorCode = ValueOf<typeof AdminCodes>
+/** Devices (contract §17, §7): a pairing code's answer, and a paired device as listed. */
+export type AdminPairing = Static<typeof AdminPairingResponseSchema>['data']
+export type AdminDevice = ElementOf<Static<typeof AdminDeviceListSchema>['data']>
+/** Staff: a user as listed, and the setup link a new user or a reset answers. */
+export type AdminUser = ElementOf<Static<typeof AdminUserListSchema>['data']>
+export type AdminSetupLink = Static<typeof AdminSetupLinkSchema>['data']
+/** Voice clips: one language's clips and what it misses. */
+export type AdminVoiceLanguage = ElementOf<Static<typeof AdminVoiceLanguagesSchema>['data']>
+export type AdminVoiceClip = ElementOf<AdminVoiceLanguage['clips']>
+/** Keys and webhooks: a credential as listed, a secret shown once, an endpoint, a delivery. */
+export type AdminKey = ElementOf<Static<typeof AdminKeyListSchema>['data']>
+export type AdminSecret = Static<typeof AdminSecretSchema>['data']
+export type AdminWebhook = ElementOf<Static<typeof AdminWebhookListSchema>['data']>
+export type AdminCreatedWebhook = Static<typeof AdminCreatedWebhookSchema>['data']
+export type AdminDelivery = ElementOf<Static<typeof AdminDeliveryListSchema>['data']>
+/** Notifications (contract §25): the section, a recent message, a test send's outcome. */
+export type AdminNotifications = Static<typeof AdminNotificationsSchema>['data']
+export type AdminNotificationSettings = NonNullable<AdminNotifications['settings']>
+export type AdminNotificationMessage = ElementOf<Static<typeof AdminNotificationMessagesSchema>['data']>
+export type AdminTestNotification = Static<typeof AdminTestNotificationSchema>['data']
+
+// ---- the head office console (contract §26) ----
+
+export type HqProfile = Static<typeof HqProfileSchema>
+export type HqBranch = Static<typeof HqBranchSchema>
+export type HqRevision = Static<typeof HqRevisionSchema>
+export type HqLiveList = Static<typeof HqLiveListSchema>
+export type HqLiveBranch = ElementOf<HqLiveList['data']>
+export type HqLiveBranchDetail = Static<typeof HqLiveBranchDetailSchema>
+export type HqLiveLine = ElementOf<HqLiveBranchDetail['lines']>
+export type HqReportRow = ElementOf<Static<typeof HqReportListSchema>['data']>
 
 // ---- the reports page: appointments (contract §21) ----
 

@@ -1,3 +1,4 @@
+import type { AdminVoiceLanguage } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
 import { field, FormErrors, textInput, type ErrorDetail } from './forms'
@@ -13,8 +14,6 @@ import { fill } from './strings'
  * form (a clip name and a file; the file is sent as the request body with its own type).
  */
 
-interface Clip { name: string; contentType: string; bytes: number; sha256: string; importedAt: string }
-interface Language { lang: string; clips: Clip[]; missing: string[]; missingForBranch: string[] }
 
 const clipPath = (lang: string, name: string) => `${ADMIN_API}/voice/clips/${encodeURIComponent(lang)}/${encodeURIComponent(name)}`
 
@@ -26,7 +25,7 @@ export const voiceSection: AdminSection = {
     const { t } = ctx
     const holder = h('div')
     const refresh = async () => {
-      const answer = await api<{ data: Language[] }>('GET', `${ADMIN_API}/voice/clips`)
+      const answer = await api<{ data: AdminVoiceLanguage[] }>('GET', `${ADMIN_API}/voice/clips`)
       if (answer?.status !== 200) return holder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
       holder.replaceChildren(...answer.body!.data.map((language) => languagePanel(ctx, language, refresh)))
     }
@@ -35,7 +34,7 @@ export const voiceSection: AdminSection = {
   },
 }
 
-function languagePanel(ctx: AdminContext, language: Language, refresh: () => Promise<void>): HTMLElement {
+function languagePanel(ctx: AdminContext, language: AdminVoiceLanguage, refresh: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const { lang } = language
   const heading = fill(t.voiceLanguage, { lang: languageName(ctx, lang) })
