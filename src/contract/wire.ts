@@ -36,7 +36,7 @@ import type { CloseCounterRequest as CloseCounterRequestSchema } from '../counte
 import type { DeviceCodes } from '../devices/errors'
 import type { KioskCodes } from '../kiosk/errors'
 import type { PhoneCodes } from '../phone/errors'
-import type { CommonCodes } from '../platform/errors'
+import type { CommonCodes, ErrorDetail as ServerErrorDetail } from '../platform/errors'
 import type {
   CurrentSessionResponse as CurrentSessionResponseSchema, SessionResponse as SessionResponseSchema, SetupRequest as SetupRequestSchema,
   SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
@@ -63,7 +63,7 @@ import type {
 import type { ProfileJson as HqProfileSchema, BranchJson as HqBranchSchema, RevisionJson as HqRevisionSchema, LiveList as HqLiveListSchema, LiveBranchDetail as HqLiveBranchDetailSchema, ReportList as HqReportListSchema } from '../hq/model'
 import type { DailyReportResponse as DailyReportResponseSchema, CounterReportResponse as CounterReportResponseSchema, ReportSummaryResponse as ReportSummaryResponseSchema } from '../reports/model'
 import type { DeviceResponse as DeviceResponseSchema, BoardsResponse as BoardsResponseSchema, PairResponse as PairResponseSchema } from '../devices/model'
-import type { PhoneStatusResponse as PhoneStatusResponseSchema } from '../phone/model'
+import type { PhoneStatusResponse as PhoneStatusResponseSchema, PhoneFeedbackBody as PhoneFeedbackBodySchema } from '../phone/model'
 import type { ContactsResponse as ContactsResponseSchema, PushKeyResponse as PushKeyResponseSchema } from '../notifications/docs'
 
 export type { WireCloseCode } from '../screens/shared/close-codes'
@@ -166,6 +166,8 @@ export type PhoneStatus = PhoneStatusResponse['data']
 /** The ticket's contacts and the channels the branch sends through. */
 export type PhoneContacts = Static<typeof ContactsResponseSchema>['data']
 export type PhonePushKey = Static<typeof PushKeyResponseSchema>['data']
+/** Contract §20: a rating of a completed visit. */
+export type PhoneFeedbackRequest = Static<typeof PhoneFeedbackBodySchema>
 
 // ---- sign-in pages: the auth API (contract §16) ----
 
@@ -261,6 +263,15 @@ export type DeskClerkErrorCode = ValueOf<typeof DeskClerkCodes>
 /** Every code an API answer a page reads may carry. */
 export type WireErrorCode =
   | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode | DeskClerkErrorCode
+
+/** One failing field of an error answer (contract §24): a JSON Pointer, the rule it breaks, in English. */
+export type ErrorDetail = ServerErrorDetail
+/**
+ * The error envelope every API answer that fails carries (src/platform/errors.ts, the OpenAPI
+ * document's `ErrorResponse`), read defensively: `E` is what an operation adds (an edit
+ * conflict's `current`).
+ */
+export type ErrorEnvelope<E = {}> = { error?: { code?: string; message?: string; details?: ErrorDetail[] } & Partial<E> }
 
 /** The rule a validation detail breaks, and its particulars (contract §24; src/platform/detail-rules.ts). */
 export type { DetailRule, DetailParams } from '../platform/detail-rules'
