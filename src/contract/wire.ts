@@ -14,7 +14,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ProvisionedCounter, ProvisionedLocation, ProvisionedQueueUnit, ProvisionedService } from '../provisioning/model'
 import type { AdminCodes } from '../admin/errors'
-import type { AuditRecord } from '../platform/audit'
+import type { AdminWorkspace as AdminWorkspaceSchema, AuditPage as AuditPageSchema, DeleteOutcome as DeleteOutcomeSchema } from '../admin/model'
 import type { DisplayNowServing, DisplayPrayerToday, DisplayQueueState, DisplayWidget } from '../display/model'
 import type { DisplayCodes } from '../display/errors'
 import type { ANNOUNCEMENT_PRIORITIES, AnnouncementsPayload } from '../widgets/payloads/announcements'
@@ -211,9 +211,12 @@ export type AdminServiceView = Viewed<ProvisionedService>
 export type AdminCounterView = Viewed<ProvisionedCounter>
 export type AdminUnitView = Viewed<Omit<ProvisionedQueueUnit, 'locations' | 'services' | 'counters' | 'apiKeys' | 'webhooks'>> & { workspaceId: string }
 /** Contract §24: a workspace as the console lists, makes and renames it. */
-export interface AdminWorkspaceView { id: string; name: string; revision: string }
-export type AdminAuditEntry = AuditRecord
-export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
+export type AdminWorkspaceView = Static<typeof AdminWorkspaceSchema>
+/** The audit log, a page at a time (`next`: the `before` of the older page). */
+export type AdminAuditPage = Static<typeof AuditPageSchema>
+export type AdminAuditEntry = ElementOf<AdminAuditPage['data']>
+/** What deleting a location, service or counter did. */
+export type AdminDeleteOutcome = Static<typeof DeleteOutcomeSchema>
 export type AdminErrorCode = ValueOf<typeof AdminCodes>
 /** Devices (contract §17, §7): a pairing code's answer, and a paired device as listed. */
 export type AdminPairing = Static<typeof AdminPairingResponseSchema>['data']

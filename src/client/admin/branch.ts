@@ -1,4 +1,4 @@
-import type { AdminCounterView, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode, AdminWorkspaceView } from '../../contract/wire'
+import type { AdminCounterView, AdminDeleteOutcome, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode, AdminWorkspaceView } from '../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
 import { button, checkbox, checkList, commaList, field, FormErrors, inMinutes, minutesInput, numberInput, numberOf, secondsOf, select, textInput, timeInput, uid, type ErrorDetail, type Field } from './forms'
@@ -442,7 +442,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
         const remove = h('button', { type: 'button', class: 'danger' }, t.delete)
         remove.addEventListener('click', async () => {
           if (!confirm(fill(t.confirmDelete, { name: nameIn(entity as Entity) }))) return
-          const answer = await api<{ outcome: 'deleted' | 'retired' }>('DELETE', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}?revision=${encodeURIComponent(entity.revision)}`)
+          const answer = await api<AdminDeleteOutcome>('DELETE', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}?revision=${encodeURIComponent(entity.revision)}`)
           if (answer?.status === 200) return void redraw(answer.body?.outcome === 'retired' ? t.retired : t.deleted)
           explain(answer, errors, t, kind, replaceWith)
         })
