@@ -48,7 +48,7 @@ import type {
 } from '../manage/model'
 import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
-import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
+import type { AppointmentReportResponse as AppointmentReportResponseSchema, CheckInResponse as CheckInResponseSchema } from '../appointments/model'
 import type { PairingCodeResponse as AdminPairingResponseSchema, DeviceListResponse as AdminDeviceListSchema } from '../admin/devices-model'
 import type { UserListResponse as AdminUserListSchema, SetupLinkResponse as AdminSetupLinkSchema } from '../admin/staff-model'
 import type { VoiceLanguagesResponse as AdminVoiceLanguagesSchema } from '../admin/voice-model'
@@ -253,6 +253,8 @@ export type HqReportRow = ElementOf<Static<typeof HqReportListSchema>['data']>
 // ---- the reports page: appointments (contract §21) ----
 
 export type AppointmentReportRow = ElementOf<Static<typeof AppointmentReportResponseSchema>['data']>
+/** `POST …/appointments/{id}/check-in`: the booking and the ticket it became. */
+export type AppointmentCheckIn = Static<typeof CheckInResponseSchema>
 
 // ---- error codes (the `error.code` of an API answer) ----
 

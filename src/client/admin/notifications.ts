@@ -1,4 +1,4 @@
-import type { AdminNotificationMessage, AdminNotifications, AdminNotificationSettings, AdminTestNotification, AdminWorkspaceView } from '../../contract/wire'
+import type { AdminNotificationMessage, AdminNotifications, AdminNotificationSettings, AdminTestNotification, AdminWorkspaceView, ErrorEnvelope } from '../../contract/wire'
 import { api } from '../api'
 import { withPageDigits } from '../../screens/shared/digits'
 import { h } from '../dom'
@@ -243,7 +243,7 @@ function testPanel(ctx: AdminContext, view: AdminNotifications, reload: () => Pr
     send.disabled = false
     if (answer?.status === 422 && answer.code === 'CHANNEL_NOT_CONFIGURED') return void errors.show([{ path: '/channel', message: '', words: channel.value === 'sms' ? t.notifyNoGateway : t.notifyNoSmtp }], t.invalid)
     if (answer?.status === 422) {
-      const details = (answer.body as { error?: { details?: { path: string }[] } } | null)?.error?.details ?? []
+      const details = (answer.body as ErrorEnvelope | null)?.error?.details ?? []
       if (details.some((d) => d.path === '/to')) return void errors.show([{ path: '/to', message: '', words: channel.value === 'sms' ? t.notifyBadNumber : t.notifyBadAddress }], t.invalid)
     }
     if (!answered(answer, errors, t)) return

@@ -1,7 +1,7 @@
-import type { AdminVoiceLanguage } from '../../contract/wire'
+import type { AdminVoiceLanguage, ErrorEnvelope } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
-import { field, FormErrors, textInput, type ErrorDetail } from './forms'
+import { field, FormErrors, textInput } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
 import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from '../../screens/shared/console-access'
@@ -72,7 +72,7 @@ function languagePanel(ctx: AdminContext, language: AdminVoiceLanguage, refresh:
     } catch {}
     upload.disabled = false
     if (response === null) return errors.say(t.offline)
-    const body = await response.json().catch(() => null) as { error?: { message: string; details?: ErrorDetail[] } } | null
+    const body = await response.json().catch(() => null) as ErrorEnvelope | null
     if (!response.ok) {
       const message = body?.error?.message ?? String(response.status)
       // The server names the field (`name`, or `/` for the audio itself); a size or type refusal is about the file.

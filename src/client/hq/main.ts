@@ -1,4 +1,4 @@
-import type { HqBranch, HqLiveBranchDetail, HqLiveList, HqProfile, HqReportRow, HqRevision } from '../../contract/wire'
+import type { ErrorEnvelope, HqBranch, HqLiveBranchDetail, HqLiveList, HqProfile, HqReportRow, HqRevision } from '../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { byId, h } from '../dom'
 import { withPageDigits } from '../../screens/shared/digits'
@@ -48,7 +48,7 @@ const duration = (s: number) => fill(w.min, { m: num(Math.floor(s / 60)), s: num
 /** An API refusal in words: its message, and each detail's message after the field's place (never a bare pointer). */
 function refusal(answer: ApiAnswer | null): string {
   if (answer === null) return w.offline
-  const details = ((answer.body as { error?: { details?: { path: string; message: string }[] } } | null)?.error?.details ?? [])
+  const details = ((answer.body as ErrorEnvelope | null)?.error?.details ?? [])
     .map((d) => `${d.path.replace(/^\/content\//, '').split('/').map((p) => (/^\d+$/.test(p) ? `#${Number(p) + 1}` : p)).join(' › ')}: ${d.message}`)
   return [answer.message, ...details].filter(Boolean).join(' — ')
 }
