@@ -8,6 +8,7 @@ import { compile } from '../platform/validation'
 import { applyProvisioningWithin, ProvisioningError } from '../provisioning'
 import { NotificationCodes, NotificationSettings, readChannels, type NotificationService } from '../notifications'
 import { ADMIN_API } from './branch-routes'
+import { NotificationMessagesResponse, NotificationsSectionResponse, TestNotificationResponse } from './notifications-model'
 import { actorOf, jsonAfterAdmission, ok } from './section-kit'
 import { relativeDetails } from './branch-service'
 import { applyMergePatch } from '../platform/merge-patch'
@@ -29,27 +30,6 @@ const checkPatch = compile(SettingsPatch)
 const TestSend = Type.Object({ channel: Type.Union([Type.Literal('sms'), Type.Literal('email')]), to: Type.String({ minLength: 1, maxLength: 254 }) }, closed)
 const checkTest = compile(TestSend)
 
-const SectionView = Type.Object({
-  data: Type.Object({
-    workspaceId: Type.String(),
-    settings: Type.Union([NotificationSettings, Type.Null()], { description: 'as a provisioning file writes them, without secrets; null: not set up' }),
-    secretsSet: Type.Object({
-      smsHeaders: Type.Array(Type.String(), { description: 'the names of the gateway\'s headers (their values are never shown again)' }),
-      inboundSecret: Type.Boolean(),
-      smtpPassword: Type.Boolean(),
-    }, closed),
-    usage: Type.Union([Type.Object({ smsThisMonth: Type.Integer(), smsPerMonth: Type.Integer(), capReached: Type.Boolean({ description: 'the monthly cap stopped SMS this month' }) }, closed), Type.Null()]),
-    pushKey: Type.Union([Type.String(), Type.Null()], { description: 'the VAPID public key' }),
-  }, closed),
-}, closed)
-const MessageView = Type.Object({
-  id: Type.String({ description: 'the messageId' }),
-  kind: Type.String(), channel: Type.String(), status: Type.String(), attempts: Type.Integer(),
-  lastError: Type.Union([Type.String(), Type.Null()]), createdAt: Type.Integer(), sentAt: Type.Union([Type.Integer(), Type.Null()]),
-  ticketId: Type.Union([Type.String(), Type.Null()]), appointmentId: Type.Union([Type.String(), Type.Null()]),
-}, closed)
-const MessagesView = Type.Object({ data: Type.Array(MessageView) }, closed)
-const TestResult = Type.Object({ data: Type.Object({ sent: Type.Boolean(), error: Type.Union([Type.String(), Type.Null()]) }, closed) }, closed)
 
 const tags = ['Admin']
 const readForbidden = { 401: [C.AUTHENTICATION_FAILED], 403: [C.ROLE_FORBIDDEN], 404: [C.WORKSPACE_NOT_FOUND] } as const
@@ -68,35 +48,35 @@ const EXAMPLE = {
 const readDocs = routeDetail({
   operationId: 'adminReadNotifications', summary: 'A workspace\'s notification settings', tags, security: 'sessionCookie', params,
   description: 'Contract §25: channels, limits and templates as a provisioning file writes them, without any secret (only which are set), the month\'s SMS count against its cap, and the VAPID public key.',
-  responses: { 200: { description: 'the section', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  responses: { 200: { description: 'the section', name: 'AdminNotificationsResponse', schema: NotificationsSectionResponse, example: EXAMPLE } },
   errors: readForbidden, errorExamples: AdminSectionErrorExamples,
 })
 const writeDocs = routeDetail({
   operationId: 'adminWriteNotifications', summary: 'Set a workspace\'s notification settings', tags, security: 'sessionCookie', params,
   description: 'The workspace\'s `notifications` as a provisioning file writes it, applied as one (same schema, same checks of templates, same audit entry without secrets). A secret left out keeps the stored one.',
   body: { name: 'AdminNotificationsRequest', schema: NotificationSettings, examples: { email: { summary: 'e-mail only', value: { email: { host: 'smtp.branch.example', port: 587, security: 'starttls', username: 'lobby', password: '…', from: 'lobby@branch.example' } } } } },
-  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: NotificationsSectionResponse, example: EXAMPLE } },
   errors: writeErrors, errorExamples: AdminSectionErrorExamples,
 })
 const patchDocs = routeDetail({
   operationId: 'adminPatchNotifications', summary: 'Change some of a workspace\'s notification settings', tags, security: 'sessionCookie', params,
   description: 'Contract §24: a JSON Merge Patch (RFC 7386) of the settings as `GET` shows them — what it names changes (null removes it), everything else keeps its value (templates, limits, the other channels, every secret). The merged settings are applied as the `PUT` applies them.',
   body: { name: 'AdminNotificationsPatch', schema: SettingsPatch, examples: { cap: { summary: 'a new monthly SMS cap only', value: { limits: { smsPerMonth: 2000 } } } } },
-  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: SectionView, example: EXAMPLE } },
+  responses: { 200: { description: 'the section after the change', name: 'AdminNotificationsResponse', schema: NotificationsSectionResponse, example: EXAMPLE } },
   errors: writeErrors, errorExamples: AdminSectionErrorExamples,
 })
 const messagesDocs = routeDetail({
   operationId: 'adminListNotificationMessages', summary: 'Recent notifications and failures', tags, security: 'sessionCookie', params,
   query: { failed: { description: '`true`: only FAILED and SKIPPED', example: 'true', required: false } },
   description: 'The 50 newest messages of the workspace: kind, channel, status, attempts, the last error. Never the recipient (the rows hold none).',
-  responses: { 200: { description: 'the messages', name: 'AdminNotificationMessagesResponse', schema: MessagesView, example: { data: [{ id: 'ntf_01JD5', kind: 'called', channel: 'sms', status: 'SENT', attempts: 1, lastError: null, createdAt: 1795599672000, sentAt: 1795599673000, ticketId: 'tkt_01JD5', appointmentId: null }] } } },
+  responses: { 200: { description: 'the messages', name: 'AdminNotificationMessagesResponse', schema: NotificationMessagesResponse, example: { data: [{ id: 'ntf_01JD5', kind: 'called', channel: 'sms', status: 'SENT', attempts: 1, lastError: null, createdAt: 1795599672000, sentAt: 1795599673000, ticketId: 'tkt_01JD5', appointmentId: null }] } } },
   errors: readForbidden, errorExamples: AdminSectionErrorExamples,
 })
 const testDocs = routeDetail({
   operationId: 'adminTestNotification', summary: 'Send a test message', tags, security: 'sessionCookie', params,
   description: 'One SMS or e-mail now, through the workspace\'s gateway or SMTP server; the answer says whether it went (and why not). Recorded as kind `test` without its recipient.',
   body: { name: 'AdminTestNotificationRequest', schema: TestSend, examples: { sms: { summary: 'an SMS to the branch\'s phone', value: { channel: 'sms', to: '07400 123456' } } } },
-  responses: { 200: { description: 'sent or not', name: 'AdminTestNotificationResponse', schema: TestResult, example: { data: { sent: false, error: 'gateway answered HTTP 401' } } } },
+  responses: { 200: { description: 'sent or not', name: 'AdminTestNotificationResponse', schema: TestNotificationResponse, example: { data: { sent: false, error: 'gateway answered HTTP 401' } } } },
   errors: { ...writeErrors, 422: [C.VALIDATION_FAILED, C.CHANNEL_NOT_CONFIGURED] }, errorExamples: AdminSectionErrorExamples,
 })
 

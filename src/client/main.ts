@@ -6,6 +6,7 @@ import { PrayerBoard } from './prayer'
 import { QueueBoard } from './queue'
 import { Shell } from './shell'
 import { WidgetBoard } from './widgets/index'
+import type { DeviceResponse } from '../contract/wire'
 
 /**
  * Entry of the screens' browser bundle. The page says which screen it is (`data-kind`,
@@ -41,7 +42,7 @@ async function isPairedDisplay(): Promise<boolean> {
   try {
     const response = await fetch('/api/devices/v1/device', { cache: 'no-store', credentials: 'same-origin' })
     if (!response.ok) return false
-    const body = (await response.json()) as { data?: { role?: string } }
+    const body = (await response.json()) as Partial<DeviceResponse>
     return body.data?.role === 'display'
   } catch {
     return false

@@ -1,4 +1,5 @@
 import { Chime } from './chime'
+import type { VoiceManifest } from '../contract/wire'
 import type { ScreenContext } from './context'
 import { h } from './dom'
 import { fill } from './i18n'
@@ -31,13 +32,6 @@ export interface SpokenCall {
   locationId: string
 }
 
-interface Manifest {
-  clipLang: string | null
-  complete: boolean
-  clips: { name: string; href: string }[]
-  counters: { id: string; name: string; locationId: string }[]
-}
-
 /** The clip list is read again this often (a branch may import clips while boards run). */
 const MANIFEST_REFRESH_MS = 10 * 60_000
 /** A clip that neither ends nor fails within this is given up (a stalled decoder must not stall the queue). */
@@ -48,7 +42,7 @@ const SPEECH_LIMIT_MS = 20_000
 export class Announcer {
   private readonly pending: SpokenCall[] = []
   private running = false
-  private manifest: Manifest | null = null
+  private manifest: VoiceManifest | null = null
   private voice: SpeechSynthesisVoice | null = null
   private readonly chime = new Chime()
   private readonly badge: HTMLElement
@@ -130,7 +124,7 @@ export class Announcer {
         headers: token === null ? {} : { authorization: `Bearer ${token}` },
         cache: 'no-store',
       })
-      if (response.ok) this.manifest = (await response.json()) as Manifest
+      if (response.ok) this.manifest = (await response.json()) as VoiceManifest
     } catch {
       // Unreachable now: keep what we had; the next refresh tries again.
     }

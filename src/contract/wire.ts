@@ -14,7 +14,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ProvisionedCounter, ProvisionedLocation, ProvisionedQueueUnit, ProvisionedService } from '../provisioning/model'
 import type { AdminCodes } from '../admin/errors'
-import type { AuditRecord } from '../platform/audit'
+import type { AdminWorkspace as AdminWorkspaceSchema, AuditPage as AuditPageSchema, DeleteOutcome as DeleteOutcomeSchema } from '../admin/model'
 import type { DisplayNowServing, DisplayPrayerToday, DisplayQueueState, DisplayWidget } from '../display/model'
 import type { DisplayCodes } from '../display/errors'
 import type { ANNOUNCEMENT_PRIORITIES, AnnouncementsPayload } from '../widgets/payloads/announcements'
@@ -36,7 +36,7 @@ import type { CloseCounterRequest as CloseCounterRequestSchema } from '../counte
 import type { DeviceCodes } from '../devices/errors'
 import type { KioskCodes } from '../kiosk/errors'
 import type { PhoneCodes } from '../phone/errors'
-import type { CommonCodes } from '../platform/errors'
+import type { CommonCodes, ErrorDetail as ServerErrorDetail } from '../platform/errors'
 import type {
   CurrentSessionResponse as CurrentSessionResponseSchema, SessionResponse as SessionResponseSchema, SetupRequest as SetupRequestSchema,
   SetupResponse as SetupResponseSchema, SignInRequest as SignInRequestSchema, SignOutResponse as SignOutResponseSchema,
@@ -48,7 +48,23 @@ import type {
 } from '../manage/model'
 import type { ManageCodes } from '../manage/errors'
 import type { StaffReportResponse as StaffReportResponseSchema, FeedbackReportResponse as FeedbackReportResponseSchema } from '../reports/model'
-import type { AppointmentReportResponse as AppointmentReportResponseSchema } from '../appointments/model'
+import type { AppointmentReportResponse as AppointmentReportResponseSchema, CheckInResponse as CheckInResponseSchema } from '../appointments/model'
+import type { PairingCodeResponse as AdminPairingResponseSchema, DeviceListResponse as AdminDeviceListSchema } from '../admin/devices-model'
+import type { UserListResponse as AdminUserListSchema, SetupLinkResponse as AdminSetupLinkSchema } from '../admin/staff-model'
+import type { VoiceLanguagesResponse as AdminVoiceLanguagesSchema } from '../admin/voice-model'
+import type { KeyListResponse as AdminKeyListSchema, SecretResponse as AdminSecretSchema } from '../admin/keys-model'
+import type {
+  WebhookListResponse as AdminWebhookListSchema, CreatedWebhookResponse as AdminCreatedWebhookSchema, DeliveryListResponse as AdminDeliveryListSchema,
+} from '../admin/webhooks-model'
+import type {
+  NotificationsSectionResponse as AdminNotificationsSchema, NotificationMessagesResponse as AdminNotificationMessagesSchema,
+  TestNotificationResponse as AdminTestNotificationSchema,
+} from '../admin/notifications-model'
+import type { ProfileJson as HqProfileSchema, BranchJson as HqBranchSchema, RevisionJson as HqRevisionSchema, LiveList as HqLiveListSchema, LiveBranchDetail as HqLiveBranchDetailSchema, ReportList as HqReportListSchema } from '../hq/model'
+import type { DailyReportResponse as DailyReportResponseSchema, CounterReportResponse as CounterReportResponseSchema, ReportSummaryResponse as ReportSummaryResponseSchema } from '../reports/model'
+import type { DeviceResponse as DeviceResponseSchema, BoardsResponse as BoardsResponseSchema, PairResponse as PairResponseSchema } from '../devices/model'
+import type { PhoneStatusResponse as PhoneStatusResponseSchema, PhoneFeedbackBody as PhoneFeedbackBodySchema } from '../phone/model'
+import type { ContactsResponse as ContactsResponseSchema, PushKeyResponse as PushKeyResponseSchema } from '../notifications/docs'
 
 export type { WireCloseCode } from '../screens/shared/close-codes'
 
@@ -133,6 +149,25 @@ export type CloseCounterRequest = Static<typeof CloseCounterRequestSchema>
 export type KioskView = Static<typeof KioskViewSchema>
 export type KioskTicket = Static<typeof KioskTicketSchema>
 export type VoiceManifest = Static<typeof VoiceManifestSchema>
+/** `GET /api/devices/v1/device`: this browser's paired device. */
+export type DeviceResponse = Static<typeof DeviceResponseSchema>
+export type DeviceInfo = DeviceResponse['data']
+/** `GET /api/devices/v1/boards`: the display's workspace's screens. */
+export type BoardsResponse = Static<typeof BoardsResponseSchema>
+export type DeviceBoard = ElementOf<BoardsResponse['data']['boards']>
+/** `POST /api/devices/v1/pair`. */
+export type PairResponse = Static<typeof PairResponseSchema>
+
+// ---- the phone page (contract §10, §20, §25) ----
+
+/** `GET /api/phone/v1/tickets/{code}` and the answers of its actions. */
+export type PhoneStatusResponse = Static<typeof PhoneStatusResponseSchema>
+export type PhoneStatus = PhoneStatusResponse['data']
+/** The ticket's contacts and the channels the branch sends through. */
+export type PhoneContacts = Static<typeof ContactsResponseSchema>['data']
+export type PhonePushKey = Static<typeof PushKeyResponseSchema>['data']
+/** Contract §20: a rating of a completed visit. */
+export type PhoneFeedbackRequest = Static<typeof PhoneFeedbackBodySchema>
 
 // ---- sign-in pages: the auth API (contract §16) ----
 
@@ -150,6 +185,11 @@ export type StaffReportRow = ElementOf<StaffReportResponse['data']>
 /** Contract §20: the customers' ratings and comments. */
 export type FeedbackReportResponse = Static<typeof FeedbackReportResponseSchema>
 export type FeedbackReport = FeedbackReportResponse['data']
+/** Contract §12: the daily and counter rows, and the page's summary of a range. */
+export type DailyReportRow = ElementOf<Static<typeof DailyReportResponseSchema>['data']>
+export type CounterReportRow = ElementOf<Static<typeof CounterReportResponseSchema>['data']>
+export type ReportSummary = Static<typeof ReportSummaryResponseSchema>['data']
+export type ReportSummaryLine = ElementOf<ReportSummary['lines']>
 
 // ---- the live floor (/manage, contract §22) ----
 
@@ -171,14 +211,50 @@ export type AdminServiceView = Viewed<ProvisionedService>
 export type AdminCounterView = Viewed<ProvisionedCounter>
 export type AdminUnitView = Viewed<Omit<ProvisionedQueueUnit, 'locations' | 'services' | 'counters' | 'apiKeys' | 'webhooks'>> & { workspaceId: string }
 /** Contract §24: a workspace as the console lists, makes and renames it. */
-export interface AdminWorkspaceView { id: string; name: string; revision: string }
-export type AdminAuditEntry = AuditRecord
-export interface AdminAuditPage { data: AuditRecord[]; next: number | null }
+export type AdminWorkspaceView = Static<typeof AdminWorkspaceSchema>
+/** The audit log, a page at a time (`next`: the `before` of the older page). */
+export type AdminAuditPage = Static<typeof AuditPageSchema>
+export type AdminAuditEntry = ElementOf<AdminAuditPage['data']>
+/** What deleting a location, service or counter did. */
+export type AdminDeleteOutcome = Static<typeof DeleteOutcomeSchema>
 export type AdminErrorCode = ValueOf<typeof AdminCodes>
+/** Devices (contract §17, §7): a pairing code's answer, and a paired device as listed. */
+export type AdminPairing = Static<typeof AdminPairingResponseSchema>['data']
+export type AdminDevice = ElementOf<Static<typeof AdminDeviceListSchema>['data']>
+/** Staff: a user as listed, and the setup link a new user or a reset answers. */
+export type AdminUser = ElementOf<Static<typeof AdminUserListSchema>['data']>
+export type AdminSetupLink = Static<typeof AdminSetupLinkSchema>['data']
+/** Voice clips: one language's clips and what it misses. */
+export type AdminVoiceLanguage = ElementOf<Static<typeof AdminVoiceLanguagesSchema>['data']>
+export type AdminVoiceClip = ElementOf<AdminVoiceLanguage['clips']>
+/** Keys and webhooks: a credential as listed, a secret shown once, an endpoint, a delivery. */
+export type AdminKey = ElementOf<Static<typeof AdminKeyListSchema>['data']>
+export type AdminSecret = Static<typeof AdminSecretSchema>['data']
+export type AdminWebhook = ElementOf<Static<typeof AdminWebhookListSchema>['data']>
+export type AdminCreatedWebhook = Static<typeof AdminCreatedWebhookSchema>['data']
+export type AdminDelivery = ElementOf<Static<typeof AdminDeliveryListSchema>['data']>
+/** Notifications (contract §25): the section, a recent message, a test send's outcome. */
+export type AdminNotifications = Static<typeof AdminNotificationsSchema>['data']
+export type AdminNotificationSettings = NonNullable<AdminNotifications['settings']>
+export type AdminNotificationMessage = ElementOf<Static<typeof AdminNotificationMessagesSchema>['data']>
+export type AdminTestNotification = Static<typeof AdminTestNotificationSchema>['data']
+
+// ---- the head office console (contract §26) ----
+
+export type HqProfile = Static<typeof HqProfileSchema>
+export type HqBranch = Static<typeof HqBranchSchema>
+export type HqRevision = Static<typeof HqRevisionSchema>
+export type HqLiveList = Static<typeof HqLiveListSchema>
+export type HqLiveBranch = ElementOf<HqLiveList['data']>
+export type HqLiveBranchDetail = Static<typeof HqLiveBranchDetailSchema>
+export type HqLiveLine = ElementOf<HqLiveBranchDetail['lines']>
+export type HqReportRow = ElementOf<Static<typeof HqReportListSchema>['data']>
 
 // ---- the reports page: appointments (contract §21) ----
 
 export type AppointmentReportRow = ElementOf<Static<typeof AppointmentReportResponseSchema>['data']>
+/** `POST …/appointments/{id}/check-in`: the booking and the ticket it became. */
+export type AppointmentCheckIn = Static<typeof CheckInResponseSchema>
 
 // ---- error codes (the `error.code` of an API answer) ----
 
@@ -192,6 +268,15 @@ export type DeskClerkErrorCode = ValueOf<typeof DeskClerkCodes>
 /** Every code an API answer a page reads may carry. */
 export type WireErrorCode =
   | ValueOf<typeof CommonCodes> | DisplayErrorCode | CounterErrorCode | DeviceErrorCode | KioskErrorCode | PhoneErrorCode | PeopleErrorCode | DeskClerkErrorCode
+
+/** One failing field of an error answer (contract §24): a JSON Pointer, the rule it breaks, in English. */
+export type ErrorDetail = ServerErrorDetail
+/**
+ * The error envelope every API answer that fails carries (src/platform/errors.ts, the OpenAPI
+ * document's `ErrorResponse`), read defensively: `E` is what an operation adds (an edit
+ * conflict's `current`).
+ */
+export type ErrorEnvelope<E = {}> = { error?: { code?: string; message?: string; details?: ErrorDetail[] } & Partial<E> }
 
 /** The rule a validation detail breaks, and its particulars (contract §24; src/platform/detail-rules.ts). */
 export type { DetailRule, DetailParams } from '../platform/detail-rules'

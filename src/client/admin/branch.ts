@@ -1,7 +1,7 @@
-import type { AdminCounterView, AdminLocationView, AdminServiceView, AdminUnitView, AdminErrorCode, AdminWorkspaceView } from '../../contract/wire'
+import type { AdminCounterView, AdminDeleteOutcome, AdminErrorCode, AdminLocationView, AdminServiceView, AdminUnitView, AdminWorkspaceView, ErrorEnvelope } from '../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { h } from '../dom'
-import { button, checkbox, checkList, commaList, field, FormErrors, inMinutes, minutesInput, numberInput, numberOf, secondsOf, select, textInput, timeInput, uid, type ErrorDetail, type Field } from './forms'
+import { button, checkbox, checkList, commaList, field, FormErrors, inMinutes, minutesInput, numberInput, numberOf, secondsOf, select, textInput, timeInput, uid, type Field } from './forms'
 import { closedDatesField, languageName, languagesField, textListField, timeZoneInput } from './pickers'
 import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from '../../screens/shared/console-access'
@@ -372,7 +372,7 @@ function unitEditor(errors: FormErrors, t: Strings, unit: AdminUnitView): Editor
 function explain(answer: ApiAnswer | null, errors: FormErrors, t: Strings, thing: string, reload: ((current: Entity | AdminUnitView) => void) | null): void {
   if (answer === null) return errors.say(t.offline)
   const code = answer.code as AdminErrorCode | null
-  const body = answer.body as { error?: { details?: ErrorDetail[]; current?: Entity | AdminUnitView } } | null
+  const body = answer.body as ErrorEnvelope<{ current: Entity | AdminUnitView }> | null
   if (code === 'VALIDATION_FAILED') {
     errors.show(body?.error?.details ?? [], t.invalid)
     return
@@ -442,7 +442,7 @@ function renderUnit(container: HTMLElement, ctx: AdminContext, unitId: string): 
         const remove = h('button', { type: 'button', class: 'danger' }, t.delete)
         remove.addEventListener('click', async () => {
           if (!confirm(fill(t.confirmDelete, { name: nameIn(entity as Entity) }))) return
-          const answer = await api<{ outcome: 'deleted' | 'retired' }>('DELETE', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}?revision=${encodeURIComponent(entity.revision)}`)
+          const answer = await api<AdminDeleteOutcome>('DELETE', `${unitPath}/${COLLECTION[kind]}/${encodeURIComponent(entity.id)}?revision=${encodeURIComponent(entity.revision)}`)
           if (answer?.status === 200) return void redraw(answer.body?.outcome === 'retired' ? t.retired : t.deleted)
           explain(answer, errors, t, kind, replaceWith)
         })
@@ -555,7 +555,7 @@ function unitSetupForm(ctx: AdminContext, workspaces: AdminWorkspaceView[], subm
 
   /** A refusal in words at its fields; `where` turns the answer's pointer into the form's. */
   const refused = (answer: ApiAnswer | null, where: (path: string) => string) => {
-    const details = (answer?.body as { error?: { details?: ErrorDetail[] } } | null)?.error?.details
+    const details = (answer?.body as ErrorEnvelope | null)?.error?.details
     if (answer?.status === 422 && details !== undefined && details.length > 0) errors.show(details.map((d) => ({ ...d, path: where(d.path) })), t.invalid)
     else errors.say(problem(answer, t))
   }

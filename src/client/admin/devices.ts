@@ -1,4 +1,4 @@
-import type { AdminCounterView, AdminLocationView, AdminUnitView } from '../../contract/wire'
+import type { AdminCounterView, AdminDevice, AdminLocationView, AdminPairing, AdminUnitView } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
 import { field, FormErrors, select, textInput } from './forms'
@@ -14,8 +14,6 @@ import { fill } from './strings'
  * — the paired devices with when each was last seen, and Revoke after a confirmation.
  */
 
-interface PairingAnswer { code: string; pairUrl: string; qrSvg: string; role: string; expiresAt: string }
-interface DeviceRow { name: string; role: string; binding: Record<string, string | string[] | undefined>; pairedAt: string; lastUsedAt: string | null; state: 'active' | 'revoked' }
 type Named = { id: string; name: string; names?: Record<string, string>; active?: boolean }
 
 const nameOf = (ctx: AdminContext, e: Named) => e.names?.[ctx.lang] ?? e.name
@@ -89,7 +87,7 @@ export const devicesSection: AdminSection = {
 
     const listHolder = h('div')
     const refreshList = async () => {
-      const answer = await api<{ data: DeviceRow[] }>('GET', `${ADMIN_API}/devices`)
+      const answer = await api<{ data: AdminDevice[] }>('GET', `${ADMIN_API}/devices`)
       if (answer?.status !== 200) {
         listHolder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
         return
@@ -116,7 +114,7 @@ export const devicesSection: AdminSection = {
     form.addEventListener('submit', async (event) => {
       event.preventDefault()
       submit.disabled = true
-      const answer = await api<{ data: PairingAnswer }>('POST', `${ADMIN_API}/devices/pairings`, pairingBody())
+      const answer = await api<{ data: AdminPairing }>('POST', `${ADMIN_API}/devices/pairings`, pairingBody())
       submit.disabled = false
       if (!answered(answer, errors, t)) return
       const pairing = answer!.body!.data
@@ -133,7 +131,7 @@ export const devicesSection: AdminSection = {
 }
 
 /** The code, its expiry, the QR code and the steps: on screen, and alone on the printed A4 sheet. */
-function pairingSheet(ctx: AdminContext, pairing: PairingAnswer): HTMLElement {
+function pairingSheet(ctx: AdminContext, pairing: AdminPairing): HTMLElement {
   const { t } = ctx
   const pairPage = new URL(pairing.pairUrl)
   const print = h('button', { type: 'button', class: 'primary no-print' }, t.print)

@@ -1,4 +1,4 @@
-import type { DetailRule, DetailParams } from '../../contract/wire'
+import type { DetailParams, DetailRule, ErrorDetail } from '../../contract/wire'
 import { STRINGS, type Lang } from './strings'
 
 /*
@@ -11,12 +11,8 @@ import { STRINGS, type Lang } from './strings'
  * knows still gets words: "this value is not allowed".
  */
 
-export interface RuledDetail {
-  path: string
-  message: string
-  rule?: DetailRule
-  params?: DetailParams
-}
+/** A validation detail as the server sends it (src/platform/errors.ts). */
+export type RuledDetail = ErrorDetail
 
 type Say = (p: Params) => string
 

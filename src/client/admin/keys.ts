@@ -1,4 +1,4 @@
-import type { AdminUnitView } from '../../contract/wire'
+import type { AdminCreatedWebhook, AdminDelivery, AdminKey, AdminSecret, AdminUnitView, AdminWebhook } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
 import { checkbox, commaList, field, FormErrors, numberInput, numberOf, select, textInput } from './forms'
@@ -14,10 +14,6 @@ import { fill } from './strings'
  * the failed deliveries with Redeliver.
  */
 
-interface KeyRow { kind: string; owner: string; name: string; state: string; created: string; lastUsed: string | null; expires: string | null }
-interface Secret { kind: string; owner: string; name: string; secret: string; previousWorksUntil: string | null }
-interface Endpoint { id: string; queueUnitId: string; url: string; events: string[]; active: boolean; signingSecret?: string }
-interface Delivery { id: string; webhookId: string; ticketId: string; event: string; status: string; attempts: number; lastError: string | null; createdAt: string }
 
 export const keysSection: AdminSection = {
   id: 'keys',
@@ -48,7 +44,7 @@ export const keysSection: AdminSection = {
     form.addEventListener('submit', async (event) => {
       event.preventDefault()
       create.disabled = true
-      const answer = await api<{ data: Secret }>('POST', `${ADMIN_API}/keys`, { kind: kind.value, owner: owner.value.trim(), name: name.value.trim() })
+      const answer = await api<{ data: AdminSecret }>('POST', `${ADMIN_API}/keys`, { kind: kind.value, owner: owner.value.trim(), name: name.value.trim() })
       create.disabled = false
       if (!answered(answer, errors, t)) return
       const made = answer!.body!.data
@@ -59,7 +55,7 @@ export const keysSection: AdminSection = {
 
     const keysHolder = h('div')
     const refreshKeys = async () => {
-      const answer = await api<{ data: KeyRow[] }>('GET', `${ADMIN_API}/keys`)
+      const answer = await api<{ data: AdminKey[] }>('GET', `${ADMIN_API}/keys`)
       if (answer?.status !== 200) return keysHolder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
       const rows = answer.body!.data.map((k) => {
         const label = `${k.owner}/${k.name}`
@@ -72,7 +68,7 @@ export const keysSection: AdminSection = {
         rotateForm.addEventListener('submit', async (event) => {
           event.preventDefault()
           const seconds = numberOf(grace)
-          const answer = await api<{ data: Secret }>('POST', `${ADMIN_API}/keys/rotate`, { ...who, ...(seconds === undefined ? {} : { graceSeconds: seconds }) })
+          const answer = await api<{ data: AdminSecret }>('POST', `${ADMIN_API}/keys/rotate`, { ...who, ...(seconds === undefined ? {} : { graceSeconds: seconds }) })
           if (!answered(answer, rotateErrors, t)) return
           const made = answer!.body!.data
           showSecret(fill(t.secretFor, { name: label }), made.secret, made.previousWorksUntil === null ? [] : [h('p', null, fill(t.previousWorksUntil, { time: when(ctx, made.previousWorksUntil) }))])
@@ -119,7 +115,7 @@ function webhooksPanels(ctx: AdminContext, units: AdminUnitView[], showSecret: (
     h('div', { class: 'form-actions' }, add))
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
-    const answer = await api<{ data: Endpoint }>('POST', `${ADMIN_API}/webhooks`, { queueUnitId: unit.value, id: id.value.trim(), url: url.value.trim(), events: commaList(events.value) })
+    const answer = await api<{ data: AdminCreatedWebhook }>('POST', `${ADMIN_API}/webhooks`, { queueUnitId: unit.value, id: id.value.trim(), url: url.value.trim(), events: commaList(events.value) })
     if (!answered(answer, errors, t)) return
     const made = answer!.body!.data
     id.value = ''
@@ -132,8 +128,8 @@ function webhooksPanels(ctx: AdminContext, units: AdminUnitView[], showSecret: (
   const failedHolder = h('div')
   const refresh = async () => {
     const [endpoints, failed] = await Promise.all([
-      api<{ data: Endpoint[] }>('GET', `${ADMIN_API}/webhooks`),
-      api<{ data: Delivery[] }>('GET', `${ADMIN_API}/webhooks/deliveries`),
+      api<{ data: AdminWebhook[] }>('GET', `${ADMIN_API}/webhooks`),
+      api<{ data: AdminDelivery[] }>('GET', `${ADMIN_API}/webhooks/deliveries`),
     ])
     if (endpoints?.status !== 200) endpointsHolder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(endpoints, t)))
     else endpointsHolder.replaceChildren(table(t.webhooks, [t.webhookId, t.url, t.events, t.state, t.actions], endpoints.body!.data.map((e) => endpointRow(ctx, e, refresh)), t.noWebhooks))
@@ -157,7 +153,7 @@ function webhooksPanels(ctx: AdminContext, units: AdminUnitView[], showSecret: (
   }
 }
 
-function endpointRow(ctx: AdminContext, e: Endpoint, refresh: () => Promise<void>): HTMLElement {
+function endpointRow(ctx: AdminContext, e: AdminWebhook, refresh: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const errors = new FormErrors(h('p', { class: 'form-message', role: 'alert', hidden: true }))
   const url = textInput(e.url, { dir: 'ltr', type: 'url' })

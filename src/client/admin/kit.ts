@@ -1,7 +1,8 @@
+import type { ErrorEnvelope } from '../../contract/wire'
 import { withPageDigits } from '../../screens/shared/digits'
 import type { ApiAnswer } from '../api'
 import { h } from '../dom'
-import type { ErrorDetail, FormErrors } from './forms'
+import type { FormErrors } from './forms'
 import type { AdminContext } from './section'
 import { fill, type Strings } from './strings'
 
@@ -20,7 +21,7 @@ export function answered(answer: ApiAnswer | null, errors: FormErrors, t: String
     return true
   }
   errors.say(problem(answer, t))
-  const details = (answer?.body as { error?: { details?: ErrorDetail[] } } | null)?.error?.details
+  const details = (answer?.body as ErrorEnvelope | null)?.error?.details
   if (answer?.status === 422 || answer?.status === 409) {
     // Said in words at their fields (contract §24); the server's English message is not repeated.
     if (details !== undefined && details.length > 0) errors.show(details, t.invalid)

@@ -1,3 +1,4 @@
+import type { AdminNotificationMessage, AdminNotifications, AdminNotificationSettings, AdminTestNotification, AdminWorkspaceView, ErrorEnvelope } from '../../contract/wire'
 import { api } from '../api'
 import { withPageDigits } from '../../screens/shared/digits'
 import { h } from '../dom'
@@ -17,23 +18,6 @@ import { fill, type Strings } from './strings'
  * count against its cap, a test send, and the recent deliveries and failures.
  */
 
-interface Settings {
-  country?: string
-  sms?: { url: string; method?: 'POST' | 'PUT' | 'GET'; headers?: Record<string, string>; body?: string; inboundSecret?: string }
-  email?: { host: string; port: number; security: 'starttls' | 'tls' | 'none'; username?: string; password?: string; from: string }
-  webPush?: { subject: string; allowPrivateEndpoints?: boolean }
-  limits?: { smsPerTicket?: number; smsPerNumberPerDay?: number; smsPerMonth?: number }
-  reminderMinutes?: number[]
-  templates?: Record<string, Partial<Record<string, string>>>
-}
-interface SectionView {
-  workspaceId: string
-  settings: Settings | null
-  secretsSet: { smsHeaders: string[]; inboundSecret: boolean; smtpPassword: boolean }
-  usage: { smsThisMonth: number; smsPerMonth: number; capReached: boolean } | null
-  pushKey: string | null
-}
-interface Message { id: string; kind: string; channel: string; status: string; attempts: number; lastError: string | null; createdAt: number; sentAt: number | null }
 
 /** The kinds a template is written for (src/notifications/model.ts `TEMPLATE_KINDS`). */
 const KINDS = ['approaching', 'called', 'no_show', 'confirmed', 'reminder', 'cancelled', 'moved', 'help'] as const
@@ -50,13 +34,13 @@ export const notificationsSection: AdminSection = {
   roles: SECTION_ROLES.notifications,
   render: async (main, ctx) => {
     const { t } = ctx
-    const workspaces = await api<{ data: { id: string; name: string }[] }>('GET', `${ADMIN_API}/workspaces`)
+    const workspaces = await api<{ data: AdminWorkspaceView[] }>('GET', `${ADMIN_API}/workspaces`)
     if (workspaces?.status !== 200 || workspaces.body === null) return void main.append(h('p', { class: 'admin-error', role: 'alert' }, problem(workspaces, t)))
     const list = workspaces.body.data
     if (list.length === 0) return void main.append(h('p', { class: 'empty-note' }, t.notifyNoWorkspace))
     const holder = h('div')
     const show = async (workspaceId: string) => {
-      const answer = await api<{ data: SectionView }>('GET', path(workspaceId))
+      const answer = await api<{ data: AdminNotifications }>('GET', path(workspaceId))
       if (answer?.status !== 200 || answer.body === null) return holder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
       holder.replaceChildren(...await workspaceParts(ctx, answer.body.data, () => show(workspaceId)))
     }
@@ -71,13 +55,13 @@ export const notificationsSection: AdminSection = {
   },
 }
 
-async function workspaceParts(ctx: AdminContext, view: SectionView, refresh: () => Promise<void>): Promise<HTMLElement[]> {
+async function workspaceParts(ctx: AdminContext, view: AdminNotifications, refresh: () => Promise<void>): Promise<HTMLElement[]> {
   const messages = h('div')
   let usage = usagePanel(ctx, view)
   // After a test send: its row in the list, and the month's count (a test SMS counts too).
   const afterTest = async () => {
     await loadMessages(ctx, view.workspaceId, messages, false)
-    const answer = await api<{ data: SectionView }>('GET', path(view.workspaceId))
+    const answer = await api<{ data: AdminNotifications }>('GET', path(view.workspaceId))
     if (answer?.status !== 200 || answer.body === null) return
     const fresh = usagePanel(ctx, answer.body.data)
     usage.replaceWith(fresh)
@@ -89,7 +73,7 @@ async function workspaceParts(ctx: AdminContext, view: SectionView, refresh: () 
 }
 
 /** The month's SMS against the cap; a warning when the cap stopped SMS, or when it is near. */
-function usagePanel(ctx: AdminContext, view: SectionView): HTMLElement {
+function usagePanel(ctx: AdminContext, view: AdminNotifications): HTMLElement {
   const { t } = ctx
   const usage = view.usage
   if (usage === null) return panel('h-notify-usage', t.notifyUsage, h('p', { class: 'empty-note' }, t.notifyNotSetUp))
@@ -120,7 +104,7 @@ function secretHint(t: Strings, set: boolean): string {
   return set ? t.notifySecretSet : t.notifySecretNotSet
 }
 
-function settingsPanel(ctx: AdminContext, view: SectionView, refresh: () => Promise<void>): HTMLElement {
+function settingsPanel(ctx: AdminContext, view: AdminNotifications, refresh: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const s = view.settings ?? {}
   const general = h('p', { class: 'form-message', role: 'alert', hidden: true })
@@ -198,7 +182,7 @@ function settingsPanel(ctx: AdminContext, view: SectionView, refresh: () => Prom
     event.preventDefault()
     errors.clear()
     saved.textContent = ''
-    const doc: Settings = {}
+    const doc: AdminNotificationSettings = {}
     if (country.value.trim() !== '') doc.country = country.value.trim().toUpperCase()
     if (smsUrl.value.trim() !== '') {
       doc.sms = { url: smsUrl.value.trim(), method: smsMethod.value as 'POST' }
@@ -214,16 +198,16 @@ function settingsPanel(ctx: AdminContext, view: SectionView, refresh: () => Prom
     }
     if (subject.value.trim() !== '') doc.webPush = { subject: subject.value.trim(), ...(privateEndpoints.input.checked ? { allowPrivateEndpoints: true } : {}) }
     const limits = { smsPerTicket: numberOf(perTicket), smsPerNumberPerDay: numberOf(perNumber), smsPerMonth: numberOf(perMonth) }
-    if (Object.values(limits).some((v) => v !== undefined)) doc.limits = JSON.parse(JSON.stringify(limits)) as Settings['limits']
+    if (Object.values(limits).some((v) => v !== undefined)) doc.limits = JSON.parse(JSON.stringify(limits)) as AdminNotificationSettings['limits']
     const minutes = commaList(reminders.value)
     if (minutes.length > 0) doc.reminderMinutes = minutes.map(Number)
     for (const [key, area] of templates) {
       if (area.value.trim() === '') continue
-      const [lang, kind] = key.split('/') as [string, string]
+      const [lang, kind] = key.split('/') as [string, (typeof KINDS)[number]]
       ;((doc.templates ??= {})[lang] ??= {})[kind] = area.value
     }
     save.disabled = true
-    const answer = await api<{ data: SectionView }>('PUT', path(view.workspaceId), doc)
+    const answer = await api<{ data: AdminNotifications }>('PUT', path(view.workspaceId), doc)
     save.disabled = false
     if (!answered(answer, errors, t)) return
     ctx.announce(t.saved)
@@ -236,7 +220,7 @@ function settingsPanel(ctx: AdminContext, view: SectionView, refresh: () => Prom
 }
 
 /** One SMS or e-mail now, through the saved settings; the outcome said in words. */
-function testPanel(ctx: AdminContext, view: SectionView, reload: () => Promise<void>): HTMLElement {
+function testPanel(ctx: AdminContext, view: AdminNotifications, reload: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const general = h('p', { class: 'form-message', role: 'alert', hidden: true })
   const errors = new FormErrors(general)
@@ -255,11 +239,11 @@ function testPanel(ctx: AdminContext, view: SectionView, reload: () => Promise<v
     result.className = 'saved-message'
     if (to.value.trim() === '') return void errors.show([{ path: '/to', message: t.notifyTestToMissing, words: t.notifyTestToMissing }], t.invalid)
     send.disabled = true
-    const answer = await api<{ data: { sent: boolean; error: string | null } }>('POST', path(view.workspaceId, '/test'), { channel: channel.value, to: to.value.trim() })
+    const answer = await api<{ data: AdminTestNotification }>('POST', path(view.workspaceId, '/test'), { channel: channel.value, to: to.value.trim() })
     send.disabled = false
     if (answer?.status === 422 && answer.code === 'CHANNEL_NOT_CONFIGURED') return void errors.show([{ path: '/channel', message: '', words: channel.value === 'sms' ? t.notifyNoGateway : t.notifyNoSmtp }], t.invalid)
     if (answer?.status === 422) {
-      const details = (answer.body as { error?: { details?: { path: string }[] } } | null)?.error?.details ?? []
+      const details = (answer.body as ErrorEnvelope | null)?.error?.details ?? []
       if (details.some((d) => d.path === '/to')) return void errors.show([{ path: '/to', message: '', words: channel.value === 'sms' ? t.notifyBadNumber : t.notifyBadAddress }], t.invalid)
     }
     if (!answered(answer, errors, t)) return
@@ -273,7 +257,7 @@ function testPanel(ctx: AdminContext, view: SectionView, reload: () => Promise<v
 
 async function loadMessages(ctx: AdminContext, workspaceId: string, holder: HTMLElement, failedOnly: boolean): Promise<void> {
   const { t } = ctx
-  const answer = await api<{ data: Message[] }>('GET', path(workspaceId, `/messages${failedOnly ? '?failed=true' : ''}`))
+  const answer = await api<{ data: AdminNotificationMessage[] }>('GET', path(workspaceId, `/messages${failedOnly ? '?failed=true' : ''}`))
   if (answer?.status !== 200 || answer.body === null) return void holder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
   const filter = h('input', { type: 'checkbox', id: 'notify-failed-only' })
   filter.checked = failedOnly

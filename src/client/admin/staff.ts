@@ -1,3 +1,4 @@
+import type { AdminSetupLink, AdminUser } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
 import { commaList, field, FormErrors, select, textInput } from './forms'
@@ -12,13 +13,10 @@ import { fill } from './strings'
  * change role, units or name, disable, reset (a new link, shown the same way).
  */
 
-interface UserRow { username: string; displayName: string; role: 'admin' | 'manager' | 'clerk'; queueUnits: string[]; state: 'active' | 'disabled'; passwordSet: boolean; createdAt: string }
-interface SetupLink { username: string; setupUrl: string; qrSvg: string; expiresAt: string }
-
 const ROLES = ['clerk', 'manager', 'admin']
 
 /** The role, units and name fields of the add and change forms. */
-function personFields(ctx: AdminContext, errors: FormErrors, user: UserRow | null) {
+function personFields(ctx: AdminContext, errors: FormErrors, user: AdminUser | null) {
   const { t } = ctx
   const role = select(ROLES.map((r) => ({ value: r, label: t.userRoles[r] ?? r })), user?.role ?? 'clerk')
   const units = textInput((user?.queueUnits ?? []).join(', '), { dir: 'ltr', placeholder: 'qu_main' })
@@ -33,7 +31,7 @@ function personFields(ctx: AdminContext, errors: FormErrors, user: UserRow | nul
   }
 }
 
-function setupLinkBox(ctx: AdminContext, link: SetupLink): HTMLElement {
+function setupLinkBox(ctx: AdminContext, link: AdminSetupLink): HTMLElement {
   const { t } = ctx
   return secretBox(ctx, fill(t.setupLinkFor, { name: link.username }), link.setupUrl, [
     h('p', null, fill(t.setupSteps, { name: link.username, time: when(ctx, link.expiresAt) })),
@@ -48,7 +46,7 @@ export const staffSection: AdminSection = {
   render: async (main, ctx) => {
     const { t } = ctx
     const shown = h('div', { class: 'secret-holder' })
-    const showLink = (link: SetupLink) => {
+    const showLink = (link: AdminSetupLink) => {
       shown.replaceChildren(setupLinkBox(ctx, link))
       shown.querySelector<HTMLElement>('.secret-box')?.focus()
     }
@@ -62,7 +60,7 @@ export const staffSection: AdminSection = {
     addForm.addEventListener('submit', async (event) => {
       event.preventDefault()
       submit.disabled = true
-      const answer = await api<{ data: SetupLink }>('POST', `${ADMIN_API}/users`, { username: username.value.trim(), ...person.read() })
+      const answer = await api<{ data: AdminSetupLink }>('POST', `${ADMIN_API}/users`, { username: username.value.trim(), ...person.read() })
       submit.disabled = false
       if (!answered(answer, errors, t)) return
       addForm.reset()
@@ -72,7 +70,7 @@ export const staffSection: AdminSection = {
 
     const listHolder = h('div')
     const refresh = async () => {
-      const answer = await api<{ data: UserRow[] }>('GET', `${ADMIN_API}/users`)
+      const answer = await api<{ data: AdminUser[] }>('GET', `${ADMIN_API}/users`)
       if (answer?.status !== 200) {
         listHolder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
         return
@@ -86,7 +84,7 @@ export const staffSection: AdminSection = {
   },
 }
 
-function userRow(ctx: AdminContext, u: UserRow, showLink: (link: SetupLink) => void, refresh: () => Promise<void>): HTMLElement {
+function userRow(ctx: AdminContext, u: AdminUser, showLink: (link: AdminSetupLink) => void, refresh: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const label = u.displayName || u.username
   const general = h('p', { class: 'form-message', role: 'alert', hidden: true })
@@ -114,7 +112,7 @@ function userRow(ctx: AdminContext, u: UserRow, showLink: (link: SetupLink) => v
       active ? change : null,
       actionButton(t.reset, fill(t.resetNamed, { name: label }), async () => {
         if (!confirm(fill(t.confirmReset, { name: label }))) return
-        const answer = await api<{ data: SetupLink }>('POST', `${ADMIN_API}/users/${encodeURIComponent(u.username)}/reset`)
+        const answer = await api<{ data: AdminSetupLink }>('POST', `${ADMIN_API}/users/${encodeURIComponent(u.username)}/reset`)
         if (answer?.status === 200 || answer?.status === 201) showLink(answer.body!.data)
         else ctx.announce(problem(answer, t))
         await refresh()

@@ -1,6 +1,7 @@
+import type { AdminVoiceLanguage, ErrorEnvelope } from '../../contract/wire'
 import { api } from '../api'
 import { h } from '../dom'
-import { field, FormErrors, textInput, type ErrorDetail } from './forms'
+import { field, FormErrors, textInput } from './forms'
 import { ADMIN_API, panel, problem, table, when } from './kit'
 import type { AdminContext, AdminSection } from './section'
 import { SECTION_ROLES } from '../../screens/shared/console-access'
@@ -13,8 +14,6 @@ import { fill } from './strings'
  * form (a clip name and a file; the file is sent as the request body with its own type).
  */
 
-interface Clip { name: string; contentType: string; bytes: number; sha256: string; importedAt: string }
-interface Language { lang: string; clips: Clip[]; missing: string[]; missingForBranch: string[] }
 
 const clipPath = (lang: string, name: string) => `${ADMIN_API}/voice/clips/${encodeURIComponent(lang)}/${encodeURIComponent(name)}`
 
@@ -26,7 +25,7 @@ export const voiceSection: AdminSection = {
     const { t } = ctx
     const holder = h('div')
     const refresh = async () => {
-      const answer = await api<{ data: Language[] }>('GET', `${ADMIN_API}/voice/clips`)
+      const answer = await api<{ data: AdminVoiceLanguage[] }>('GET', `${ADMIN_API}/voice/clips`)
       if (answer?.status !== 200) return holder.replaceChildren(h('p', { class: 'admin-error', role: 'alert' }, problem(answer, t)))
       holder.replaceChildren(...answer.body!.data.map((language) => languagePanel(ctx, language, refresh)))
     }
@@ -35,7 +34,7 @@ export const voiceSection: AdminSection = {
   },
 }
 
-function languagePanel(ctx: AdminContext, language: Language, refresh: () => Promise<void>): HTMLElement {
+function languagePanel(ctx: AdminContext, language: AdminVoiceLanguage, refresh: () => Promise<void>): HTMLElement {
   const { t } = ctx
   const { lang } = language
   const heading = fill(t.voiceLanguage, { lang: languageName(ctx, lang) })
@@ -73,7 +72,7 @@ function languagePanel(ctx: AdminContext, language: Language, refresh: () => Pro
     } catch {}
     upload.disabled = false
     if (response === null) return errors.say(t.offline)
-    const body = await response.json().catch(() => null) as { error?: { message: string; details?: ErrorDetail[] } } | null
+    const body = await response.json().catch(() => null) as ErrorEnvelope | null
     if (!response.ok) {
       const message = body?.error?.message ?? String(response.status)
       // The server names the field (`name`, or `/` for the audio itself); a size or type refusal is about the file.

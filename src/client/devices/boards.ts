@@ -1,12 +1,6 @@
 import { h } from '../dom'
+import type { BoardsResponse } from '../../contract/wire'
 import { api, whoAmI, type DevicePage } from './page'
-
-interface Board {
-  kind: 'queue' | 'widget' | 'prayer'
-  id: string
-  name: string
-  path: string
-}
 
 /** `/screens` on a paired display: the workspace's boards, each a link to open on this screen. */
 export async function boardsPage(page: DevicePage): Promise<void> {
@@ -17,7 +11,7 @@ export async function boardsPage(page: DevicePage): Promise<void> {
   if (device === null || device.role !== 'display') {
     return page.showMessage(labels.notPaired, labels.notPairedHint, { label: labels.pairAgain, href: '/pair' })
   }
-  const answer = await api<{ data: { boards: Board[] } }>('GET', '/api/devices/v1/boards')
+  const answer = await api<BoardsResponse>('GET', '/api/devices/v1/boards')
   if (answer === null || answer.status !== 200 || answer.body === null) return page.showMessage(labels.noLongerPaired, labels.notPairedHint, { label: labels.pairAgain, href: '/pair' })
   const kindLabel = { queue: labels.kindQueue, widget: labels.kindWidget, prayer: labels.kindPrayer }
   const lang = new URLSearchParams(location.search).get('lang')

@@ -8,7 +8,7 @@ import { detailAfter } from '../api'
 import { breakReasonLabel, DESK_LANGUAGES, type DeviceLabelKey } from './strings'
 import { languageOfName, nameIn } from '../names'
 import { directionOf } from '../../screens/shared/options'
-import type { CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket, TrackedQueueTicket as TrackedTicket } from '../../contract/wire'
+import type { AppointmentCheckIn, CloseCounterRequest, DeskClerkResponse, DeskSignInRequest, DeskSignOutResponse, DeskView, QueueTicket as Ticket, TrackedQueueTicket as TrackedTicket } from '../../contract/wire'
 
 // The wire format of `GET /api/devices/v1/desk`: DeskView (src/desk/model.ts, through src/contract/wire.ts).
 
@@ -660,7 +660,7 @@ export class DeskPage {
     const { labels } = this.page
     const button = h('button', { type: 'button', class: 'desk-appointment-check-in', 'aria-label': `${labels.appointmentCheckIn}: ${name ?? ''}`.trim() }, labels.appointmentCheckIn)
     button.addEventListener('click', () => void this.send(`${OPERATOR}/appointments/${encodeURIComponent(id)}/check-in`, {},
-      (a) => this.page.t('didCheckIn', { number: (a.body as unknown as { data: { ticket: { ticketNumber: string } } }).data.ticket.ticketNumber }),
+      (a) => this.page.t('didCheckIn', { number: (a.body as unknown as AppointmentCheckIn).data.ticket.ticketNumber }),
       (a) => a.code === 'CHECK_IN_TOO_EARLY' ? this.checkInFrom(a) : a.code === 'CHECK_IN_TOO_LATE' ? labels.checkInTooLate : null))
     return button
   }

@@ -3,6 +3,7 @@ import { fill } from '../i18n'
 import { byId, h } from '../dom'
 import { deviceLabelsFor, type DeviceLabels, type DeviceLabelKey } from './strings'
 import { api } from '../api'
+import type { DeviceInfo, DeviceResponse } from '../../contract/wire'
 
 const LANG_KEY = 'lobby.device.lang'
 
@@ -60,16 +61,12 @@ export class DevicePage {
 // The toolkit's request helper (../api.ts): the device pages import it from here too.
 export { api, type ApiAnswer } from '../api'
 
-export interface DeviceInfo {
-  name: string
-  role: 'desk' | 'kiosk' | 'display' | 'reports'
-  home: string
-  binding: { workspaceId: string; queueUnitId?: string; locationId?: string; counterId?: string; services?: string[] }
-}
+/** This browser's device as the server answers it (the wire contract). */
+export type { DeviceInfo }
 
 /** This browser's device, null when not paired (or no longer), 'offline' when the server cannot be reached. */
 export async function whoAmI(): Promise<DeviceInfo | null | 'offline'> {
-  const answer = await api<{ data: DeviceInfo }>('GET', '/api/devices/v1/device')
+  const answer = await api<DeviceResponse>('GET', '/api/devices/v1/device')
   if (answer === null || answer.status >= 500) return 'offline'
   if (answer.status !== 200 || answer.body === null) return null
   return answer.body.data

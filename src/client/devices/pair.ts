@@ -1,4 +1,5 @@
 import { h } from '../dom'
+import type { PairResponse } from '../../contract/wire'
 import { api, whoAmI, type DevicePage } from './page'
 
 /**
@@ -56,7 +57,7 @@ export function pairPage(page: DevicePage): void {
     feedback.dataset.tone = 'info'
     const body: Record<string, string> = { code: value }
     if (name.value.trim() !== '') body.deviceName = name.value.trim()
-    void api<{ role: string; home: string }>('POST', '/api/devices/v1/pair', body).then((answer) => {
+    void api<PairResponse>('POST', '/api/devices/v1/pair', body).then((answer) => {
       sending = false
       button.disabled = false
       if (answer !== null && answer.status === 200 && answer.body !== null) {

@@ -1,3 +1,4 @@
+import type { ErrorEnvelope, HqBranch, HqLiveBranchDetail, HqLiveList, HqProfile, HqReportRow, HqRevision } from '../../contract/wire'
 import { api, type ApiAnswer } from '../api'
 import { byId, h } from '../dom'
 import { withPageDigits } from '../../screens/shared/digits'
@@ -47,7 +48,7 @@ const duration = (s: number) => fill(w.min, { m: num(Math.floor(s / 60)), s: num
 /** An API refusal in words: its message, and each detail's message after the field's place (never a bare pointer). */
 function refusal(answer: ApiAnswer | null): string {
   if (answer === null) return w.offline
-  const details = ((answer.body as { error?: { details?: { path: string; message: string }[] } } | null)?.error?.details ?? [])
+  const details = ((answer.body as ErrorEnvelope | null)?.error?.details ?? [])
     .map((d) => `${d.path.replace(/^\/content\//, '').split('/').map((p) => (/^\d+$/.test(p) ? `#${Number(p) + 1}` : p)).join(' › ')}: ${d.message}`)
   return [answer.message, ...details].filter(Boolean).join(' — ')
 }
@@ -65,11 +66,8 @@ function status(): HTMLElement {
 
 // ---------------------------------------------------------------- /hq: profiles and branches
 
-interface Profile { id: string; name: string; content: unknown; draftVersion: number; publishedRevision: number | null; unpublished: boolean }
-interface Branch { queueUnitId: string; name: string | null; profileId: string | null; newestRevision: number | null; appliedRevision: number | null; refusedRevision: number | null; refusedBecause: string | null; rollout: string }
-
 async function profilesView(main: HTMLElement): Promise<void> {
-  const [profiles, branches] = await Promise.all([api<{ data: Profile[] }>('GET', '/api/hq/v1/profiles'), api<{ data: Branch[] }>('GET', '/api/hq/v1/branches')])
+  const [profiles, branches] = await Promise.all([api<{ data: HqProfile[] }>('GET', '/api/hq/v1/profiles'), api<{ data: HqBranch[] }>('GET', '/api/hq/v1/branches')])
   if (profiles?.status !== 200 || branches?.status !== 200) {
     main.append(h('p', { role: 'alert' }, refusal(profiles?.status !== 200 ? profiles : branches)))
     return
@@ -101,8 +99,8 @@ async function profilesView(main: HTMLElement): Promise<void> {
     }
     const p = current()
     const answer = p === null
-      ? await api<Profile>('POST', '/api/hq/v1/profiles', { name: name.value, content: parsed })
-      : await api<Profile>('PUT', `/api/hq/v1/profiles/${encodeURIComponent(p.id)}`, { name: name.value, content: parsed, draftVersion: p.draftVersion })
+      ? await api<HqProfile>('POST', '/api/hq/v1/profiles', { name: name.value, content: parsed })
+      : await api<HqProfile>('PUT', `/api/hq/v1/profiles/${encodeURIComponent(p.id)}`, { name: name.value, content: parsed, draftVersion: p.draftVersion })
     if (answer !== null && answer.status < 300) {
       say.textContent = w.saved
       await rerender()
@@ -111,7 +109,7 @@ async function profilesView(main: HTMLElement): Promise<void> {
   publish.addEventListener('click', async () => {
     const p = current()
     if (p === null) return
-    const answer = await api<{ revision: number }>('POST', `/api/hq/v1/profiles/${encodeURIComponent(p.id)}/revisions`)
+    const answer = await api<HqRevision>('POST', `/api/hq/v1/profiles/${encodeURIComponent(p.id)}/revisions`)
     if (answer !== null && answer.status === 201) {
       await rerender()
       byId('hq').querySelector('.status')!.textContent = fill(w.published, { n: num(answer.body!.revision) })
@@ -126,7 +124,7 @@ async function profilesView(main: HTMLElement): Promise<void> {
     say)
   if (!canEdit) for (const c of [name, content]) c.readOnly = true
 
-  const rolloutText = (b: Branch) =>
+  const rolloutText = (b: HqBranch) =>
     b.rollout === 'applied' ? fill(w.applied, { n: num(b.appliedRevision ?? 0) })
     : b.rollout === 'refused' ? fill(w.refused, { n: num(b.refusedRevision ?? 0), why: b.refusedBecause ?? '' })
     : b.rollout === 'pending' ? fill(w.pending, { n: num(b.newestRevision ?? 0) }) : w.noProfile
@@ -149,9 +147,6 @@ async function profilesView(main: HTMLElement): Promise<void> {
 
 // ---------------------------------------------------------------- /hq/live
 
-interface LiveBranch { queueUnitId: string; name: string; waiting: number; longestWaitSeconds: number; countersOpen: number; overTarget: number; lastHeardSeconds: number }
-interface LiveLine { locationId: string; serviceId: string; name: string; waiting: number; longestWaitSeconds: number; waitTargetSeconds: number; overTarget: boolean }
-
 async function liveView(main: HTMLElement): Promise<void> {
   const say = status()
   const list = h('div', { id: 'live-list' })
@@ -160,14 +155,14 @@ async function liveView(main: HTMLElement): Promise<void> {
   main.append(say, list, detail)
   const drill = async () => {
     if (chosen === null) return
-    const answer = await api<{ name: string; lines: LiveLine[] }>('GET', `/api/hq/v1/live/${encodeURIComponent(chosen)}`)
+    const answer = await api<HqLiveBranchDetail>('GET', `/api/hq/v1/live/${encodeURIComponent(chosen)}`)
     if (answer?.status !== 200) return
     const { name, lines } = answer.body!
     detail.replaceChildren(h('h2', null, fill(w.lines, { name })), table([w.service, w.location, w.waiting, w.longest, w.target],
       lines.map((l) => [l.name, l.locationId, num(l.waiting), h('span', { class: l.overTarget ? 'alert' : '' }, duration(l.longestWaitSeconds)), duration(l.waitTargetSeconds)])))
   }
   const refresh = async () => {
-    const answer = await api<{ generatedAt: string; data: LiveBranch[] }>('GET', '/api/hq/v1/live')
+    const answer = await api<HqLiveList>('GET', '/api/hq/v1/live')
     if (answer?.status !== 200) {
       say.textContent = refusal(answer)
       return
@@ -191,8 +186,6 @@ async function liveView(main: HTMLElement): Promise<void> {
 
 // ---------------------------------------------------------------- /hq/reports
 
-interface ReportRow { date: string; queueUnitId: string; locationId: string; serviceId: string; issued: number; served: number; noShow: number; waitSeconds: { avg: number | null }; withinTarget: number | null }
-
 async function reportsView(main: HTMLElement): Promise<void> {
   const today = new Date().toISOString().slice(0, 10)
   const from = h('input', { id: 'from', type: 'date', value: today })
@@ -206,7 +199,7 @@ async function reportsView(main: HTMLElement): Promise<void> {
   const query = () => `from=${from.value}&to=${to.value}${branch.value.trim() ? `&queueUnitId=${encodeURIComponent(branch.value.trim())}` : ''}`
   const load = async () => {
     csv.setAttribute('href', `/api/hq/v1/reports/daily?${query()}&format=csv`)
-    const answer = await api<{ data: ReportRow[] }>('GET', `/api/hq/v1/reports/daily?${query()}`)
+    const answer = await api<{ data: HqReportRow[] }>('GET', `/api/hq/v1/reports/daily?${query()}`)
     if (answer?.status !== 200) {
       say.textContent = refusal(answer)
       return

@@ -9,18 +9,10 @@ import { languageOfName, matchLanguage, nameIn } from '../names'
 import { languageName } from '../../screens/shared/language-name'
 import { PHONE_WORD_LANGUAGES, phoneWords, type PhoneWords } from './strings'
 import { NotifyPart } from './notify'
+import type { PhoneFeedbackRequest, PhoneStatus, PhoneStatusResponse } from '../../contract/wire'
 
-type Names = Record<string, string>
-/** The wire format of `GET /api/phone/v1/tickets/{code}` (src/phone/service.ts). */
-type Status =
-  | {
-      state: 'WAITING' | 'CALLED' | 'SERVING'; language: string; defaultLanguage: string; languages: string[]; ticketNumber: string
-      serviceName: string; serviceNames: Names; locationName: string; locationNames: Names; branchName: string; branchNames: Names
-      peopleAhead: number; estimatedWaitSeconds: number; noCounterOpen?: boolean; counterFree?: boolean; counterName: string | null; counterNames: Names | null; callCount: number
-      approachingAhead: number; transferred: boolean; moreTimeLeft: number
-    }
-  | { state: 'ENDED'; language: string; outcome: 'COMPLETED' | 'NO_SHOW' | 'CANCELLED'; feedback: 'OPEN' | 'GIVEN' | 'CLOSED' | null }
-  | { state: 'EXPIRED'; language: string }
+/** The wire format of `GET /api/phone/v1/tickets/{code}` (src/phone/model.ts). */
+type Status = PhoneStatus
 
 /**
  * The ticket on a phone (contract §10): a long poll on the status read (the answer comes as
@@ -105,7 +97,7 @@ class PhonePage {
       } catch {}
       if (response !== null && response.status === 404) return this.message(this.words.notFound, this.words.notFoundHint, 'bad')
       if (response !== null && response.ok) {
-        const answer = (await response.json().catch(() => null)) as { data: Status; version: string } | null
+        const answer = (await response.json().catch(() => null)) as PhoneStatusResponse | null
         if (answer !== null) {
           this.banner.hidden = true
           delay = 1000
@@ -265,7 +257,7 @@ class PhonePage {
     if (this.busy) return
     this.busy = true
     this.drawControls()
-    const answer = await api<{ data: Status; version: string }>('POST', `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/${action}`)
+    const answer = await api<PhoneStatusResponse>('POST', `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/${action}`)
     this.busy = false
     this.confirming = false
     if (answer !== null && answer.status === 200 && answer.body !== null) {
@@ -352,7 +344,7 @@ class PhonePage {
       }
       send.disabled = true
       const text = comment.value.trim()
-      void api<{ data: Status }>('POST', `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/feedback`, { rating: Number(picked.value), ...(text === '' ? {} : { comment: text }) }).then((answer) => {
+      void api<PhoneStatusResponse>('POST', `/api/phone/v1/tickets/${encodeURIComponent(this.code)}/feedback`, { rating: Number(picked.value), ...(text === '' ? {} : { comment: text }) } satisfies PhoneFeedbackRequest).then((answer) => {
         send.disabled = false
         if (answer !== null && (answer.status === 200 || answer.code === 'FEEDBACK_ALREADY_GIVEN')) return this.message(w.thanks, w.thanksHint, 'done')
         note.textContent = this.refusal(answer?.status ?? 0, answer?.code ?? null)

@@ -1,13 +1,10 @@
 import { h } from '../dom'
 import { api, type ApiAnswer } from '../api'
 import type { PhoneWords } from './strings'
+import type { ErrorEnvelope, PhoneContacts, PhonePushKey } from '../../contract/wire'
 
-type Channel = 'sms' | 'email' | 'webPush'
-interface Contacts {
-  contacts: { channel: Channel; shown: string }[]
-  channels: Channel[]
-}
-type ErrorBody = { error?: { details?: { path?: string }[] } }
+type Contacts = PhoneContacts
+type Channel = Contacts['channels'][number]
 
 /** Where the phone page's service worker is served (src/phone/routes.ts) and the pages it covers. */
 export const SERVICE_WORKER_PATH = '/t/sw.js'
@@ -154,7 +151,7 @@ export class NotifyPart {
       ;(this.element.querySelector('#notify-stop') as HTMLElement | null)?.focus()
       return
     }
-    const onField = ((answer?.body as ErrorBody | null)?.error?.details ?? []).some((d) => d.path === '/to')
+    const onField = ((answer?.body as ErrorEnvelope | null)?.error?.details ?? []).some((d) => d.path === '/to')
     if (answer?.status === 422 && (onField || answer.code === 'CHANNEL_NOT_CONFIGURED')) {
       return this.refuseField(answer.code === 'CHANNEL_NOT_CONFIGURED' ? (channel === 'sms' ? w.notifyNoSms : w.notifyNoEmail) : channel === 'sms' ? w.notifyBadPhone : w.notifyBadEmail)
     }
@@ -176,7 +173,7 @@ export class NotifyPart {
       const permission = await Notification.requestPermission()
       if (permission !== 'granted') throw new Error('permission')
       const registration = await navigator.serviceWorker.register(SERVICE_WORKER_PATH, { scope: SERVICE_WORKER_SCOPE })
-      const key = await api<{ data: { publicKey: string } }>('GET', `/api/phone/v1/push-key?code=${encodeURIComponent(this.code)}`)
+      const key = await api<{ data: PhonePushKey }>('GET', `/api/phone/v1/push-key?code=${encodeURIComponent(this.code)}`)
       if (key?.status !== 200 || key.body === null) throw new Error('key')
       const pushSubscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(key.body.data.publicKey) })
       subscription = pushSubscription.toJSON()

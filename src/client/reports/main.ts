@@ -7,7 +7,7 @@ import { formatNumber, formatPercent } from '../../screens/shared/format'
 import { canonicalLang, directionOf } from '../../screens/shared/options'
 import { api } from '../devices/page'
 import { toCsv, staffCsv, DAILY_CSV_HEADER, COUNTERS_CSV_HEADER, NO_BREAK_REASON } from '../../reports/csv'
-import type { AppointmentReportRow, FeedbackReport, StaffReportRow } from '../../contract/wire'
+import type { AppointmentReportRow, CounterReportRow, DailyReportRow, FeedbackReport, ReportSummary, StaffReportRow } from '../../contract/wire'
 import { reportLabelsFor, type ReportLabelKey, type ReportLabels } from './strings'
 import { languageOfName, nameIn } from '../names'
 
@@ -19,29 +19,8 @@ import { languageOfName, nameIn } from '../names'
  * every figure for a screen reader.
  */
 
-interface Seconds3 { avg: number | null; p50: number | null; p90: number | null }
-interface DailyRow {
-  date: string; locationId: string; serviceId: string; issued: number; served: number; noShow: number; cancelled: number; transferredOut: number
-  waitSeconds: Seconds3 & { max: number | null }; serviceSeconds: Seconds3; withinTarget: number | null; issuedByHour: number[]
-}
-interface CounterRow { date: string; counterId: string; locationId: string; served: number; noShow: number; serviceSeconds: Seconds3; busySeconds: number }
-/** A table cell: text, or a name with the language it is in when that is not the page's (its `lang`). */
 /** A cell's text, with its language when it is not the page's, or its own direction (a customer's prose). */
 type Cell = string | { text: string; lang?: string; dir?: 'ltr' | 'rtl' }
-interface Line { locationId: string; serviceId: string; issued: number; served: number; called: number; withinTarget: number; issuedByHour: number[]; servedByHour: number[]; waitBins: number[] }
-/** Contract §18: a name per BCP 47 tag, beside `name` (the unit's default language's). */
-type Names = Readonly<Record<string, string>>
-interface Summary {
-  from: string; to: string
-  /** Contract §24: the units this reader may read (a manager's several: the Unit menu), and the one read (null: all together). */
-  queueUnits: { id: string; name: string; names: Names }[]
-  queueUnitId: string | null
-  defaultLanguage: string
-  locations: { id: string; name: string; names: Names; timezone: string }[]
-  services: { id: string; name: string; names: Names; waitTargetSeconds: number }[]
-  counters: { id: string; name: string; names: Names; locationId: string }[]
-  lines: Line[]
-}
 
 const WAIT_BIN_MINUTES = [0, 5, 10, 15, 20, 30, 45, 60]
 const COLORS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#4338ca']
@@ -53,15 +32,15 @@ class ReportsPage {
   readonly content = byId('page-content')
   private readonly charts: uPlot[] = []
   private readonly slants = new WeakMap<uPlot, Slant>()
-  private daily: DailyRow[] = []
-  private counterRows: CounterRow[] = []
+  private daily: DailyReportRow[] = []
+  private counterRows: CounterReportRow[] = []
   /** Null when the staff report could not be read (the rest of the page still shows). */
   private staffRows: StaffReportRow[] | null = []
   /** Contract §20: the customers' ratings; null when they could not be read. */
   private feedback: FeedbackReport | null = null
   /** Contract §21; null when it could not be read. */
   private appointmentRows: AppointmentReportRow[] | null = []
-  private summary: Summary | null = null
+  private summary: ReportSummary | null = null
   private status!: HTMLElement
   private results!: HTMLElement
   private fromInput!: HTMLInputElement
@@ -202,9 +181,9 @@ class ReportsPage {
     // The staff report covers the whole unit (a clerk's figures are not per location): the range only.
     const range = this.rangeQuery()
     const [summary, daily, counters, staff, feedback, appointments] = await Promise.all([
-      api<{ data: Summary }>('GET', `/api/operator/v1/reports/summary?${q}`),
-      api<{ data: DailyRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
-      api<{ data: CounterRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
+      api<{ data: ReportSummary }>('GET', `/api/operator/v1/reports/summary?${q}`),
+      api<{ data: DailyReportRow[] }>('GET', `/api/operator/v1/reports/daily?${q}`),
+      api<{ data: CounterReportRow[] }>('GET', `/api/operator/v1/reports/counters?${q}`),
       api<{ data: StaffReportRow[] }>('GET', `/api/operator/v1/reports/staff?${range}`),
       api<{ data: FeedbackReport }>('GET', `/api/operator/v1/reports/feedback?${range}`),
       api<{ data: AppointmentReportRow[] }>('GET', `/api/operator/v1/reports/appointments?${range}`),
@@ -313,7 +292,7 @@ class ReportsPage {
   private render(): void {
     for (const chart of this.charts.splice(0)) chart.destroy()
     const s = this.summary!
-    const total = (f: (r: DailyRow) => number) => this.daily.reduce((n, r) => n + f(r), 0)
+    const total = (f: (r: DailyReportRow) => number) => this.daily.reduce((n, r) => n + f(r), 0)
     const called = s.lines.reduce((n, l) => n + l.called, 0)
     const within = s.lines.reduce((n, l) => n + l.withinTarget, 0)
     const tile = (label: string, value: string, note?: string) =>
