@@ -1,3 +1,4 @@
+import type { User } from '../people'
 import { Elysia } from 'elysia'
 import type { AdmissionPlugin } from '../access'
 import { Type } from '@sinclair/typebox'
@@ -99,6 +100,25 @@ export function adminNotificationRoutes(deps: AdminDeps, { access, notifications
     }
   }
 
+  /**
+   * Stores the workspace's notification settings `settingsOf` gives (read inside the write, so a
+   * patch merges into what is stored then) through provisioning's one validator and write, and
+   * answers with the section's view; a refusal is 422 at the settings' own pointers.
+   */
+  async function save(ws: { id: string; name: string }, user: User, settingsOf: (workspaceId: string) => unknown) {
+    const now = deps.clock.now()
+    await deps.writes.run(() => {
+      try {
+        applyProvisioningWithin(deps.db, { workspaces: [{ id: ws.id, name: ws.name, notifications: settingsOf(ws.id) }] }, now, deps.ids, actorOf(user))
+      } catch (error) {
+        if (error instanceof ProvisioningError) throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', relativeDetails(error.details, '/workspaces/0/notifications'))
+        throw error
+      }
+    })
+    deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
+    return ok(200, view(ws.id))
+  }
+
   return new Elysia({ name: 'lobby.admin.notifications' })
     .use(access)
     .get(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
@@ -106,37 +126,12 @@ export function adminNotificationRoutes(deps: AdminDeps, { access, notifications
     }, { admitConsole: { who: 'admin' }, detail: readDocs })
     .put(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
       const body = await jsonAfterAdmission(request, MAX_BODY, checkSettings)
-      const user = principal.user
-      const ws = workspace(params.workspaceId)
-      const now = deps.clock.now()
-      await deps.writes.run(() => {
-        try {
-          applyProvisioningWithin(deps.db, { workspaces: [{ id: ws.id, name: ws.name, notifications: body }] }, now, deps.ids, actorOf(user))
-        } catch (error) {
-          if (error instanceof ProvisioningError) throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', relativeDetails(error.details, '/workspaces/0/notifications'))
-          throw error
-        }
-      })
-      deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
-      return ok(200, view(ws.id))
+      return save(workspace(params.workspaceId), principal.user, () => body)
     }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: writeDocs })
     .patch(`${ADMIN_API}/workspaces/:workspaceId/notifications`, async ({ request, params, principal }) => {
       const body = await jsonAfterAdmission(request, MAX_BODY, checkPatch)
-      const user = principal.user
-      const ws = workspace(params.workspaceId)
-      const now = deps.clock.now()
-      await deps.writes.run(() => {
-        // The settings as they are (no secret: a secret left out keeps the stored one), the patch merged in.
-        const merged = applyMergePatch(readChannels(deps.db, ws.id)?.settings ?? {}, body)
-        try {
-          applyProvisioningWithin(deps.db, { workspaces: [{ id: ws.id, name: ws.name, notifications: merged }] }, now, deps.ids, actorOf(user))
-        } catch (error) {
-          if (error instanceof ProvisioningError) throw new ApiError(422, C.VALIDATION_FAILED, 'request validation failed', relativeDetails(error.details, '/workspaces/0/notifications'))
-          throw error
-        }
-      })
-      deps.log({ level: 'info', msg: 'notification settings changed', by: user.username, workspace: ws.id })
-      return ok(200, view(ws.id))
+      // The settings as they are (no secret: a secret left out keeps the stored one), the patch merged in.
+      return save(workspace(params.workspaceId), principal.user, (ws) => applyMergePatch(readChannels(deps.db, ws)?.settings ?? {}, body))
     }, { admitConsole: { who: 'admin', body: MAX_BODY }, parse: 'none', detail: patchDocs })
     .get(`${ADMIN_API}/workspaces/:workspaceId/notifications/messages`, async ({ request, params, query, principal }) => {
       const ws = workspace(params.workspaceId)
