@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { Database } from 'bun:sqlite'
 import { runCli, tempDir } from '../support/cli'
+import { ensureBinary } from '../support/binary'
 import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
@@ -29,10 +30,9 @@ test('backup copies a live database, including writes still only in the WAL', ()
   expect(runCli(['backup', '--db', join(dir, 'missing.db'), '--out', join(dir, 'b2.db')]).code).toBe(2)
 })
 
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname
-/** `bun src/main.ts ...args` run from `cwd` (relative paths are the operator's). */
+/** `dist/lobby ...args` run from `cwd` (relative paths are the operator's). */
 function runIn(cwd: string, args: string[]) {
-  const result = Bun.spawnSync(['bun', MAIN, ...args], { cwd, stdout: 'pipe', stderr: 'pipe' })
+  const result = Bun.spawnSync([ensureBinary(), ...args], { cwd, stdout: 'pipe', stderr: 'pipe' })
   return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() }
 }
 

@@ -2,23 +2,22 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, linkSync, readdirSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCli, tempDir } from '../support/cli'
-import { ROOT, startSource, type RunningBinary } from '../support/binary'
+import { ensureBinary, startBinary, type RunningBinary } from '../support/binary'
 
-const MAIN = join(ROOT, 'src', 'main.ts')
 const running: RunningBinary[] = []
 afterAll(async () => {
   for (const r of running.splice(0)) if (r.proc.exitCode === null) await r.stop('SIGKILL')
 })
 
 async function serve(args: string[], cwd?: string): Promise<RunningBinary> {
-  const server = await startSource(args, {}, cwd)
+  const server = await startBinary(args, {}, cwd)
   running.push(server)
   return server
 }
 
 /** Runs a command that should exit by itself; kills it after `ms` (then `timedOut`). */
 async function runUntilExit(args: string[], ms: number) {
-  const proc = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([ensureBinary(), ...args], { stdout: 'pipe', stderr: 'pipe' })
   const timer = setTimeout(() => proc.kill('SIGKILL'), ms)
   const code = await proc.exited
   clearTimeout(timer)
@@ -144,7 +143,7 @@ describe('TLS 1.2 offers forward-secret suites only (issue 16)', () => {
 describe('lobby demo --host (issue 16)', () => {
   test('serves the demo on the given address and prints URLs on it', async () => {
     const dir = tempDir()
-    const proc = Bun.spawn(['bun', MAIN, 'demo', '--port', '0', '--host', '127.0.0.2', '--db', join(dir, 'demo.db')], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
+    const proc = Bun.spawn([ensureBinary(), 'demo', '--port', '0', '--host', '127.0.0.2', '--db', join(dir, 'demo.db')], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
     try {
       const reader = proc.stdout.getReader()
       let text = ''

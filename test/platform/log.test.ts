@@ -3,8 +3,8 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { BufferedLineWriter, formatLogLine } from '../../src/platform/log'
 import { tempDir } from '../support/cli'
+import { ensureBinary } from '../support/binary'
 
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname
 
 describe('the access log', () => {
   test('a line is the entry as JSON with `time` first', () => {
@@ -19,7 +19,7 @@ describe('the access log', () => {
   test('SIGTERM right after a burst of requests: every request has its line, and the server logs its stop', async () => {
     const db = join(tempDir(), 'lobby.db')
     // stdout is a pipe nobody reads until the server stopped: lines must not depend on the reader.
-    const proc = Bun.spawn(['bun', MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db], { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+    const proc = Bun.spawn([ensureBinary(), 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db], { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
     const reader = proc.stdout.getReader()
     const decoder = new TextDecoder()
     let text = ''

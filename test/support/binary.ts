@@ -82,13 +82,8 @@ export interface RunningBinary {
 }
 
 /** Starts `dist/lobby <args>` and waits for its "listening" log line (port 0 picks a free port). */
-export async function startBinary(args: string[], env: Record<string, string> = {}): Promise<RunningBinary> {
-  return startCommand([ensureBinary(), ...args], env)
-}
-
-/** Starts `bun src/main.ts <args>` (the source, not the build) and waits for its "listening" line. */
-export async function startSource(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningBinary> {
-  return startCommand(['bun', join(ROOT, 'src', 'main.ts'), ...args], env, cwd)
+export async function startBinary(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningBinary> {
+  return startCommand([ensureBinary(), ...args], env, cwd)
 }
 
 async function startCommand(command: string[], env: Record<string, string>, cwd?: string): Promise<RunningBinary> {
