@@ -24,6 +24,8 @@ export function notice(heading: string, hint = '', detail = ''): HTMLElement {
 export abstract class Board<T> {
   /** `undefined` until the first answer; `null` when the topic has no data. */
   protected data: T | null | undefined = undefined
+  /** `data` as JSON: what the board last drew from. */
+  private dataText = ''
   protected readonly topic: LiveTopic<T>
   private offline = false
 
@@ -37,6 +39,13 @@ export abstract class Board<T> {
   ) {
     this.topic = new LiveTopic<T>(kind, id, ctx.options.token, readPath, {
       data: (data) => {
+        // The live connection's first snapshot repeats what the read before it just answered
+        // (the read does not learn the revision): the same data is not drawn and fitted again,
+        // which was a third of a board's work while it loads. When each was written
+        // (`generatedAt`) differs and is not compared: no board shows it.
+        const text = JSON.stringify(data, (key, value: unknown) => (key === 'generatedAt' ? undefined : value))
+        if (this.data !== undefined && text === this.dataText) return
+        this.dataText = text
         this.data = data
         this.redraw()
       },

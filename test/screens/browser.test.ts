@@ -138,6 +138,25 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
       await page.close()
     }, 60_000)
 
+    test('draws its data once while it connects: the live snapshot that repeats the read draws nothing again', async () => {
+      const page = await browser.newPage()
+      page.on('pageerror', (error) => pageErrors.push(`draws: ${error.message}`))
+      // Every board drawn (a new .queue-layout in the page), counted from the document's start.
+      await page.addInitScript(`window.drawn = 0; new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) if (node.classList?.contains('queue-layout')) window.drawn++
+      }).observe(document, { childList: true, subtree: true })`)
+      await page.goto(lobby.screen('/screens/queue/qu_main', { location: 'loc_hall' }))
+      await shows(page, '.svc-name', 'Accounts')
+      await page.locator('#screen.is-live').waitFor()
+      // The socket's snapshot comes before any update on it: a ticket's update, drawn, is the second drawing.
+      const card = '.svc[data-service="svc_loans"][data-location="loc_hall"]'
+      const before = Number(await textOf(page, `${card} .svc-waiting`))
+      await lobby.issueTicket('loc_hall', 'svc_loans')
+      await shows(page, `${card} .svc-waiting`, String(before + 1), liveMs(LIVE_BASE_MS))
+      expect(await page.evaluate(() => (globalThis as unknown as { drawn: number }).drawn)).toBe(2)
+      await page.close()
+    }, TEST_MS)
+
     test('an unknown location says so', async () => {
       const page = await open('/screens/queue/qu_main', { location: 'loc_nowhere' })
       await shows(page, '.notice-heading', 'Unknown location')
