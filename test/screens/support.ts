@@ -14,11 +14,11 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM)
  * Debian's headless shell (`apt-get install chromium-headless-shell`, .ci/run), the same engine
  * without the desktop browser around it, which is what Playwright itself runs headless: a browser
  * file takes about a quarter less time in it. Unless CHROMIUM_PATH names a browser, the tests use
- * it when it is there. Two files take the full browser (`launchBrowser({ full: true })`): the
- * push tests (the shell has no Push API), and the desk's, where the shell made Playwright's client
- * fail the pairing step with "Cannot find parent object request@… to create response@…" in 2 of 4
- * parallel runs (a protocol event for a request it was never told of; never seen with the full
- * browser), failing the file's every test after it.
+ * it when it is there. Three files take the full browser (`launchBrowser({ full: true })`): the
+ * push tests (the shell has no Push API), and the desk's two, where the shell made Playwright's
+ * client fail the pairing step with "Cannot find parent object request@… to create response@…"
+ * in 2 of 4 parallel runs (a protocol event for a request it was never told of; never seen with
+ * the full browser), failing the file's every test after it, and the journey's walk-in step once.
  */
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 const TEST_CHROMIUM: string = process.env.CHROMIUM_PATH === undefined && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM
