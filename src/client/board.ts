@@ -41,7 +41,7 @@ export abstract class Board<T> {
       data: (data) => {
         // The live connection's first snapshot repeats what the read before it just answered
         // (the read does not learn the revision): the same data is not drawn and fitted again,
-        // which was a third of a board's work while it loads. When each was written
+        // which was about half a board's work in Chromium while it loads. When each was written
         // (`generatedAt`) differs and is not compared: no board shows it.
         const text = JSON.stringify(data, (key, value: unknown) => (key === 'generatedAt' ? undefined : value))
         if (this.data !== undefined && text === this.dataText) return
