@@ -32,7 +32,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     closeSync(openSync(path, 'a', 0o600))
     chmodSync(path, 0o600)
   }
-  const client = new Database(path, { create, strict: true })
+  return withLobbyPragmas(new Database(path, { create, strict: true }), durability)
+}
+
+/**
+ * An open connection with the pragmas `openDatabase` names, wrapped for the query builder: what
+ * `openDatabase` does once the file is there, and what the tests do with a copy of a migrated
+ * database (`Database.deserialize`).
+ */
+export function withLobbyPragmas(client: Database, durability: Durability = 'full'): Db {
   client.exec('PRAGMA journal_mode = WAL')
   client.exec('PRAGMA busy_timeout = 5000')
   client.exec('PRAGMA foreign_keys = ON')
