@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { Database } from 'bun:sqlite'
 import { runCli, tempDir } from '../support/cli'
-import { ensureBinary } from '../support/binary'
 import { openDatabase } from '../../src/db/open'
 import { migrateDatabase } from '../../src/root/migrate'
 import { applyProvisioning } from '../../src/provisioning/service'
@@ -30,17 +29,11 @@ test('backup copies a live database, including writes still only in the WAL', ()
   expect(runCli(['backup', '--db', join(dir, 'missing.db'), '--out', join(dir, 'b2.db')]).code).toBe(2)
 })
 
-/** `dist/lobby ...args` run from `cwd` (relative paths are the operator's). */
-function runIn(cwd: string, args: string[]) {
-  const result = Bun.spawnSync([ensureBinary(), ...args], { cwd, stdout: 'pipe', stderr: 'pipe' })
-  return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() }
-}
-
 test('a backup to a relative path is recorded by its absolute path: `lobby status` from elsewhere finds it', () => {
   const dir = tempDir()
   mkdirSync(join(dir, 'backups'))
-  expect(runIn(dir, ['migrate', '--db', 'lobby.db']).code).toBe(0)
-  const run = runIn(dir, ['backup', '--db', 'lobby.db', '--out', 'backups/lobby.db'])
+  expect(runCli(['migrate', '--db', 'lobby.db'], {}, dir).code).toBe(0)
+  const run = runCli(['backup', '--db', 'lobby.db', '--out', 'backups/lobby.db'], {}, dir)
   expect(run.code).toBe(0)
   expect(JSON.parse(run.stdout).out).toBe(join(dir, 'backups', 'lobby.db'))
   const status = runCli(['status', '--db', join(dir, 'lobby.db')])

@@ -7,7 +7,6 @@ import { migrateDatabase } from '../../src/root/migrate'
 import { SCHEMA_VERSION } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.generated'
 import { runCli, tempDir } from '../support/cli'
-import { ensureBinary } from '../support/binary'
 import { startServer } from '../../src/server'
 
 /** A database at the schema before this build's, holding one workspace. */
@@ -119,8 +118,7 @@ describe('backup before a migration (contract §13)', () => {
   test('a copy of a database given by a relative path is recorded by its absolute path: status from elsewhere finds it', () => {
     const dir = tempDir()
     previousSchemaDatabase(join(dir, 'lobby.db'))
-    const run = Bun.spawnSync([ensureBinary(), 'migrate', '--db', 'lobby.db'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
-    expect(run.exitCode).toBe(0)
+    expect(runCli(['migrate', '--db', 'lobby.db'], {}, dir).code).toBe(0)
     const status = runCli(['status', '--db', join(dir, 'lobby.db')])
     expect(JSON.parse(status.stdout).lastBackup).toMatchObject({
       kind: 'pre-migration', path: join(dir, `lobby.db.before-schema-${SCHEMA_VERSION}.bak`), exists: true,

@@ -27,9 +27,10 @@ export function tempDir(prefix = 'lobby-test-'): string {
 
 /**
  * Runs `dist/lobby ...args` (rebuilt first when stale) and returns exit code and output. The
- * binary, not `bun src/main.ts`: it starts in a third of the time, and it is what ships.
+ * binary, not `bun src/main.ts`: it starts in a third of the time, and it is what ships. `cwd`:
+ * where it runs, for relative paths (the operator's).
  */
-export function runCli(args: string[], env: Record<string, string> = {}) {
-  const result = Bun.spawnSync([ensureBinary(), ...args], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string) {
+  const result = Bun.spawnSync([ensureBinary(), ...args], { env: { ...process.env, ...env }, cwd, stdout: 'pipe', stderr: 'pipe' })
   return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() }
 }
