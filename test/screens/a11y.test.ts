@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { ensureBinary, ROOT } from '../support/binary'
 import { zoneAtMidday } from '../support/midday'
 import { addUser, setPassword, signIn } from '../admin/browser-support'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, Lobby, waitForShown } from './support'
 import { announcementsData, eventsData, PRAYER_SOURCE, prayerMonth, prayerPeriods, scheduleData, transportData } from './data'
 
 /*
@@ -79,14 +79,14 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility (axe-core) and layout shift of ev
 
   async function check(url: string, ready: string, label: string): Promise<void> {
     await page.goto(url)
-    await page.locator(ready).first().waitFor({ timeout: 15_000 })
+    await waitForShown(page, ready, { timeout: 15_000 })
     await settled(page)
     problems.push(...(await axeProblems(page, label)))
   }
 
   async function cls(url: string, ready: string): Promise<{ value: number; shifts: unknown[] }> {
     await page.goto(url)
-    await page.locator(ready).first().waitFor({ timeout: 15_000 })
+    await waitForShown(page, ready, { timeout: 15_000 })
     await page.waitForTimeout(1500)
     return page.evaluate(() => ({ value: window.__cls as number, shifts: window.__shifts as unknown[] }))
   }

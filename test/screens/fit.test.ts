@@ -6,7 +6,7 @@ import { scratchShots, SHOTS } from '../support/shots'
 import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
 import { findCuts } from './fit-check'
 import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
-import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT } from './support'
+import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT, waitForShown, waitInPage } from './support'
 
 /**
  * Issue 20: no time, number or name is ever cut. Every screen, in en-US (12-hour), en-GB
@@ -108,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
         for (const [sizeName, size] of Object.entries(SIZES)) {
           await page.setViewportSize(size)
           await page.goto(lobby.screen(screen.path, { lang, ...screen.query }))
-          await page.waitForSelector(screen.ready, { timeout: 10_000 })
+          await waitForShown(page, screen.ready, { timeout: 10_000 })
           const cuts = await cutsOn(page)
           for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
           if (cuts.length > 0) await shotOf(page, `${screen.slug}-${lang}-${sizeName}`)
@@ -133,7 +133,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
       for (const [sizeName, size] of Object.entries(SIZES)) {
         await page.setViewportSize(size)
         await page.goto(lobby.screen('/screens/queue/qu_main', { lang }))
-        await page.waitForSelector('.svc .svc-counter', { timeout: 10_000 })
+        await waitForShown(page, '.svc .svc-counter', { timeout: 10_000 })
         await lobby.issueTicket('loc_hall', 'svc_1', kiosk)
         const previous = serving.get('cnt_1')
         if (previous !== undefined) {
@@ -145,7 +145,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
         if (called === null) throw new Error('this build has no operator API')
         serving.set('cnt_1', called.id)
         // The banner with this call's number (a loaded machine may take a few seconds).
-        await page.waitForFunction((number) => document.querySelector('.call-banner:not([hidden]) .banner-number')?.textContent === number, called.ticketNumber, { timeout: 15_000 })
+        await waitInPage(page, (number) => document.querySelector('.call-banner:not([hidden]) .banner-number')?.textContent === number, called.ticketNumber, { timeout: 15_000, what: `the banner with ${called.ticketNumber}` })
         const cuts = await cutsOn(page)
         for (const cut of cuts) failures.push(`${lang} ${sizeName}: ${cut}`)
         // Fitting must not overdo it: a six-sign number keeps at least half the banner's 11rem.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext } from 'playwright-core'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser } from './support'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchBrowser, waitForShown, waitInPage } from './support'
 
 if (!HAVE_CHROMIUM) console.warn(`SKIPPED network guard test: no Chromium at ${CHROMIUM}`)
 
-/** The guard every browser test relies on (test/screens/support.ts) catches what it must. */
+/** The guard and the waits every browser test relies on (test/screens/support.ts) do what they must. */
 describe.skipIf(!HAVE_CHROMIUM)('the test browsers stay off the network', () => {
   let context: BrowserContext
   beforeAll(async () => {
@@ -31,5 +31,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the test browsers stay off the network', () => 
     await page.evaluate(() => fetch('http://127.0.0.1:9/nothing').catch(() => null))
     expect(seen.outside).toEqual(['http://cdn.example.com/lib.js'])
     expect(seen.all).toContain('http://127.0.0.1:9/nothing')
+  }, 30_000)
+
+  test('waitForShown: an element shown later is waited for; one that stays hidden fails the step, naming it', async () => {
+    const page = await context.newPage()
+    await page.setContent('<p id="hidden" style="visibility: hidden">hidden</p><p id="empty"></p>')
+    await page.evaluate(() => setTimeout(() => {
+      const late = (globalThis as any).document.createElement('p')
+      late.id = 'late'
+      late.textContent = 'late'
+      ;(globalThis as any).document.body.append(late)
+    }, 100))
+    expect(await waitForShown(page, '#late', { timeout: 5_000 })).toBe(true)
+    const started = Date.now()
+    await expect(waitForShown(page, '#hidden', { timeout: 300 })).rejects.toThrow('an element #hidden shown not within 300 ms')
+    await expect(waitForShown(page, '#empty', { timeout: 300 })).rejects.toThrow('#empty')
+    expect(Date.now() - started).toBeLessThan(5_000)
+    await page.close()
+  }, 30_000)
+
+  test('waitInPage: a navigation while it polls is waited out and the new document polled', async () => {
+    const page = await context.newPage()
+    await page.setContent('<p>first</p>')
+    const next = 'data:text/html,<p id="second">second</p>'
+    setTimeout(() => void page.goto(next).catch(() => undefined), 100)
+    const found = await waitInPage(page, (id: string) => (globalThis as any).document.getElementById(id)?.textContent ?? null, 'second', { timeout: 10_000 })
+    expect(found).toBe('second')
+    await page.close()
   }, 30_000)
 })
