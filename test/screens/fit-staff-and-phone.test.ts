@@ -9,7 +9,7 @@ import { addUser, PASSWORD, setPassword, signIn } from '../admin/browser-support
 import { findCuts } from './fit-check'
 import { findCanvasOverlaps, recordCanvasText } from './canvas-text'
 import { LONG, LONG_AR, longNamesProvisioning } from './long-names'
-import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby } from './support'
+import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby, waitForShown, waitInPage } from './support'
 
 /**
  * The layout round of Part three's pages (the rule: layout bugs hide in locales): the live floor
@@ -183,11 +183,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     const failures = [
       ...(await checkAll('start-page', START, async (lang) => {
         await page.goto(withLang('/', lang))
-        await page.locator('.start-links a').first().waitFor()
+        await waitForShown(page, '.start-links a')
       }, ['phone'])),
       ...(await checkAll('login', START, async (lang) => {
         await page.goto(withLang('/login', lang))
-        await page.locator('form button[type=submit]').waitFor()
+        await waitForShown(page, 'form button[type=submit]')
       }, ['phone'])),
     ]
     expect(failures).toEqual([])
@@ -196,7 +196,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
   test('the join page (/join) on phones; a tap lands on its phone page', async () => {
     const failures = await checkAll('join', PHONES, async (lang) => {
       await page.goto(withLang(`/join/${LOCATION}`, lang))
-      await page.locator('.service').first().waitFor()
+      await waitForShown(page, '.service')
     }, ['phone'])
     expect(failures).toEqual([])
     // The tap that takes a ticket lands on the ticket's phone page (checked below with the others).
@@ -210,8 +210,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     const failures = [
       ...(await checkAll('phone-waiting', PHONES, async (lang) => {
         await page.goto(withLang(tickets.waiting, lang))
-        await page.locator('.phone-ahead').waitFor()
-        await page.locator('#phone button').first().waitFor()
+        await waitForShown(page, '.phone-ahead')
+        await waitForShown(page, '#phone button')
       }, ['phone'])),
       ...(await checkAll('phone-leave', PHONES, async (lang) => {
         await page.goto(withLang(tickets.waiting, lang))
@@ -221,11 +221,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
       }, ['phone'])),
       ...(await checkAll('phone-called', PHONES, async (lang) => {
         await page.goto(withLang(tickets.called, lang))
-        await page.getByText((lang === 'ar' ? LONG_AR : LONG).counter(2)).first().waitFor()
+        await waitInPage(page, (name: string) => document.body.innerText.includes(name), (lang === 'ar' ? LONG_AR : LONG).counter(2), { what: 'the counter\'s name' })
       }, ['phone'])),
       ...(await checkAll('phone-rate', PHONES, async (lang) => {
         await page.goto(withLang(tickets.served, lang))
-        await page.locator('input[type=radio]').first().waitFor()
+        await waitForShown(page, 'input[type=radio]')
       }, ['phone'])),
     ]
     expect(failures).toEqual([])
@@ -247,7 +247,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     bookingCode = new URL(page.url()).pathname.slice(3)
     failures.push(...(await checkAll('booking', PHONES, async (lang) => {
       await page.goto(withLang(`/b/${bookingCode}`, lang))
-      await page.locator('.code').waitFor()
+      await waitForShown(page, '.code')
     }, ['phone'])))
     expect(failures).toEqual([])
   }, 90_000)
@@ -256,8 +256,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     await signIn(page, lobby, PEOPLE.admin.username)
     const failures = await checkAll('manage', FLOOR, async (lang) => {
       await page.goto(withLang('/manage?unit=qu_main', lang))
-      await page.locator('#manage-connection.is-live').waitFor()
-      await page.locator('tr.counter[data-counter="cnt_1"] .clerk', { hasText: PEOPLE.clerk.name }).waitFor()
+      await waitForShown(page, '#manage-connection.is-live')
+      await waitInPage(page, (name: string) => [...document.querySelectorAll('tr.counter[data-counter="cnt_1"] .clerk')].some((el) => el.textContent!.includes(name)), PEOPLE.clerk.name, { what: 'the clerk at cnt_1' })
     })
     expect(failures).toEqual([])
   }, 90_000)
@@ -268,8 +268,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     for (const section of ['branch', 'devices', 'staff', 'keys', 'voice', 'notifications', 'audit']) {
       failures.push(...(await checkAll(`admin-${section}`, CONSOLE, async (lang) => {
         await page.goto(`${withLang('/admin', lang)}#${section}`)
-        await page.locator(`#admin-nav a[href="#${section}"][aria-current="page"]`).waitFor()
-        await page.locator('#admin-main .section-body').waitFor()
+        await waitForShown(page, `#admin-nav a[href="#${section}"][aria-current="page"]`)
+        await waitForShown(page, '#admin-main .section-body')
         // Every editor, row editor and "before and after" open: what is folded is checked too.
         await page.evaluate(() => { for (const fold of document.querySelectorAll('details')) fold.open = true })
       }, ['tablet'])))
@@ -301,8 +301,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     const seen: string[] = []
     const failures = await checkAll('reports', CONSOLE, async (lang) => {
       await page.goto(withLang(`/reports?from=${day(-1)}&to=${day(1)}`, lang))
-      await page.locator('#table-feedback-comments td').first().waitFor()
-      await page.waitForFunction(() => document.querySelectorAll('.chart canvas').length === 4)
+      await waitForShown(page, '#table-feedback-comments td')
+      await waitInPage(page, () => document.querySelectorAll('.chart canvas').length === 4, undefined, { what: 'four charts' })
       const at = `reports ${lang} ${page.viewportSize()!.width}×${page.viewportSize()!.height}`
       // At 1280 px and wider every table fits its box: none scrolls sideways.
       const wide = await page.evaluate(() => [...document.querySelectorAll('.table-wrap')]
