@@ -182,15 +182,24 @@ describe.skipIf(!HAVE_CHROMIUM)('screens in Chromium against dist/lobby', () => 
     }, TEST_MS)
 
     test('announcements rotate by displaySeconds and skip those outside their window', async () => {
-      const page = await open('/screens/widgets/wdg_announcements')
+      // The page's clock is Playwright's, moved on by the test instead of waiting 20 s.
+      const page = await browser.newPage()
+      page.on('pageerror', (error) => pageErrors.push(`announcements: ${error.message}`))
+      await page.clock.install()
+      await page.goto(lobby.screen('/screens/widgets/wdg_announcements'))
       await shows(page, '.ann-title', 'New opening hours')
       await shows(page, '.ann-count', '1 / 3')
       await shot(page, 'widget-announcements')
-      // The first is shown for its 12 s, then the second.
-      const started = Date.now()
-      await shows(page, '.ann-title', 'Contactless limit raised', 20_000)
-      expect(Date.now() - started).toBeGreaterThan(8_000)
-      await shows(page, '.ann.priority-URGENT .ann-title', 'Card terminal maintenance tonight', 20_000)
+      // The first is shown for its 12 s, then the second for its 8 s. (The page's clock also runs
+      // on by itself between the steps: 2 s of slack either side.)
+      await page.clock.fastForward(10_000)
+      expect(await textOf(page, '.ann-title')).toBe('New opening hours')
+      await page.clock.fastForward(4_000)
+      await shows(page, '.ann-title', 'Contactless limit raised')
+      await page.clock.fastForward(6_000)
+      expect(await textOf(page, '.ann-title')).toBe('Contactless limit raised')
+      await page.clock.fastForward(4_000)
+      await shows(page, '.ann.priority-URGENT .ann-title', 'Card terminal maintenance tonight')
       expect(await page.content()).not.toContain('This one has ended')
       await page.close()
     }, 45_000)
