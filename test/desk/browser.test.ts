@@ -87,9 +87,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the counter desk in Chromium against dist/lobby
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
     await lobby.start()
-    // The full Chromium, not the headless shell: test/screens/support.ts says why.
-    first = await launchBrowser({ full: true })
-    second = await launchBrowser({ full: true })
+    first = await launchBrowser()
+    second = await launchBrowser()
     await guardNetwork(first)
     await guardNetwork(second)
     desk1 = await first.newPage()

@@ -45,10 +45,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the desk and the customer\'s journey (contract 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
     await lobby.start()
-    // The full Chromium, not the headless shell: test/screens/support.ts says why (the walk-in's
-    // print page failed here once in the shell with the same "Cannot find parent object request@…").
-    first = await launchBrowser({ full: true })
-    second = await launchBrowser({ full: true })
+    first = await launchBrowser()
+    second = await launchBrowser()
     await guardNetwork(first)
     await guardNetwork(second)
     desk1 = await first.newPage()

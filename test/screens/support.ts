@@ -14,11 +14,9 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM)
  * Debian's headless shell (`apt-get install chromium-headless-shell`, .ci/run), the same engine
  * without the desktop browser around it, which is what Playwright itself runs headless: a browser
  * file takes about a quarter less time in it. Unless CHROMIUM_PATH names a browser, the tests use
- * it when it is there. Three files take the full browser (`launchBrowser({ full: true })`): the
- * push tests (the shell has no Push API), and the desk's two, where the shell made Playwright's
- * client fail the pairing step with "Cannot find parent object request@… to create response@…"
- * in 2 of 4 parallel runs (a protocol event for a request it was never told of; never seen with
- * the full browser), failing the file's every test after it, and the journey's walk-in step once.
+ * it when it is there. The push tests take the full browser (`launchBrowser({ full: true })`):
+ * the shell has no Push API. (The desk's two files took it too for a while, for a failure that
+ * was Playwright's request events, not the shell: see guardNetwork.)
  */
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 const TEST_CHROMIUM: string = process.env.CHROMIUM_PATH === undefined && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM
@@ -170,29 +168,45 @@ export function waitForShown(page: Page, selector: string, options: { timeout?: 
 /**
  * Every request the browser makes, and those that went elsewhere than 127.0.0.1 (which fail in
  * the browser: CHROMIUM_ARGS), so the test that checks the list fails loudly.
+ *
+ * Read from Chromium itself (a DevTools session per page, `Network.requestWillBeSent` and
+ * `Network.webSocketCreated`), not from Playwright's request and websocket events: with those
+ * subscribed, Playwright 1.65's client was sometimes told of a response before the request it
+ * belongs to, or of a request of a page it had closed, and threw ("Cannot find parent object
+ * request@… to create response@…"), failing whatever test ran then: 5 of 30 runs of the desk's
+ * pairing step beside a busy loop, and 0 of 30 without them (2026-12-02). Recorded, not routed:
+ * a route on every request made each one wait for this process, which is busy while a test
+ * runs the CLI (one such wait was the suspect of a 29 s hang of the desk page, issue 49).
+ *
+ * A page the test opens (`context.newPage()`) is watched before the test gets it, so its first
+ * request is seen; a page a page opens (a popup) from when Playwright reports it.
  */
 export async function guardNetwork(context: BrowserContext): Promise<{ all: string[]; outside: string[] }> {
   const seen = { all: [] as string[], outside: [] as string[] }
-  // Recorded, not routed: the browser itself refuses every host but 127.0.0.1 (CHROMIUM_ARGS),
-  // and a route on every request made each one wait for this process, which is busy while a
-  // test runs the CLI (one such wait was the suspect of a 29 s hang of the desk page, issue 49).
-  context.on('request', (request) => {
-    const url = new URL(request.url())
-    seen.all.push(url.href)
+  const record = (href: string) => {
+    seen.all.push(href)
+    const url = new URL(href)
     const local = url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:'
-    if (!local) seen.outside.push(url.href)
-  })
-  // Websockets are not routed by `context.route`; record their addresses too.
-  context.on('page', (page) => watchSockets(page, seen))
-  for (const page of context.pages()) watchSockets(page, seen)
+    if (!local) seen.outside.push(href)
+  }
+  const watched = new WeakSet<Page>()
+  const watch = async (page: Page) => {
+    if (watched.has(page) || page.isClosed()) return
+    watched.add(page)
+    const session = await context.newCDPSession(page)
+    session.on('Network.requestWillBeSent', (event) => record(event.request.url))
+    session.on('Network.webSocketCreated', (event) => record(event.url))
+    await session.send('Network.enable')
+  }
+  for (const page of context.pages()) await watch(page)
+  const newPage = context.newPage.bind(context)
+  context.newPage = async () => {
+    const page = await newPage()
+    await watch(page)
+    return page
+  }
+  context.on('page', (page) => void watch(page).catch(() => undefined))
   return seen
-}
-
-function watchSockets(page: Page, seen: { all: string[]; outside: string[] }): void {
-  page.on('websocket', (socket) => {
-    seen.all.push(socket.url())
-    if (new URL(socket.url()).hostname !== '127.0.0.1') seen.outside.push(socket.url())
-  })
 }
 
 export interface Secrets {
