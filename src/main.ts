@@ -1,5 +1,7 @@
 #!/usr/bin/env bun
-import { UsageError } from './cli/args'
+// The platform's UsageError (what cli/args throws), not cli/args itself: that opens and migrates
+// databases, and would load the database layer for `--version` and an unknown command too.
+import { UsageError } from './platform/usage-error'
 import { NewerDatabaseError } from './db/migrate'
 import { versionLine } from './version'
 
