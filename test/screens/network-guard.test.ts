@@ -33,6 +33,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the test browsers stay off the network', () => 
     expect(seen.all).toContain('http://127.0.0.1:9/nothing')
   }, 30_000)
 
+  test("a page's very first request is recorded: the guard watches a new page before the test gets it", async () => {
+    const guarded = await launchBrowser()
+    try {
+      const seen = await guardNetwork(guarded)
+      const page = await guarded.newPage()
+      await page.setContent('<img src="http://cdn.example.com/first.png" alt="">')
+      expect(seen.outside).toEqual(['http://cdn.example.com/first.png'])
+    } finally {
+      await guarded.close()
+    }
+  }, 30_000)
+
   test('waitForShown: an element shown later is waited for; one that stays hidden fails the step, naming it', async () => {
     const page = await context.newPage()
     await page.setContent('<p id="hidden" style="visibility: hidden">hidden</p><p id="empty"></p>')

@@ -158,11 +158,22 @@ export async function waitInPage<A, R>(page: Page, predicate: (arg: A) => R | Pr
 /** Waits, as `waitInPage`, until an element matching `selector` is shown (a box of some size, not `visibility: hidden`). */
 export function waitForShown(page: Page, selector: string, options: { timeout?: number } = {}): Promise<boolean> {
   return waitInPage(page, (sel: string) => {
-    const el = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { width: number; height: number } } | null } }).document.querySelector(sel)
+    const { document, getComputedStyle } = globalThis as any // the page's, where this runs
+    const el = document.querySelector(sel)
     if (el === null) return false
     const box = el.getBoundingClientRect()
-    return box.width > 0 && box.height > 0 && (globalThis as unknown as { getComputedStyle(e: unknown): { visibility: string } }).getComputedStyle(el).visibility !== 'hidden'
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden'
   }, selector, { ...options, what: `an element ${selector} shown` })
+}
+
+/**
+ * The sizes in the order a language checks them: each language starts at another size (the
+ * `index`-th, turning), so every size is loaded fresh in some language and turned into in the
+ * others (fit.test.ts, fit-staff-and-phone.test.ts).
+ */
+export function turnedSizes<T>(sizes: T[], index: number): T[] {
+  const first = index % sizes.length
+  return [...sizes.slice(first), ...sizes.slice(0, first)]
 }
 
 /**
@@ -189,14 +200,21 @@ export async function guardNetwork(context: BrowserContext): Promise<{ all: stri
     const local = url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:'
     if (!local) seen.outside.push(href)
   }
-  const watched = new WeakSet<Page>()
-  const watch = async (page: Page) => {
-    if (watched.has(page) || page.isClosed()) return
-    watched.add(page)
-    const session = await context.newCDPSession(page)
-    session.on('Network.requestWillBeSent', (event) => record(event.request.url))
-    session.on('Network.webSocketCreated', (event) => record(event.url))
-    await session.send('Network.enable')
+  // One session a page, however often it is asked for: the context's 'page' event and the
+  // wrapped newPage below both ask, and newPage must wait for the session the event started.
+  const sessions = new WeakMap<Page, Promise<void>>()
+  const watch = (page: Page): Promise<void> => {
+    let ready = sessions.get(page)
+    if (ready === undefined) {
+      ready = (async () => {
+        const session = await context.newCDPSession(page)
+        session.on('Network.requestWillBeSent', (event) => record(event.request.url))
+        session.on('Network.webSocketCreated', (event) => record(event.url))
+        await session.send('Network.enable')
+      })()
+      sessions.set(page, ready)
+    }
+    return ready
   }
   for (const page of context.pages()) await watch(page)
   const newPage = context.newPage.bind(context)
