@@ -9,7 +9,7 @@ import { addUser, PASSWORD, setPassword, signIn } from '../admin/browser-support
 import { findCuts } from './fit-check'
 import { findCanvasOverlaps, recordCanvasText } from './canvas-text'
 import { LONG, LONG_AR, longNamesProvisioning } from './long-names'
-import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby, waitForShown, waitInPage } from './support'
+import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, Lobby, turnedSizes, waitForShown, waitInPage } from './support'
 
 /**
  * The layout round of Part three's pages (the rule: layout bugs hide in locales): the live floor
@@ -158,8 +158,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Part three\'s pages fit: en-US, en-GB and Arabi
     const failures: string[] = []
     const entries = Object.entries(sizes)
     for (const [i, lang] of LANGS.entries()) {
-      const turned = [...entries.slice(i % entries.length), ...entries.slice(0, i % entries.length)]
-      for (const [k, [sizeName, size]] of turned.entries()) {
+      for (const [k, [sizeName, size]] of turnedSizes(entries, i).entries()) {
         await page.setViewportSize(size)
         if (k === 0 || options.reopen === true) await open(lang)
         else await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))

@@ -6,7 +6,7 @@ import { scratchShots, SHOTS } from '../support/shots'
 import { PRAYER_SOURCE, prayerMonth, prayerPeriods } from './data'
 import { findCuts } from './fit-check'
 import { longNamesProvisioning, longWidgets, MAIN_LINES, TWO_LINES } from './long-names'
-import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT, waitForShown, waitInPage } from './support'
+import { CHROMIUM, HAVE_CHROMIUM, LANDSCAPE, launchBrowser, Lobby, PORTRAIT, turnedSizes, waitForShown, waitInPage } from './support'
 
 /**
  * Issue 20: no time, number or name is ever cut. Every screen, in en-US (12-hour), en-GB
@@ -109,8 +109,7 @@ describe.skipIf(!HAVE_CHROMIUM)('every screen fits: en-US, en-GB and Arabic at 1
       page.on('pageerror', (error) => pageErrors.push(`${screen.path}: ${error.message}`))
       const sizes = Object.entries(SIZES)
       for (const [i, lang] of LANGS.entries()) {
-        const turned = [...sizes.slice(i % sizes.length), ...sizes.slice(0, i % sizes.length)]
-        for (const [k, [sizeName, size]] of turned.entries()) {
+        for (const [k, [sizeName, size]] of turnedSizes(sizes, i).entries()) {
           await page.setViewportSize(size)
           if (k === 0) {
             await page.goto(lobby.screen(screen.path, { lang, ...screen.query }))
