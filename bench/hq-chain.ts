@@ -25,6 +25,7 @@ import { SQL } from 'bun'
 import { createCluster, postgresUnavailable } from '../test/replication/postgres'
 import { exampleDocument } from '../test/support/fixtures'
 import { writeSection } from './sections'
+import { HQ_CHAIN_SECTION } from './hq-chain-section'
 import { openDatabase } from '../src/db/open'
 import { migrateDatabase } from '../src/root/migrate'
 import { applyProvisioning } from '../src/provisioning/service'
@@ -47,9 +48,7 @@ const EVENTS_PER_TICKET = 4 // created, called, serving, completed
 const GATHER_MS = 250
 const POLL_MS = 5_000
 const LIVE_MS = 5_000
-const RESULTS = process.env.BENCH_OUT ?? join(import.meta.dir, 'RESULTS.md')
-const START = '<!-- hq-chain:start -->'
-const END = '<!-- hq-chain:end -->'
+const { start: START, end: END } = HQ_CHAIN_SECTION
 const say = (line: string) => process.stderr.write(`[bench:hq-chain] ${line}\n`)
 
 const pct = (xs: number[], p: number) => {
@@ -314,7 +313,7 @@ The rollout time is bounded by the poll period (5 s) plus the applies: here the 
 process, each branch's on its own box in a real chain. \`/hq/live\` reads one row per branch (the floor each branch tells), plus
 each branch's newest replicated event for "last heard"; its p99 is ${pct(liveMs, 99) < 10_000 ? 'inside' : 'NOT inside'} the 10 s the contract allows.
 ${END}`
-    writeSection({ file: RESULTS, start: START, end: END }, section)
+    writeSection(HQ_CHAIN_SECTION, section)
     say(section)
   } finally {
     await sql.close({ timeout: 0 }).catch(() => {})

@@ -36,6 +36,7 @@ import { reportsBench, currentReportsSection } from './reports'
 import { replicationBench, currentReplicationSection } from './replication'
 import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
+import { currentHqChainSection } from './hq-chain-section'
 import { buildBaselines, coldStartMs, idleMemory, lobbyServe } from './start'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
@@ -730,7 +731,10 @@ function withReportsSection(text: string): string {
   const withManage = manage === '' ? withEstimates : withEstimates.trimEnd() + '\n\n' + manage + '\n'
   // bench/appointments.ts's section (10,000 bookings, \`bun bench/appointments.ts\`) likewise.
   const appointments = currentAppointmentsSection()
-  return appointments === '' ? withManage : withManage.trimEnd() + '\n\n' + appointments + '\n'
+  const withAppointments = appointments === '' ? withManage : withManage.trimEnd() + '\n\n' + appointments + '\n'
+  // bench/hq-chain.ts's section (500 branches on one PostgreSQL, `bun bench/hq-chain.ts`) likewise.
+  const hqChain = currentHqChainSection()
+  return hqChain === '' ? withAppointments : withAppointments.trimEnd() + '\n\n' + hqChain + '\n'
 }
 
 async function main(): Promise<void> {
