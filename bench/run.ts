@@ -716,25 +716,18 @@ ${rows.join('\n')}
 // ---------------------------------------------------------------------------------------------
 // Main
 
-/** The report written by this script, with the section bench/reports.ts keeps in RESULTS.md. */
-function withReportsSection(text: string): string {
-  const section = currentReportsSection()
-  const withReports = section === '' ? text : text.trimEnd() + '\n\n' + section + '\n'
-  // bench/replication.ts's section (BENCH_ONLY=replication) is kept the same way.
-  const replication = currentReplicationSection()
-  const withReplication = replication === '' ? withReports : withReports.trimEnd() + '\n\n' + replication + '\n'
-  // bench/simulate.ts's section (BENCH_ONLY=estimates) likewise.
-  const estimates = currentEstimatesSection()
-  const withEstimates = estimates === '' ? withReplication : withReplication.trimEnd() + '\n\n' + estimates + '\n'
-  // bench/manage.ts's section (the live floor, \`bun bench/manage.ts\`) likewise.
-  const manage = currentManageSection()
-  const withManage = manage === '' ? withEstimates : withEstimates.trimEnd() + '\n\n' + manage + '\n'
-  // bench/appointments.ts's section (10,000 bookings, \`bun bench/appointments.ts\`) likewise.
-  const appointments = currentAppointmentsSection()
-  const withAppointments = appointments === '' ? withManage : withManage.trimEnd() + '\n\n' + appointments + '\n'
-  // bench/hq-chain.ts's section (500 branches on one PostgreSQL, `bun bench/hq-chain.ts`) likewise.
-  const hqChain = currentHqChainSection()
-  return hqChain === '' ? withAppointments : withAppointments.trimEnd() + '\n\n' + hqChain + '\n'
+/**
+ * The report written by this script, with the sections the other bench scripts own and keep in
+ * RESULTS.md (each between its markers), in this order: reports (BENCH_ONLY=reports), replication
+ * (BENCH_ONLY=replication), estimates (BENCH_ONLY=estimates), the live floor (`bun bench/manage.ts`),
+ * appointments (`bun bench/appointments.ts`) and the head-office chain (`bun bench/hq-chain.ts`).
+ */
+function withKeptSections(text: string): string {
+  const kept = [currentReportsSection, currentReplicationSection, currentEstimatesSection, currentManageSection, currentAppointmentsSection, currentHqChainSection]
+  return kept.reduce((report, current) => {
+    const section = current()
+    return section === '' ? report : report.trimEnd() + '\n\n' + section + '\n'
+  }, text)
 }
 
 async function main(): Promise<void> {
@@ -1027,7 +1020,7 @@ async function main(): Promise<void> {
   facts.wallSeconds = (performance.now() - wallStart) / 1000
   const data: RunData = { facts, scenarios: scenarios.map((s) => ({ name: s.name, baseline: s.baseline, runs: s.runs, warmups: s.warmups })) }
   writeFileSync(CONFIG.data, JSON.stringify(data, null, 1) + '\n')
-  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, facts)))
+  writeFileSync(CONFIG.out, withKeptSections(report(scenarios, facts)))
   say(`wrote ${CONFIG.out} and ${CONFIG.data} (${(facts.wallSeconds / 60).toFixed(1)} min)`)
 }
 
@@ -1040,7 +1033,7 @@ interface RunData {
 if (process.env.BENCH_REPORT_ONLY === '1') {
   const data = JSON.parse(readFileSync(CONFIG.data, 'utf8')) as RunData
   const scenarios = data.scenarios.map((s) => ({ ...scenario(s.name, '', () => '', () => [], s.baseline), runs: s.runs, warmups: s.warmups }))
-  writeFileSync(CONFIG.out, withReportsSection(report(scenarios, data.facts)))
+  writeFileSync(CONFIG.out, withKeptSections(report(scenarios, data.facts)))
   say(`wrote ${CONFIG.out} from ${CONFIG.data}`)
 } else {
   await main()
