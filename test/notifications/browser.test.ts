@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { ROOT } from '../support/binary'
 import { shoot } from '../support/shots'
 import { addUser, setPassword, signIn } from '../admin/browser-support'
-import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchSharedBrowser, Lobby } from '../screens/support'
+import { CHROMIUM, guardNetwork, HAVE_CHROMIUM, launchSharedBrowser, Lobby, localDate } from '../screens/support'
 import { browserSubscription, smsGateway, smtpServer } from './servers'
 
 /**
@@ -334,9 +334,9 @@ describe.skipIf(!HAVE_CHROMIUM)('notifications on the pages (contract §25) in C
   }, TEST_MS)
 
   test('the booking form: a phone without the consent box refused beside it; ticked, booked and confirmed by SMS (English); an address in Arabic gets the confirmation with its .ics', async () => {
-    // Tomorrow's slots (in the hall's zone): today's first slot may start between the page's
-    // drawing and Book, and the form then refuses it as past (a failure seen under load).
-    const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + 86_400_000)
+    // The slots of the day 24 hours ahead (in the hall's zone): today's first slot may start
+    // between the page's drawing and Book, and the form then refuses it as past (seen under load).
+    const tomorrow = localDate(Date.now() + 86_400_000, 'Europe/Berlin')
     const context = await person()
     const page = await phonePage(context, `/book/loc_hall?lang=en&date=${tomorrow}`)
     await page.locator('.slot').first().click()
