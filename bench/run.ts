@@ -38,6 +38,7 @@ import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
 import { currentHqChainSection } from './hq-chain-section'
 import { buildBaselines, coldStartMs, idleMemory, lobbyServe } from './start'
+import { buildFloorVariant } from './floors'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
 import { freePort } from './processes'
@@ -434,6 +435,11 @@ interface Facts {
   coldStartsStackMs?: number[]
   /** The fixed stack's idle memory (lowest over 3 s after /health; absent in older data). */
   stackIdle?: { vmRssKb: number; rssAnonKb: number }
+  /** Lobby's own floors (bench/floors.ts), between Lobby's starts: without its feature routes, and without any feature (absent in older data). */
+  coldStartsRoutelessMs?: number[]
+  coldStartsFeaturelessMs?: number[]
+  /** The floor without any feature: idle memory as the stack's. */
+  featurelessIdle?: { vmRssKb: number; rssAnonKb: number }
   idleRssKb: number
   /** Idle anonymous memory (RssAnon: the heap and what the process allocated, not the mapped binary; absent in older data). */
   idleAnonKb?: number
@@ -491,6 +497,9 @@ function report(scenarios: Scenario[], facts: Facts): string {
   const bigIssue = valid(ratioOf('ticket issue, empty database', 'ticket issue, 1,000,000 tickets', (r) => r.rps))
   const bigState = valid(ratioOf('state read, empty database', 'state read, 1,000,000 tickets', (r) => r.rps))
   const stackCold = facts.coldStartsStackMs?.length ? median(facts.coldStartsStackMs) : undefined
+  const floorCell = (samples: number[] | undefined, stack: number | undefined) => samples?.length
+    ? `${fixed(median(samples), 1)} ms${stack === undefined ? '' : `, ${fixed(median(samples) / stack)}× the stack's`} (all: ${samples.map((v) => v.toFixed(0)).join(', ')})`
+    : '—'
   // Issue 50: ticket issue and widget push no worse than the code before, as the section
   // "Against the code before" judges it (below its noise band in every round = slower).
   const noWorse = (name: string) => {
@@ -583,6 +592,9 @@ it near 1.5).
 | cold start of a compiled bare \`Bun.serve\` answering \`/health\` (bench/servers/bare-health.ts), between Lobby's (median of ${facts.coldStartsBareMs?.length ?? 0}) | ${facts.coldStartsBareMs?.length ? `${fixed(median(facts.coldStartsBareMs), 1)} ms (all: ${facts.coldStartsBareMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
 | cold start of a compiled one-route Elysia app (bench/servers/elysia-health.ts), between Lobby's (median of ${facts.coldStartsElysiaMs?.length ?? 0}) | ${facts.coldStartsElysiaMs?.length ? `${fixed(median(facts.coldStartsElysiaMs), 1)} ms (all: ${facts.coldStartsElysiaMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
 | cold start of the compiled stack: Elysia, Drizzle with Lobby's tables, the database opened and its migrations checked, one route (bench/servers/stack-health.ts; median of ${facts.coldStartsStackMs?.length ?? 0}) | ${facts.coldStartsStackMs?.length ? `${fixed(median(facts.coldStartsStackMs), 1)} ms (all: ${facts.coldStartsStackMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
+| cold start of Lobby without its feature routes (bench/floors.ts \`no-feature-routes\`: every service built, no feature's routes, docs or pages; median of ${facts.coldStartsRoutelessMs?.length ?? 0}) | ${floorCell(facts.coldStartsRoutelessMs, stackCold)} |
+| cold start of Lobby without any feature (bench/floors.ts \`no-features\`: what a start would be with every feature loaded on its first request; median of ${facts.coldStartsFeaturelessMs?.length ?? 0}) | ${floorCell(facts.coldStartsFeaturelessMs, stackCold)} |
+| idle RSS of Lobby without any feature (anonymous) | ${facts.featurelessIdle ? `${mib(facts.featurelessIdle.vmRssKb)} MiB (${mib(facts.featurelessIdle.rssAnonKb)} MiB)` : '—'} |
 | cold start, server pinned to core ${CONFIG.serverCore} as in the load runs (median of ${facts.coldStartsPinnedMs?.length ?? 0}) | ${facts.coldStartsPinnedMs?.length ? `${fixed(median(facts.coldStartsPinnedMs), 1)} ms (all: ${facts.coldStartsPinnedMs.map((v) => v.toFixed(0)).join(', ')})` : '—'} |
 | idle RSS after start (VmRSS; of it anonymous, RssAnon) | ${mib(facts.idleRssKb)} MiB${facts.idleAnonKb === undefined ? '' : ` (${mib(facts.idleAnonKb)} MiB)`} |
 | the stack's idle RSS (bench/servers/stack-health.ts; anonymous) | ${facts.stackIdle ? `${mib(facts.stackIdle.vmRssKb)} MiB (${mib(facts.stackIdle.rssAnonKb)} MiB)` : '—'} |
@@ -853,21 +865,35 @@ async function main(): Promise<void> {
     const stackDb = join(tmp, 'stack.db')
     copyFileSync(base, stackDb)
     const [bareHealth, elysiaHealth, stackHealth] = buildBaselines(tmp, stackDb)
+    // Lobby's own floors (issue 50): this code without its feature routes, and without any
+    // feature, as a start would be if features were loaded on their first request.
+    const routeless = join(tmp, 'lobby-no-feature-routes')
+    const featureless = join(tmp, 'lobby-no-features')
+    await buildFloorVariant('no-feature-routes', routeless)
+    await buildFloorVariant('no-features', featureless)
+    const floorDb = join(tmp, 'floor.db')
+    copyFileSync(base, floorDb)
     const both = `${CONFIG.clientCore},${CONFIG.serverCore}`
     facts.coldStartsPinnedMs = []
     facts.coldStartsBareMs = []
     facts.coldStartsElysiaMs = []
     facts.coldStartsStackMs = []
+    facts.coldStartsRoutelessMs = []
+    facts.coldStartsFeaturelessMs = []
     for (let i = 0; i < CONFIG.coldStarts; i++) {
       facts.coldStartsMs.push(await coldStartMs(lobbyServe(BINARY, cold), both))
       facts.coldStartsBareMs.push(await coldStartMs(bareHealth!.argv, both))
       facts.coldStartsElysiaMs.push(await coldStartMs(elysiaHealth!.argv, both))
       facts.coldStartsStackMs.push(await coldStartMs(stackHealth!.argv, both))
+      facts.coldStartsRoutelessMs.push(await coldStartMs(lobbyServe(routeless, floorDb), both))
+      facts.coldStartsFeaturelessMs.push(await coldStartMs(lobbyServe(featureless, floorDb), both))
       facts.coldStartsPinnedMs.push(await coldStartMs(lobbyServe(BINARY, cold), CONFIG.serverCore))
     }
     say(`cold start median ${median(facts.coldStartsMs).toFixed(1)} ms (pinned to one core: ${median(facts.coldStartsPinnedMs).toFixed(1)} ms; a compiled bare Bun.serve: ${median(facts.coldStartsBareMs).toFixed(1)} ms; one-route Elysia: ${median(facts.coldStartsElysiaMs).toFixed(1)} ms; the stack: ${median(facts.coldStartsStackMs).toFixed(1)} ms)`)
     const stackIdle = await idleMemory(stackHealth!.argv, both)
     facts.stackIdle = { vmRssKb: stackIdle.vmRss, rssAnonKb: stackIdle.rssAnon }
+    const featurelessIdle = await idleMemory(lobbyServe(featureless, floorDb), both)
+    facts.featurelessIdle = { vmRssKb: featurelessIdle.vmRss, rssAnonKb: featurelessIdle.rssAnon }
 
     const mainDb = join(tmp, 'main.db')
     copyFileSync(base, mainDb)

@@ -16,11 +16,14 @@
  * wall time when the machine is shared).
  * START_PIN=1 pins every server to core 1 as the load runs do. START_BEFORE=path/to/lobby
  * starts that binary too in every round (between this one and the floors): a before and after.
+ * START_FLOORS=1 builds Lobby's own floors from this checkout (bench/floors.ts: without its
+ * feature routes, and without any feature) and starts them in every round too.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './processes'
+import { buildFloorVariant } from './floors'
 
 const ROOT = join(import.meta.dir, '..')
 const BINARY = join(ROOT, 'dist', 'lobby')
@@ -137,6 +140,18 @@ export async function idleMemory(argv: (port: number) => string[], cores?: strin
   }
 }
 
+/** Lobby's two floors (bench/floors.ts), compiled into `dir`, as servers for the rounds. */
+async function floorServers(dir: string, db: string): Promise<{ name: string; argv: (port: number) => string[]; binary: string }[]> {
+  const routeless = join(dir, 'lobby-no-feature-routes')
+  const featureless = join(dir, 'lobby-no-features')
+  await buildFloorVariant('no-feature-routes', routeless)
+  await buildFloorVariant('no-features', featureless)
+  return [
+    { name: 'routeless', argv: lobbyServe(routeless, db), binary: routeless },
+    { name: 'featureless', argv: lobbyServe(featureless, db), binary: featureless },
+  ]
+}
+
 if (import.meta.main) {
   const rounds = Number(process.argv[2] ?? 15)
   const cores = process.env.START_PIN === '1' ? '1' : undefined
@@ -151,6 +166,7 @@ if (import.meta.main) {
     const servers: { name: string; argv: (port: number) => string[] }[] = [
       { name: 'lobby', argv: lobbyServe(BINARY, db), binary: BINARY },
       ...(process.env.START_BEFORE ? [{ name: 'before', argv: lobbyServe(process.env.START_BEFORE, db), binary: process.env.START_BEFORE }] : []),
+      ...(process.env.START_FLOORS === '1' ? await floorServers(tmp, db) : []),
       ...buildBaselines(tmp, db),
     ]
     const samples = new Map(servers.map((server) => [server.name, { ms: [] as number[], cpuMs: [] as number[] }]))
@@ -167,11 +183,11 @@ if (import.meta.main) {
     console.log(`load average ${loadBefore} → ${loadAverage()}${cores ? ` (pinned to core ${cores})` : ''}; ${rounds} rounds`)
     for (const server of servers) {
       const { ms, cpuMs } = samples.get(server.name)!
-      console.log(`${server.name.padEnd(7)} cold start median ${median(ms).toFixed(1)} ms, CPU ${median(cpuMs).toFixed(1)} ms (${ms.map((v) => v.toFixed(0)).join(', ')})`)
+      console.log(`${server.name.padEnd(11)} cold start median ${median(ms).toFixed(1)} ms, CPU ${median(cpuMs).toFixed(1)} ms (${ms.map((v) => v.toFixed(0)).join(', ')})`)
     }
     for (const server of servers) {
       const memory = await idleMemory(server.argv, cores)
-      console.log(`${server.name.padEnd(7)} idle VmRSS ${mb(memory.vmRss)} MiB, RssAnon ${mb(memory.rssAnon)} MiB, RssFile ${mb(memory.rssFile)} MiB`)
+      console.log(`${server.name.padEnd(11)} idle VmRSS ${mb(memory.vmRss)} MiB, RssAnon ${mb(memory.rssAnon)} MiB, RssFile ${mb(memory.rssFile)} MiB`)
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
