@@ -502,8 +502,9 @@ function report(scenarios: Scenario[], facts: Facts): string {
     : '—'
   // Issue 50: ticket issue and widget push no worse than the code before, as the section
   // "Against the code before" judges it (below its noise band in every round = slower).
+  const verdicts = beforeVerdicts(scenarios, facts)
   const noWorse = (name: string) => {
-    const judged = facts.before === undefined ? undefined : beforeVerdicts(scenarios, facts).get(name)
+    const judged = verdicts.get(name)
     return [`${name} no worse than the code before${facts.before === undefined ? '' : ` (${facts.before})`} (issue 50)`, judged === undefined ? '—' : `${fixed(judged.ratio)}× (${judged.verdict})`, verdict(judged === undefined ? undefined : judged.verdict !== 'slower')]
   }
   const targets = [
@@ -639,10 +640,17 @@ ${analysis}
 `
 }
 
-/**
- * The same bench run on the code before this work (bench/results-before.json: the results.json
- * of the run on commit 5ab4415), next to this run.
- */
+/** One scenario judged against its twin run from the code before (`beforeVerdicts`). */
+interface BeforeVerdict {
+  twin: Scenario
+  /** The median of the per-round ratios (now ÷ before, req/s). */
+  ratio: number
+  perRound: number[]
+  /** The noise band, as the report prints it. */
+  band: string
+  verdict: 'slower' | 'faster' | 'same within noise'
+}
+
 /**
  * Each scenario against its twin on the code before, measured in the same rounds: the paired
  * per-round ratios and a verdict. Where an A/A control ran (this code on a second server, in
@@ -650,9 +658,8 @@ ${analysis}
  * to at least ±5 %; elsewhere it is ±10 % (the run-to-run spread of one scenario here). A
  * change is called only when the median ratio is outside the band and every round agrees.
  */
-/** Each scenario against its twin run from the code before: the per-round ratios, the noise band and the verdict. */
-function beforeVerdicts(scenarios: Scenario[], facts: Facts): Map<string, { twin: Scenario; ratio: number; perRound: number[]; band: string; verdict: 'slower' | 'faster' | 'same within noise' }> {
-  const judged = new Map<string, { twin: Scenario; ratio: number; perRound: number[]; band: string; verdict: 'slower' | 'faster' | 'same within noise' }>()
+function beforeVerdicts(scenarios: Scenario[], facts: Facts): Map<string, BeforeVerdict> {
+  const judged = new Map<string, BeforeVerdict>()
   if (facts.before === undefined) return judged
   const byName = new Map(scenarios.map((s) => [s.name, s]))
   const perRoundOf = (a: Scenario, b: Scenario) => a.runs.map((r, i) => r.rps / b.runs[i]!.rps)
@@ -677,8 +684,9 @@ function beforeVerdicts(scenarios: Scenario[], facts: Facts): Map<string, { twin
 function againstBefore(scenarios: Scenario[], facts: Facts): string {
   if (facts.before === undefined) return ''
   const rows: string[] = []
+  const verdicts = beforeVerdicts(scenarios, facts)
   for (const s of scenarios) {
-    const judged = beforeVerdicts(scenarios, facts).get(s.name)
+    const judged = verdicts.get(s.name)
     if (judged === undefined) continue
     const { twin, ratio, perRound, band, verdict } = judged
     const p99 = pairedRatio(s, twin, (r) => r.p99Us)
@@ -703,6 +711,10 @@ ${rows.join('\n')}
 `
 }
 
+/**
+ * The same bench run on the code before this work (bench/results-before.json: the results.json
+ * of the run on commit 5ab4415), next to this run.
+ */
 function beforeAfter(scenarios: Scenario[], facts: Facts): string {
   const file = join(BENCH, 'results-before.json')
   if (!existsSync(file)) return ''
