@@ -72,3 +72,12 @@ export async function buildFloorVariant(variant: FloorVariant, outfile: string):
   })
   if (!result.success) throw new Error(`building the ${variant} floor failed: ${result.logs.map(String).join('\n')}`)
 }
+
+/** Both floors compiled into `dir`: the binaries' paths, for bench/run.ts and bench/start.ts. */
+export async function buildFloors(dir: string): Promise<{ routeless: string; featureless: string }> {
+  const routeless = join(dir, 'lobby-no-feature-routes')
+  const featureless = join(dir, 'lobby-no-features')
+  await buildFloorVariant('no-feature-routes', routeless)
+  await buildFloorVariant('no-features', featureless)
+  return { routeless, featureless }
+}

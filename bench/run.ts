@@ -38,7 +38,7 @@ import { currentManageSection } from './manage'
 import { currentAppointmentsSection } from './appointments'
 import { currentHqChainSection } from './hq-chain-section'
 import { buildBaselines, coldStartMs, idleMemory, lobbyServe } from './start'
-import { buildFloorVariant } from './floors'
+import { buildFloors } from './floors'
 import { runEstimateBench, currentEstimatesSection } from './simulate'
 import { addPartThreeData, DAYS, STAFF } from './part-three'
 import { freePort } from './processes'
@@ -879,10 +879,7 @@ async function main(): Promise<void> {
     const [bareHealth, elysiaHealth, stackHealth] = buildBaselines(tmp, stackDb)
     // Lobby's own floors (issue 50): this code without its feature routes, and without any
     // feature, as a start would be if features were loaded on their first request.
-    const routeless = join(tmp, 'lobby-no-feature-routes')
-    const featureless = join(tmp, 'lobby-no-features')
-    await buildFloorVariant('no-feature-routes', routeless)
-    await buildFloorVariant('no-features', featureless)
+    const { routeless, featureless } = await buildFloors(tmp)
     const floorDb = join(tmp, 'floor.db')
     copyFileSync(base, floorDb)
     const both = `${CONFIG.clientCore},${CONFIG.serverCore}`

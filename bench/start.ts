@@ -23,7 +23,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './processes'
-import { buildFloorVariant } from './floors'
+import { buildFloors } from './floors'
 
 const ROOT = join(import.meta.dir, '..')
 const BINARY = join(ROOT, 'dist', 'lobby')
@@ -142,10 +142,7 @@ export async function idleMemory(argv: (port: number) => string[], cores?: strin
 
 /** Lobby's two floors (bench/floors.ts), compiled into `dir`, as servers for the rounds. */
 async function floorServers(dir: string, db: string): Promise<{ name: string; argv: (port: number) => string[]; binary: string }[]> {
-  const routeless = join(dir, 'lobby-no-feature-routes')
-  const featureless = join(dir, 'lobby-no-features')
-  await buildFloorVariant('no-feature-routes', routeless)
-  await buildFloorVariant('no-features', featureless)
+  const { routeless, featureless } = await buildFloors(dir)
   return [
     { name: 'routeless', argv: lobbyServe(routeless, db), binary: routeless },
     { name: 'featureless', argv: lobbyServe(featureless, db), binary: featureless },
